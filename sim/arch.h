@@ -1,0 +1,30 @@
+/* arch.h - the description of a GPU architecture used by the models.
+ *
+ * The H100 (sm_90) is built in; other presets are small GKeyFile files.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *name;              /* "h100" */
+  char *description;       /* "NVIDIA H100 SXM (Hopper, sm_90)" */
+  int compute_capability;  /* 90 */
+  int warp_size;           /* 32 */
+  /* global memory */
+  int sector_bytes;        /* 32 */
+  int line_bytes;          /* 128 */
+  /* shared memory */
+  int banks;               /* 32 */
+  int bank_bytes;          /* 4 */
+  /* bytes one shared-memory wavefront can serve (banks * bank_bytes); an
+   * access of W bytes per lane is processed in phases of
+   * max(1, warp_size * W / phase_bytes) groups of lanes */
+  int phase_bytes;         /* 128 */
+} MsArch;
+
+const MsArch *ms_arch_default (void);
+
+G_END_DECLS

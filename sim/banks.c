@@ -1,0 +1,387 @@
+/* banks.c - shared memory bank model.
+ *
+ * Modelling assumptions (what this file does and does not simulate):
+ *
+ * - Shared memory is arch->banks banks of arch->bank_bytes-byte words
+ *   (H100: 32 x 4 B).  Word index = byte offset / bank_bytes; bank = word
+ *   index mod banks.  Offsets are relative to the block's shared window,
+ *   which starts on a bank-0 word.
+ *
+ * - A warp access is split into phases of consecutive lanes: lanes per
+ *   phase = phase_bytes / width, clamped to 1..warp_size (H100, phase_bytes
+ *   = 128: 1-, 2- and 4-byte accesses are one phase of 32 lanes, 8-byte
+ *   two phases of 16 lanes, 16-byte four phases of 8 lanes).  Lane l is in
+ *   phase l / lanes_per_phase.  The split depends on the width only, never
+ *   on the addresses or on which lanes are active.
+ *
+ * - A lane touches every word that overlaps its bytes [offset, offset +
+ *   width): an aligned 8-byte lane 2 words, 16-byte 4 words, 1- to 4-byte
+ *   lanes 1 word.  (Misaligned lanes touch one word more; hardware faults on
+ *   them, the model stays defined.)
+ *
+ * - One phase costs max over banks of the number of DISTINCT words its
+ *   active lanes request in that bank: each wavefront serves one word per
+ *   bank, and any number of lanes reading the same word are served by one
+ *   (broadcast; this includes 1- and 2-byte accesses to bytes of one word
+ *   and, on multi-word lanes, lanes sharing an 8/16-byte element).
+ *   Wavefronts of an access = sum over its phases.  A phase with no active
+ *   lane costs 0 (and is not issued).
+ *
+ * - Ideal wavefronts = the number of phases with at least one active lane;
+ *   excessive wavefronts ("bank conflicts" in Nsight Compute) = wavefronts
+ *   - ideal.  4-byte word stride s gives gcd(s, 32) wavefronts on H100.
+ *
+ * - Loads, stores and atomics are costed alike.  Open questions the brief
+ *   leaves to measurement and that this model does not try to guess:
+ *   whether 8/16-byte phases with broadcasts or few active lanes are merged
+ *   by the hardware (here: never), how atomics are serialised, and traffic
+ *   from other warps (arbitration): none of it is modelled.
+ *
+ * - Not modelled: the compiler (vectorised or split loads are what the
+ *   emulator records, not what nvcc emits); compute capability 1.x's rule
+ *   that 8- and 16-bit accesses conflict (a cc 1.x preset gets half-warp
+ *   phases for 4-byte accesses through phase_bytes = 64, and 32-lane
+ *   phases for 1- and 2-byte ones).
+ *
+ * Implementation: per phase, one pass over the active lanes' words.  Per
+ * bank we keep the count of distinct words, the smallest and largest word
+ * seen and a chain of the distinct words: a word above the largest or
+ * below the smallest is new without any search (every monotone pattern:
+ * strides, transposes, broadcasts), equal to either is a broadcast, and
+ * only a word strictly in between walks the bank's chain.  A 64-bit
+ * bitmap says which banks were touched, so nothing is cleared.  No
+ * allocation, no global state.
+ */
+
+#include "banks.h"
+
+#include <string.h>
+
+static inline int
+exact_log2 (guint64 v)
+{
+  return (v != 0 && (v & (v - 1)) == 0) ? __builtin_ctzll (v) : -1;
+}
+
+static inline guint32
+active_mask (const MsArch *arch, const MsWarpAccess *a)
+{
+  guint ws = (guint) arch->warp_size;
+  if (ws >= 32)
+    return a->mask;
+  return a->mask & ((1u << ws) - 1u);
+}
+
+static inline guint
+lanes_per_phase (const MsArch *arch, guint width)
+{
+  guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
+  guint lpp = width > 0 ? (guint) arch->phase_bytes / width : ws;
+  return CLAMP (lpp, 1u, ws);
+}
+
+/* Mask of lanes [first, first + n), n >= 1. */
+static inline guint32
+lane_range_mask (guint first, guint n)
+{
+  guint64 m = ((G_GUINT64_CONSTANT (1) << n) - 1) << first;
+  return (guint32) m;
+}
+
+/* Precomputed arch numbers for the hot loop. */
+typedef struct {
+  guint64 bank_bytes;
+  guint64 banks;
+  int word_shift;    /* log2 bank_bytes or -1 */
+  int bank_shift;    /* log2 banks or -1 */
+} Geometry;
+
+static inline guint64
+word_of (const Geometry *g, guint64 offset)
+{
+  return g->word_shift >= 0 ? offset >> g->word_shift : offset / g->bank_bytes;
+}
+
+static inline guint
+bank_of (const Geometry *g, guint64 word)
+{
+  return (guint) (g->bank_shift >= 0 ? (word & (g->banks - 1)) : word % g->banks);
+}
+
+/* Wavefronts of one phase: max over banks of distinct words.  pm != 0. */
+static guint
+phase_wavefronts (const Geometry *g, const MsWarpAccess *a, guint32 pm,
+                  guint64 width)
+{
+  guint64 touched = 0;
+  guint16 count[MS_BANKS_MAX_BANKS];
+  guint64 wmin[MS_BANKS_MAX_BANKS], wmax[MS_BANKS_MAX_BANKS];
+  guint16 head[MS_BANKS_MAX_BANKS];
+  guint64 wl[MS_BANKS_MAX_WORDS];
+  guint16 next[MS_BANKS_MAX_WORDS];
+  guint n = 0, best = 1;
+
+  for (guint32 m = pm; m != 0; m &= m - 1)
+    {
+      guint l = (guint) __builtin_ctz (m);
+      guint64 lo = a->addr[l];
+      guint64 w0 = word_of (g, lo);
+      guint64 w1 = word_of (g, lo + width - 1);
+
+      for (guint64 w = w0; w <= w1; w++)
+        {
+          guint b = bank_of (g, w);
+          guint64 bit = G_GUINT64_CONSTANT (1) << b;
+
+          if (!(touched & bit))
+            {
+              touched |= bit;
+              count[b] = 1;
+              wmin[b] = wmax[b] = w;
+              head[b] = (guint16) n;
+              wl[n] = w;
+              next[n] = G_MAXUINT16;
+              n++;
+              continue;
+            }
+          if (w == wmax[b] || w == wmin[b])
+            continue;                       /* broadcast */
+          if (w > wmax[b])
+            wmax[b] = w;
+          else if (w < wmin[b])
+            wmin[b] = w;
+          else
+            {
+              guint16 i = head[b];
+              while (i != G_MAXUINT16 && wl[i] != w)
+                i = next[i];
+              if (i != G_MAXUINT16)
+                continue;                   /* broadcast */
+            }
+          wl[n] = w;
+          next[n] = head[b];
+          head[b] = (guint16) n;
+          n++;
+          if (++count[b] > best)
+            best = count[b];
+        }
+    }
+  return best;
+}
+
+void
+ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
+{
+  guint32 mask = active_mask (arch, a);
+  guint width = a->width;
+  guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
+  Geometry g;
+
+  if (mask == 0 || width == 0)
+    {
+      memset (cost, 0, sizeof *cost);
+      return;
+    }
+  /* Only an arch failing ms_banks_arch_check() fails this; it would
+   * overflow phase_wavefronts()'s word list. */
+  if (G_UNLIKELY (width > (MS_BANKS_MAX_LANE_WORDS - 1) * (guint) arch->bank_bytes))
+    {
+      memset (cost, 0, sizeof *cost);
+      g_return_if_reached ();
+    }
+
+  g.bank_bytes = (guint64) arch->bank_bytes;
+  g.banks = (guint64) arch->banks;
+  g.word_shift = exact_log2 (g.bank_bytes);
+  g.bank_shift = exact_log2 (g.banks);
+
+  guint lpp = lanes_per_phase (arch, width);
+  guint phases = (ws + lpp - 1) / lpp;
+  guint wavefronts = 0, ideal = 0;
+
+  for (guint p = 0; p < phases; p++)
+    {
+      guint first = p * lpp;
+      guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first));
+      if (pm == 0)
+        continue;
+      ideal++;
+      wavefronts += phase_wavefronts (&g, a, pm, width);
+    }
+  cost->wavefronts = wavefronts;
+  cost->ideal = ideal;
+  cost->excessive = wavefronts - ideal;
+  cost->phases = phases;
+}
+
+void
+ms_shared_cost_add (MsSharedCost *sum, const MsSharedCost *b)
+{
+  sum->wavefronts += b->wavefronts;
+  sum->ideal += b->ideal;
+  sum->excessive += b->excessive;
+  sum->phases += b->phases;
+}
+
+/* ---- detail: simple loops, for diagrams ---- */
+
+static gboolean
+word_before (const MsBankWord *x, const MsBankWord *y)
+{
+  return x->bank < y->bank || (x->bank == y->bank && x->word < y->word);
+}
+
+static guint
+find_word (const MsBankDetail *d, guint first, guint end, guint64 w)
+{
+  for (guint i = first; i < end; i++)
+    if (d->words[i].word == w)
+      return i;
+  return end;
+}
+
+void
+ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
+                 MsBankDetail *d)
+{
+  guint32 mask = active_mask (arch, a);
+  guint width = a->width;
+  guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
+  Geometry g;
+
+  memset (d, 0, sizeof *d);
+  g.bank_bytes = (guint64) arch->bank_bytes;
+  g.banks = (guint64) arch->banks;
+  g.word_shift = exact_log2 (g.bank_bytes);
+  g.bank_shift = exact_log2 (g.banks);
+  d->banks = (guint) arch->banks;
+  d->bank_bytes = (guint) arch->bank_bytes;
+  d->width = width;
+  d->lanes_per_phase = lanes_per_phase (arch, width);
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    d->lane[l].phase = -1;
+  if (mask == 0 || width == 0)
+    return;
+
+  guint lpp = d->lanes_per_phase;
+  guint phases = (ws + lpp - 1) / lpp;
+  d->cost.phases = phases;
+
+  for (guint p = 0; p < phases; p++)
+    {
+      MsBankPhase *ph = &d->phase[p];
+      ph->first_lane = p * lpp;
+      ph->n_lanes = MIN (lpp, ws - ph->first_lane);
+      ph->active = mask & lane_range_mask (ph->first_lane, ph->n_lanes);
+      ph->first_word = d->n_words;
+
+      /* The lanes' words, and the phase's distinct words. */
+      for (guint l = ph->first_lane; l < ph->first_lane + ph->n_lanes; l++)
+        {
+          MsBankLane *ln = &d->lane[l];
+          if (!(ph->active & (1u << l)))
+            continue;
+          guint64 w0 = word_of (&g, a->addr[l]);
+          guint64 w1 = word_of (&g, a->addr[l] + width - 1);
+          ln->phase = (gint8) p;
+          for (guint64 w = w0; w <= w1 && ln->n_words < MS_BANKS_MAX_LANE_WORDS; w++)
+            {
+              guint k = ln->n_words++;
+              ln->word[k] = w;
+              ln->bank[k] = (guint8) bank_of (&g, w);
+              guint i = find_word (d, ph->first_word, d->n_words, w);
+              if (i == d->n_words)
+                {
+                  MsBankWord *e = &d->words[d->n_words++];
+                  e->word = w;
+                  e->phase = (guint8) p;
+                  e->bank = ln->bank[k];
+                  e->lanes = 0;
+                }
+              d->words[i].lanes++;
+            }
+        }
+      ph->n_words = d->n_words - ph->first_word;
+
+      /* Sort them by bank, then word; rank them within their bank. */
+      MsBankWord *pw = &d->words[ph->first_word];
+      for (guint i = 1; i < ph->n_words; i++)
+        {
+          MsBankWord v = pw[i];
+          guint j = i;
+          while (j > 0 && word_before (&v, &pw[j - 1]))
+            {
+              pw[j] = pw[j - 1];
+              j--;
+            }
+          pw[j] = v;
+        }
+      for (guint i = 0; i < ph->n_words; i++)
+        {
+          guint b = pw[i].bank;
+          if (ph->bank_words[b] == 0)
+            ph->bank_first[b] = (guint16) (ph->first_word + i);
+          pw[i].rank = ph->bank_words[b]++;
+          ph->wavefronts = MAX (ph->wavefronts, ph->bank_words[b]);
+        }
+
+      /* Back to the lanes: where each word ended up. */
+      for (guint l = ph->first_lane; l < ph->first_lane + ph->n_lanes; l++)
+        {
+          MsBankLane *ln = &d->lane[l];
+          for (guint k = 0; k < ln->n_words; k++)
+            {
+              guint i = find_word (d, ph->first_word, d->n_words, ln->word[k]);
+              ln->entry[k] = (guint16) i;
+              ln->wave[k] = d->words[i].rank;
+              ln->broadcast[k] = d->words[i].lanes > 1;
+              ln->degree = MAX (ln->degree, ph->bank_words[ln->bank[k]]);
+            }
+        }
+
+      if (ph->active != 0)
+        {
+          d->cost.ideal++;
+          d->cost.wavefronts += ph->wavefronts;
+        }
+    }
+  d->cost.excessive = d->cost.wavefronts - d->cost.ideal;
+}
+
+gboolean
+ms_banks_arch_check (const MsArch *arch, GError **error)
+{
+  const char *name = arch->name != NULL ? arch->name : "(unnamed)";
+
+  if (arch->warp_size < 1 || arch->warp_size > MS_WARP_SIZE)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: warp_size %d is not in 1..%d",
+                   name, arch->warp_size, MS_WARP_SIZE);
+      return FALSE;
+    }
+  if (arch->banks < 1 || arch->banks > MS_BANKS_MAX_BANKS)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: banks %d is not in 1..%d",
+                   name, arch->banks, MS_BANKS_MAX_BANKS);
+      return FALSE;
+    }
+  /* A misaligned 16-byte lane spans (16 - 1) / bank_bytes + 2 words. */
+  if (arch->bank_bytes < 1
+      || (16 - 1) / arch->bank_bytes + 2 > MS_BANKS_MAX_LANE_WORDS)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: bank_bytes %d is not supported (use 4 or 8)",
+                   name, arch->bank_bytes);
+      return FALSE;
+    }
+  if (arch->phase_bytes < 1)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: phase_bytes %d must be positive",
+                   name, arch->phase_bytes);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,108 @@
+/* cmd-list.c - `memsim list`: the built-in kernels. */
+#include "config.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "problem.h"
+#include "report.h"
+
+int
+ms_cmd_list (int argc, char **argv)
+{
+  g_autofree char *format_text = NULL;
+  gboolean all = FALSE, params = FALSE;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text, "Output format: text or json",
+      "FORMAT" },
+    { "all", 'a', 0, G_OPTION_ARG_NONE, &all, "Include the emulator's test kernels", NULL },
+    { "params", 0, 0, G_OPTION_ARG_NONE, &params, "Show each kernel's parameters", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("- list the built-in kernels");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  MsFormat format;
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)
+      || !ms_format_parse (format_text, &format, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  if (argc > 1)
+    {
+      ms_error ("list takes no arguments; try `memsim list --help`");
+      return 2;
+    }
+
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_array (b);
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    {
+      if (!all && strcmp ((*k)->family, "test") == 0)
+        continue;
+      if (format == MS_FORMAT_JSON)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "name");
+          json_builder_add_string_value (b, (*k)->name);
+          json_builder_set_member_name (b, "family");
+          json_builder_add_string_value (b, (*k)->family);
+          json_builder_set_member_name (b, "origin");
+          json_builder_add_string_value (b, (*k)->origin);
+          json_builder_set_member_name (b, "description");
+          json_builder_add_string_value (b, (*k)->description);
+          json_builder_set_member_name (b, "block");
+          json_builder_begin_array (b);
+          for (int d = 0; d < 3; d++)
+            json_builder_add_int_value (b, MAX ((*k)->block[d], 1u));
+          json_builder_end_array (b);
+          json_builder_set_member_name (b, "params");
+          json_builder_begin_array (b);
+          for (const MsParamSpec *s = (*k)->params; s && s->name; s++)
+            {
+              json_builder_begin_object (b);
+              json_builder_set_member_name (b, "name");
+              json_builder_add_string_value (b, s->name);
+              json_builder_set_member_name (b, "default");
+              json_builder_add_int_value (b, s->def);
+              json_builder_set_member_name (b, "min");
+              json_builder_add_int_value (b, s->min);
+              json_builder_set_member_name (b, "max");
+              json_builder_add_int_value (b, s->max);
+              json_builder_set_member_name (b, "help");
+              json_builder_add_string_value (b, s->help);
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+          continue;
+        }
+      g_string_append_printf (out, "%-26s %-10s %s\n%26s %10s from %s\n", (*k)->name,
+                              (*k)->family, (*k)->description, "", "", (*k)->origin);
+      for (const MsParamSpec *s = (*k)->params; params && s && s->name; s++)
+        g_string_append_printf (out, "%26s %10s -p %s=N  %s (default %" G_GINT64_FORMAT
+                                ", %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")\n",
+                                "", "", s->name, s->help, s->def, s->min, s->max);
+    }
+  json_builder_end_array (b);
+  if (format == MS_FORMAT_JSON)
+    {
+      g_autoptr (JsonGenerator) gen = json_generator_new ();
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      g_autofree char *text = json_generator_to_data (gen, NULL);
+      g_string_append_printf (out, "%s\n", text);
+    }
+  else if (format == MS_FORMAT_CSV)
+    {
+      ms_error ("list supports --format text or json");
+      return 2;
+    }
+  fwrite (out->str, 1, out->len, stdout);
+  return 0;
+}

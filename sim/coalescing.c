@@ -1,0 +1,380 @@
+/* coalescing.c - global memory coalescing model.
+ *
+ * Modelling assumptions (what this file does and does not simulate):
+ *
+ * - One warp access record = one warp-level memory instruction.  It counts
+ *   as one request (l1tex__t_requests_pipe_lsu_mem_global_op_*) when at
+ *   least one lane is active, whatever its width (1, 2, 4, 8 or 16 bytes)
+ *   and however many sectors it touches.  A record with no active lane
+ *   costs nothing.
+ *
+ * - Sectors (l1tex__t_sectors_pipe_lsu_mem_global_op_*) = the number of
+ *   distinct arch->sector_bytes-aligned sectors that the byte ranges
+ *   [addr, addr + width) of the active lanes touch.  Lanes hitting the same
+ *   sector share it (this includes the broadcast case: all lanes on one
+ *   address = 1 sector).  The order of the lanes does not matter.  Inactive
+ *   lanes' addresses are never read.
+ *
+ * - A misaligned lane (range straddling a sector boundary) counts every
+ *   sector it touches.  Real hardware faults on misaligned accesses; the
+ *   emulator never produces them, but the model stays well defined.
+ *
+ * - Lines = distinct arch->line_bytes-aligned lines touched (the unit of
+ *   the L1 tag lookup; lines are a multiple of sectors).  Reported for
+ *   diagrams and for cache models; Nsight's request/sector metrics do not
+ *   depend on it.
+ *
+ * - Bytes = width * active lanes: the bytes the program asked for.  The
+ *   efficiency of an access is bytes / (sectors * sector_bytes).
+ *
+ * - Loads, stores and atomics are costed alike.  No caching, no merging of
+ *   accesses across instructions or warps, no DRAM model: those belong to
+ *   the cache and time models, which consume these sectors.
+ *
+ * - Not modelled here: the segment-shrinking transaction rule of compute
+ *   capability 1.x (32/64/128-byte segments per half-warp); a preset that
+ *   needs it needs another function, not other MsArch numbers.
+ *
+ * Implementation: the hot path walks the active lanes once, without
+ * branches, assuming their sectors come in non-decreasing order (nearly
+ * every real pattern: unit stride, strided, broadcast, offset): then the
+ * distinct sectors are those different from the previous one.  When the
+ * lanes turn out not to be in order, a second pass counts with a 128-slot
+ * open-addressing set whose occupancy is a 128-bit bitmap, so it needs no
+ * clearing.  No allocation, no global state.
+ */
+
+#include "coalescing.h"
+
+#include <string.h>
+
+/* log2 of v when v is a power of two, else -1 (then we divide). */
+static inline int
+exact_log2 (guint64 v)
+{
+  return (v != 0 && (v & (v - 1)) == 0) ? __builtin_ctzll (v) : -1;
+}
+
+static inline guint64
+div_shift (guint64 x, guint64 d, int shift)
+{
+  return shift >= 0 ? x >> shift : x / d;
+}
+
+/* Active lanes the model looks at: the record's mask limited to the
+ * architecture's warp size. */
+static inline guint32
+active_mask (const MsArch *arch, const MsWarpAccess *a)
+{
+  guint ws = (guint) arch->warp_size;
+  if (ws >= 32)
+    return a->mask;
+  return a->mask & ((1u << ws) - 1u);
+}
+
+/* A set of at most 64 guint64 keys (the most distinct sectors of one
+ * access) in 64 slots: open addressing, linear probing, and a 64-bit
+ * occupancy bitmap that lives in a register, so the set needs no clearing
+ * and probes make no memory round trips.  With 64 keys at most and 64
+ * slots, every insertion finds a free slot or its key. */
+#define SET_BITS 6
+#define SET_SLOTS (1u << SET_BITS)
+
+/* TRUE when k was not yet in the set (it is now). */
+static inline __attribute__ ((always_inline)) gboolean
+small_set_add (guint64 *occ, guint64 *keys, guint64 k)
+{
+  guint h = (guint) ((k * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - SET_BITS));
+  for (;;)
+    {
+      guint64 bit = G_GUINT64_CONSTANT (1) << h;
+      if ((*occ & bit) == 0)
+        {
+          *occ |= bit;
+          keys[h] = k;
+          return TRUE;
+        }
+      if (keys[h] == k)
+        return FALSE;
+      h = (h + 1) & (SET_SLOTS - 1);
+    }
+}
+
+/* Slow path for lanes whose sectors are not in order (gathers). */
+static void
+cost_unordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
+                MsGlobalCost *cost)
+{
+  guint64 wm1 = (guint64) a->width - 1;
+  guint64 sb = (guint64) arch->sector_bytes;
+  guint64 spl = (guint64) (arch->line_bytes / arch->sector_bytes);
+  int sshift = exact_log2 (sb), lshift = exact_log2 (spl);
+  guint64 skeys[SET_SLOTS], lkeys[SET_SLOTS];
+  guint64 socc = 0, locc = 0;
+  guint64 ns = 0, nl = 0;
+
+  if (sshift >= 0 && lshift >= 0)
+    {
+      for (guint32 m = mask; m != 0; m &= m - 1)
+        {
+          guint l = (guint) __builtin_ctz (m);
+          guint64 s0 = a->addr[l] >> sshift;
+          guint64 s1 = (a->addr[l] + wm1) >> sshift;
+          if (small_set_add (&socc, skeys, s0))
+            {
+              ns++;
+              nl += small_set_add (&locc, lkeys, s0 >> lshift);
+            }
+          if (s1 != s0 && small_set_add (&socc, skeys, s1))
+            {
+              ns++;
+              nl += small_set_add (&locc, lkeys, s1 >> lshift);
+            }
+        }
+    }
+  else
+    {
+      for (guint32 m = mask; m != 0; m &= m - 1)
+        {
+          guint l = (guint) __builtin_ctz (m);
+          guint64 s0 = a->addr[l] / sb;
+          guint64 s1 = (a->addr[l] + wm1) / sb;
+          /* ns bound: only an arch failing ms_coalescing_arch_check() can
+           * make more than 2 sectors a lane; the set must not overflow. */
+          for (guint64 sec = s0; sec <= s1 && ns < SET_SLOTS; sec++)
+            if (small_set_add (&socc, skeys, sec))
+              {
+                ns++;
+                nl += small_set_add (&locc, lkeys, sec / spl);
+              }
+        }
+    }
+  cost->sectors = ns;
+  cost->lines = nl;
+}
+
+/* Population count without relying on the POPCNT instruction (the default
+ * x86-64 target lacks it and GCC would call libgcc). */
+static inline guint
+popcount32 (guint32 v)
+{
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* Copies the addresses of a partially active warp so that every inactive
+ * lane repeats the address of the closest active lane before it (or, before
+ * the first active lane, of the first active lane).  A repeated address
+ * adds no sector and keeps the lanes' order, so the full-warp code below
+ * then counts exactly the active lanes.  (A select chain: walking the mask
+ * bit by bit is a slower serial chain.) */
+static inline void
+fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
+{
+  guint64 v = a->addr[__builtin_ctz (mask)];
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      v = (mask >> l) & 1 ? a->addr[l] : v;
+      out[l] = v;
+    }
+}
+
+/* The hot path, for power-of-two sectors and lines and a full (or filled)
+ * warp, written so that GCC vectorises both loops at -O2 with plain SSE2.
+ * When every lane stays inside one sector, the sectors are in
+ * non-decreasing or non-increasing lane order (a reversed copy), and all
+ * lanes are within 2^30 sectors of lane 0 (so 32-bit sector numbers compare
+ * exactly), the distinct sectors are 1 plus the number of lanes whose
+ * sector differs from the previous lane's, and likewise lines.  Returns FALSE when an assumption fails; the caller
+ * then takes the general path. */
+static inline gboolean
+cost_fast (const guint64 *addr, guint64 wm1, guint sshift, guint lsh,
+           guint64 *ns_out, guint64 *nl_out)
+{
+  guint32 s[MS_WARP_SIZE + 1];
+  guint64 base = addr[0] >> sshift;
+  guint64 chk = 0;
+
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      guint64 s0 = addr[l] >> sshift, s1 = (addr[l] + wm1) >> sshift;
+      chk |= (s0 ^ s1) | ((s0 - base + 0x40000000u) >> 31);
+      s[l] = (guint32) s0;
+    }
+  s[MS_WARP_SIZE] = s[MS_WARP_SIZE - 1];  /* a 32-step loop vectorises */
+
+  guint32 up = 0, down = 0, ns = 1, nl = 1;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      guint32 d = s[l + 1] - s[l];
+      guint32 e = (s[l + 1] >> lsh) - (s[l] >> lsh);
+      up |= d;          /* sign bit set: some step goes down */
+      down |= -d;       /* sign bit set: some step goes up */
+      ns += d != 0;
+      nl += e != 0;
+    }
+  *ns_out = ns;
+  *nl_out = nl;
+  return chk == 0 && ((up & down) >> 31) == 0;
+}
+
+/* The general ordered path: any sector/line size, lanes may straddle
+ * sectors.  For lanes in order, with s0/s1 a lane's first/last sector and
+ * p1 the previous active lane's last sector: the sectors are in order when
+ * s0 >= p1 for every lane, and then the lane adds s1 - s0 sectors plus one
+ * when s0 > p1.  Lines likewise.  Returns FALSE when the lanes are not in
+ * order. */
+static gboolean
+cost_ordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
+              guint64 *ns_out, guint64 *nl_out)
+{
+  guint64 wm1 = (guint64) a->width - 1;
+  guint64 sb = (guint64) arch->sector_bytes, lb = (guint64) arch->line_bytes;
+  guint64 ps = 0, pl = 0, ns = 0, nl = 0;
+  gboolean first = TRUE;
+
+  for (guint32 m = mask; m != 0; m &= m - 1)
+    {
+      guint l = (guint) __builtin_ctz (m);
+      guint64 lo = a->addr[l], hi = lo + wm1;
+      guint64 s0 = lo / sb, s1 = hi / sb, l0 = lo / lb, l1 = hi / lb;
+      if (first)
+        {
+          ns = s1 - s0 + 1;
+          nl = l1 - l0 + 1;
+          first = FALSE;
+        }
+      else
+        {
+          if (s0 < ps)
+            return FALSE;
+          ns += (s1 - s0) + (s0 != ps);
+          nl += (l1 - l0) + (l0 != pl);
+        }
+      ps = s1;
+      pl = l1;
+    }
+  *ns_out = ns;
+  *nl_out = nl;
+  return TRUE;
+}
+
+void
+ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
+                    MsGlobalCost *cost)
+{
+  guint32 mask = active_mask (arch, a);
+  guint64 width = a->width;
+  int sshift = exact_log2 ((guint64) arch->sector_bytes);
+  int lshift = exact_log2 ((guint64) arch->line_bytes);
+
+  if (mask == 0 || width == 0)
+    {
+      memset (cost, 0, sizeof *cost);
+      return;
+    }
+  cost->requests = 1;
+  cost->bytes = width * popcount32 (mask);
+
+  if (G_LIKELY (sshift >= 0 && lshift >= sshift))
+    {
+      guint64 filled[MS_WARP_SIZE];
+      const guint64 *addr = a->addr;
+      if (mask != 0xFFFFFFFFu)
+        {
+          fill_forward (a, mask, filled);
+          addr = filled;
+        }
+      if (G_LIKELY (cost_fast (addr, width - 1, (guint) sshift,
+                               (guint) (lshift - sshift),
+                               &cost->sectors, &cost->lines)))
+        return;
+    }
+  if (cost_ordered (arch, a, mask, &cost->sectors, &cost->lines))
+    return;
+  cost_unordered (arch, a, mask, cost);
+}
+
+guint
+ms_coalescing_sectors (const MsArch *arch, const MsWarpAccess *a,
+                       guint64 *sector_out)
+{
+  guint32 mask = active_mask (arch, a);
+  guint64 width = a->width;
+  guint64 sb = (guint64) arch->sector_bytes;
+  int sshift = exact_log2 (sb);
+  guint n = 0;
+
+  if (mask == 0 || width == 0)
+    return 0;
+
+  /* Collect every lane's sectors (at most 2 each)... */
+  for (guint32 m = mask; m != 0; m &= m - 1)
+    {
+      guint l = (guint) __builtin_ctz (m);
+      guint64 s0 = div_shift (a->addr[l], sb, sshift);
+      guint64 s1 = div_shift (a->addr[l] + width - 1, sb, sshift);
+      for (guint64 s = s0; s <= s1 && n < MS_COALESCING_MAX_SECTORS; s++)
+        sector_out[n++] = s;
+    }
+
+  /* ...sort them (insertion sort: linear on the usual ordered input)... */
+  for (guint i = 1; i < n; i++)
+    {
+      guint64 v = sector_out[i];
+      guint j = i;
+      while (j > 0 && sector_out[j - 1] > v)
+        {
+          sector_out[j] = sector_out[j - 1];
+          j--;
+        }
+      sector_out[j] = v;
+    }
+
+  /* ...and drop duplicates. */
+  guint k = n > 0 ? 1 : 0;
+  for (guint i = 1; i < n; i++)
+    if (sector_out[i] != sector_out[k - 1])
+      sector_out[k++] = sector_out[i];
+  return k;
+}
+
+void
+ms_global_cost_add (MsGlobalCost *sum, const MsGlobalCost *b)
+{
+  sum->requests += b->requests;
+  sum->sectors += b->sectors;
+  sum->lines += b->lines;
+  sum->bytes += b->bytes;
+}
+
+gboolean
+ms_coalescing_arch_check (const MsArch *arch, GError **error)
+{
+  const char *name = arch->name != NULL ? arch->name : "(unnamed)";
+
+  if (arch->warp_size < 1 || arch->warp_size > MS_WARP_SIZE)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: warp_size %d is not in 1..%d",
+                   name, arch->warp_size, MS_WARP_SIZE);
+      return FALSE;
+    }
+  if (arch->sector_bytes < 16)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: sector_bytes %d is below 16, the widest access",
+                   name, arch->sector_bytes);
+      return FALSE;
+    }
+  if (arch->line_bytes < arch->sector_bytes
+      || arch->line_bytes % arch->sector_bytes != 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: line_bytes %d is not a multiple of sector_bytes %d",
+                   name, arch->line_bytes, arch->sector_bytes);
+      return FALSE;
+    }
+  return TRUE;
+}

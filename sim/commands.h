@@ -1,0 +1,17 @@
+/* commands.h - memsim's subcommands, one file each (cmd-*.c). */
+#pragma once
+
+#include <glib.h>
+
+typedef struct {
+  const char *name;
+  const char *summary;
+  /* argv[0] is the command name; returns the exit status */
+  int (*run) (int argc, char **argv);
+} MsCommand;
+
+int ms_cmd_list (int argc, char **argv);
+int ms_cmd_trace (int argc, char **argv);
+
+/* Prints "memsim: MESSAGE" on stderr, one line. */
+void ms_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);

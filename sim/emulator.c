@@ -1,0 +1,1026 @@
+/* emulator.c - the CPU SIMT emulator.
+ *
+ * Modelling assumptions (what "runs like the GPU" means here):
+ *  - Every CUDA thread is a fiber.  A warp's lanes run one after another up
+ *    to their next memory operation or collective; when all lanes of a warp
+ *    have stopped, the lanes waiting at the earliest site (textual order in
+ *    the kernel source) execute that operation together, as one warp-level
+ *    instruction with those lanes active.  This reconverges if/else and
+ *    loops the way SIMT hardware does and makes warp-synchronous code
+ *    (loads of all lanes before stores of any) behave as on the GPU.
+ *  - Warps of a block run one after another from barrier to barrier; a
+ *    __syncthreads releases when every live (not exited) thread of the block
+ *    waits at the same __syncthreads.  Exited threads do not hold a barrier
+ *    back (as on sm_70+).  Live threads waiting at different barriers, or a
+ *    warp collective that can never gather its lanes, is a deadlock: error.
+ *  - Warp collectives (__shfl_*, votes) gather the lanes of their mask that
+ *    are still live, at the same site; __syncwarp gathers them at any
+ *    __syncwarp.  Reading a lane that is not taking part is an error.
+ *  - Blocks are independent and run in parallel on a GThreadPool; counters
+ *    are integer sums, so they do not depend on the number of threads.
+ *  - Global accesses must fall inside one of the launch's buffers, shared
+ *    accesses inside the block's shared window; anything else is an error.
+ *  - Shared memory starts zeroed in every block (the GPU's is undefined).
+ *  - Atomics of a warp execute lane by lane in lane order.
+ */
+#include "config.h"
+#include "emulator.h"
+
+#include <string.h>
+
+#include "banks.h"
+#include "coalescing.h"
+#include "fiber.h"
+
+#define MAX_BLOCK_THREADS 1024
+#define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
+#define MAX_SHARED_ARRAYS 64
+#define MAX_SITES 4096
+#define STACK_BYTES (32 * 1024)
+#define NO_ORDER G_MAXINT
+
+G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
+
+__thread MsThreadInfo *ms_self;
+
+typedef enum {
+  LANE_READY,      /* will run on next resume */
+  LANE_AT_OP,      /* waiting at a memory operation or warp collective */
+  LANE_AT_BARRIER, /* waiting at __syncthreads */
+  LANE_DONE,       /* returned from the kernel */
+} LaneState;
+
+typedef enum {
+  K_LD, K_ST, K_ATOMIC, K_SHFL, K_VOTE, K_SYNCWARP, K_BARRIER,
+} LaneOp;
+
+typedef struct {
+  MsThreadInfo info;     /* first: ms_self points here */
+  MsFiber fiber;
+  guint8 state, kind, size, lane;
+  const MsSite *site;
+  volatile guint8 *addr;
+  guint64 in[2], cmp[2], out[2];
+  int sub, num, arg, width;
+  guint32 mask;
+  guint n_shared;        /* shared arrays this thread declared so far */
+} Lane;
+
+typedef struct {
+  const MsLaunch *launch;
+  MsFiber sched;
+  MsStackPool *pool;
+  Lane *lanes;
+  guint n_lanes;
+  guint8 *shared;
+  guint shared_used;
+  guint shared_offsets[MAX_SHARED_ARRAYS];
+  guint n_shared_arrays;
+  guint64 block;
+  guint16 warp;
+  guint32 warp_full;     /* lanes that exist in the current warp */
+  MsCounters *counters;  /* [MAX_SITES][3 spaces] */
+  guint8 *site_seen;     /* [MAX_SITES][3]: op+1, 0 = unused */
+  guint8 *site_width;
+  guint64 blocks_run, threads_run, warps_run;
+  GError *error;
+  guint64 error_block;
+  /* global buffers: host base and size, virtual base */
+  guint8 *buf_base[MS_MAX_BUFFERS];
+  gsize buf_bytes[MS_MAX_BUFFERS];
+  guint n_bufs;
+  int last_buf;
+} Worker;
+
+static __thread Worker *cur_worker;
+static __thread Lane *cur_lane;
+
+/* ------------------------------------------------------------ sites */
+
+static GMutex site_lock;
+static const MsSite *site_table[MAX_SITES];
+static int n_sites;
+
+static int
+site_id (const MsSite *site)
+{
+  int id = g_atomic_int_get (&site->id);
+  if (G_LIKELY (id >= 0))
+    return id;
+  g_mutex_lock (&site_lock);
+  if (site->id < 0 && n_sites < MAX_SITES)
+    {
+      site_table[n_sites] = site;
+      g_atomic_int_set ((int *) &site->id, n_sites);
+      n_sites++;
+    }
+  g_mutex_unlock (&site_lock);
+  return site->id;
+}
+
+/* ------------------------------------------------------------ lane side */
+
+static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
+
+static inline void
+lane_yield (Lane *l)
+{
+  ms_fiber_switch (&l->fiber, &cur_worker->sched);
+}
+
+static void
+lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...)
+{
+  Worker *W = cur_worker;
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s", msg);
+  lane_yield_forever (l);
+}
+
+static void
+lane_yield_forever (Lane *l)
+{
+  l->state = LANE_DONE;
+  for (;;)
+    lane_yield (l);
+}
+
+static inline Lane *
+lane_stop (const MsSite *site, LaneOp kind)
+{
+  Lane *l = cur_lane;
+  l->site = site;
+  l->kind = (guint8) kind;
+  l->state = LANE_AT_OP;
+  return l;
+}
+
+void *
+ms_ld (const MsSite *site, const volatile void *p, unsigned size)
+{
+  Lane *l = lane_stop (site, K_LD);
+  l->addr = (volatile guint8 *) p;
+  l->size = (guint8) size;
+  lane_yield (l);
+  return l->out;
+}
+
+void
+ms_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
+{
+  Lane *l = lane_stop (site, K_ST);
+  l->addr = p;
+  l->size = (guint8) size;
+  memcpy (l->in, v, size);
+  lane_yield (l);
+}
+
+void *
+ms_atomic (const MsSite *site, volatile void *p, const void *v,
+           const void *compare, unsigned size, int op, int num)
+{
+  Lane *l = lane_stop (site, K_ATOMIC);
+  l->addr = p;
+  l->size = (guint8) size;
+  l->sub = op;
+  l->num = num;
+  memcpy (l->in, v, size);
+  memcpy (l->cmp, compare, size);
+  lane_yield (l);
+  return l->out;
+}
+
+void
+ms_syncthreads (const MsSite *site)
+{
+  Lane *l = lane_stop (site, K_BARRIER);
+  l->state = LANE_AT_BARRIER;
+  lane_yield (l);
+}
+
+void
+ms_syncwarp (const MsSite *site, unsigned mask)
+{
+  Lane *l = lane_stop (site, K_SYNCWARP);
+  l->mask = mask;
+  lane_yield (l);
+}
+
+void *
+ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
+         int kind, int arg, int width)
+{
+  Lane *l = lane_stop (site, K_SHFL);
+  if (size != 4 && size != 8)
+    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+               "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
+               site->file, site->line, size);
+  if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+               "%s:%d: __shfl width %d is not a power of two in 1..32",
+               site->file, site->line, width);
+  l->mask = mask;
+  l->size = (guint8) size;
+  l->sub = kind;
+  l->arg = arg;
+  l->width = width;
+  memcpy (l->in, v, size);
+  lane_yield (l);
+  return l->out;
+}
+
+unsigned
+ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
+{
+  Lane *l = lane_stop (site, K_VOTE);
+  l->mask = mask;
+  l->sub = kind;
+  l->arg = pred;
+  lane_yield (l);
+  return (unsigned) l->out[0];
+}
+
+void *
+ms_shared_alloc (unsigned size, unsigned align)
+{
+  Worker *W = cur_worker;
+  Lane *l = cur_lane;
+  guint k = l->n_shared++;
+  if (k < W->n_shared_arrays)
+    return W->shared + W->shared_offsets[k];
+  if (k >= MAX_SHARED_ARRAYS)
+    lane_fail (l, MS_EMULATOR_ERROR_RESOURCES, "%s: more than %d shared arrays in one block",
+               W->launch->kernel, MAX_SHARED_ARRAYS);
+  guint off = (W->shared_used + align - 1) / align * align;
+  if ((guint64) off + size > MAX_SHARED_BYTES)
+    lane_fail (l, MS_EMULATOR_ERROR_RESOURCES,
+               "%s: the block declares %u bytes of shared memory, more than the %u a block may "
+               "use statically; make the tile smaller",
+               W->launch->kernel, off + size, MAX_SHARED_BYTES);
+  W->shared_offsets[k] = off;
+  W->n_shared_arrays = k + 1;
+  W->shared_used = off + size;
+  return W->shared + off;
+}
+
+static void
+lane_main (void *arg)
+{
+  Lane *l = arg;
+  cur_worker->launch->entry (&cur_worker->launch->args);
+  l->state = LANE_DONE;
+  for (;;)
+    lane_yield (l);
+}
+
+/* ------------------------------------------------------- scheduler side */
+
+static inline void
+resume (Worker *W, Lane *l)
+{
+  cur_lane = l;
+  ms_self = &l->info;
+  l->state = LANE_READY;
+  ms_fiber_switch (&W->sched, &l->fiber);
+}
+
+static void
+thread_coords (const Worker *W, const Lane *l, char *buf, gsize len)
+{
+  g_snprintf (buf, len, "block (%u,%u,%u) thread (%u,%u,%u)",
+              l->info.block_idx.x, l->info.block_idx.y, l->info.block_idx.z,
+              l->info.thread_idx.x, l->info.thread_idx.y, l->info.thread_idx.z);
+  (void) W;
+}
+
+static gboolean
+fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  char where[96];
+  thread_coords (W, l, where, sizeof where);
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
+                 what, l->site->file, l->site->line, where);
+  return FALSE;
+}
+
+/* Explains an address no buffer contains. */
+static gboolean
+fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
+{
+  const guint8 *a = (const guint8 *) l->addr;
+  int best = -1;
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (W->buf_base[b] <= a && (best < 0 || W->buf_base[b] > W->buf_base[best]))
+      best = (int) b;
+  const MsLaunch *L = W->launch;
+  if (best >= 0 && a < W->buf_base[best] + W->buf_bytes[best] + 65536)
+    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                    "out-of-bounds %s of %u bytes at byte offset %td of buffer '%s' (%zu bytes); "
+                    "check the kernel's index bounds",
+                    what, l->size, a - W->buf_base[best], L->buffer_names[best],
+                    W->buf_bytes[best]);
+  if (W->shared && a >= W->shared && a < W->shared + MAX_SHARED_BYTES + 4096)
+    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                    "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
+                    "shared arrays; check the tile indexing",
+                    what, a - W->shared, W->shared_used);
+  return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                  "%s of %u bytes at address %p, which is in no buffer of the launch; "
+                  "check the pointer arithmetic",
+                  what, l->size, (const void *) a);
+}
+
+/* Maps lane l's address to (space, virtual address); FALSE if invalid. */
+static inline gboolean
+classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
+{
+  const guint8 *a = (const guint8 *) l->addr;
+  gsize off = (gsize) (a - W->shared);
+  if (a >= W->shared && off + l->size <= W->shared_used)
+    {
+      *space = MS_SPACE_SHARED;
+      *vaddr = off;
+      return TRUE;
+    }
+  int b = W->last_buf;
+  if (b >= 0 && a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
+    goto found;
+  for (b = 0; b < (int) W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
+      {
+        W->last_buf = b;
+        goto found;
+      }
+  return FALSE;
+found:
+  *space = MS_SPACE_GLOBAL;
+  *vaddr = ((guint64) (b + 1) << MS_BUFFER_SHIFT) | (guint64) (a - W->buf_base[b]);
+  return TRUE;
+}
+
+static inline void
+copy_value (void *dst, const volatile void *src, unsigned size)
+{
+  switch (size)
+    {
+    case 4: *(guint32 *) dst = *(const volatile guint32 *) src; break;
+    case 8: *(guint64 *) dst = *(const volatile guint64 *) src; break;
+    case 16: memcpy (dst, (const void *) src, 16); break;
+    case 2: *(guint16 *) dst = *(const volatile guint16 *) src; break;
+    default: memcpy (dst, (const void *) src, size); break;
+    }
+}
+
+#define ATOMIC_INT_OP(T, p, l)                                                   \
+  do {                                                                          \
+    T v, c, nw, old = __atomic_load_n ((T *) (p), __ATOMIC_RELAXED);           \
+    memcpy (&v, (l)->in, sizeof v);                                             \
+    memcpy (&c, (l)->cmp, sizeof c);                                            \
+    do {                                                                        \
+      switch ((l)->sub)                                                         \
+        {                                                                       \
+        case MS_ATOMIC_ADD: nw = (T) (old + v); break;                          \
+        case MS_ATOMIC_SUB: nw = (T) (old - v); break;                          \
+        case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
+        case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
+        case MS_ATOMIC_EXCH: nw = v; break;                                     \
+        default: nw = old == c ? v : old; break;                                \
+        }                                                                       \
+    } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
+                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    memcpy ((l)->out, &old, sizeof old);                                        \
+  } while (0)
+
+#define ATOMIC_FLOAT_OP(T, U, p, l)                                              \
+  do {                                                                          \
+    U oldbits = __atomic_load_n ((U *) (p), __ATOMIC_RELAXED), nwbits;         \
+    T v, c, old, nw;                                                            \
+    memcpy (&v, (l)->in, sizeof v);                                             \
+    memcpy (&c, (l)->cmp, sizeof c);                                            \
+    do {                                                                        \
+      memcpy (&old, &oldbits, sizeof old);                                      \
+      switch ((l)->sub)                                                         \
+        {                                                                       \
+        case MS_ATOMIC_ADD: nw = old + v; break;                                \
+        case MS_ATOMIC_SUB: nw = old - v; break;                                \
+        case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
+        case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
+        case MS_ATOMIC_EXCH: nw = v; break;                                     \
+        default: nw = old == c ? v : old; break;                                \
+        }                                                                       \
+      memcpy (&nwbits, &nw, sizeof nw);                                         \
+    } while (!__atomic_compare_exchange_n ((U *) (p), &oldbits, nwbits, FALSE,  \
+                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    memcpy ((l)->out, &old, sizeof old);                                        \
+  } while (0)
+
+static gboolean
+do_atomic (Worker *W, Lane *l)
+{
+  volatile void *p = l->addr;
+  if (l->size == 4 && l->num == MS_NUM_INT)
+    ATOMIC_INT_OP (gint32, p, l);
+  else if (l->size == 4 && l->num == MS_NUM_UINT)
+    ATOMIC_INT_OP (guint32, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_INT)
+    ATOMIC_INT_OP (gint64, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_UINT)
+    ATOMIC_INT_OP (guint64, p, l);
+  else if (l->size == 4 && l->num == MS_NUM_FLOAT)
+    ATOMIC_FLOAT_OP (float, guint32, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_DOUBLE)
+    ATOMIC_FLOAT_OP (double, guint64, p, l);
+  else
+    return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
+                    "atomic on a %u-byte value of an unsupported type", l->size);
+  return TRUE;
+}
+
+static void
+account (Worker *W, const MsWarpAccess *acc, guint n_active)
+{
+  const MsArch *arch = W->launch->arch;
+  int id = site_id (acc->site);
+  if (G_UNLIKELY (id < 0))
+    return;
+  guint slot = (guint) id * 3 + acc->space;
+  MsCounters *c = &W->counters[slot];
+  W->site_seen[slot] = (guint8) (acc->op + 1);
+  W->site_width[slot] = acc->width;
+  c->executions++;
+  c->lanes += n_active;
+  if (acc->mask != W->warp_full)
+    c->partial++;
+  if (acc->space == MS_SPACE_GLOBAL)
+    {
+      MsGlobalCost g;
+      ms_coalescing_cost (arch, acc, &g);
+      c->requests += g.requests;
+      c->sectors += g.sectors;
+      c->lines += g.lines;
+      c->bytes += g.bytes;
+    }
+  else
+    {
+      MsSharedCost s;
+      ms_banks_cost (arch, acc, &s);
+      c->wavefronts += s.wavefronts;
+      c->ideal += s.ideal;
+      c->excessive += s.excessive;
+      c->bytes += (guint64) n_active * acc->width;
+    }
+  if (W->launch->sink)
+    W->launch->sink (acc, W->launch->sink_data);
+}
+
+/* Executes the memory operation of the lanes in `group` (all at one site). */
+static gboolean
+exec_memory (Worker *W, Lane *warp, guint32 group)
+{
+  MsWarpAccess acc[3];
+  guint n_active[3] = { 0, 0, 0 };
+  guint32 masks[3] = { 0, 0, 0 };
+  const Lane *first = &warp[__builtin_ctz (group)];
+  const char *what = first->kind == K_LD ? "load" : first->kind == K_ST ? "store" : "atomic";
+
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      MsSpace sp;
+      guint64 va;
+      if (G_UNLIKELY (!classify (W, l, &sp, &va)))
+        return fail_out_of_bounds (W, l, what);
+      if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
+        return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                        "misaligned %u-byte %s (the GPU requires natural alignment)",
+                        l->size, what);
+      acc[sp].addr[i] = va;
+      masks[sp] |= 1u << i;
+      n_active[sp]++;
+    }
+  for (int sp = 0; sp < 3; sp++)
+    if (masks[sp])
+      {
+        acc[sp].site = first->site;
+        acc[sp].block = (guint32) W->block;
+        acc[sp].warp = W->warp;
+        acc[sp].space = (guint8) sp;
+        acc[sp].op = first->kind == K_LD ? MS_OP_LD : first->kind == K_ST ? MS_OP_ST : MS_OP_ATOMIC;
+        acc[sp].width = first->size;
+        acc[sp].mask = masks[sp];
+        account (W, &acc[sp], n_active[sp]);
+      }
+
+  /* Loads of all lanes happen before any store: lockstep semantics. */
+  switch (first->kind)
+    {
+    case K_LD:
+      for (guint32 m = group; m; m &= m - 1)
+        {
+          Lane *l = &warp[__builtin_ctz (m)];
+          copy_value (l->out, l->addr, l->size);
+        }
+      break;
+    case K_ST:
+      for (guint32 m = group; m; m &= m - 1)
+        {
+          Lane *l = &warp[__builtin_ctz (m)];
+          copy_value ((void *) l->addr, l->in, l->size);
+        }
+      break;
+    default:
+      for (guint32 m = group; m; m &= m - 1)
+        if (!do_atomic (W, &warp[__builtin_ctz (m)]))
+          return FALSE;
+      break;
+    }
+  return TRUE;
+}
+
+static gboolean
+exec_shfl (Worker *W, Lane *warp, guint32 group)
+{
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      int w = l->width, seg = i & ~(w - 1), src = i;
+      switch (l->sub)
+        {
+        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
+        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
+        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
+        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
+        }
+      if (src < 0 || src > 31 || !(group & (1u << src)))
+        return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
+                        "__shfl reads lane %d, which is not taking part (exited, diverged or "
+                        "not in the mask)", src);
+    }
+  /* All sources read before any lane's output is written. */
+  guint64 vals[32][2];
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      vals[i][0] = warp[i].in[0];
+      vals[i][1] = warp[i].in[1];
+    }
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      int w = l->width, seg = i & ~(w - 1), src;
+      switch (l->sub)
+        {
+        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
+        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
+        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
+        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
+        }
+      l->out[0] = vals[src][0];
+      l->out[1] = vals[src][1];
+    }
+  return TRUE;
+}
+
+static void
+exec_vote (Lane *warp, guint32 group)
+{
+  guint32 ballot = 0;
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      if (warp[i].arg && (warp[i].sub == MS_VOTE_ACTIVEMASK || (warp[i].mask & (1u << i))))
+        ballot |= 1u << i;
+    }
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      Lane *l = &warp[__builtin_ctz (m)];
+      guint32 in_mask = l->sub == MS_VOTE_ACTIVEMASK ? group : (l->mask & group);
+      switch (l->sub)
+        {
+        case MS_VOTE_BALLOT: l->out[0] = ballot & in_mask; break;
+        case MS_VOTE_ANY: l->out[0] = (ballot & in_mask) != 0; break;
+        case MS_VOTE_ALL: l->out[0] = (ballot & in_mask) == in_mask; break;
+        default: l->out[0] = group; break;
+        }
+    }
+}
+
+/* Lanes of the warp that a collective of `mask` must wait for. */
+static inline guint32
+live_lanes (const Lane *warp, guint n)
+{
+  guint32 live = 0;
+  for (guint i = 0; i < n; i++)
+    if (warp[i].state != LANE_DONE)
+      live |= 1u << i;
+  return live;
+}
+
+/* Runs one warp until all its lanes have exited, wait at a barrier or wait
+ * at a collective that cannot complete yet. */
+static gboolean
+run_warp (Worker *W, Lane *warp, guint n)
+{
+  for (;;)
+    {
+      for (guint i = 0; i < n; i++)
+        if (warp[i].state == LANE_READY)
+          {
+            resume (W, &warp[i]);
+            if (G_UNLIKELY (W->error != NULL))
+              return FALSE;
+          }
+
+      /* Candidate sites in textual order: the earliest runnable one wins. */
+      int floor_order = -1;
+      for (;;)
+        {
+          int best = NO_ORDER;
+          guint32 group = 0;
+          for (guint i = 0; i < n; i++)
+            {
+              const Lane *l = &warp[i];
+              if (l->state != LANE_AT_OP)
+                continue;
+              int o = l->site->order;
+              if (o <= floor_order || o > best)
+                continue;
+              if (o < best)
+                {
+                  best = o;
+                  group = 0;
+                }
+              group |= 1u << i;
+            }
+          if (best == NO_ORDER)
+            return TRUE;   /* nothing runnable: done, at barrier or blocked */
+
+          Lane *first = &warp[__builtin_ctz (group)];
+          switch (first->kind)
+            {
+            case K_LD:
+            case K_ST:
+            case K_ATOMIC:
+              if (!exec_memory (W, warp, group))
+                return FALSE;
+              break;
+            case K_SHFL:
+            case K_VOTE:
+            case K_SYNCWARP:
+              {
+                /* A collective waits for the live lanes of its masks; a
+                 * __syncwarp is met by lanes at any __syncwarp. */
+                guint32 need = 0, have = group;
+                for (guint32 m = group; m; m &= m - 1)
+                  need |= warp[__builtin_ctz (m)].mask;
+                need &= live_lanes (warp, n);
+                if (first->kind == K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
+                  need = group;
+                if (first->kind == K_SYNCWARP)
+                  for (guint i = 0; i < n; i++)
+                    if (warp[i].state == LANE_AT_OP && warp[i].kind == K_SYNCWARP)
+                      have |= 1u << i;
+                if ((need & have) != need)
+                  {
+                    floor_order = best;   /* not ready: try a later site */
+                    continue;
+                  }
+                if (first->kind == K_SYNCWARP)
+                  group |= need;
+                else if (first->kind == K_SHFL && !exec_shfl (W, warp, group))
+                  return FALSE;
+                else if (first->kind == K_VOTE)
+                  exec_vote (warp, group);
+              }
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+          for (guint32 m = group; m; m &= m - 1)
+            warp[__builtin_ctz (m)].state = LANE_READY;
+          break;
+        }
+    }
+}
+
+static gboolean
+run_block (Worker *W, guint64 b)
+{
+  const MsLaunchArgs *A = &W->launch->args;
+  guint bx = A->block[0], by = A->block[1], bz = A->block[2];
+  guint n = bx * by * bz;
+  uint3 bidx = { (unsigned) (b % A->grid[0]), (unsigned) (b / A->grid[0] % A->grid[1]),
+                 (unsigned) (b / ((guint64) A->grid[0] * A->grid[1])) };
+  uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
+
+  W->block = b;
+  memset (W->shared, 0, W->shared_used);
+  W->shared_used = 0;
+  W->n_shared_arrays = 0;
+  for (guint t = 0; t < n; t++)
+    {
+      Lane *l = &W->lanes[t];
+      l->info.thread_idx = (uint3) { t % bx, t / bx % by, t / (bx * by) };
+      l->info.block_idx = bidx;
+      l->info.block_dim = bdim;
+      l->info.grid_dim = gdim;
+      l->state = LANE_READY;
+      l->lane = (guint8) (t % 32);
+      l->n_shared = 0;
+      ms_fiber_init (&l->fiber, W->pool, t, lane_main, l);
+    }
+
+  guint n_warps = (n + 31) / 32;
+  for (;;)
+    {
+      for (guint w = 0; w < n_warps; w++)
+        {
+          guint nw = MIN (32, n - w * 32);
+          W->warp = (guint16) w;
+          W->warp_full = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
+          if (!run_warp (W, &W->lanes[w * 32], nw))
+            return FALSE;
+        }
+      /* Every lane is now done, at a barrier, or blocked at a collective. */
+      const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
+      for (guint t = 0; t < n; t++)
+        {
+          const Lane *l = &W->lanes[t];
+          if (l->state == LANE_AT_BARRIER)
+            {
+              if (at_barrier == NULL)
+                at_barrier = l;
+              else if (l->site != at_barrier->site && other_barrier == NULL)
+                other_barrier = l;
+            }
+          else if (l->state == LANE_AT_OP && blocked == NULL)
+            blocked = l;
+        }
+      if (blocked != NULL)
+        return fail_at (W, blocked, MS_EMULATOR_ERROR_DEADLOCK,
+                        "deadlock: a warp collective waits for lanes that never arrive "
+                        "(they exited or wait at a __syncthreads)");
+      if (other_barrier != NULL)
+        {
+          char where[96];
+          thread_coords (W, at_barrier, where, sizeof where);
+          return fail_at (W, other_barrier, MS_EMULATOR_ERROR_DEADLOCK,
+                          "deadlock: threads of the block wait at different __syncthreads "
+                          "(%s waits at line %d); make every thread reach the same barrier",
+                          where, at_barrier->site->line);
+        }
+      if (at_barrier == NULL)
+        break;   /* all threads exited */
+      for (guint t = 0; t < n; t++)
+        if (W->lanes[t].state == LANE_AT_BARRIER)
+          W->lanes[t].state = LANE_READY;
+    }
+  W->blocks_run++;
+  W->threads_run += n;
+  W->warps_run += n_warps;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ driver */
+
+typedef struct {
+  const MsLaunch *launch;
+  guint64 n_blocks;
+  gint64 next;            /* next block to claim (atomic) */
+  gint64 error_block;     /* lowest block that failed, or n_blocks (atomic) */
+  GMutex lock;
+  GError *error;
+  Worker **workers;
+} Job;
+
+static Worker *
+worker_new (const MsLaunch *launch, GError **error)
+{
+  const MsLaunchArgs *A = &launch->args;
+  guint n = A->block[0] * A->block[1] * A->block[2];
+  MsStackPool *pool = ms_stack_pool_new (n, STACK_BYTES, error);
+  if (pool == NULL)
+    return NULL;
+  Worker *W = g_new0 (Worker, 1);
+  W->launch = launch;
+  W->pool = pool;
+  W->lanes = g_new0 (Lane, n);
+  W->n_lanes = n;
+  W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
+  W->counters = g_new0 (MsCounters, MAX_SITES * 3);
+  W->site_seen = g_new0 (guint8, MAX_SITES * 3);
+  W->site_width = g_new0 (guint8, MAX_SITES * 3);
+  W->n_bufs = launch->n_buffers;
+  W->last_buf = -1;
+  for (guint b = 0; b < launch->n_buffers; b++)
+    {
+      W->buf_base[b] = A->buf[b];
+      W->buf_bytes[b] = launch->buffer_bytes[b];
+    }
+  return W;
+}
+
+static void
+worker_free (Worker *W)
+{
+  if (W == NULL)
+    return;
+  ms_stack_pool_free (W->pool);
+  g_free (W->lanes);
+  g_aligned_free (W->shared);
+  g_free (W->counters);
+  g_free (W->site_seen);
+  g_free (W->site_width);
+  g_clear_error (&W->error);
+  g_free (W);
+}
+
+#define CHUNK 8
+
+static void
+worker_run (gpointer data, gpointer user_data)
+{
+  Job *job = user_data;
+  Worker *W = data;
+  cur_worker = W;
+  for (;;)
+    {
+      gint64 start = __atomic_fetch_add (&job->next, CHUNK, __ATOMIC_RELAXED);
+      if ((guint64) start >= job->n_blocks)
+        break;
+      for (gint64 b = start; b < start + CHUNK && (guint64) b < job->n_blocks; b++)
+        {
+          /* After a failure, finish only the blocks before it, so the error
+           * reported is the first block's whatever the thread count. */
+          if (b >= __atomic_load_n (&job->error_block, __ATOMIC_RELAXED))
+            return;
+          if (!run_block (W, (guint64) b))
+            {
+              g_mutex_lock (&job->lock);
+              if (b < job->error_block)
+                {
+                  __atomic_store_n (&job->error_block, b, __ATOMIC_RELAXED);
+                  g_clear_error (&job->error);
+                  job->error = g_steal_pointer (&W->error);
+                }
+              g_clear_error (&W->error);
+              g_mutex_unlock (&job->lock);
+              return;
+            }
+        }
+    }
+  cur_worker = NULL;
+}
+
+gboolean
+ms_launch_check_geometry (const MsLaunchArgs *A, GError **error)
+{
+  static const guint64 max_grid[3] = { 2147483647u, 65535, 65535 };
+  static const guint max_block[3] = { 1024, 1024, 64 };
+  static const char axis[3] = { 'x', 'y', 'z' };
+  for (int d = 0; d < 3; d++)
+    {
+      if (A->block[d] == 0 || A->grid[d] == 0)
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "the %s has size 0 in %c; every dimension must be at least 1",
+                       A->block[d] == 0 ? "block" : "grid", axis[d]);
+          return FALSE;
+        }
+      if (A->block[d] > max_block[d])
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "block %c = %u exceeds CUDA's limit of %u", axis[d], A->block[d],
+                       max_block[d]);
+          return FALSE;
+        }
+      if (A->grid[d] > max_grid[d])
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "grid %c = %u exceeds CUDA's limit of %" G_GUINT64_FORMAT, axis[d],
+                       A->grid[d], max_grid[d]);
+          return FALSE;
+        }
+    }
+  guint64 n = (guint64) A->block[0] * A->block[1] * A->block[2];
+  if (n > MAX_BLOCK_THREADS)
+    {
+      g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                   "a block of %ux%ux%u = %" G_GUINT64_FORMAT " threads exceeds CUDA's limit "
+                   "of %d threads per block; use a smaller --block",
+                   A->block[0], A->block[1], A->block[2], n, MAX_BLOCK_THREADS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+collect (Job *job, guint n_workers, MsStats *stats)
+{
+  for (guint k = 0; k < MAX_SITES * 3; k++)
+    {
+      MsSiteStats s = { 0 };
+      gboolean any = FALSE;
+      for (guint w = 0; w < n_workers; w++)
+        {
+          Worker *W = job->workers[w];
+          if (!W->site_seen[k])
+            continue;
+          any = TRUE;
+          s.op = (MsOp) (W->site_seen[k] - 1);
+          s.width = W->site_width[k];
+          ms_counters_add (&s.c, &W->counters[k]);
+        }
+      if (!any)
+        continue;
+      s.site = site_table[k / 3];
+      s.space = (MsSpace) (k % 3);
+      g_array_append_val (stats->sites, s);
+    }
+  for (guint w = 0; w < n_workers; w++)
+    {
+      stats->blocks += job->workers[w]->blocks_run;
+      stats->threads += job->workers[w]->threads_run;
+      stats->warps += job->workers[w]->warps_run;
+    }
+}
+
+static gint
+compare_site_stats (gconstpointer a, gconstpointer b)
+{
+  const MsSiteStats *x = a, *y = b;
+  if (x->site->line != y->site->line)
+    return x->site->line < y->site->line ? -1 : 1;
+  if (x->site->order != y->site->order)
+    return x->site->order < y->site->order ? -1 : 1;
+  return (int) x->space - (int) y->space;
+}
+
+gboolean
+ms_emulate (const MsLaunch *launch, MsStats **stats_out, GError **error)
+{
+  const MsLaunchArgs *A = &launch->args;
+  if (!ms_launch_check_geometry (A, error))
+    return FALSE;
+  guint64 n_blocks = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
+  guint n_workers = launch->threads ? launch->threads : g_get_num_processors ();
+  if (launch->sink != NULL)
+    n_workers = 1;   /* the sink sees accesses in one deterministic order */
+  n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + CHUNK - 1) / CHUNK);
+  n_workers = MAX (n_workers, 1);
+
+  Job job = { .launch = launch, .n_blocks = n_blocks, .error_block = (gint64) n_blocks };
+  g_mutex_init (&job.lock);
+  job.workers = g_new0 (Worker *, n_workers);
+  gboolean ok = TRUE;
+  for (guint w = 0; w < n_workers && ok; w++)
+    ok = (job.workers[w] = worker_new (launch, error)) != NULL;
+
+  if (ok && n_workers == 1)
+    worker_run (job.workers[0], &job);
+  else if (ok)
+    {
+      GThreadPool *pool = g_thread_pool_new (worker_run, &job, (gint) n_workers, TRUE, error);
+      ok = pool != NULL;
+      for (guint w = 0; ok && w < n_workers; w++)
+        g_thread_pool_push (pool, job.workers[w], NULL);
+      if (pool)
+        g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  if (ok && job.error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&job.error));
+      ok = FALSE;
+    }
+  if (ok && stats_out != NULL)
+    {
+      MsStats *stats = ms_stats_new ();
+      collect (&job, n_workers, stats);
+      g_array_sort (stats->sites, compare_site_stats);
+      *stats_out = stats;
+    }
+  for (guint w = 0; w < n_workers; w++)
+    worker_free (job.workers[w]);
+  g_free (job.workers);
+  g_clear_error (&job.error);
+  g_mutex_clear (&job.lock);
+  return ok;
+}

@@ -1,0 +1,164 @@
+/* fiber.c - see fiber.h.  Two implementations:
+ *   x86-64: save the six callee-saved registers on the stack, swap stack
+ *           pointers, restore, return (System V ABI: nothing else survives a
+ *           call, and kernels do not change MXCSR or the x87 control word);
+ *   other:  ucontext (makecontext/swapcontext), slow but portable.
+ */
+#include "config.h"
+#include "fiber.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct MsStackPool {
+  guint8 *base;
+  gsize stack_bytes;   /* usable bytes per stack */
+  gsize slot_bytes;    /* stack + guard page */
+  gsize page;
+  guint n;
+};
+
+MsStackPool *
+ms_stack_pool_new (guint n, gsize stack_bytes, GError **error)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  stack_bytes = (stack_bytes + page - 1) / page * page;
+  gsize slot = stack_bytes + page;
+  void *base = mmap (NULL, slot * n, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                   "cannot reserve %u fiber stacks of %zu bytes; use fewer threads (--threads)",
+                   n, stack_bytes);
+      return NULL;
+    }
+  for (guint i = 0; i < n; i++)
+    mprotect ((guint8 *) base + i * slot, page, PROT_NONE);
+  MsStackPool *pool = g_new0 (MsStackPool, 1);
+  pool->base = base;
+  pool->stack_bytes = stack_bytes;
+  pool->slot_bytes = slot;
+  pool->page = page;
+  pool->n = n;
+  return pool;
+}
+
+void
+ms_stack_pool_free (MsStackPool *pool)
+{
+  if (pool == NULL)
+    return;
+  munmap (pool->base, pool->slot_bytes * pool->n);
+  g_free (pool);
+}
+
+guint
+ms_stack_pool_size (const MsStackPool *pool)
+{
+  return pool->n;
+}
+
+gboolean
+ms_stack_pool_is_guard (const MsStackPool *pool, const void *p)
+{
+  const guint8 *b = p;
+  if (pool == NULL || b < pool->base || b >= pool->base + pool->slot_bytes * pool->n)
+    return FALSE;
+  return (gsize) (b - pool->base) % pool->slot_bytes < pool->page;
+}
+
+static guint8 *
+stack_top (MsStackPool *pool, guint i)
+{
+  return pool->base + (gsize) i * pool->slot_bytes + pool->slot_bytes;
+}
+
+#if defined(__x86_64__)
+
+/* ms_fiber_swap (void **save_sp, void *new_sp) */
+__asm__ (
+  ".text\n"
+  ".p2align 4\n"
+  ".type ms_fiber_swap, @function\n"
+  "ms_fiber_swap:\n"
+  "  pushq %rbp\n"
+  "  pushq %rbx\n"
+  "  pushq %r12\n"
+  "  pushq %r13\n"
+  "  pushq %r14\n"
+  "  pushq %r15\n"
+  "  movq %rsp, (%rdi)\n"
+  "  movq %rsi, %rsp\n"
+  "  popq %r15\n"
+  "  popq %r14\n"
+  "  popq %r13\n"
+  "  popq %r12\n"
+  "  popq %rbx\n"
+  "  popq %rbp\n"
+  "  ret\n"
+  ".size ms_fiber_swap, .-ms_fiber_swap\n"
+  /* First entry of a fiber: r12 = arg, r13 = fn; fn never returns. */
+  ".p2align 4\n"
+  ".type ms_fiber_trampoline, @function\n"
+  "ms_fiber_trampoline:\n"
+  "  movq %r12, %rdi\n"
+  "  callq *%r13\n"
+  "  ud2\n"
+  ".size ms_fiber_trampoline, .-ms_fiber_trampoline\n");
+
+void ms_fiber_swap (void **save_sp, void *new_sp);
+void ms_fiber_trampoline (void);
+
+void
+ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg)
+{
+  void **sp = (void **) stack_top (pool, i);
+  /* After the six pops and the ret, rsp must be 16-byte aligned so that
+   * the trampoline's call leaves fn's frame correctly aligned. */
+  *--sp = NULL;                          /* padding: keeps alignment */
+  *--sp = (void *) ms_fiber_trampoline;  /* ret target */
+  *--sp = NULL;                          /* rbp */
+  *--sp = NULL;                          /* rbx */
+  *--sp = arg;                           /* r12 */
+  *--sp = (void *) fn;                   /* r13 */
+  *--sp = NULL;                          /* r14 */
+  *--sp = NULL;                          /* r15 */
+  f->sp = sp;
+}
+
+void
+ms_fiber_switch (MsFiber *from, MsFiber *to)
+{
+  ms_fiber_swap (&from->sp, to->sp);
+}
+
+#else /* portable fallback */
+
+static void
+fiber_entry_split (unsigned g_hi, unsigned g_lo, unsigned a_hi, unsigned a_lo)
+{
+  MsFiberFn fn = (MsFiberFn) (((uintptr_t) g_hi << 32) | g_lo);
+  fn ((void *) (((uintptr_t) a_hi << 32) | a_lo));
+}
+
+void
+ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg)
+{
+  getcontext (&f->uc);
+  f->uc.uc_stack.ss_sp = stack_top (pool, i) - pool->stack_bytes;
+  f->uc.uc_stack.ss_size = pool->stack_bytes;
+  f->uc.uc_link = NULL;
+  /* makecontext passes int arguments: split the pointers in halves. */
+  uintptr_t a = (uintptr_t) arg, g = (uintptr_t) fn;
+  makecontext (&f->uc, (void (*) (void)) fiber_entry_split, 4,
+               (unsigned) (g >> 32), (unsigned) g, (unsigned) (a >> 32), (unsigned) a);
+}
+
+void
+ms_fiber_switch (MsFiber *from, MsFiber *to)
+{
+  swapcontext (&from->uc, &to->uc);
+}
+
+#endif

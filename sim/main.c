@@ -1,0 +1,59 @@
+/* main.c - memsim's entry point: one table of commands, one file each. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const MsCommand commands[] = {
+  { "list", "List the built-in kernels", ms_cmd_list },
+  { "trace", "Simulate a kernel: memory transactions and bank conflicts per source line",
+    ms_cmd_trace },
+};
+
+void
+ms_error (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "memsim: %s\n", msg);
+}
+
+static void
+usage (FILE *to)
+{
+  fprintf (to, "Usage: memsim COMMAND [OPTION...]\n\n"
+               "Simulates the memory behaviour of CUDA kernels on the CPU: global-memory\n"
+               "requests and 32-byte sectors, shared-memory wavefronts and bank conflicts.\n\n"
+               "Commands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (to, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (to, "\n`memsim COMMAND --help` shows a command's options; `memsim --version` the "
+               "version.\nExample: memsim trace transpose_naive --size 1024x1024\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("memsim %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+  ms_error ("unknown command '%s'; `memsim --help` lists the commands", argv[1]);
+  return 2;
+}

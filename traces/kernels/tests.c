@@ -1,0 +1,203 @@
+/* tests.c - descriptors of the semantic test kernels (tests.cu). */
+#include "config.h"
+#include "entries.h"
+#include "problem.h"
+
+static const MsParamSpec n_params[] = {
+  { "n", "number of elements", 1000, 1, 1 << 24 },
+  { NULL },
+};
+
+/* out (n_out ints), in (n ints of [lo, hi]); arg: n; 1D grid over n. */
+static gboolean
+setup_1d (MsProblem *p, gsize n_out, int lo, int hi)
+{
+  gint64 n = ms_problem_param (p, "n");
+  ms_problem_buffer (p, "out", n_out * sizeof (int), TRUE);
+  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE);
+  ms_fill_ints (p, in, (gsize) n, lo, hi);
+  p->args.i[0] = n;
+  p->args.grid[0] = ms_div_up ((guint64) n, p->args.block[0] * p->args.block[1] * p->args.block[2]);
+  p->args.grid[1] = p->args.grid[2] = 1;
+  return TRUE;
+}
+
+static gint64 param_n (MsProblem *p) { return ms_problem_param (p, "n"); }
+
+static gboolean
+setup_copy (MsProblem *p, GError **e)
+{
+  (void) e;
+  return setup_1d (p, (gsize) param_n (p), -100, 100);
+}
+
+static gboolean
+check_copy (MsProblem *p, GError **e)
+{
+  return ms_check_ints ("out", p->args.buf[0], p->args.buf[1], (gsize) param_n (p), e);
+}
+
+static gboolean
+setup_blocks (MsProblem *p, GError **e)
+{
+  (void) e;
+  guint per = p->args.block[0];
+  return setup_1d (p, ms_div_up ((guint64) param_n (p), per), -100, 100);
+}
+
+/* out[b] = sum of block b's elements. */
+static gboolean
+check_block_sums (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  guint per = p->args.block[0], nb = ms_div_up ((guint64) n, per);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, nb);
+  for (gint64 i = 0; i < n; i++)
+    want[i / per] += in[i];
+  return ms_check_ints ("out", p->args.buf[0], want, nb, e);
+}
+
+static gboolean
+setup_shuffle (MsProblem *p, GError **e)
+{
+  (void) e;
+  /* whole warps: n rounded up so every lane has an input */
+  gint64 n = (param_n (p) + 31) / 32 * 32;
+  p->param[0] = n;
+  return setup_1d (p, (gsize) n * 6, -50, 50);
+}
+
+static gboolean
+check_shuffle (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, n * 6);
+  for (gint64 w = 0; w < n; w += 32)
+    {
+      int sum = 0, scan = 0;
+      unsigned ballot = 0;
+      for (int l = 0; l < 32; l++)
+        {
+          sum += in[w + l];
+          ballot |= (unsigned) (in[w + l] > 0) << l;
+        }
+      for (int l = 0; l < 32; l++)
+        {
+          int *o = &want[6 * (w + l)];
+          scan += in[w + l];
+          o[0] = sum;
+          o[1] = scan;
+          o[2] = in[w + (l + 3 < 32 ? l + 3 : l)];
+          o[3] = in[w + (l < 16 ? 7 : 23)];
+          o[4] = (int) ballot;
+          o[5] = 1;
+        }
+    }
+  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n * 6, e);
+}
+
+static gboolean
+check_divergence (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, n);
+  for (gint64 i = 0; i < n; i++)
+    {
+      int acc = 0;
+      for (int k = 0; k < i % 7; k++)
+        acc += in[(i + k) % n];
+      want[i] = i % 2 ? -acc : acc;
+    }
+  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, e);
+}
+
+static gboolean
+setup_atomics (MsProblem *p, GError **e)
+{
+  (void) e;
+  return setup_1d (p, 18, 0, 15);
+}
+
+static gboolean
+check_atomics (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  int want[18] = { 0 };
+  for (gint64 i = 0; i < n; i++)
+    {
+      want[in[i]]++;
+      want[16] = MAX (want[16], in[i]);
+    }
+  want[17] = (int) p->args.grid[0];
+  return ms_check_ints ("out", p->args.buf[0], want, 18, e);
+}
+
+static const MsParamSpec box_params[] = {
+  { "width", "threads in x", 40, 1, 1024 },
+  { "height", "threads in y", 20, 1, 1024 },
+  { "depth", "threads in z", 6, 1, 1024 },
+  { NULL },
+};
+
+static gboolean
+setup_3d (MsProblem *p, GError **e)
+{
+  (void) e;
+  const char *names[3] = { "width", "height", "depth" };
+  gsize total = 1;
+  for (int d = 0; d < 3; d++)
+    {
+      p->args.grid[d] = ms_div_up ((guint64) ms_problem_param (p, names[d]), p->args.block[d]);
+      total *= (gsize) p->args.grid[d] * p->args.block[d];
+    }
+  ms_problem_buffer (p, "out", total * sizeof (int), TRUE);
+  ms_problem_buffer (p, "in", total * sizeof (int), FALSE);
+  p->args.i[0] = (long long) total;
+  return TRUE;
+}
+
+static gboolean
+check_3d (MsProblem *p, GError **e)
+{
+  guint w = p->args.grid[0] * p->args.block[0], h = p->args.grid[1] * p->args.block[1];
+  gsize total = (gsize) p->args.i[0];
+  g_autofree int *want = g_new (int, total);
+  for (gsize i = 0; i < total; i++)
+    {
+      guint x = (guint) (i % w), y = (guint) (i / w % h), z = (guint) (i / ((gsize) w * h));
+      want[i] = (int) (x | y << 10 | z << 20);
+    }
+  return ms_check_ints ("out", p->args.buf[0], want, total, e);
+}
+
+#define TEST_KERNEL(kname, params_, size0, bx, by, bz, rule, setup_fn, check_fn, desc) \
+  const MsKernel ms_kernel_##kname = {                                                 \
+    .name = #kname, .family = "test", .origin = "memsim test suite",                  \
+    .description = desc, .source = "tests.cu", .params = params_,                      \
+    .size_params = size0, .block = { bx, by, bz }, .block_rule = rule,                 \
+    .setup = setup_fn, .check = check_fn,                                              \
+    .cpu_entry = ms_cpu_entry_##kname, .gpu_entry = MS_GPU_ENTRY (kname),              \
+  };
+#define N_SIZE { "n" }
+#define BOX_SIZE { "width", "height", "depth" }
+
+TEST_KERNEL (test_oob, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy, check_copy,
+             "reads one element past the end of its input (must fail)")
+TEST_KERNEL (test_barrier_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
+             check_copy, "half of each warp waits at a different __syncthreads (must fail)")
+TEST_KERNEL (test_warp_sync, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_blocks,
+             check_block_sums, "unrolled last warp on volatile shared memory, no __syncwarp")
+TEST_KERNEL (test_shuffle, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_shuffle,
+             check_shuffle, "__shfl_xor/up/down/idx, __ballot_sync and __all_sync")
+TEST_KERNEL (test_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
+             check_divergence, "data-dependent loop trip counts and if/else per lane")
+TEST_KERNEL (test_atomics, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_atomics,
+             check_atomics, "shared and global atomicAdd, atomicMax and atomicCAS")
+TEST_KERNEL (test_early_exit, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_blocks,
+             check_block_sums, "threads past n return before a barrier the others reach")
+TEST_KERNEL (test_3d, box_params, BOX_SIZE, 8, 4, 2, MS_BLOCK_ANY, setup_3d, check_3d,
+             "3D grid of 3D blocks; each thread writes its coordinates")

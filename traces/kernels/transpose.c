@@ -1,0 +1,96 @@
+/* transpose.c - descriptors of the transpose family (transpose.cu). */
+#include "config.h"
+#include "entries.h"
+#include "problem.h"
+
+static const MsParamSpec transpose_params[] = {
+  { "width", "columns of the input matrix", 1024, 1, 1 << 15 },
+  { "height", "rows of the input matrix", 1024, 1, 1 << 15 },
+  { NULL },
+};
+
+/* Buffers: odata (output), idata (input); args: width, height.  Tiled
+ * kernels cover a 32x32 tile per block whatever the block's shape. */
+static gboolean
+transpose_setup_common (MsProblem *p, gboolean tiled)
+{
+  gint64 w = ms_problem_param (p, "width"), h = ms_problem_param (p, "height");
+  gsize n = (gsize) w * (gsize) h;
+  ms_problem_buffer (p, "odata", n * sizeof (float), TRUE);
+  float *in = ms_problem_buffer (p, "idata", n * sizeof (float), FALSE);
+  ms_fill_floats (p, in, n);
+  p->args.i[0] = w;
+  p->args.i[1] = h;
+  guint tx = tiled ? 32 : p->args.block[0], ty = tiled ? 32 : p->args.block[1];
+  p->args.grid[0] = ms_div_up ((guint64) w, tx);
+  p->args.grid[1] = ms_div_up ((guint64) h, ty);
+  p->args.grid[2] = 1;
+  return TRUE;
+}
+
+static gboolean
+transpose_setup_naive (MsProblem *p, GError **error)
+{
+  (void) error;
+  return transpose_setup_common (p, FALSE);
+}
+
+static gboolean
+transpose_setup_tiled (MsProblem *p, GError **error)
+{
+  (void) error;
+  return transpose_setup_common (p, TRUE);
+}
+
+static gboolean
+transpose_check (MsProblem *p, GError **error)
+{
+  gint64 w = ms_problem_param (p, "width"), h = ms_problem_param (p, "height");
+  const float *out = p->args.buf[0], *in = p->args.buf[1];
+  g_autofree float *want = g_new (float, (gsize) w * (gsize) h);
+  for (gint64 y = 0; y < h; y++)
+    for (gint64 x = 0; x < w; x++)
+      want[x * h + y] = in[y * w + x];
+  return ms_check_floats ("odata", out, want, (gsize) (w * h), 0.0, error);
+}
+
+static gboolean
+copy_check (MsProblem *p, GError **error)
+{
+  gint64 n = ms_problem_param (p, "width") * ms_problem_param (p, "height");
+  return ms_check_floats ("odata", p->args.buf[0], p->args.buf[1], (gsize) n, 0.0, error);
+}
+
+#define TRANSPOSE_KERNEL(kname, setup_fn, check_fn, bx, by, rule, orig, desc) \
+  const MsKernel ms_kernel_##kname = {                                         \
+    .name = #kname, .family = "transpose", .origin = orig, .description = desc, \
+    .source = "transpose.cu", .params = transpose_params,                      \
+    .size_params = { "width", "height" }, .block = { bx, by, 1 },              \
+    .block_rule = rule, .setup = setup_fn, .check = check_fn,                  \
+    .cpu_entry = ms_cpu_entry_##kname, .gpu_entry = MS_GPU_ENTRY (kname),      \
+  };
+
+TRANSPOSE_KERNEL (transpose_naive, transpose_setup_naive, transpose_check, 32, 32, MS_BLOCK_ANY,
+                  "seed 002 (Appavoo, Intro to CUDA 2)",
+                  "one element per thread: coalesced reads, writes strided by the height")
+TRANSPOSE_KERNEL (transpose_shared, transpose_setup_tiled, transpose_check, 32, 32,
+                  MS_BLOCK_FIXED, "seeds 000, 002",
+                  "32x32 shared tile, no padding: 32-way bank conflicts on the column read")
+TRANSPOSE_KERNEL (transpose_padded, transpose_setup_tiled, transpose_check, 32, 32,
+                  MS_BLOCK_FIXED, "seed 002",
+                  "32x33 shared tile: the pad column makes the column read conflict-free")
+TRANSPOSE_KERNEL (transpose_padded2, transpose_setup_tiled, transpose_check, 32, 32,
+                  MS_BLOCK_FIXED, "seed 000 (Cheng et al., Kepler 64-bit banks)",
+                  "32x34 shared tile (+2 pad, a Kepler idea): 2-way conflicts on 4-byte banks")
+TRANSPOSE_KERNEL (transpose_swizzled, transpose_setup_tiled, transpose_check, 32, 32,
+                  MS_BLOCK_FIXED, "XOR swizzle (CUTLASS-style, cited by seed 002)",
+                  "32x32 tile, column index XOR row: conflict-free without padding")
+TRANSPOSE_KERNEL (copy, transpose_setup_tiled, copy_check, 32, 8, MS_BLOCK_FIXED,
+                  "NVIDIA transpose sample (Harris, 2013)",
+                  "plain copy, 32x32 tile per 32x8 block: the bandwidth a transpose aims for")
+TRANSPOSE_KERNEL (transpose_coalesced, transpose_setup_tiled, transpose_check, 32, 8,
+                  MS_BLOCK_FIXED, "NVIDIA transpose sample (Harris, 2013)",
+                  "32x32 tile, 32x8 threads, 4 elements each: coalesced, 32-way conflicts")
+TRANSPOSE_KERNEL (transpose_nobankconflicts, transpose_setup_tiled, transpose_check, 32, 8,
+                  MS_BLOCK_FIXED, "NVIDIA transpose sample (Harris, 2013)",
+                  "transpose_coalesced with a 32x33 tile: coalesced and conflict-free")
