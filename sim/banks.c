@@ -43,14 +43,19 @@
  *   phases for 4-byte accesses through phase_bytes = 64, and 32-lane
  *   phases for 1- and 2-byte ones).
  *
- * Implementation: per phase, one pass over the active lanes' words.  Per
- * bank we keep the count of distinct words, the smallest and largest word
- * seen and a chain of the distinct words: a word above the largest or
- * below the smallest is new without any search (every monotone pattern:
- * strides, transposes, broadcasts), equal to either is a broadcast, and
- * only a word strictly in between walks the bank's chain.  A 64-bit
- * bitmap says which banks were touched, so nothing is cleared.  No
- * allocation, no global state.
+ * Implementation.  Hot path (banks_fast, power-of-two geometry, naturally
+ * aligned lanes, i.e. everything the GPU accepts): a lane touches one
+ * "unit" of max(width, bank_bytes) bytes, and the phase cost is the most
+ * distinct units in one group of banks; a phase whose units span fewer
+ * indices than there are groups costs 1 without counting, a monotone one
+ * is counted in one vectorised pass.  Other phases (gathers, odd
+ * geometries, misaligned lanes) go to phase_wavefronts: per bank the count
+ * of distinct words, the smallest and largest word seen and a chain of the
+ * distinct words; a word outside [smallest, largest] is new without any
+ * search, equal to either is a broadcast, and only a word strictly in
+ * between walks the bank's chain.  No allocation, no global state.
+ * ms_banks_detail() is a separate, plain implementation (for diagrams);
+ * the tests check both against a brute-force reference.
  */
 
 #include "banks.h"
@@ -76,7 +81,13 @@ static inline guint
 lanes_per_phase (const MsArch *arch, guint width)
 {
   guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
-  guint lpp = width > 0 ? (guint) arch->phase_bytes / width : ws;
+  guint lpp;
+  if (width == 0)
+    lpp = ws;
+  else if ((width & (width - 1)) == 0)
+    lpp = (guint) arch->phase_bytes >> __builtin_ctz (width);
+  else
+    lpp = (guint) arch->phase_bytes / width;
   return CLAMP (lpp, 1u, ws);
 }
 
@@ -169,6 +180,191 @@ phase_wavefronts (const Geometry *g, const MsWarpAccess *a, guint32 pm,
   return best;
 }
 
+typedef guint8 V16u8 __attribute__ ((vector_size (16)));
+
+/* For units u[0..n-1] in monotone order (relative to base b32): the
+ * most distinct units in one group (u + b32) & gmask, for at most 32
+ * groups.  The per-group counters are 32 bytes in two vector registers:
+ * each new unit adds 1 to its group's byte through a compare, so no
+ * read-modify-write chain through memory when units keep hitting the same
+ * group (conflicts).  GCC's generic vectors, plain SSE2 on x86-64. */
+static inline guint
+count_sorted_32 (const guint32 *u, guint n, guint32 b32, guint32 gmask)
+{
+  const V16u8 iota_lo = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+  const V16u8 iota_hi = iota_lo + 16;
+  V16u8 c_lo = { 0 }, c_hi = { 0 };
+  guint32 prev = u[0] + 1;
+
+  for (guint l = 0; l < n; l++)
+    {
+      guint8 gr = (guint8) ((u[l] + b32) & gmask);
+      gr = u[l] != prev ? gr : 0xFF;   /* a repeated unit counts nowhere */
+      prev = u[l];
+      V16u8 gv = (V16u8) { 0 } + gr;
+      c_lo -= (V16u8) (iota_lo == gv);
+      c_hi -= (V16u8) (iota_hi == gv);
+    }
+  guint8 c[32], best = 0;
+  memcpy (c, &c_lo, 16);
+  memcpy (c + 16, &c_hi, 16);
+  for (guint i = 0; i < 32; i++)
+    best = best > c[i] ? best : c[i];
+  return best;
+}
+
+/* The same for up to 64 groups, with counters in memory. */
+static guint
+count_sorted_64 (const guint32 *u, guint n, guint32 b32, guint32 gmask)
+{
+  guint8 cnt[64];
+  guint best = 1;
+
+  memset (cnt, 0, sizeof cnt);
+  cnt[(u[0] + b32) & gmask] = 1;
+  for (guint l = 1; l < n; l++)
+    if (u[l] != u[l - 1])
+      {
+        guint c = ++cnt[(u[l] + b32) & gmask];
+        best = MAX (best, c);
+      }
+  return best;
+}
+
+/* Over units u[0..n-1] (32-bit offsets within +-2^30 of each other): the
+ * OR of the steps u[l] - u[l-1] (sign bit set: some step goes down) and of
+ * their negations (sign bit set: some step goes up). */
+static inline __attribute__ ((always_inline)) void
+phase_scan (const guint32 *u, guint n, guint32 *down, guint32 *up)
+{
+  guint32 dn = 0, upw = 0;
+  for (guint l = 1; l < n; l++)
+    {
+      guint32 d = u[l] - u[l - 1];
+      dn |= d;
+      upw |= -d;
+    }
+  *down = dn;
+  *up = upw;
+}
+
+/* The hot path: power-of-two banks, bank_bytes and width, every active
+ * lane naturally aligned (addr % width == 0: what the GPU requires).
+ *
+ * Then a lane touches exactly one "unit" of U = max(width, bank_bytes)
+ * bytes, u = offset / U, and two lanes touch either the same words (same
+ * unit: broadcast) or disjoint ones.  A unit covers U / bank_bytes
+ * consecutive banks starting at a multiple of that, so the banks fall into
+ * G = banks * bank_bytes / U groups, unit u in group u mod G, and the
+ * distinct words of a bank = the distinct units of its group.  Per phase:
+ *   - units spanning fewer than G consecutive indices are all in different
+ *     groups: 1 wavefront (unit stride, float2/float4, bytes, broadcast);
+ *   - units in non-decreasing (or non-increasing) lane order: distinct
+ *     units are those unlike the previous lane's, counted per group
+ *     (strides, transposes);
+ *   - otherwise the phase goes to phase_wavefronts().
+ * Inactive lanes first copy the unit of the closest active lane before
+ * them in their phase (or the phase's first active lane), which changes no
+ * count, so the loops run over whole phases without looking at the mask.
+ * Returns FALSE when the conditions do not hold (nothing written). */
+static gboolean
+banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
+            guint width, guint lpp, guint phases, guint ws,
+            guint *wavefronts_out, guint *ideal_out)
+{
+  guint ub = MAX (width, (guint) g->bank_bytes);
+  int ushift = __builtin_ctz (ub);
+  guint64 groups = (g->banks * g->bank_bytes) >> ushift;
+  guint64 base, chk = 0;
+  guint32 u[MS_WARP_SIZE];
+
+  if (g->word_shift < 0 || g->bank_shift < 0 || (width & (width - 1)) != 0
+      || groups == 0 || groups > 64)
+    return FALSE;
+
+  if (mask == 0xFFFFFFFFu)
+    {
+      base = a->addr[0] >> ushift;
+      for (guint l = 0; l < MS_WARP_SIZE; l++)   /* vectorised */
+        {
+          guint64 v = a->addr[l];
+          chk |= (v & (width - 1)) | (((v >> ushift) - base + 0x40000000u) >> 31);
+          u[l] = (guint32) ((v >> ushift) - base);
+        }
+    }
+  else
+    {
+      guint64 v = a->addr[__builtin_ctz (mask)];
+      base = v >> ushift;
+      for (guint p = 0; p < phases; p++)
+        {
+          guint first = p * lpp, end = MIN (first + lpp, ws);
+          guint32 pm = mask & lane_range_mask (first, end - first);
+          if (pm != 0)
+            v = a->addr[__builtin_ctz (pm)];
+          for (guint l = first; l < end; l++)
+            {
+              v = (pm >> l) & 1 ? a->addr[l] : v;
+              chk |= (v & (width - 1)) | (((v >> ushift) - base + 0x40000000u) >> 31);
+              u[l] = (guint32) ((v >> ushift) - base);
+            }
+        }
+    }
+  if (chk != 0)
+    return FALSE;
+
+  guint32 gmask = (guint32) groups - 1, b32 = (guint32) base;
+  guint wavefronts = 0, ideal = 0;
+  for (guint p = 0; p < phases; p++)
+    {
+      guint first = p * lpp, end = MIN (first + lpp, ws);
+      guint32 pm = mask & lane_range_mask (first, end - first);
+      if (pm == 0)
+        continue;
+      ideal++;
+
+      guint n = end - first;
+      guint32 down, up, span;
+      switch (n)                 /* constant trip counts vectorise */
+        {
+        case 32: phase_scan (u + first, 32, &down, &up); break;
+        case 16: phase_scan (u + first, 16, &down, &up); break;
+        case 8: phase_scan (u + first, 8, &down, &up); break;
+        default: phase_scan (u + first, n, &down, &up); break;
+        }
+      if ((down >> 31) == 0)
+        span = u[end - 1] - u[first];
+      else if ((up >> 31) == 0)
+        span = u[first] - u[end - 1];
+      else
+        {
+          gint32 mn = (gint32) u[first], mx = mn;
+          for (guint l = first + 1; l < end; l++)
+            {
+              mn = MIN (mn, (gint32) u[l]);
+              mx = MAX (mx, (gint32) u[l]);
+            }
+          span = (guint32) (mx - mn);
+        }
+      if (span < (guint32) groups)
+        {
+          wavefronts += 1;
+          continue;
+        }
+      if (((down & up) >> 31) == 0)   /* monotone: either direction */
+        {
+          wavefronts += groups <= 32
+                        ? count_sorted_32 (u + first, end - first, b32, gmask)
+                        : count_sorted_64 (u + first, end - first, b32, gmask);
+          continue;
+        }
+      wavefronts += phase_wavefronts (g, a, pm, width);
+    }
+  *wavefronts_out = wavefronts;
+  *ideal_out = ideal;
+  return TRUE;
+}
+
 void
 ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
 {
@@ -196,17 +392,20 @@ ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
   g.bank_shift = exact_log2 (g.banks);
 
   guint lpp = lanes_per_phase (arch, width);
-  guint phases = (ws + lpp - 1) / lpp;
+  guint phases = lpp == ws ? 1 : (ws + lpp - 1) / lpp;
   guint wavefronts = 0, ideal = 0;
 
-  for (guint p = 0; p < phases; p++)
+  if (!banks_fast (&g, a, mask, width, lpp, phases, ws, &wavefronts, &ideal))
     {
-      guint first = p * lpp;
-      guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first));
-      if (pm == 0)
-        continue;
-      ideal++;
-      wavefronts += phase_wavefronts (&g, a, pm, width);
+      for (guint p = 0; p < phases; p++)
+        {
+          guint first = p * lpp;
+          guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first));
+          if (pm == 0)
+            continue;
+          ideal++;
+          wavefronts += phase_wavefronts (&g, a, pm, width);
+        }
     }
   cost->wavefronts = wavefronts;
   cost->ideal = ideal;

@@ -163,6 +163,16 @@ popcount32 (guint32 v)
   return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
+static inline guint
+popcount64 (guint64 v)
+{
+  v = v - ((v >> 1) & G_GUINT64_CONSTANT (0x5555555555555555));
+  v = (v & G_GUINT64_CONSTANT (0x3333333333333333))
+      + ((v >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  v = (v + (v >> 4)) & G_GUINT64_CONSTANT (0x0F0F0F0F0F0F0F0F);
+  return (guint) ((v * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+}
+
 /* Copies the addresses of a partially active warp so that every inactive
  * lane repeats the address of the closest active lane before it (or, before
  * the first active lane, of the first active lane).  A repeated address
@@ -181,14 +191,27 @@ fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
 }
 
 /* The hot path, for power-of-two sectors and lines and a full (or filled)
- * warp, written so that GCC vectorises both loops at -O2 with plain SSE2.
- * When every lane stays inside one sector, the sectors are in
- * non-decreasing or non-increasing lane order (a reversed copy), and all
- * lanes are within 2^30 sectors of lane 0 (so 32-bit sector numbers compare
- * exactly), the distinct sectors are 1 plus the number of lanes whose
- * sector differs from the previous lane's, and likewise lines.  Returns FALSE when an assumption fails; the caller
- * then takes the general path. */
-static inline gboolean
+ * warp, written so that GCC vectorises its loops at -O2 with plain SSE2.
+ *
+ * Step 1 (every access): each lane's sector number, kept in 32 bits
+ * relative to lane 0's.  It applies when no lane straddles two sectors
+ * and all lanes lie within 2^30 sectors of lane 0 (so 32-bit differences
+ * are exact); else FAST_NO.
+ *
+ * Step 2 (ordered): when the sectors are in non-decreasing or
+ * non-increasing lane order (a reversed copy), the distinct sectors are 1
+ * plus the number of lanes whose sector differs from the previous lane's,
+ * and likewise lines: FAST_DONE.
+ *
+ * Step 3 (gathers in a window): when the sectors fit in WINDOW = 256
+ * sectors from a line boundary, a 256-bit bitmap held in four registers
+ * collects them without branches; the distinct sectors are its population
+ * count, the lines the count of the bitmap with each line's bits ORed into
+ * one: FAST_DONE.  Else FAST_NO (the caller's hash set handles it). */
+enum { FAST_NO, FAST_DONE };
+#define WINDOW 256
+
+static inline int
 cost_fast (const guint64 *addr, guint64 wm1, guint sshift, guint lsh,
            guint64 *ns_out, guint64 *nl_out)
 {
@@ -200,23 +223,78 @@ cost_fast (const guint64 *addr, guint64 wm1, guint sshift, guint lsh,
     {
       guint64 s0 = addr[l] >> sshift, s1 = (addr[l] + wm1) >> sshift;
       chk |= (s0 ^ s1) | ((s0 - base + 0x40000000u) >> 31);
-      s[l] = (guint32) s0;
+      s[l] = (guint32) (s0 - base);
     }
+  if (chk != 0)
+    return FAST_NO;
   s[MS_WARP_SIZE] = s[MS_WARP_SIZE - 1];  /* a 32-step loop vectorises */
 
   guint32 up = 0, down = 0, ns = 1, nl = 1;
+  guint32 b = (guint32) base;
   for (guint l = 0; l < MS_WARP_SIZE; l++)
     {
       guint32 d = s[l + 1] - s[l];
-      guint32 e = (s[l + 1] >> lsh) - (s[l] >> lsh);
+      guint32 e = ((s[l + 1] + b) >> lsh) - ((s[l] + b) >> lsh);
       up |= d;          /* sign bit set: some step goes down */
       down |= -d;       /* sign bit set: some step goes up */
       ns += d != 0;
       nl += e != 0;
     }
-  *ns_out = ns;
-  *nl_out = nl;
-  return chk == 0 && ((up & down) >> 31) == 0;
+  if (((up & down) >> 31) == 0)
+    {
+      *ns_out = ns;
+      *nl_out = nl;
+      return FAST_DONE;
+    }
+
+  /* A gather.  s[] as signed offsets from lane 0, all within +-2^30. */
+  gint32 rmin = 0, rmax = 0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      gint32 r = (gint32) s[l];
+      rmin = MIN (rmin, r);
+      rmax = MAX (rmax, r);
+    }
+  if (lsh > 6)
+    return FAST_NO;
+  /* The window starts at the line holding the smallest sector. */
+  gint32 origin = rmin - (gint32) (((guint32) rmin + b) & ((1u << lsh) - 1));
+  if (rmax - origin >= WINDOW)
+    return FAST_NO;
+
+  guint64 b0 = 0, b1 = 0, b2 = 0, b3 = 0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      guint32 r = (guint32) ((gint32) s[l] - origin);
+      guint32 w = r >> 6;
+      guint64 bit = G_GUINT64_CONSTANT (1) << (r & 63);
+      b0 |= w == 0 ? bit : 0;
+      b1 |= w == 1 ? bit : 0;
+      b2 |= w == 2 ? bit : 0;
+      b3 |= w == 3 ? bit : 0;
+    }
+
+  /* Lines: OR each group of 2^lsh bits into its lowest bit, keep those. */
+  static const guint64 line_bits[7] = {
+    G_GUINT64_CONSTANT (0xFFFFFFFFFFFFFFFF), G_GUINT64_CONSTANT (0x5555555555555555),
+    G_GUINT64_CONSTANT (0x1111111111111111), G_GUINT64_CONSTANT (0x0101010101010101),
+    G_GUINT64_CONSTANT (0x0001000100010001), G_GUINT64_CONSTANT (0x0000000100000001),
+    G_GUINT64_CONSTANT (0x0000000000000001),
+  };
+  guint64 l0 = b0, l1 = b1, l2 = b2, l3 = b3;
+  for (guint k = 0; k < lsh; k++)
+    {
+      guint sh = 1u << k;
+      l0 |= l0 >> sh;
+      l1 |= l1 >> sh;
+      l2 |= l2 >> sh;
+      l3 |= l3 >> sh;
+    }
+  guint64 pattern = line_bits[lsh];
+  *ns_out = popcount64 (b0) + popcount64 (b1) + popcount64 (b2) + popcount64 (b3);
+  *nl_out = popcount64 (l0 & pattern) + popcount64 (l1 & pattern)
+            + popcount64 (l2 & pattern) + popcount64 (l3 & pattern);
+  return FAST_DONE;
 }
 
 /* The general ordered path: any sector/line size, lanes may straddle
@@ -288,7 +366,7 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
         }
       if (G_LIKELY (cost_fast (addr, width - 1, (guint) sshift,
                                (guint) (lshift - sshift),
-                               &cost->sectors, &cost->lines)))
+                               &cost->sectors, &cost->lines) == FAST_DONE))
         return;
     }
   if (cost_ordered (arch, a, mask, &cost->sectors, &cost->lines))

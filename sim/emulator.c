@@ -42,6 +42,7 @@
 G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
 
 __thread MsThreadInfo *ms_self;
+__thread MsBlockInfo ms_block;
 
 typedef enum {
   LANE_READY,      /* will run on next resume */
@@ -54,17 +55,21 @@ typedef enum {
   K_LD, K_ST, K_ATOMIC, K_SHFL, K_VOTE, K_SYNCWARP, K_BARRIER,
 } LaneOp;
 
+/* One CUDA thread.  The first 64 bytes are what a load or store touches;
+ * the rest only atomics and warp collectives. */
 typedef struct {
-  MsThreadInfo info;     /* first: ms_self points here */
   MsFiber fiber;
+  const MsSite *site;    /* where the lane stopped */
+  volatile guint8 *addr; /* address of its memory operation */
+  guint64 val[2];        /* value stored, or loaded / operand of a collective */
   guint8 state, kind, size, lane;
-  const MsSite *site;
-  volatile guint8 *addr;
-  guint64 in[2], cmp[2], out[2];
-  int sub, num, arg, width;
-  guint32 mask;
+  MsThreadInfo info;     /* ms_self points here */
+  guint32 mask;          /* collective's mask */
   guint n_shared;        /* shared arrays this thread declared so far */
-} Lane;
+  /* cold */
+  guint64 cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
+  int sub, num, arg, width;
+} __attribute__ ((aligned (64))) Lane;
 
 typedef struct {
   const MsLaunch *launch;
@@ -79,6 +84,16 @@ typedef struct {
   guint64 block;
   guint16 warp;
   guint32 warp_full;     /* lanes that exist in the current warp */
+  Lane *warp_end;        /* one past the current warp's last lane */
+  int order[32];         /* current warp: site order of lanes at an op, else NO_ORDER */
+  guint n_done, n_barrier;             /* lanes of the block exited / at a barrier */
+  const MsSite *barrier_site;          /* the barrier the first waiting lane is at */
+  gboolean barrier_mismatch;           /* lanes wait at different barriers */
+  /* the region the last access fell in: [lo, lo + span), virtual base */
+  const guint8 *region_lo;
+  gsize region_span;
+  guint64 region_vbase;
+  MsSpace region_space;
   MsCounters *counters;  /* [MAX_SITES][3 spaces] */
   guint8 *site_seen;     /* [MAX_SITES][3]: op+1, 0 = unused */
   guint8 *site_width;
@@ -122,10 +137,22 @@ site_id (const MsSite *site)
 
 static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
 
+/* A lane that stops hands over directly to the next lane of its warp that
+ * is ready to run, and the last one to the scheduler: one context switch
+ * per lane and step instead of two. */
 static inline void
 lane_yield (Lane *l)
 {
-  ms_fiber_switch (&l->fiber, &cur_worker->sched);
+  Worker *W = cur_worker;
+  for (Lane *next = l + 1; next < W->warp_end; next++)
+    if (next->state == LANE_READY)
+      {
+        cur_lane = next;
+        ms_self = &next->info;
+        ms_fiber_switch (&l->fiber, &next->fiber);
+        return;
+      }
+  ms_fiber_switch (&l->fiber, &W->sched);
 }
 
 static void
@@ -159,6 +186,7 @@ lane_stop (const MsSite *site, LaneOp kind)
   l->site = site;
   l->kind = (guint8) kind;
   l->state = LANE_AT_OP;
+  cur_worker->order[l->lane] = site->order;
   return l;
 }
 
@@ -169,7 +197,7 @@ ms_ld (const MsSite *site, const volatile void *p, unsigned size)
   l->addr = (volatile guint8 *) p;
   l->size = (guint8) size;
   lane_yield (l);
-  return l->out;
+  return l->val;
 }
 
 void
@@ -178,7 +206,7 @@ ms_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
   Lane *l = lane_stop (site, K_ST);
   l->addr = p;
   l->size = (guint8) size;
-  memcpy (l->in, v, size);
+  memcpy (l->val, v, size);
   lane_yield (l);
 }
 
@@ -191,17 +219,23 @@ ms_atomic (const MsSite *site, volatile void *p, const void *v,
   l->size = (guint8) size;
   l->sub = op;
   l->num = num;
-  memcpy (l->in, v, size);
+  memcpy (l->val, v, size);
   memcpy (l->cmp, compare, size);
   lane_yield (l);
-  return l->out;
+  return l->res;
 }
 
 void
 ms_syncthreads (const MsSite *site)
 {
   Lane *l = lane_stop (site, K_BARRIER);
+  Worker *W = cur_worker;
   l->state = LANE_AT_BARRIER;
+  W->order[l->lane] = NO_ORDER;
+  if (W->n_barrier++ == 0)
+    W->barrier_site = site;
+  else if (site != W->barrier_site)
+    W->barrier_mismatch = TRUE;
   lane_yield (l);
 }
 
@@ -231,9 +265,9 @@ ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
   l->sub = kind;
   l->arg = arg;
   l->width = width;
-  memcpy (l->in, v, size);
+  memcpy (l->val, v, size);
   lane_yield (l);
-  return l->out;
+  return l->res;
 }
 
 unsigned
@@ -244,7 +278,7 @@ ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
   l->sub = kind;
   l->arg = pred;
   lane_yield (l);
-  return (unsigned) l->out[0];
+  return (unsigned) l->res[0];
 }
 
 void *
@@ -267,37 +301,46 @@ ms_shared_alloc (unsigned size, unsigned align)
   W->shared_offsets[k] = off;
   W->n_shared_arrays = k + 1;
   W->shared_used = off + size;
+  W->region_span = 0;   /* the shared window grew: look the region up again */
   return W->shared + off;
 }
 
+/* A fiber runs the kernel once per block it is given: after the kernel
+ * returns it parks, and the next resume starts the next block's thread
+ * (no fiber set-up per CUDA thread). */
 static void
 lane_main (void *arg)
 {
   Lane *l = arg;
-  cur_worker->launch->entry (&cur_worker->launch->args);
-  l->state = LANE_DONE;
   for (;;)
-    lane_yield (l);
+    {
+      cur_worker->launch->entry (&cur_worker->launch->args);
+      l->state = LANE_DONE;
+      cur_worker->order[l->lane] = NO_ORDER;
+      cur_worker->n_done++;
+      lane_yield (l);
+    }
 }
 
 /* ------------------------------------------------------- scheduler side */
 
+/* Runs lane l and, through lane_yield's hand-over, every ready lane after
+ * it in the warp, each up to its next stop. */
 static inline void
 resume (Worker *W, Lane *l)
 {
   cur_lane = l;
   ms_self = &l->info;
-  l->state = LANE_READY;
   ms_fiber_switch (&W->sched, &l->fiber);
 }
 
+/* Called on the worker's thread, where ms_block is the current block. */
 static void
-thread_coords (const Worker *W, const Lane *l, char *buf, gsize len)
+thread_coords (const Lane *l, char *buf, gsize len)
 {
   g_snprintf (buf, len, "block (%u,%u,%u) thread (%u,%u,%u)",
-              l->info.block_idx.x, l->info.block_idx.y, l->info.block_idx.z,
+              ms_block.block_idx.x, ms_block.block_idx.y, ms_block.block_idx.z,
               l->info.thread_idx.x, l->info.thread_idx.y, l->info.thread_idx.z);
-  (void) W;
 }
 
 static gboolean
@@ -311,7 +354,7 @@ fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...)
   g_autofree char *what = g_strdup_vprintf (fmt, ap);
   va_end (ap);
   char where[96];
-  thread_coords (W, l, where, sizeof where);
+  thread_coords (l, where, sizeof where);
   if (W->error == NULL)
     g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
                  what, l->site->file, l->site->line, where);
@@ -345,31 +388,46 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
                   what, l->size, (const void *) a);
 }
 
-/* Maps lane l's address to (space, virtual address); FALSE if invalid. */
+/* Finds the region (shared window or a buffer) holding lane l's access and
+ * makes it the worker's current region; FALSE if there is none. */
+static gboolean
+find_region (Worker *W, const Lane *l)
+{
+  const guint8 *a = (const guint8 *) l->addr;
+  if (a >= W->shared && (gsize) (a - W->shared) + l->size <= W->shared_used)
+    {
+      W->region_lo = W->shared;
+      W->region_span = W->shared_used;
+      W->region_vbase = 0;
+      W->region_space = MS_SPACE_SHARED;
+      return TRUE;
+    }
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
+      {
+        W->region_lo = W->buf_base[b];
+        W->region_span = W->buf_bytes[b];
+        W->region_vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+        W->region_space = MS_SPACE_GLOBAL;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Maps lane l's address to (space, virtual address); FALSE if invalid.
+ * Accesses of a warp nearly always fall in the region of the last one. */
 static inline gboolean
 classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
 {
-  const guint8 *a = (const guint8 *) l->addr;
-  gsize off = (gsize) (a - W->shared);
-  if (a >= W->shared && off + l->size <= W->shared_used)
+  gsize off = (gsize) ((const guint8 *) l->addr - W->region_lo);
+  if (G_UNLIKELY (off + l->size > W->region_span || (const guint8 *) l->addr < W->region_lo))
     {
-      *space = MS_SPACE_SHARED;
-      *vaddr = off;
-      return TRUE;
+      if (!find_region (W, l))
+        return FALSE;
+      off = (gsize) ((const guint8 *) l->addr - W->region_lo);
     }
-  int b = W->last_buf;
-  if (b >= 0 && a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
-    goto found;
-  for (b = 0; b < (int) W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
-      {
-        W->last_buf = b;
-        goto found;
-      }
-  return FALSE;
-found:
-  *space = MS_SPACE_GLOBAL;
-  *vaddr = ((guint64) (b + 1) << MS_BUFFER_SHIFT) | (guint64) (a - W->buf_base[b]);
+  *space = W->region_space;
+  *vaddr = W->region_vbase + off;
   return TRUE;
 }
 
@@ -389,7 +447,7 @@ copy_value (void *dst, const volatile void *src, unsigned size)
 #define ATOMIC_INT_OP(T, p, l)                                                   \
   do {                                                                          \
     T v, c, nw, old = __atomic_load_n ((T *) (p), __ATOMIC_RELAXED);           \
-    memcpy (&v, (l)->in, sizeof v);                                             \
+    memcpy (&v, (l)->val, sizeof v);                                             \
     memcpy (&c, (l)->cmp, sizeof c);                                            \
     do {                                                                        \
       switch ((l)->sub)                                                         \
@@ -403,14 +461,14 @@ copy_value (void *dst, const volatile void *src, unsigned size)
         }                                                                       \
     } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
-    memcpy ((l)->out, &old, sizeof old);                                        \
+    memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
 #define ATOMIC_FLOAT_OP(T, U, p, l)                                              \
   do {                                                                          \
     U oldbits = __atomic_load_n ((U *) (p), __ATOMIC_RELAXED), nwbits;         \
     T v, c, old, nw;                                                            \
-    memcpy (&v, (l)->in, sizeof v);                                             \
+    memcpy (&v, (l)->val, sizeof v);                                             \
     memcpy (&c, (l)->cmp, sizeof c);                                            \
     do {                                                                        \
       memcpy (&old, &oldbits, sizeof old);                                      \
@@ -426,7 +484,7 @@ copy_value (void *dst, const volatile void *src, unsigned size)
       memcpy (&nwbits, &nw, sizeof nw);                                         \
     } while (!__atomic_compare_exchange_n ((U *) (p), &oldbits, nwbits, FALSE,  \
                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
-    memcpy ((l)->out, &old, sizeof old);                                        \
+    memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
 static gboolean
@@ -534,14 +592,14 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       for (guint32 m = group; m; m &= m - 1)
         {
           Lane *l = &warp[__builtin_ctz (m)];
-          copy_value (l->out, l->addr, l->size);
+          copy_value (l->val, l->addr, l->size);
         }
       break;
     case K_ST:
       for (guint32 m = group; m; m &= m - 1)
         {
           Lane *l = &warp[__builtin_ctz (m)];
-          copy_value ((void *) l->addr, l->in, l->size);
+          copy_value ((void *) l->addr, l->val, l->size);
         }
       break;
     default:
@@ -578,8 +636,8 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
-      vals[i][0] = warp[i].in[0];
-      vals[i][1] = warp[i].in[1];
+      vals[i][0] = warp[i].val[0];
+      vals[i][1] = warp[i].val[1];
     }
   for (guint32 m = group; m; m &= m - 1)
     {
@@ -593,8 +651,8 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
         case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
         default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
         }
-      l->out[0] = vals[src][0];
-      l->out[1] = vals[src][1];
+      l->res[0] = vals[src][0];
+      l->res[1] = vals[src][1];
     }
   return TRUE;
 }
@@ -615,10 +673,10 @@ exec_vote (Lane *warp, guint32 group)
       guint32 in_mask = l->sub == MS_VOTE_ACTIVEMASK ? group : (l->mask & group);
       switch (l->sub)
         {
-        case MS_VOTE_BALLOT: l->out[0] = ballot & in_mask; break;
-        case MS_VOTE_ANY: l->out[0] = (ballot & in_mask) != 0; break;
-        case MS_VOTE_ALL: l->out[0] = (ballot & in_mask) == in_mask; break;
-        default: l->out[0] = group; break;
+        case MS_VOTE_BALLOT: l->res[0] = ballot & in_mask; break;
+        case MS_VOTE_ANY: l->res[0] = (ballot & in_mask) != 0; break;
+        case MS_VOTE_ALL: l->res[0] = (ballot & in_mask) == in_mask; break;
+        default: l->res[0] = group; break;
         }
     }
 }
@@ -639,6 +697,8 @@ live_lanes (const Lane *warp, guint n)
 static gboolean
 run_warp (Worker *W, Lane *warp, guint n)
 {
+  for (guint i = 0; i < n; i++)
+    W->order[i] = warp[i].state == LANE_AT_OP ? warp[i].site->order : NO_ORDER;
   for (;;)
     {
       for (guint i = 0; i < n; i++)
@@ -647,6 +707,7 @@ run_warp (Worker *W, Lane *warp, guint n)
             resume (W, &warp[i]);
             if (G_UNLIKELY (W->error != NULL))
               return FALSE;
+            break;
           }
 
       /* Candidate sites in textual order: the earliest runnable one wins. */
@@ -657,10 +718,7 @@ run_warp (Worker *W, Lane *warp, guint n)
           guint32 group = 0;
           for (guint i = 0; i < n; i++)
             {
-              const Lane *l = &warp[i];
-              if (l->state != LANE_AT_OP)
-                continue;
-              int o = l->site->order;
+              int o = W->order[i];
               if (o <= floor_order || o > best)
                 continue;
               if (o < best)
@@ -715,7 +773,11 @@ run_warp (Worker *W, Lane *warp, guint n)
               g_assert_not_reached ();
             }
           for (guint32 m = group; m; m &= m - 1)
-            warp[__builtin_ctz (m)].state = LANE_READY;
+            {
+              int i = __builtin_ctz (m);
+              warp[i].state = LANE_READY;
+              W->order[i] = NO_ORDER;
+            }
           break;
         }
     }
@@ -735,17 +797,15 @@ run_block (Worker *W, guint64 b)
   memset (W->shared, 0, W->shared_used);
   W->shared_used = 0;
   W->n_shared_arrays = 0;
+  ms_block = (MsBlockInfo) { bidx, bdim, gdim };
+  W->region_span = 0;
+  W->n_done = W->n_barrier = 0;
+  W->barrier_site = NULL;
+  W->barrier_mismatch = FALSE;
   for (guint t = 0; t < n; t++)
     {
-      Lane *l = &W->lanes[t];
-      l->info.thread_idx = (uint3) { t % bx, t / bx % by, t / (bx * by) };
-      l->info.block_idx = bidx;
-      l->info.block_dim = bdim;
-      l->info.grid_dim = gdim;
-      l->state = LANE_READY;
-      l->lane = (guint8) (t % 32);
-      l->n_shared = 0;
-      ms_fiber_init (&l->fiber, W->pool, t, lane_main, l);
+      W->lanes[t].state = LANE_READY;
+      W->lanes[t].n_shared = 0;
     }
 
   guint n_warps = (n + 31) / 32;
@@ -756,10 +816,21 @@ run_block (Worker *W, guint64 b)
           guint nw = MIN (32, n - w * 32);
           W->warp = (guint16) w;
           W->warp_full = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
+          W->warp_end = &W->lanes[w * 32 + nw];
           if (!run_warp (W, &W->lanes[w * 32], nw))
             return FALSE;
         }
       /* Every lane is now done, at a barrier, or blocked at a collective. */
+      if (W->n_done == n)
+        break;
+      if (W->n_done + W->n_barrier == n && !W->barrier_mismatch)
+        {
+          for (guint t = 0; t < n; t++)
+            if (W->lanes[t].state == LANE_AT_BARRIER)
+              W->lanes[t].state = LANE_READY;
+          W->n_barrier = 0;
+          continue;
+        }
       const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
       for (guint t = 0; t < n; t++)
         {
@@ -781,7 +852,7 @@ run_block (Worker *W, guint64 b)
       if (other_barrier != NULL)
         {
           char where[96];
-          thread_coords (W, at_barrier, where, sizeof where);
+          thread_coords (at_barrier, where, sizeof where);
           return fail_at (W, other_barrier, MS_EMULATOR_ERROR_DEADLOCK,
                           "deadlock: threads of the block wait at different __syncthreads "
                           "(%s waits at line %d); make every thread reach the same barrier",
@@ -825,6 +896,14 @@ worker_new (const MsLaunch *launch, GError **error)
   W->lanes = g_new0 (Lane, n);
   W->n_lanes = n;
   W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
+  guint bx = A->block[0], by = A->block[1];
+  for (guint t = 0; t < n; t++)
+    {
+      Lane *l = &W->lanes[t];
+      l->info.thread_idx = (uint3) { t % bx, t / bx % by, t / (bx * by) };
+      l->lane = (guint8) (t % 32);
+      ms_fiber_init (&l->fiber, pool, t, lane_main, l);
+    }
   W->counters = g_new0 (MsCounters, MAX_SITES * 3);
   W->site_seen = g_new0 (guint8, MAX_SITES * 3);
   W->site_width = g_new0 (guint8, MAX_SITES * 3);

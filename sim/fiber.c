@@ -68,69 +68,44 @@ ms_stack_pool_is_guard (const MsStackPool *pool, const void *p)
   return (gsize) (b - pool->base) % pool->slot_bytes < pool->page;
 }
 
+/* Stacks are a whole number of pages apart, so their tops would all fall
+ * in the same cache sets; shifting each top by a different multiple of 64
+ * bytes ("colouring") spreads the hot top-of-stack lines over the cache. */
 static guint8 *
 stack_top (MsStackPool *pool, guint i)
 {
-  return pool->base + (gsize) i * pool->slot_bytes + pool->slot_bytes;
+  return pool->base + (gsize) i * pool->slot_bytes + pool->slot_bytes - (i % 61) * 64;
 }
 
 #if defined(__x86_64__)
 
-/* ms_fiber_swap (void **save_sp, void *new_sp) */
+/* First entry of a fiber, jumped to by ms_fiber_switch with the stack
+ * holding fn and arg; fn never returns. */
 __asm__ (
   ".text\n"
   ".p2align 4\n"
-  ".type ms_fiber_swap, @function\n"
-  "ms_fiber_swap:\n"
-  "  pushq %rbp\n"
-  "  pushq %rbx\n"
-  "  pushq %r12\n"
-  "  pushq %r13\n"
-  "  pushq %r14\n"
-  "  pushq %r15\n"
-  "  movq %rsp, (%rdi)\n"
-  "  movq %rsi, %rsp\n"
-  "  popq %r15\n"
-  "  popq %r14\n"
-  "  popq %r13\n"
-  "  popq %r12\n"
-  "  popq %rbx\n"
-  "  popq %rbp\n"
-  "  ret\n"
-  ".size ms_fiber_swap, .-ms_fiber_swap\n"
-  /* First entry of a fiber: r12 = arg, r13 = fn; fn never returns. */
-  ".p2align 4\n"
   ".type ms_fiber_trampoline, @function\n"
   "ms_fiber_trampoline:\n"
-  "  movq %r12, %rdi\n"
-  "  callq *%r13\n"
+  "  popq %rax\n"
+  "  popq %rdi\n"
+  "  callq *%rax\n"
   "  ud2\n"
   ".size ms_fiber_trampoline, .-ms_fiber_trampoline\n");
 
-void ms_fiber_swap (void **save_sp, void *new_sp);
 void ms_fiber_trampoline (void);
 
 void
 ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg)
 {
+  /* The top is 16-byte aligned; after ms_fiber_switch pops rbp and the
+   * resume address and the trampoline pops fn and arg, rsp is the top
+   * again, so fn's frame is aligned as the ABI requires. */
   void **sp = (void **) stack_top (pool, i);
-  /* After the six pops and the ret, rsp must be 16-byte aligned so that
-   * the trampoline's call leaves fn's frame correctly aligned. */
-  *--sp = NULL;                          /* padding: keeps alignment */
-  *--sp = (void *) ms_fiber_trampoline;  /* ret target */
+  *--sp = arg;
+  *--sp = (void *) fn;
+  *--sp = (void *) ms_fiber_trampoline;  /* resume address */
   *--sp = NULL;                          /* rbp */
-  *--sp = NULL;                          /* rbx */
-  *--sp = arg;                           /* r12 */
-  *--sp = (void *) fn;                   /* r13 */
-  *--sp = NULL;                          /* r14 */
-  *--sp = NULL;                          /* r15 */
   f->sp = sp;
-}
-
-void
-ms_fiber_switch (MsFiber *from, MsFiber *to)
-{
-  ms_fiber_swap (&from->sp, to->sp);
 }
 
 #else /* portable fallback */

@@ -35,7 +35,38 @@ guint ms_stack_pool_size (const MsStackPool *pool);
 void ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg);
 
 /* Save the current context in `from` and continue `to`. */
+#if defined(__x86_64__)
+/* Inlined at each call site and without call/ret across contexts, so the
+ * CPU's return-stack predictor stays right (a called swap function costs
+ * a mispredicted return per switch).  Everything but rbp and rsp is declared
+ * clobbered, so the compiler saves what it needs; rbp (maybe the frame
+ * pointer) and the resume address are pushed below the red zone. */
+static inline void
+ms_fiber_switch (MsFiber *from, MsFiber *to)
+{
+  void **save = &from->sp;
+  void *next = to->sp;
+  __asm__ volatile ("subq $128, %%rsp\n\t"
+                    "leaq 1f(%%rip), %%rax\n\t"
+                    "pushq %%rax\n\t"
+                    "pushq %%rbp\n\t"
+                    "movq %%rsp, (%0)\n\t"
+                    "movq %1, %%rsp\n\t"
+                    "popq %%rbp\n\t"
+                    "popq %%rax\n\t"
+                    "jmpq *%%rax\n"
+                    "1:\n\t"
+                    "addq $128, %%rsp\n\t"
+                    : "+D" (save), "+S" (next)
+                    :
+                    : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13",
+                      "r14", "r15", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
+                      "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+                      "xmm13", "xmm14", "xmm15");
+}
+#else
 void ms_fiber_switch (MsFiber *from, MsFiber *to);
+#endif
 
 /* Does address p lie in a guard page of the pool (stack overflow)? */
 gboolean ms_stack_pool_is_guard (const MsStackPool *pool, const void *p);

@@ -49,6 +49,12 @@ typedef struct {
   kernel<<<dim3 ((L)->grid[0], (L)->grid[1], (L)->grid[2]), \
            dim3 ((L)->block[0], (L)->block[1], (L)->block[2])>>> (__VA_ARGS__)
 
+#ifdef MS_GPU_TRACE
+/* The address-trace build (--check-trace): LD/ST/atomics also record every
+ * warp-level access on the GPU; see gpu/trace-device.cuh. */
+#include "trace-device.cuh"
+#endif
+
 #else
 /* ------------------------------------------------------------------ CPU */
 
@@ -71,20 +77,25 @@ static inline float4 make_float4 (float x, float y, float z, float w) { float4 r
 static inline int2 make_int2 (int x, int y) { int2 r = { x, y }; return r; }
 static inline int4 make_int4 (int x, int y, int z, int w) { int4 r = { x, y, z, w }; return r; }
 
-/* What every fiber (CUDA thread) can see of itself. */
+/* What a fiber (CUDA thread) sees of itself, and of its block (the same for
+ * all fibers of an OS thread's current block, hence a plain thread-local). */
 typedef struct {
-  uint3 thread_idx, block_idx, block_dim, grid_dim;
+  uint3 thread_idx;
 } MsThreadInfo;
+typedef struct {
+  uint3 block_idx, block_dim, grid_dim;
+} MsBlockInfo;
 
 extern __thread MsThreadInfo *ms_self;
+extern __thread MsBlockInfo ms_block;
 
 /* The CUDA keywords and built-ins, only for kernel sources (the CPU build
  * wrappers define MS_KERNEL_SOURCE), so other C files keep their names. */
 #ifdef MS_KERNEL_SOURCE
 #define threadIdx (ms_self->thread_idx)
-#define blockIdx (ms_self->block_idx)
-#define blockDim (ms_self->block_dim)
-#define gridDim (ms_self->grid_dim)
+#define blockIdx (ms_block.block_idx)
+#define blockDim (ms_block.block_dim)
+#define gridDim (ms_block.grid_dim)
 #define warpSize 32
 
 #define __global__ static

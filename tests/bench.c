@@ -1,0 +1,57 @@
+/* bench.c - `make bench`: warp and lane accesses simulated per second for
+ * transpose_naive and transpose_padded at 4096x4096, on one core and on all
+ * cores.  Usage: bench [SIZE] (default 4096x4096). */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "emulator.h"
+#include "problem.h"
+
+static gboolean
+bench_one (const char *name, const char *size, guint threads, GError **error)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (name));
+  if (!ms_problem_set_size (p, size, error) || !ms_problem_setup (p, error))
+    return FALSE;
+  MsLaunch launch;
+  ms_problem_launch (p, ms_arch_default (), &launch);
+  launch.threads = threads;
+  g_autoptr (MsStats) stats = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ms_emulate (&launch, &stats, error))
+    return FALSE;
+  double s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  guint64 warp_acc = 0, lane_acc = 0;
+  for (guint i = 0; i < stats->sites->len; i++)
+    {
+      const MsSiteStats *st = &g_array_index (stats->sites, MsSiteStats, i);
+      warp_acc += st->c.executions;
+      lane_acc += st->c.lanes;
+    }
+  if (!p->kernel->check (p, error))
+    return FALSE;
+  printf ("%-18s %-10s %7u %8.3f %14.1f %14.1f\n", name, size, threads ? threads
+          : g_get_num_processors (), s, warp_acc / s / 1e6, lane_acc / s / 1e6);
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *size = argc > 1 ? argv[1] : "4096x4096";
+  const char *kernels[] = { "transpose_naive", "transpose_padded" };
+  printf ("%-18s %-10s %7s %8s %14s %14s\n", "kernel", "size", "threads", "seconds",
+          "Mwarp-acc/s", "Mlane-acc/s");
+  for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)
+    for (guint t = 0; t < 2; t++)
+      {
+        g_autoptr (GError) error = NULL;
+        if (!bench_one (kernels[k], size, t == 0 ? 1 : 0, &error))
+          {
+            fprintf (stderr, "bench: %s\n", error->message);
+            return 1;
+          }
+      }
+  return 0;
+}
