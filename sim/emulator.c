@@ -63,8 +63,8 @@ typedef struct {
   volatile guint8 *addr; /* address of its memory operation */
   guint64 val[2];        /* value stored, or loaded / operand of a collective */
   guint8 state, kind, size, lane;
-  MsThreadInfo info;     /* ms_self points here */
   guint32 mask;          /* collective's mask */
+  MsThreadInfo info;     /* ms_self points here */
   guint n_shared;        /* shared arrays this thread declared so far */
   /* cold */
   guint64 cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
@@ -141,12 +141,23 @@ static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
  * is ready to run, and the last one to the scheduler: one context switch
  * per lane and step instead of two. */
 static inline void
+prefetch_lane (const Lane *l)
+{
+  const char *sp = l->fiber.sp;
+  __builtin_prefetch (sp);
+  __builtin_prefetch (sp + 64);
+  __builtin_prefetch (sp + 128);
+}
+
+static inline void
 lane_yield (Lane *l)
 {
   Worker *W = cur_worker;
   for (Lane *next = l + 1; next < W->warp_end; next++)
     if (next->state == LANE_READY)
       {
+        if (next + 2 < W->warp_end)
+          prefetch_lane (next + 2);
         cur_lane = next;
         ms_self = &next->info;
         ms_fiber_switch (&l->fiber, &next->fiber);
@@ -329,6 +340,8 @@ lane_main (void *arg)
 static inline void
 resume (Worker *W, Lane *l)
 {
+  for (Lane *p = l; p < l + 2 && p < W->warp_end; p++)
+    prefetch_lane (p);
   cur_lane = l;
   ms_self = &l->info;
   ms_fiber_switch (&W->sched, &l->fiber);

@@ -97,15 +97,14 @@ void ms_fiber_trampoline (void);
 void
 ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg)
 {
-  /* The top is 16-byte aligned; after ms_fiber_switch pops rbp and the
-   * resume address and the trampoline pops fn and arg, rsp is the top
-   * again, so fn's frame is aligned as the ABI requires. */
+  /* The top is 16-byte aligned; once the trampoline has popped fn and arg,
+   * rsp is the top again, so fn's frame is aligned as the ABI requires. */
   void **sp = (void **) stack_top (pool, i);
   *--sp = arg;
   *--sp = (void *) fn;
-  *--sp = (void *) ms_fiber_trampoline;  /* resume address */
-  *--sp = NULL;                          /* rbp */
   f->sp = sp;
+  f->bp = NULL;
+  f->pc = (void *) ms_fiber_trampoline;
 }
 
 #else /* portable fallback */

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 
 typedef struct {
 #if defined(__x86_64__)
-  void *sp;            /* saved stack pointer; registers are on the stack */
+  void *sp, *bp, *pc;  /* stack pointer, frame pointer, resume address */
 #else
   ucontext_t uc;
 #endif
@@ -39,25 +39,22 @@ void ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *
 /* Inlined at each call site and without call/ret across contexts, so the
  * CPU's return-stack predictor stays right (a called swap function costs
  * a mispredicted return per switch).  Everything but rbp and rsp is declared
- * clobbered, so the compiler saves what it needs; rbp (maybe the frame
- * pointer) and the resume address are pushed below the red zone. */
+ * clobbered, so the compiler saves what it needs; rsp, rbp (maybe the frame
+ * pointer) and the resume address go to the MsFiber, not to the stack, so
+ * the red zone is left alone. */
 static inline void
 ms_fiber_switch (MsFiber *from, MsFiber *to)
 {
-  void **save = &from->sp;
-  void *next = to->sp;
-  __asm__ volatile ("subq $128, %%rsp\n\t"
-                    "leaq 1f(%%rip), %%rax\n\t"
-                    "pushq %%rax\n\t"
-                    "pushq %%rbp\n\t"
+  MsFiber *f = from, *t = to;
+  __asm__ volatile ("leaq 1f(%%rip), %%rax\n\t"
+                    "movq %%rax, 16(%0)\n\t"
                     "movq %%rsp, (%0)\n\t"
-                    "movq %1, %%rsp\n\t"
-                    "popq %%rbp\n\t"
-                    "popq %%rax\n\t"
-                    "jmpq *%%rax\n"
+                    "movq %%rbp, 8(%0)\n\t"
+                    "movq (%1), %%rsp\n\t"
+                    "movq 8(%1), %%rbp\n\t"
+                    "jmpq *16(%1)\n"
                     "1:\n\t"
-                    "addq $128, %%rsp\n\t"
-                    : "+D" (save), "+S" (next)
+                    : "+D" (f), "+S" (t)
                     :
                     : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13",
                       "r14", "r15", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
