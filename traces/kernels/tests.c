@@ -65,7 +65,7 @@ setup_shuffle (MsProblem *p, GError **e)
   /* whole warps: n rounded up so every lane has an input */
   gint64 n = (param_n (p) + 31) / 32 * 32;
   p->param[0] = n;
-  return setup_1d (p, (gsize) n * 6, -50, 50);
+  return setup_1d (p, (gsize) n * 7, -50, 50);
 }
 
 static gboolean
@@ -73,7 +73,7 @@ check_shuffle (MsProblem *p, GError **e)
 {
   gint64 n = param_n (p);
   const int *in = p->args.buf[1];
-  g_autofree int *want = g_new0 (int, n * 6);
+  g_autofree int *want = g_new0 (int, n * 7);
   for (gint64 w = 0; w < n; w += 32)
     {
       int sum = 0, scan = 0;
@@ -85,7 +85,7 @@ check_shuffle (MsProblem *p, GError **e)
         }
       for (int l = 0; l < 32; l++)
         {
-          int *o = &want[6 * (w + l)];
+          int *o = &want[7 * (w + l)];
           scan += in[w + l];
           o[0] = sum;
           o[1] = scan;
@@ -93,9 +93,10 @@ check_shuffle (MsProblem *p, GError **e)
           o[3] = in[w + (l < 16 ? 7 : 23)];
           o[4] = (int) ballot;
           o[5] = 1;
+          o[6] = in[w + (l + 31) % 32];
         }
     }
-  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n * 6, e);
+  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n * 7, e);
 }
 
 static gboolean

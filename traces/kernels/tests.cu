@@ -46,11 +46,16 @@ __global__ void test_warp_sync (int *out, const int *in, int n)
     ST (out[blockIdx.x], LD (sdata[0]));
 }
 
-/* Shuffles and votes: out has 6 ints per thread. */
+/* Shuffles and votes: out has 7 ints per thread.  The last one rotates a
+ * shared array by one lane with no __syncwarp between load and store: right
+ * only if every lane loads before any lane stores (lockstep). */
 __global__ void test_shuffle (int *out, const int *in, int n)
 {
+  SHARED_ARRAY (int, rot, 1024);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int lane = threadIdx.x % 32;
+  if (i - lane >= n)      /* whole warps past the end leave together */
+    return;
   int v = LD (in[i]);
   int sum = v;
   for (int m = 16; m >= 1; m /= 2)
@@ -65,12 +70,17 @@ __global__ void test_shuffle (int *out, const int *in, int n)
   int from7 = __shfl_sync (0xffffffffu, v, 7, 16);   /* lane 7 of each half */
   unsigned ballot = __ballot_sync (0xffffffffu, v > 0);
   int all = __all_sync (0xffffffffu, v > -1000);
-  ST (out[6 * i + 0], sum);
-  ST (out[6 * i + 1], scan);
-  ST (out[6 * i + 2], down);
-  ST (out[6 * i + 3], from7);
-  ST (out[6 * i + 4], (int) ballot);
-  ST (out[6 * i + 5], all + (n > 0 ? 0 : 1));
+  ST (rot[threadIdx.x], v);
+  __syncwarp ();
+  int left = LD (rot[threadIdx.x - lane + (lane + 31) % 32]);
+  ST (rot[threadIdx.x], left);
+  ST (out[7 * i + 0], sum);
+  ST (out[7 * i + 1], scan);
+  ST (out[7 * i + 2], down);
+  ST (out[7 * i + 3], from7);
+  ST (out[7 * i + 4], (int) ballot);
+  ST (out[7 * i + 5], all + (n > 0 ? 0 : 1));
+  ST (out[7 * i + 6], LD (rot[threadIdx.x]));
 }
 
 /* Data-dependent loops and if/else: out[i] = sum of in[i..i+len) where

@@ -1,0 +1,250 @@
+/* test-cli.c - the command-line contract: exit codes, one-line errors, the
+ * JSON keys, -o writing whole files or none.  Runs the built memsim (its
+ * path is in $MEMSIM under `make check`). */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+typedef struct {
+  int status;
+  char *out, *err;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+static Result
+memsim (const char *first, ...)
+{
+  const char *exe = g_getenv ("MEMSIM");
+  if (exe == NULL)
+    exe = "./memsim";
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) exe);
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  Result r = { 0 };
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                     &r.err, &wait_status, &error))
+    g_error ("cannot run %s: %s", exe, error->message);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  return r;
+}
+
+/* A user error: non-zero status, stderr is exactly one line "memsim: ..."
+ * containing `fragment`. */
+static void
+assert_one_line_error (const Result *r, int status, const char *fragment)
+{
+  g_test_message ("stderr: %s", r->err);
+  g_assert_cmpint (r->status, ==, status);
+  g_assert_true (g_str_has_prefix (r->err, "memsim: "));
+  g_assert_true (g_str_has_suffix (r->err, "\n"));
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);   /* one line */
+  g_assert_nonnull (strstr (r->err, fragment));
+}
+
+static void
+test_version_and_help (void)
+{
+  g_auto (Result) v = memsim ("--version", NULL);
+  g_assert_cmpint (v.status, ==, 0);
+  g_assert_true (g_str_has_prefix (v.out, "memsim " PACKAGE_VERSION));
+  g_auto (Result) h = memsim ("--help", NULL);
+  g_assert_cmpint (h.status, ==, 0);
+  g_assert_nonnull (strstr (h.out, "trace"));
+  g_assert_nonnull (strstr (h.out, "list"));
+  g_auto (Result) th = memsim ("trace", "--help", NULL);
+  g_assert_cmpint (th.status, ==, 0);
+  g_assert_nonnull (strstr (th.out, "--size"));
+  g_assert_nonnull (strstr (th.out, "--format"));
+  g_auto (Result) none = memsim (NULL, NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  g_auto (Result) bad = memsim ("frobnicate", NULL);
+  assert_one_line_error (&bad, 2, "unknown command");
+}
+
+static void
+test_list_json (void)
+{
+  g_auto (Result) r = memsim ("list", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonArray *kernels = json_node_get_array (json_parser_get_root (parser));
+  gboolean found = FALSE;
+  for (guint i = 0; i < json_array_get_length (kernels); i++)
+    {
+      JsonObject *k = json_array_get_object_element (kernels, i);
+      g_assert_true (json_object_has_member (k, "family"));
+      g_assert_true (json_object_has_member (k, "origin"));
+      g_assert_true (json_object_has_member (k, "description"));
+      const char *name = json_object_get_string_member (k, "name");
+      g_assert_false (g_str_has_prefix (name, "test_"));   /* hidden without --all */
+      if (strcmp (name, "transpose_naive") == 0)
+        found = TRUE;
+    }
+  g_assert_true (found);
+  g_auto (Result) text = memsim ("list", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "transpose_padded"));
+}
+
+static JsonObject *
+parse_object (JsonParser *parser, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  if (!json_parser_load_from_data (parser, text, -1, &error))
+    g_error ("bad JSON: %s", error->message);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_trace_json (void)
+{
+  /* The acceptance numbers, derived in test-kernels.c. */
+  g_auto (Result) r = memsim ("trace", "transpose_naive", "--size", "1024x1024", "--block",
+                              "32x32", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  const char *keys[] = { "kernel", "arch", "params", "metrics", "lines" };
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_assert_true (json_object_has_member (o, keys[i]));
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "transpose_naive");
+  JsonObject *params = json_object_get_object_member (o, "params");
+  g_assert_cmpint (json_object_get_int_member (params, "width"), ==, 1024);
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 32768);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 131072);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 32768);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 1048576);
+  g_assert_cmpint (json_object_get_int_member (m, "smsp__sass_inst_executed_op_global_ld.sum"), ==, 32768);
+  JsonArray *lines = json_object_get_array_member (o, "lines");
+  g_assert_cmpuint (json_array_get_length (lines), ==, 2);
+  JsonObject *l0 = json_array_get_object_element (lines, 0);
+  g_assert_true (json_object_has_member (l0, "line"));
+  g_assert_nonnull (strstr (json_object_get_string_member (l0, "source"), "LD (idata"));
+  g_assert_cmpint (json_object_get_int_member (l0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 131072);
+}
+
+static void
+test_trace_shared_json (void)
+{
+  /* 32 wavefronts per shared load instruction for the unpadded tile, 1 for
+   * the padded one (gcd of the row pitch and 32). */
+  const char *kernels[] = { "transpose_shared", "transpose_padded" };
+  gint64 per_inst[] = { 32, 1 };
+  for (int k = 0; k < 2; k++)
+    {
+      g_auto (Result) r = memsim ("trace", kernels[k], "--format", "json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      JsonObject *m = json_object_get_object_member (parse_object (parser, r.out), "metrics");
+      gint64 inst = json_object_get_int_member (m, "smsp__sass_inst_executed_op_shared_ld.sum");
+      gint64 wf = json_object_get_int_member (
+        m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+      g_assert_cmpint (inst, ==, 32768);
+      g_assert_cmpint (wf, ==, per_inst[k] * inst);
+      g_assert_cmpint (json_object_get_int_member (
+                         m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
+                       ==, (per_inst[k] - 1) * inst);
+    }
+}
+
+static void
+test_trace_text_and_csv (void)
+{
+  g_auto (Result) t = memsim ("trace", "transpose_padded", "--size", "100x50", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.out, "output check: passed"));
+  g_assert_nonnull (strstr (t.out, "per source line"));
+  g_assert_nonnull (strstr (t.out, "float v = LD (tile[threadIdx.x]"));
+  g_auto (Result) c = memsim ("trace", "transpose_padded", "--size", "100x50", "--format", "csv",
+                              NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_true (g_str_has_prefix (c.out, "kernel,file,line,space,op,width,executions"));
+  /* header + 4 access sites */
+  g_auto (GStrv) rows = g_strsplit (c.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (rows), ==, 6);   /* 5 rows + empty after last \n */
+}
+
+static void
+test_output_file (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-cli-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "t.json", NULL);
+  g_auto (Result) r = memsim ("trace", "transpose_naive", "--size", "64x64", "--format", "json",
+                              "-o", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.out, ==, "");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "\"metrics\""));
+  g_unlink (path);
+
+  /* an error before any output leaves no file behind */
+  g_auto (Result) oob = memsim ("trace", "test_oob", "-o", path, NULL);
+  assert_one_line_error (&oob, 1, "out-of-bounds");
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  /* an unwritable path is a one-line error */
+  g_autofree char *bad = g_build_filename (dir, "no", "such", "dir", "t.json", NULL);
+  g_auto (Result) w = memsim ("trace", "transpose_naive", "--size", "64x64", "-o", bad, NULL);
+  assert_one_line_error (&w, 1, "cannot write");
+  g_rmdir (dir);
+}
+
+static void
+test_bad_input (void)
+{
+  struct { const char *args[8]; int status; const char *fragment; } cases[] = {
+    { { "trace", "nope" }, 2, "unknown kernel 'nope'" },
+    { { "trace" }, 2, "exactly one KERNEL" },
+    { { "trace", "transpose_naive", "--size", "0x5" }, 2, "width" },
+    { { "trace", "transpose_naive", "--size", "100000x100000" }, 2, "32768" },
+    { { "trace", "transpose_naive", "--size", "abc" }, 2, "not an integer" },
+    { { "trace", "transpose_naive", "--block", "64x32" }, 2, "1024 threads" },
+    { { "trace", "transpose_naive", "--block", "2048" }, 2, "--block" },
+    { { "trace", "transpose_shared", "--block", "16x16" }, 2, "32x32 block" },
+    { { "trace", "transpose_naive", "-p", "depth=3" }, 2, "no parameter 'depth'" },
+    { { "trace", "transpose_naive", "-p", "width" }, 2, "NAME=VALUE" },
+    { { "trace", "transpose_naive", "--format", "xml" }, 2, "text, json or csv" },
+    { { "trace", "transpose_naive", "--bogus" }, 2, "--bogus" },
+    { { "trace", "test_barrier_divergence" }, 1, "deadlock" },
+    { { "trace", "test_oob" }, 1, "tests.cu:" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *const *a = cases[i].args;
+      g_auto (Result) r = memsim (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+      assert_one_line_error (&r, cases[i].status, cases[i].fragment);
+      g_assert_cmpstr (r.out, ==, "");
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/version-and-help", test_version_and_help);
+  g_test_add_func ("/cli/list-json", test_list_json);
+  g_test_add_func ("/cli/trace-json", test_trace_json);
+  g_test_add_func ("/cli/trace-shared-json", test_trace_shared_json);
+  g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
+  g_test_add_func ("/cli/output-file", test_output_file);
+  g_test_add_func ("/cli/bad-input", test_bad_input);
+  return g_test_run ();
+}

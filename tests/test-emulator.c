@@ -1,0 +1,256 @@
+/* test-emulator.c - the emulator's semantics on small test kernels
+ * (traces/kernels/tests.cu): barriers, warp-synchronous code, shuffles and
+ * votes, divergence and active masks, atomics, early exit, 3D geometry,
+ * thread-count invariance, and the errors it must report. */
+#include "config.h"
+
+#include <string.h>
+
+#include "emulator.h"
+#include "problem.h"
+
+/* Runs kernel `name` with "name=value" settings; returns its stats or NULL
+ * with *error set.  *checked tells whether the output matched. */
+static MsStats *
+run (const char *name, const char *const *settings, const char *block, guint threads,
+     gboolean *checked, GError **error)
+{
+  const MsKernel *k = ms_kernel_find (name);
+  g_assert_nonnull (k);
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  if (block)
+    g_assert_true (ms_problem_set_block (p, block, NULL));
+  for (int i = 0; settings && settings[i]; i += 2)
+    g_assert_true (ms_problem_set_param (p, settings[i], settings[i + 1], NULL));
+  g_assert_true (ms_problem_setup (p, NULL));
+  MsLaunch launch;
+  ms_problem_launch (p, ms_arch_default (), &launch);
+  launch.threads = threads;
+  MsStats *stats = NULL;
+  if (!ms_emulate (&launch, &stats, error))
+    return NULL;
+  g_autoptr (GError) check_error = NULL;
+  *checked = k->check (p, &check_error);
+  if (!*checked)
+    g_test_message ("%s: %s", name, check_error->message);
+  return stats;
+}
+
+static void
+assert_correct (const char *name, const char *const *settings, const char *block)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean checked = FALSE;
+  g_autoptr (MsStats) stats = run (name, settings, block, 0, &checked, &error);
+  g_assert_no_error (error);
+  g_assert_true (checked);
+}
+
+static const MsSiteStats *
+site_at_line (const MsStats *stats, int line, MsSpace space, MsOp op)
+{
+  for (guint i = 0; i < stats->sites->len; i++)
+    {
+      const MsSiteStats *s = &g_array_index (stats->sites, MsSiteStats, i);
+      if (s->site->line == line && s->space == space && s->op == op)
+        return s;
+    }
+  return NULL;
+}
+
+/* The line of the first occurrence of `needle` in tests.cu. */
+static int
+line_of (const char *needle)
+{
+  for (int line = 1; line < 400; line++)
+    {
+      g_autofree char *text = ms_kernel_source_line ("tests.cu", line);
+      if (text && strstr (text, needle))
+        return line;
+    }
+  g_assert_not_reached ();
+  return -1;
+}
+
+static void
+test_warp_synchronous (void)
+{
+  /* Without lockstep (all loads of a step before any store) the volatile
+   * tree sum reads half-updated values and the block sums differ. */
+  const char *sizes[] = { "64", "1000", "1", "4097" };
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    assert_correct ("test_warp_sync", (const char *[]) { "n", sizes[i], NULL }, NULL);
+}
+
+static void
+test_shuffles_and_votes (void)
+{
+  const char *sizes[] = { "32", "1000", "4096" };
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    assert_correct ("test_shuffle", (const char *[]) { "n", sizes[i], NULL }, NULL);
+}
+
+static void
+test_divergence_masks (void)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean checked = FALSE;
+  g_autoptr (MsStats) stats =
+    run ("test_divergence", (const char *[]) { "n", "64", NULL }, "64", 1, &checked, &error);
+  g_assert_no_error (error);
+  g_assert_true (checked);
+  /* Loop `for k < i % 7` with 64 threads: iteration k runs in the lanes
+   * with i % 7 > k.  Per warp of 32 lanes (i = 0..31 and 32..63) the trip
+   * counts are i % 7; the warp executes the load max(i % 7) = 6 times, and
+   * the active lanes summed over the iterations equal sum(i % 7) over the
+   * warp's lanes.  i = 0..63: sum of i % 7 = 9 full cycles (0..62) * 21
+   * + (63 % 7 = 0) = 189. */
+  const MsSiteStats *ld = site_at_line (stats, line_of ("acc += LD (in[(i + k) % n]);"),
+                                        MS_SPACE_GLOBAL, MS_OP_LD);
+  g_assert_nonnull (ld);
+  g_assert_cmpuint (ld->c.executions, ==, 12);
+  g_assert_cmpuint (ld->c.lanes, ==, 189);
+  g_assert_cmpuint (ld->c.partial, ==, 12);
+  /* The if/else stores: odd lanes take one branch, even the other; each
+   * warp executes each store once with 16 lanes. */
+  const MsSiteStats *neg = site_at_line (stats, line_of ("ST (out[i], -acc);"), MS_SPACE_GLOBAL,
+                                         MS_OP_ST);
+  g_assert_nonnull (neg);
+  g_assert_cmpuint (neg->c.executions, ==, 2);
+  g_assert_cmpuint (neg->c.lanes, ==, 32);
+  /* and the odd store with a stride of 2 words: 16 lanes over 128 bytes,
+   * 4 sectors per request. */
+  g_assert_cmpuint (neg->c.sectors, ==, 8);
+}
+
+static void
+test_atomics (void)
+{
+  const char *sizes[] = { "1", "1000", "5000" };
+  for (gsize i = 0; i < G_N_ELEMENTS (sizes); i++)
+    assert_correct ("test_atomics", (const char *[]) { "n", sizes[i], NULL }, NULL);
+}
+
+static void
+test_early_exit (void)
+{
+  /* n = 1000 with 128-thread blocks: the last block has 104 live threads;
+   * the others return before the barrier, which must still release. */
+  assert_correct ("test_early_exit", (const char *[]) { "n", "1000", NULL }, NULL);
+  assert_correct ("test_early_exit", (const char *[]) { "n", "130", NULL }, "96");
+}
+
+static void
+test_geometry_3d (void)
+{
+  assert_correct ("test_3d", NULL, NULL);
+  assert_correct ("test_3d", (const char *[]) { "width", "33", "height", "5", "depth", "9", NULL },
+                  "4x4x4");
+  assert_correct ("test_3d", (const char *[]) { "width", "7", "height", "1", "depth", "70", NULL },
+                  "1x1x64");
+}
+
+static void
+test_thread_count_invariance (void)
+{
+  /* Counters are integer sums over blocks: identical for 1, 2 and 7
+   * worker threads. */
+  MsStats *s[3];
+  guint threads[3] = { 1, 2, 7 };
+  for (int t = 0; t < 3; t++)
+    {
+      gboolean checked = FALSE;
+      g_autoptr (GError) error = NULL;
+      s[t] = run ("test_divergence", (const char *[]) { "n", "20000", NULL }, NULL, threads[t],
+                  &checked, &error);
+      g_assert_no_error (error);
+      g_assert_true (checked);
+    }
+  for (int t = 1; t < 3; t++)
+    {
+      g_assert_cmpuint (s[t]->sites->len, ==, s[0]->sites->len);
+      for (guint i = 0; i < s[0]->sites->len; i++)
+        g_assert_cmpmem (&g_array_index (s[0]->sites, MsSiteStats, i).c, sizeof (MsCounters),
+                         &g_array_index (s[t]->sites, MsSiteStats, i).c, sizeof (MsCounters));
+    }
+  for (int t = 0; t < 3; t++)
+    ms_stats_free (s[t]);
+}
+
+static void
+assert_fails (const char *name, const char *const *settings, guint threads, int code,
+              const char *const *fragments)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean checked;
+  g_autoptr (MsStats) stats = run (name, settings, NULL, threads, &checked, &error);
+  g_assert_null (stats);
+  g_assert_error (error, MS_EMULATOR_ERROR, code);
+  g_test_message ("%s", error->message);
+  g_assert_null (strchr (error->message, '\n'));
+  for (int i = 0; fragments[i]; i++)
+    g_assert_nonnull (strstr (error->message, fragments[i]));
+}
+
+static void
+test_out_of_bounds (void)
+{
+  /* n = 1000: thread 999 (block 7, thread 103 of 128) reads in[1000], the
+   * first byte past the 4000-byte buffer; the error names all of it, and is
+   * the same whatever the thread count (the lowest failing block wins). */
+  const char *frags[] = { "test_oob", "out-of-bounds load", "'in'", "4000", "tests.cu:",
+                          "block (7,0,0)", "thread (103,0,0)", NULL };
+  assert_fails ("test_oob", (const char *[]) { "n", "1000", NULL }, 1,
+                MS_EMULATOR_ERROR_OUT_OF_BOUNDS, frags);
+  assert_fails ("test_oob", (const char *[]) { "n", "1000", NULL }, 3,
+                MS_EMULATOR_ERROR_OUT_OF_BOUNDS, frags);
+}
+
+static void
+test_barrier_deadlock (void)
+{
+  const char *frags[] = { "deadlock", "__syncthreads", "block (0,0,0)", NULL };
+  assert_fails ("test_barrier_divergence", NULL, 1, MS_EMULATOR_ERROR_DEADLOCK, frags);
+}
+
+static void
+test_launch_limits (void)
+{
+  struct { unsigned grid[3], block[3]; const char *fragment; } cases[] = {
+    { { 1, 1, 1 }, { 64, 32, 1 }, "2048 threads exceeds" },
+    { { 1, 1, 1 }, { 2048, 1, 1 }, "block x = 2048" },
+    { { 1, 1, 1 }, { 1, 1, 65 }, "block z = 65" },
+    { { 0, 1, 1 }, { 32, 1, 1 }, "grid has size 0" },
+    { { 1, 1, 1 }, { 32, 0, 1 }, "block has size 0" },
+    { { 1, 70000, 1 }, { 32, 1, 1 }, "grid y = 70000" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      MsLaunchArgs a = { 0 };
+      memcpy (a.grid, cases[i].grid, sizeof a.grid);
+      memcpy (a.block, cases[i].block, sizeof a.block);
+      g_autoptr (GError) error = NULL;
+      g_assert_false (ms_launch_check_geometry (&a, &error));
+      g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH);
+      g_assert_nonnull (strstr (error->message, cases[i].fragment));
+    }
+  MsLaunchArgs ok = { .grid = { 2147483647u, 65535, 65535 }, .block = { 1024, 1, 1 } };
+  g_assert_true (ms_launch_check_geometry (&ok, NULL));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/emulator/warp-synchronous", test_warp_synchronous);
+  g_test_add_func ("/emulator/shuffles-and-votes", test_shuffles_and_votes);
+  g_test_add_func ("/emulator/divergence-masks", test_divergence_masks);
+  g_test_add_func ("/emulator/atomics", test_atomics);
+  g_test_add_func ("/emulator/early-exit", test_early_exit);
+  g_test_add_func ("/emulator/geometry-3d", test_geometry_3d);
+  g_test_add_func ("/emulator/thread-count-invariance", test_thread_count_invariance);
+  g_test_add_func ("/emulator/error/out-of-bounds", test_out_of_bounds);
+  g_test_add_func ("/emulator/error/barrier-deadlock", test_barrier_deadlock);
+  g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
+  return g_test_run ();
+}

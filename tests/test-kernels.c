@@ -1,0 +1,137 @@
+/* test-kernels.c - the transpose family: outputs equal the plain-C
+ * reference at awkward sizes, and the counters are the ones the hardware
+ * rules give (each expected value derived in a comment). */
+#include "config.h"
+
+#include <string.h>
+
+#include "emulator.h"
+#include "problem.h"
+
+static MsStats *
+run_kernel (const char *name, const char *size, const char *block)
+{
+  const MsKernel *k = ms_kernel_find (name);
+  g_assert_nonnull (k);
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  g_autoptr (GError) error = NULL;
+  if (block)
+    g_assert_true (ms_problem_set_block (p, block, &error));
+  g_assert_true (ms_problem_set_size (p, size, &error));
+  g_assert_true (ms_problem_setup (p, &error));
+  MsLaunch launch;
+  ms_problem_launch (p, ms_arch_default (), &launch);
+  MsStats *stats = NULL;
+  g_assert_true (ms_emulate (&launch, &stats, &error));
+  g_assert_no_error (error);
+  if (!k->check (p, &error))
+    g_error ("%s --size %s: %s", name, size, error->message);
+  return stats;
+}
+
+static const char *const family[] = {
+  "transpose_naive", "transpose_shared", "transpose_padded", "transpose_padded2",
+  "transpose_swizzled", "copy", "transpose_coalesced", "transpose_nobankconflicts",
+};
+
+static void
+test_outputs_awkward_sizes (void)
+{
+  const char *sizes[] = { "1x1", "33x31", "31x33", "1000x700", "64x64", "2x1000" };
+  for (gsize k = 0; k < G_N_ELEMENTS (family); k++)
+    for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+      ms_stats_free (run_kernel (family[k], sizes[s], NULL));
+  /* the naive kernel accepts any block shape */
+  ms_stats_free (run_kernel ("transpose_naive", "100x37", "16x8"));
+  ms_stats_free (run_kernel ("transpose_naive", "100x37", "7x3"));
+}
+
+static void
+totals (const MsStats *s, MsSpace space, MsOp op, MsCounters *c)
+{
+  ms_stats_total (s, space, op, c);
+}
+
+static void
+test_naive_counts (void)
+{
+  /* 1024x1024, block 32x32: 1024*1024/32 = 32768 warps, one load and one
+   * store each.  Load: 32 consecutive floats = 128 aligned bytes = 4
+   * sectors -> 131072.  Store: lane x writes odata[y + 1024*x], 4096 bytes
+   * apart: 32 sectors per request -> 1048576. */
+  g_autoptr (MsStats) s = run_kernel ("transpose_naive", "1024x1024", "32x32");
+  MsCounters ld, st;
+  totals (s, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  totals (s, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+  g_assert_cmpuint (ld.executions, ==, 32768);
+  g_assert_cmpuint (ld.requests, ==, 32768);
+  g_assert_cmpuint (ld.sectors, ==, 131072);
+  g_assert_cmpuint (st.requests, ==, 32768);
+  g_assert_cmpuint (st.sectors, ==, 1048576);
+  g_assert_cmpuint (ld.bytes, ==, 1024 * 1024 * 4);
+}
+
+/* Shared wavefronts per shared load instruction for a 1024x1024 run: the
+ * tile's column read (lane l reads row l) has a word stride of the row
+ * pitch P, hence gcd(P, 32) wavefronts: P = 32 -> 32, 33 -> 1, 34 -> 2;
+ * the XOR swizzle puts lane l in bank (l*32 + (c ^ l)) % 32 = c ^ l: all
+ * distinct -> 1.  Row writes are conflict-free (1) in every variant. */
+static void
+assert_tile_conflicts (const char *name, guint64 read_wavefronts_per_inst)
+{
+  g_autoptr (MsStats) s = run_kernel (name, "1024x1024", NULL);
+  MsCounters ld, st, gld, gst;
+  totals (s, MS_SPACE_SHARED, MS_OP_LD, &ld);
+  totals (s, MS_SPACE_SHARED, MS_OP_ST, &st);
+  g_assert_cmpuint (ld.executions, ==, 32768);
+  g_assert_cmpuint (ld.wavefronts, ==, 32768 * read_wavefronts_per_inst);
+  g_assert_cmpuint (ld.ideal, ==, 32768);
+  g_assert_cmpuint (ld.excessive, ==, 32768 * (read_wavefronts_per_inst - 1));
+  g_assert_cmpuint (st.executions, ==, 32768);
+  g_assert_cmpuint (st.wavefronts, ==, 32768);
+  /* both global accesses are row-wise: 4 sectors per request */
+  totals (s, MS_SPACE_GLOBAL, MS_OP_LD, &gld);
+  totals (s, MS_SPACE_GLOBAL, MS_OP_ST, &gst);
+  g_assert_cmpuint (gld.sectors, ==, 4 * gld.requests);
+  g_assert_cmpuint (gst.sectors, ==, 4 * gst.requests);
+  g_assert_cmpuint (gld.requests, ==, 32768);
+}
+
+static void test_shared_32way (void) { assert_tile_conflicts ("transpose_shared", 32); }
+static void test_padded_conflict_free (void) { assert_tile_conflicts ("transpose_padded", 1); }
+static void test_padded2_2way (void) { assert_tile_conflicts ("transpose_padded2", 2); }
+static void test_swizzled_conflict_free (void) { assert_tile_conflicts ("transpose_swizzled", 1); }
+static void test_coalesced_32way (void) { assert_tile_conflicts ("transpose_coalesced", 32); }
+static void test_nobank_conflict_free (void) { assert_tile_conflicts ("transpose_nobankconflicts", 1); }
+
+static void
+test_partial_tiles (void)
+{
+  /* 33x1 matrix, naive, block 32x32: 2 blocks in x; block 0 row 0 has 32
+   * live lanes, block 1 row 0 has 1 live lane (x = 32).  Rows y >= 1 do no
+   * access.  So 2 load instructions, one partial, 33 lanes. */
+  g_autoptr (MsStats) s = run_kernel ("transpose_naive", "33x1", "32x32");
+  MsCounters ld;
+  totals (s, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  g_assert_cmpuint (ld.executions, ==, 2);
+  g_assert_cmpuint (ld.lanes, ==, 33);
+  g_assert_cmpuint (ld.partial, ==, 1);
+  /* 32 floats from byte 0 -> 4 sectors; 1 float at byte 128 -> 1 sector */
+  g_assert_cmpuint (ld.sectors, ==, 5);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/kernels/transpose/outputs-awkward-sizes", test_outputs_awkward_sizes);
+  g_test_add_func ("/kernels/transpose/naive-counts", test_naive_counts);
+  g_test_add_func ("/kernels/transpose/shared-32-way", test_shared_32way);
+  g_test_add_func ("/kernels/transpose/padded-conflict-free", test_padded_conflict_free);
+  g_test_add_func ("/kernels/transpose/padded2-2-way", test_padded2_2way);
+  g_test_add_func ("/kernels/transpose/swizzled-conflict-free", test_swizzled_conflict_free);
+  g_test_add_func ("/kernels/transpose/coalesced-32-way", test_coalesced_32way);
+  g_test_add_func ("/kernels/transpose/nobankconflicts-conflict-free", test_nobank_conflict_free);
+  g_test_add_func ("/kernels/transpose/partial-tiles", test_partial_tiles);
+  return g_test_run ();
+}
