@@ -379,8 +379,9 @@ ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
       return;
     }
   /* Only an arch failing ms_banks_arch_check() fails this; it would
-   * overflow phase_wavefronts()'s word list. */
-  if (G_UNLIKELY (width > (MS_BANKS_MAX_LANE_WORDS - 1) * (guint) arch->bank_bytes))
+   * overflow phase_wavefronts()'s arrays. */
+  if (G_UNLIKELY (width > (MS_BANKS_MAX_LANE_WORDS - 1) * (guint) arch->bank_bytes
+                  || (guint) arch->banks - 1 >= MS_BANKS_MAX_BANKS))
     {
       memset (cost, 0, sizeof *cost);
       g_return_if_reached ();
@@ -461,6 +462,9 @@ ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
     d->lane[l].phase = -1;
   if (mask == 0 || width == 0)
     return;
+  /* Only an arch failing ms_banks_arch_check() fails this. */
+  g_return_if_fail ((guint) arch->banks - 1 < MS_BANKS_MAX_BANKS
+                    && arch->bank_bytes >= 1 && arch->phase_bytes >= 1);
 
   guint lpp = d->lanes_per_phase;
   guint phases = (ws + lpp - 1) / lpp;

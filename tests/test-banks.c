@@ -1,0 +1,882 @@
+/* test-banks.c - the shared memory bank model (sim/banks.c).
+ *
+ * Every expected number below is derived by hand from the rule (BRIEF
+ * section 4), for H100 unless said otherwise: word = offset / 4, bank =
+ * word mod 32; a W-byte access is split into phases of 128 / W lanes (one
+ * phase of 32 lanes for W <= 4); a phase costs max over banks of the
+ * DISTINCT words requested in that bank; ideal = phases with an active
+ * lane; excessive = wavefronts - ideal.  The arithmetic is in the comments.
+ * A randomized test compares the fast implementation and the detail
+ * function with a brute-force reference on thousands of accesses.
+ */
+
+#include <string.h>
+
+#include <glib.h>
+
+#include "banks.h"
+
+#define FULL 0xFFFFFFFFu
+
+/* The H100 numbers, filled by hand so that this test does not depend on
+ * sim/arch.c. */
+static void
+arch_h100 (MsArch *arch)
+{
+  memset (arch, 0, sizeof *arch);
+  arch->name = (char *) "h100";
+  arch->description = (char *) "test H100";
+  arch->compute_capability = 90;
+  arch->warp_size = 32;
+  arch->sector_bytes = 32;
+  arch->line_bytes = 128;
+  arch->banks = 32;
+  arch->bank_bytes = 4;
+  arch->phase_bytes = 128;
+}
+
+/* A compute capability 1.x style arch: 16 banks of 4 bytes, 64 bytes a
+ * phase, so 4-byte accesses go by half-warps. */
+static void
+arch_cc1x (MsArch *arch)
+{
+  arch_h100 (arch);
+  arch->name = (char *) "cc1x";
+  arch->compute_capability = 13;
+  arch->banks = 16;
+  arch->phase_bytes = 64;
+}
+
+/* Kepler's 64-bit bank mode: 32 banks of 8 bytes, 256 bytes a phase. */
+static void
+arch_kepler64 (MsArch *arch)
+{
+  arch_h100 (arch);
+  arch->name = (char *) "kepler64";
+  arch->compute_capability = 35;
+  arch->bank_bytes = 8;
+  arch->phase_bytes = 256;
+}
+
+/* lane l at base + l * stride_bytes */
+static void
+make_strided (MsWarpAccess *a, guint width, guint32 mask, guint64 base,
+              gint64 stride_bytes)
+{
+  memset (a, 0, sizeof *a);
+  a->space = MS_SPACE_SHARED;
+  a->op = MS_OP_LD;
+  a->width = (guint8) width;
+  a->mask = mask;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    a->addr[l] = (guint64) ((gint64) base + (gint64) l * stride_bytes);
+}
+
+static void
+check_arch (const MsArch *arch, const MsWarpAccess *a, guint wavefronts,
+            guint ideal, guint phases)
+{
+  MsSharedCost c;
+  memset (&c, 0xAB, sizeof c);   /* the function must overwrite all */
+  ms_banks_cost (arch, a, &c);
+  g_assert_cmpuint (c.wavefronts, ==, wavefronts);
+  g_assert_cmpuint (c.ideal, ==, ideal);
+  g_assert_cmpuint (c.excessive, ==, wavefronts - ideal);
+  g_assert_cmpuint (c.phases, ==, phases);
+
+  /* The detail agrees. */
+  MsBankDetail *d = g_new (MsBankDetail, 1);
+  ms_banks_detail (arch, a, d);
+  g_assert_cmpmem (&d->cost, sizeof d->cost, &c, sizeof c);
+  g_free (d);
+}
+
+static void
+check (const MsWarpAccess *a, guint wavefronts, guint ideal, guint phases)
+{
+  MsArch arch;
+  arch_h100 (&arch);
+  check_arch (&arch, a, wavefronts, ideal, phases);
+}
+
+/* 4-byte word stride s: lane l reads word s*l, bank (s*l) mod 32.  The
+ * banks hit are the multiples of g = gcd(s, 32), each by g lanes with
+ * distinct words (s*l differ), so wavefronts = gcd(s, 32). */
+static void
+test_word_strides (void)
+{
+  static const struct { guint s, gcd; } cases[] = {
+    { 1, 1 }, { 2, 2 }, { 3, 1 }, { 4, 4 }, { 5, 1 }, { 6, 2 }, { 8, 8 },
+    { 16, 16 }, { 31, 1 }, { 32, 32 }, { 33, 1 }, { 34, 2 }, { 48, 16 },
+    { 64, 32 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      MsWarpAccess a;
+      make_strided (&a, 4, FULL, 0, 4 * (gint64) cases[i].s);
+      check (&a, cases[i].gcd, 1, 1);
+      /* the same from a base that is not bank 0 (word 7) */
+      make_strided (&a, 4, FULL, 28, 4 * (gint64) cases[i].s);
+      check (&a, cases[i].gcd, 1, 1);
+    }
+}
+
+static void
+test_broadcast (void)
+{
+  MsWarpAccess a;
+  /* all lanes one word: 1 wavefront */
+  make_strided (&a, 4, FULL, 4 * 77, 0);
+  check (&a, 1, 1, 1);
+
+  /* lanes 0..15 word 0, lanes 16..31 word 1: two words in two banks: 1 */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = l < 16 ? 0 : 4;
+  check (&a, 1, 1, 1);
+}
+
+static void
+test_two_words_one_bank (void)
+{
+  MsWarpAccess a;
+  /* lane 1 reads word 32 (bank 0), every other lane word 0 (bank 0): bank
+   * 0 has 2 distinct words: 2 wavefronts, 1 excessive */
+  make_strided (&a, 4, FULL, 0, 0);
+  a.addr[1] = 4 * 32;
+  check (&a, 2, 1, 1);
+
+  /* lanes at words l, except lane 5 at word 37 (bank 5, like lane 5's
+   * own word 5, which nobody reads now): bank 5 has only word 37: 1 */
+  make_strided (&a, 4, FULL, 0, 4);
+  a.addr[5] = 4 * 37;
+  check (&a, 1, 1, 1);
+
+  /* lane 6 at word 37 too: a broadcast of word 37, bank 5 still has one
+   * word (and bank 6 none): 1 */
+  a.addr[6] = 4 * 37;
+  check (&a, 1, 1, 1);
+
+  /* lane 6 at word 69 instead: bank 5 gets words 37 and 69: 2 */
+  a.addr[6] = 4 * 69;
+  check (&a, 2, 1, 1);
+}
+
+static void
+test_bytes (void)
+{
+  MsWarpAccess a;
+  /* 1-byte lanes at l: lanes 4k..4k+3 share word k; words 0..7 in banks
+   * 0..7, one word each: 1 wavefront */
+  make_strided (&a, 1, FULL, 0, 1);
+  check (&a, 1, 1, 1);
+
+  /* 1-byte lanes at 4l: word l: 1 */
+  make_strided (&a, 1, FULL, 0, 4);
+  check (&a, 1, 1, 1);
+
+  /* 1-byte lanes at 128l: word 32l, all bank 0, 32 distinct words: 32 */
+  make_strided (&a, 1, FULL, 0, 128);
+  check (&a, 32, 1, 1);
+
+  /* 1-byte lanes at 3 + 2l: bytes 3, 5, .., 65 in words 0..16, 17 words
+   * in banks 0..16: 1 */
+  make_strided (&a, 1, FULL, 3, 2);
+  check (&a, 1, 1, 1);
+
+  /* 2-byte lanes at 2l: word l/2: 1 */
+  make_strided (&a, 2, FULL, 0, 2);
+  check (&a, 1, 1, 1);
+
+  /* 2-byte lanes at 4*2*l (word 2l): banks 2l mod 32, 2 words each: 2 */
+  make_strided (&a, 2, FULL, 0, 8);
+  check (&a, 2, 1, 1);
+}
+
+static void
+test_float2 (void)
+{
+  MsWarpAccess a;
+  /* 8-byte lanes at 8l: 2 phases of 16 lanes.  Phase 0: lanes 0..15 read
+   * words 2l, 2l+1 = words 0..31, one per bank: 1.  Phase 1: words
+   * 32..63: 1.  Total 2, ideal 2, excessive 0. */
+  make_strided (&a, 8, FULL, 0, 8);
+  check (&a, 2, 2, 2);
+}
+
+static void
+test_float2_stride2 (void)
+{
+  MsWarpAccess a;
+  /* 8-byte lanes at 16l (stride 2 elements).  Phase 0: lane l (0..15)
+   * reads words 4l, 4l+1: banks 4l mod 32 and 4l+1 mod 32; lanes l and
+   * l+8 share both banks with different words (4l vs 4l+32): 2 per bank:
+   * 2.  Phase 1 (lanes 16..31, words 64..125): same, 2.  Total 4, ideal
+   * 2, excessive 2. */
+  make_strided (&a, 8, FULL, 0, 16);
+  check (&a, 4, 2, 2);
+}
+
+static void
+test_float4 (void)
+{
+  MsWarpAccess a;
+  /* 16-byte lanes at 16l: 4 phases of 8 lanes.  Phase p: lanes 8p..8p+7
+   * read words 4l..4l+3 = 32 consecutive words: 1 each.  Total 4, ideal 4. */
+  make_strided (&a, 16, FULL, 0, 16);
+  check (&a, 4, 4, 4);
+}
+
+static void
+test_float4_stride2 (void)
+{
+  MsWarpAccess a;
+  /* 16-byte lanes at 32l.  Phase 0: lane l (0..7) reads words 8l..8l+3:
+   * banks 8l..8l+3 mod 32: lanes 0 and 4 both hit banks 0..3 (words 0..3
+   * and 32..35), likewise 1/5, 2/6, 3/7: 2 per bank: 2.  Each of the 4
+   * phases: 2.  Total 8, ideal 4, excessive 4. */
+  make_strided (&a, 16, FULL, 0, 32);
+  check (&a, 8, 4, 4);
+}
+
+static void
+test_worst_case (void)
+{
+  MsWarpAccess a;
+  /* 4-byte at word stride 32: all bank 0, 32 distinct words: 32 */
+  make_strided (&a, 4, FULL, 0, 128);
+  check (&a, 32, 1, 1);
+
+  /* 16-byte lanes at stride 32 words (128 B): phase p, lane l reads words
+   * 32l..32l+3 -> banks 0..3, 8 lanes with distinct words: 8 per phase;
+   * 4 phases: 32, ideal 4, excessive 28. */
+  make_strided (&a, 16, FULL, 0, 128);
+  check (&a, 32, 4, 4);
+
+  /* 8-byte lanes at 128 B: phase of 16 lanes, words 32l, 32l+1 -> banks 0
+   * and 1 with 16 distinct words each: 16 per phase, 2 phases: 32, ideal 2 */
+  make_strided (&a, 8, FULL, 0, 128);
+  check (&a, 32, 2, 2);
+}
+
+static void
+test_partial_masks (void)
+{
+  MsWarpAccess a;
+  /* float4, only lanes 0..7: only phase 0 active: 1 wavefront, ideal 1,
+   * still 4 phases in the split */
+  make_strided (&a, 16, 0x000000FFu, 0, 16);
+  check (&a, 1, 1, 4);
+
+  /* float4, lanes 0 and 8: phases 0 and 1, one lane each: 2, ideal 2 */
+  make_strided (&a, 16, 0x00000101u, 0, 16);
+  check (&a, 2, 2, 4);
+
+  /* float2, lanes 16..31: phase 1 only: 1 */
+  make_strided (&a, 8, 0xFFFF0000u, 0, 8);
+  check (&a, 1, 1, 2);
+
+  /* 4-byte stride 32 words, lanes 0..3 only: 4 words in bank 0: 4 */
+  make_strided (&a, 4, 0x0000000Fu, 0, 128);
+  check (&a, 4, 1, 1);
+
+  /* 4-byte stride 32 words, even lanes: 16 words in bank 0: 16 */
+  make_strided (&a, 4, 0x55555555u, 0, 128);
+  check (&a, 16, 1, 1);
+
+  /* float4 stride 2 (see above), lanes 0..3 only: banks 0..3, 8..11,
+   * 16..19, 24..27 once each: 1 */
+  make_strided (&a, 16, 0x0000000Fu, 0, 32);
+  check (&a, 1, 1, 4);
+
+  /* float4 stride 2, lanes 0 and 4: both on banks 0..3: 2 */
+  make_strided (&a, 16, 0x00000011u, 0, 32);
+  check (&a, 2, 1, 4);
+
+  /* one lane: 1 */
+  make_strided (&a, 4, 0x00010000u, 0, 128);
+  check (&a, 1, 1, 1);
+
+  /* inactive lanes' offsets are garbage and must not count: lanes 0..3 at
+   * words 0..3, the others would all conflict in bank 0 */
+  make_strided (&a, 4, 0x0000000Fu, 0, 4);
+  for (guint l = 4; l < 32; l++)
+    a.addr[l] = 4096 * l + 1;
+  check (&a, 1, 1, 1);
+}
+
+static void
+test_mask_zero (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 16, 0, 0, 128);
+  check (&a, 0, 0, 0);
+}
+
+static void
+test_transpose (void)
+{
+  MsWarpAccess a;
+  /* float tile[32][32], column read tile[l][c]: offset (32l + c) * 4, bank
+   * (32l + c) mod 32 = c for every lane, 32 distinct words: 32 */
+  make_strided (&a, 4, FULL, 4 * 5, 32 * 4);
+  check (&a, 32, 1, 1);
+
+  /* float tile[32][33] (padded): offset (33l + c) * 4, bank (l + c) mod
+   * 32: all different: 1 */
+  make_strided (&a, 4, FULL, 4 * 5, 33 * 4);
+  check (&a, 1, 1, 1);
+
+  /* float tile[32][34] (the Kepler 64-bit-mode padding): bank (2l + c)
+   * mod 32: lanes l and l+16 collide: 2 on H100 (worse than +1) */
+  make_strided (&a, 4, FULL, 4 * 5, 34 * 4);
+  check (&a, 2, 1, 1);
+
+  /* row read tile[r][l] of the 32x33 tile: words 33r + l, 32 consecutive
+   * words: 1 */
+  make_strided (&a, 4, FULL, 4 * 33 * 7, 4);
+  check (&a, 1, 1, 1);
+}
+
+static void
+test_xor_swizzle (void)
+{
+  MsWarpAccess a;
+  /* float tile[32][32] swizzled: column c read as tile[l][c ^ l]: word
+   * 32l + (c ^ l), bank c ^ l: a permutation of 0..31: 1 */
+  for (guint c = 0; c < 32; c += 7)
+    {
+      make_strided (&a, 4, FULL, 0, 0);
+      for (guint l = 0; l < 32; l++)
+        a.addr[l] = 4 * (32 * l + (c ^ l));
+      check (&a, 1, 1, 1);
+    }
+  /* row r read as tile[r][l ^ r]: word 32r + (l ^ r): banks l ^ r: 1,
+   * lanes out of order */
+  for (guint r = 1; r < 32; r += 5)
+    {
+      for (guint l = 0; l < 32; l++)
+        a.addr[l] = 4 * (32 * r + (l ^ r));
+      check (&a, 1, 1, 1);
+    }
+}
+
+static void
+test_unordered (void)
+{
+  MsWarpAccess a;
+  /* lanes read words 32 * ((l * 7) mod 32): all bank 0, 32 distinct
+   * words, out of order: 32 */
+  make_strided (&a, 4, FULL, 0, 0);
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 4 * 32 * ((l * 7) % 32);
+  check (&a, 32, 1, 1);
+
+  /* lanes read words 32 * (l mod 4) in the order 0, 32, 64, 96, 0, 32..:
+   * bank 0, 4 distinct words, each repeated: 4 */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 4 * 32 * (l % 4);
+  check (&a, 4, 1, 1);
+
+  /* reversed stride 2: lane l reads word 2 * (31 - l): gcd(2, 32) = 2 */
+  make_strided (&a, 4, FULL, 4 * 62, -8);
+  check (&a, 2, 1, 1);
+}
+
+static void
+test_misaligned (void)
+{
+  MsWarpAccess a;
+  /* not legal on a GPU, but defined: 8-byte lanes at 8l + 4 touch words
+   * 2l+1, 2l+2.  Phase 0 (lanes 0..15): words 1..32; banks 1..31 once,
+   * bank 0 gets word 32 only: 1.  Phase 1: words 33..64: 1.  Total 2. */
+  make_strided (&a, 8, FULL, 4, 8);
+  check (&a, 2, 2, 2);
+
+  /* 4-byte lanes at 4l + 2 touch words l, l+1: words 0..32 in one
+   * phase; bank 0 gets words 0 and 32: 2 */
+  make_strided (&a, 4, FULL, 2, 4);
+  check (&a, 2, 1, 1);
+}
+
+static void
+test_cc1x (void)
+{
+  MsArch arch;
+  MsWarpAccess a;
+  arch_cc1x (&arch);
+
+  /* 4-byte, stride 1: two half-warp phases of 16 lanes, words 0..15 and
+   * 16..31 each in banks 0..15 once: 1 + 1 = 2, ideal 2, no conflict */
+  make_strided (&a, 4, FULL, 0, 4);
+  check_arch (&arch, &a, 2, 2, 2);
+
+  /* stride 2: half-warp words 2l, banks 2l mod 16: lanes l and l+8 share
+   * a bank: 2 per phase: 4, ideal 2, excessive 2 */
+  make_strided (&a, 4, FULL, 0, 8);
+  check_arch (&arch, &a, 4, 2, 2);
+
+  /* stride 16: every lane of a half-warp in bank 0: 16 per phase: 32
+   * (on H100 the same access costs gcd(16, 32) = 16) */
+  make_strided (&a, 4, FULL, 0, 64);
+  check_arch (&arch, &a, 32, 2, 2);
+
+  /* stride 17 (odd): 1 per phase: 2 */
+  make_strided (&a, 4, FULL, 0, 68);
+  check_arch (&arch, &a, 2, 2, 2);
+
+  /* the 16x16 transpose column read tile[l][c], half-warp lanes l: word
+   * 16l + c, all bank c: 16 per phase: 32; padded [16][17]: 1 per phase */
+  make_strided (&a, 4, FULL, 0, 16 * 4);
+  check_arch (&arch, &a, 32, 2, 2);
+  make_strided (&a, 4, FULL, 0, 17 * 4);
+  check_arch (&arch, &a, 2, 2, 2);
+
+  /* lanes 0..15 only: one phase: 1 */
+  make_strided (&a, 4, 0x0000FFFFu, 0, 4);
+  check_arch (&arch, &a, 1, 1, 2);
+}
+
+static void
+test_kepler64 (void)
+{
+  MsArch arch;
+  MsWarpAccess a;
+  arch_kepler64 (&arch);
+
+  /* 8-byte words.  4-byte stride 1: lane l in word l/2 (two lanes per
+   * word, broadcast), words 0..15 in banks 0..15: 1 */
+  make_strided (&a, 4, FULL, 0, 4);
+  check_arch (&arch, &a, 1, 1, 1);
+
+  /* 4-byte stride 32 floats (128 B): word 16l, banks 16l mod 32 = 0 or
+   * 16, 16 distinct words each: 16 (H100: 32) */
+  make_strided (&a, 4, FULL, 0, 128);
+  check_arch (&arch, &a, 16, 1, 1);
+
+  /* double (8-byte) stride 1: 256 / 8 = 32 lanes a phase, word l: 1 */
+  make_strided (&a, 8, FULL, 0, 8);
+  check_arch (&arch, &a, 1, 1, 1);
+
+  /* float tile[32][34] column read: offset 136l, word 17l, bank 17l mod
+   * 32: 17 odd, all different: 1 */
+  make_strided (&a, 4, FULL, 0, 34 * 4);
+  check_arch (&arch, &a, 1, 1, 1);
+
+  /* 16-byte stride 1: 256 / 16 = 16 lanes a phase, lane l words 2l, 2l+1
+   * -> 32 words, banks 0..31 once: 1 a phase, 2 phases */
+  make_strided (&a, 16, FULL, 0, 16);
+  check_arch (&arch, &a, 2, 2, 2);
+}
+
+static void
+test_odd_geometry (void)
+{
+  MsArch arch;
+  MsWarpAccess a;
+  arch_h100 (&arch);
+  /* 24 banks (not a power of two), phase 96 bytes: 4-byte stride 1: one
+   * phase of 24 lanes (0..23) with words 0..23: 1, and lanes 24..31 with
+   * words 24..31 in banks 0..7: 1; total 2 */
+  arch.banks = 24;
+  arch.phase_bytes = 96;
+  make_strided (&a, 4, FULL, 0, 4);
+  check_arch (&arch, &a, 2, 2, 2);
+
+  /* stride 24 words: every lane bank 0: 24 + 8 = 32 */
+  make_strided (&a, 4, FULL, 0, 96);
+  check_arch (&arch, &a, 32, 2, 2);
+}
+
+static void
+test_detail (void)
+{
+  MsArch arch;
+  MsWarpAccess a;
+  MsBankDetail *d = g_new (MsBankDetail, 1);
+  arch_h100 (&arch);
+
+  /* lane l at word 2l (stride 2): 2-way conflict in every even bank */
+  make_strided (&a, 4, FULL, 0, 8);
+  ms_banks_detail (&arch, &a, d);
+  g_assert_cmpuint (d->cost.wavefronts, ==, 2);
+  g_assert_cmpuint (d->lanes_per_phase, ==, 32);
+  g_assert_cmpuint (d->banks, ==, 32);
+  g_assert_cmpuint (d->phase[0].n_words, ==, 32);
+  g_assert_cmpuint (d->phase[0].wavefronts, ==, 2);
+  for (guint b = 0; b < 32; b++)
+    g_assert_cmpuint (d->phase[0].bank_words[b], ==, b % 2 == 0 ? 2 : 0);
+  for (guint l = 0; l < 32; l++)
+    {
+      g_assert_cmpint (d->lane[l].phase, ==, 0);
+      g_assert_cmpuint (d->lane[l].n_words, ==, 1);
+      g_assert_cmpuint (d->lane[l].word[0], ==, 2 * l);
+      g_assert_cmpuint (d->lane[l].bank[0], ==, (2 * l) % 32);
+      g_assert_cmpuint (d->lane[l].degree, ==, 2);
+      g_assert_false (d->lane[l].broadcast[0]);
+      /* word 2l is the first (wave 0) of its bank for l < 16 */
+      g_assert_cmpuint (d->lane[l].wave[0], ==, l < 16 ? 0 : 1);
+      g_assert_cmpuint (d->words[d->lane[l].entry[0]].word, ==, 2 * l);
+    }
+  /* the words of bank 4: 4 and 36 */
+  guint f = d->phase[0].bank_first[4];
+  g_assert_cmpuint (d->words[f].word, ==, 4);
+  g_assert_cmpuint (d->words[f + 1].word, ==, 36);
+  g_assert_cmpuint (d->words[f + 1].rank, ==, 1);
+
+  /* 1-byte at l: lanes 4k..4k+3 broadcast word k */
+  make_strided (&a, 1, 0x0000001Fu, 0, 1);
+  ms_banks_detail (&arch, &a, d);
+  g_assert_cmpuint (d->cost.wavefronts, ==, 1);
+  g_assert_cmpuint (d->phase[0].n_words, ==, 2);   /* words 0 and 1 */
+  for (guint l = 0; l < 32; l++)
+    {
+      if (l >= 5)
+        {
+          g_assert_cmpint (d->lane[l].phase, ==, -1);
+          g_assert_cmpuint (d->lane[l].n_words, ==, 0);
+          continue;
+        }
+      /* lane 4 is alone in word 1 */
+      g_assert_cmpint (d->lane[l].broadcast[0], ==, l < 4);
+      g_assert_cmpuint (d->lane[l].degree, ==, 1);
+    }
+  g_assert_cmpuint (d->words[d->lane[0].entry[0]].lanes, ==, 4);
+
+  /* float4 stride 2 words: lane 1 of phase 0 reads words 8..11 */
+  make_strided (&a, 16, FULL, 0, 32);
+  ms_banks_detail (&arch, &a, d);
+  g_assert_cmpuint (d->cost.phases, ==, 4);
+  g_assert_cmpuint (d->phase[1].first_lane, ==, 8);
+  g_assert_cmpuint (d->phase[1].n_lanes, ==, 8);
+  g_assert_cmpuint (d->phase[1].wavefronts, ==, 2);
+  g_assert_cmpuint (d->lane[1].n_words, ==, 4);
+  for (guint k = 0; k < 4; k++)
+    {
+      g_assert_cmpuint (d->lane[1].word[k], ==, 8 + k);
+      g_assert_cmpuint (d->lane[1].bank[k], ==, 8 + k);
+    }
+  g_assert_cmpint (d->lane[9].phase, ==, 1);
+  g_free (d);
+}
+
+static void
+test_arch_check (void)
+{
+  MsArch arch;
+  g_autoptr (GError) error = NULL;
+  arch_h100 (&arch);
+  g_assert_true (ms_banks_arch_check (&arch, NULL));
+  arch_cc1x (&arch);
+  g_assert_true (ms_banks_arch_check (&arch, NULL));
+  arch_kepler64 (&arch);
+  g_assert_true (ms_banks_arch_check (&arch, NULL));
+  arch.banks = 65;
+  g_assert_false (ms_banks_arch_check (&arch, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  arch_h100 (&arch);
+  arch.bank_bytes = 2;
+  g_assert_false (ms_banks_arch_check (&arch, &error));
+  g_clear_error (&error);
+  arch_h100 (&arch);
+  arch.phase_bytes = 0;
+  g_assert_false (ms_banks_arch_check (&arch, &error));
+}
+
+static void
+test_cost_add (void)
+{
+  MsSharedCost sum = { 0 }, b = { 5, 2, 3, 2 };
+  ms_shared_cost_add (&sum, &b);
+  ms_shared_cost_add (&sum, &b);
+  g_assert_cmpuint (sum.wavefronts, ==, 10);
+  g_assert_cmpuint (sum.ideal, ==, 4);
+  g_assert_cmpuint (sum.excessive, ==, 6);
+  g_assert_cmpuint (sum.phases, ==, 4);
+}
+
+/* ---- randomized cross-check against a brute-force reference ---- */
+
+/* Phases, wavefronts and ideal by the rule, with plain loops: for every
+ * phase, the list of distinct words of its active lanes (every byte of
+ * every lane), then per bank the number of them. */
+static void
+reference_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *c)
+{
+  guint ws = MIN ((guint) arch->warp_size, 32u);
+  guint lpp = a->width ? (guint) arch->phase_bytes / a->width : ws;
+  lpp = CLAMP (lpp, 1u, ws);
+  guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
+
+  memset (c, 0, sizeof *c);
+  if (mask == 0)
+    return;
+  c->phases = (ws + lpp - 1) / lpp;
+  for (guint p = 0; p < c->phases; p++)
+    {
+      guint64 words[32 * 16];
+      guint n = 0;
+      for (guint l = p * lpp; l < MIN ((p + 1) * lpp, ws); l++)
+        {
+          if (!(mask & (1u << l)))
+            continue;
+          for (guint64 byte = a->addr[l]; byte < a->addr[l] + a->width; byte++)
+            {
+              guint64 w = byte / (guint64) arch->bank_bytes;
+              gboolean seen = FALSE;
+              for (guint i = 0; i < n; i++)
+                seen |= words[i] == w;
+              if (!seen)
+                words[n++] = w;
+            }
+        }
+      if (n == 0)
+        continue;
+      c->ideal++;
+      guint best = 0;
+      for (guint b = 0; b < (guint) arch->banks; b++)
+        {
+          guint k = 0;
+          for (guint i = 0; i < n; i++)
+            k += words[i] % (guint64) arch->banks == b;
+          best = MAX (best, k);
+        }
+      c->wavefronts += best;
+    }
+  c->excessive = c->wavefronts - c->ideal;
+}
+
+/* Checks the detail's per-lane and per-word facts with plain loops. */
+static void
+check_detail (const MsArch *arch, const MsWarpAccess *a, const MsBankDetail *d)
+{
+  guint ws = MIN ((guint) arch->warp_size, 32u);
+  guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
+
+  for (guint l = 0; l < 32; l++)
+    {
+      const MsBankLane *ln = &d->lane[l];
+      if (!(mask & (1u << l)) || a->width == 0)
+        {
+          g_assert_cmpint (ln->phase, ==, -1);
+          continue;
+        }
+      g_assert_cmpint (ln->phase, ==, (gint) (l / d->lanes_per_phase));
+      guint64 w0 = a->addr[l] / (guint64) arch->bank_bytes;
+      guint64 w1 = (a->addr[l] + a->width - 1) / (guint64) arch->bank_bytes;
+      g_assert_cmpuint (ln->n_words, ==, w1 - w0 + 1);
+      guint degree = 0;
+      for (guint k = 0; k < ln->n_words; k++)
+        {
+          guint64 w = w0 + k;
+          g_assert_cmpuint (ln->word[k], ==, w);
+          g_assert_cmpuint (ln->bank[k], ==, w % (guint64) arch->banks);
+          /* broadcast: another active lane of the phase touches w */
+          gboolean other = FALSE;
+          for (guint m = 0; m < 32; m++)
+            if (m != l && (mask & (1u << m)) && m / d->lanes_per_phase == l / d->lanes_per_phase
+                && a->addr[m] / (guint64) arch->bank_bytes <= w
+                && (a->addr[m] + a->width - 1) / (guint64) arch->bank_bytes >= w)
+              other = TRUE;
+          g_assert_cmpint (ln->broadcast[k], ==, other);
+          const MsBankWord *e = &d->words[ln->entry[k]];
+          g_assert_cmpuint (e->word, ==, w);
+          g_assert_cmpuint (e->phase, ==, (guint) ln->phase);
+          g_assert_cmpuint (ln->wave[k], ==, e->rank);
+          const MsBankPhase *ph = &d->phase[ln->phase];
+          g_assert_cmpuint (e->rank, <, ph->bank_words[ln->bank[k]]);
+          degree = MAX (degree, ph->bank_words[ln->bank[k]]);
+        }
+      g_assert_cmpuint (ln->degree, ==, degree);
+    }
+  /* per phase: bank_words add up to n_words, max is the wavefronts */
+  for (guint p = 0; p < d->cost.phases; p++)
+    {
+      const MsBankPhase *ph = &d->phase[p];
+      guint sum = 0, best = 0;
+      for (guint b = 0; b < d->banks; b++)
+        {
+          sum += ph->bank_words[b];
+          best = MAX (best, ph->bank_words[b]);
+          for (guint k = 0; k < ph->bank_words[b]; k++)
+            {
+              const MsBankWord *e = &d->words[ph->bank_first[b] + k];
+              g_assert_cmpuint (e->bank, ==, b);
+              g_assert_cmpuint (e->rank, ==, k);
+              if (k > 0)
+                g_assert_cmpuint (e[-1].word, <, e->word);
+            }
+        }
+      g_assert_cmpuint (sum, ==, ph->n_words);
+      g_assert_cmpuint (best, ==, ph->wavefronts);
+    }
+}
+
+static guint32
+random_mask (GRand *r)
+{
+  switch (g_rand_int_range (r, 0, 8))
+    {
+    case 0: case 1: case 2: case 3:
+      return FULL;
+    case 4:
+      return g_rand_int (r);
+    case 5:
+      return 1u << g_rand_int_range (r, 0, 32);
+    case 6:
+      {
+        guint lo = (guint) g_rand_int_range (r, 0, 32);
+        guint hi = (guint) g_rand_int_range (r, (gint32) lo, 32);
+        return (guint32) ((((guint64) 1 << (hi + 1)) - 1) & ~(((guint64) 1 << lo) - 1));
+      }
+    default:
+      return g_rand_int_range (r, 0, 10) == 0 ? 0 : g_rand_int (r) & g_rand_int (r);
+    }
+}
+
+static void
+random_access (GRand *r, MsWarpAccess *a)
+{
+  static const guint widths[] = { 1, 2, 4, 8, 16 };
+  static const gint64 strides[] = { 0, 1, 2, 3, 4, 8, 16, 17, 31, 32, 33, 64, -1, -2, -32 };
+  guint width = widths[g_rand_int_range (r, 0, 5)];
+  gboolean aligned = g_rand_int_range (r, 0, 5) != 0;
+  guint64 base = width * (guint64) g_rand_int_range (r, 0, 4096);
+  guint64 mis = aligned ? 0 : (guint64) g_rand_int_range (r, 0, 16);
+
+  memset (a, 0, sizeof *a);
+  a->space = MS_SPACE_SHARED;
+  a->width = (guint8) width;
+  a->mask = random_mask (r);
+  switch (g_rand_int_range (r, 0, 7))
+    {
+    case 0: case 1:  /* strided, in elements (words for 1/2-byte too) */
+      {
+        gint64 s = strides[g_rand_int_range (r, 0, G_N_ELEMENTS (strides))];
+        gint64 unit = width < 4 && g_rand_boolean (r) ? 4 : width;
+        for (guint l = 0; l < 32; l++)
+          a->addr[l] = (guint64) ((gint64) (base + 65536 + mis) + s * unit * (gint64) l);
+      }
+      break;
+    case 2:  /* gather in a small window */
+      {
+        gint32 span = g_rand_int_range (r, 1, 300);
+        for (guint l = 0; l < 32; l++)
+          a->addr[l] = base + mis + width * (guint64) g_rand_int_range (r, 0, span);
+      }
+      break;
+    case 3:  /* gather in 48 KiB */
+      for (guint l = 0; l < 32; l++)
+        a->addr[l] = mis + width * (guint64) g_rand_int_range (r, 0, (gint32) (49152 / width));
+      break;
+    case 4:  /* tile[l][c ^ l] or tile[r][l ^ r] with a random row pitch */
+      {
+        guint k = (guint) g_rand_int_range (r, 0, 32);
+        guint pitch = (guint) g_rand_int_range (r, 1, 40);
+        gboolean column = g_rand_boolean (r);
+        for (guint l = 0; l < 32; l++)
+          a->addr[l] = base + mis + width * (guint64) (column ? pitch * l + (k ^ l)
+                                                       : pitch * k + (l ^ k));
+      }
+      break;
+    case 5:  /* few distinct offsets, random order */
+      {
+        guint64 pool[4];
+        for (guint i = 0; i < 4; i++)
+          pool[i] = base + mis + width * 32 * (guint64) g_rand_int_range (r, 0, 8);
+        for (guint l = 0; l < 32; l++)
+          a->addr[l] = pool[g_rand_int_range (r, 0, 4)];
+      }
+      break;
+    default:  /* anything, anywhere */
+      for (guint l = 0; l < 32; l++)
+        a->addr[l] = ((guint64) g_rand_int (r) << 8 ^ g_rand_int (r)) & ~(guint64) (aligned ? width - 1 : 0);
+      break;
+    }
+  for (guint l = 0; l < 32; l++)
+    if (!(a->mask & (1u << l)) && g_rand_boolean (r))
+      a->addr[l] = ((guint64) g_rand_int (r) << 32) | g_rand_int (r);
+}
+
+static void
+test_random (void)
+{
+  MsArch archs[7];
+  MsBankDetail *d = g_new (MsBankDetail, 1);
+  GRand *r = g_rand_new_with_seed (4242);
+
+  arch_h100 (&archs[0]);
+  arch_cc1x (&archs[1]);
+  arch_kepler64 (&archs[2]);
+  arch_h100 (&archs[3]);
+  archs[3].name = (char *) "odd";
+  archs[3].banks = 24;          /* not a power of two */
+  archs[3].phase_bytes = 96;
+  arch_h100 (&archs[4]);
+  archs[4].name = (char *) "ws16";
+  archs[4].warp_size = 16;
+  arch_h100 (&archs[5]);
+  archs[5].name = (char *) "phase64";
+  archs[5].phase_bytes = 64;    /* 32 banks, half-warp phases */
+  arch_h100 (&archs[6]);
+  archs[6].name = (char *) "banks64";
+  archs[6].banks = 64;          /* the most the model takes */
+  archs[6].phase_bytes = 256;
+
+  for (guint i = 0; i < 30000; i++)
+    {
+      MsWarpAccess a;
+      MsSharedCost got, want;
+      const MsArch *arch = &archs[i % G_N_ELEMENTS (archs)];
+
+      random_access (r, &a);
+      memset (&got, 0x5A, sizeof got);
+      ms_banks_cost (arch, &a, &got);
+      reference_cost (arch, &a, &want);
+      if (memcmp (&got, &want, sizeof got) != 0)
+        g_error ("access %u (arch %s, width %u, mask %08x, lane 0 at %" G_GUINT64_FORMAT "): "
+                 "got %u/%u/%u/%u want %u/%u/%u/%u",
+                 i, arch->name, a.width, a.mask, a.addr[0],
+                 got.wavefronts, got.ideal, got.excessive, got.phases,
+                 want.wavefronts, want.ideal, want.excessive, want.phases);
+      if (i % 4 == 0)
+        {
+          ms_banks_detail (arch, &a, d);
+          g_assert_cmpmem (&d->cost, sizeof d->cost, &want, sizeof want);
+          check_detail (arch, &a, d);
+        }
+    }
+  g_rand_free (r);
+  g_free (d);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/banks/word-strides", test_word_strides);
+  g_test_add_func ("/banks/broadcast", test_broadcast);
+  g_test_add_func ("/banks/two-words-one-bank", test_two_words_one_bank);
+  g_test_add_func ("/banks/bytes", test_bytes);
+  g_test_add_func ("/banks/float2", test_float2);
+  g_test_add_func ("/banks/float2-stride2", test_float2_stride2);
+  g_test_add_func ("/banks/float4", test_float4);
+  g_test_add_func ("/banks/float4-stride2", test_float4_stride2);
+  g_test_add_func ("/banks/worst-case", test_worst_case);
+  g_test_add_func ("/banks/partial-masks", test_partial_masks);
+  g_test_add_func ("/banks/mask-zero", test_mask_zero);
+  g_test_add_func ("/banks/transpose", test_transpose);
+  g_test_add_func ("/banks/xor-swizzle", test_xor_swizzle);
+  g_test_add_func ("/banks/unordered", test_unordered);
+  g_test_add_func ("/banks/misaligned", test_misaligned);
+  g_test_add_func ("/banks/cc1x", test_cc1x);
+  g_test_add_func ("/banks/kepler64", test_kepler64);
+  g_test_add_func ("/banks/odd-geometry", test_odd_geometry);
+  g_test_add_func ("/banks/detail", test_detail);
+  g_test_add_func ("/banks/arch-check", test_arch_check);
+  g_test_add_func ("/banks/cost-add", test_cost_add);
+  g_test_add_func ("/banks/random-vs-reference", test_random);
+
+  return g_test_run ();
+}
