@@ -26,7 +26,9 @@
 #include "config.h"
 #include "emulator.h"
 
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "banks.h"
 #include "coalescing.h"
@@ -884,6 +886,96 @@ run_block (Worker *W, guint64 b)
   return TRUE;
 }
 
+/* ------------------------------------------------------------ crashes */
+
+/* A kernel can still crash the process: a pointer dereferenced without
+ * LD/ST, or a kernel thread overflowing its fiber stack into the guard
+ * page.  Turn that into memsim's one-line error instead of a core dump.
+ * The handler runs on its own signal stack (the fiber's may be the one that
+ * overflowed) and uses only async-signal-safe calls. */
+static void
+write_str (const char *s)
+{
+  gsize n = strlen (s);
+  while (n > 0)
+    {
+      gssize w = write (2, s, n);
+      if (w <= 0)
+        return;
+      s += w;
+      n -= (gsize) w;
+    }
+}
+
+static void
+write_uint (guint64 v)
+{
+  char buf[24];
+  int i = (int) sizeof buf;
+  buf[--i] = 0;
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) && i > 0);
+  write_str (buf + i);
+}
+
+static void
+crash_handler (int sig, siginfo_t *info, void *context)
+{
+  (void) context;
+  Worker *W = cur_worker;
+  Lane *l = cur_lane;
+  write_str ("memsim: ");
+  if (W != NULL && l != NULL)
+    {
+      gboolean overflow = ms_stack_pool_is_guard (W->pool, info->si_addr);
+      write_str (W->launch->kernel);
+      write_str (overflow ? ": stack overflow in a kernel thread (a fiber has 32 KiB of stack; "
+                            "use fewer or smaller local arrays)"
+                 : sig == SIGFPE ? ": the kernel crashed with an arithmetic error (integer "
+                                   "division by zero?)"
+                                 : ": the kernel crashed (invalid memory access outside LD/ST: "
+                                   "check that every global and shared access uses LD/ST)");
+      write_str (" in block (");
+      write_uint (ms_block.block_idx.x), write_str (","), write_uint (ms_block.block_idx.y);
+      write_str (","), write_uint (ms_block.block_idx.z), write_str (") thread (");
+      write_uint (l->info.thread_idx.x), write_str (","), write_uint (l->info.thread_idx.y);
+      write_str (","), write_uint (l->info.thread_idx.z), write_str (")\n");
+    }
+  else
+    {
+      write_str (sig == SIGSEGV ? "internal error: segmentation fault" : "internal error: fatal signal");
+      write_str ("\n");
+    }
+  _exit (1);
+}
+
+/* Installs the handler and gives the calling thread an alternate signal
+ * stack (each worker thread calls this). */
+static void
+install_crash_handler (void)
+{
+  static __thread gboolean has_stack;
+  if (!has_stack)
+    {
+      stack_t ss = { .ss_sp = g_malloc (SIGSTKSZ * 4), .ss_size = SIGSTKSZ * 4, .ss_flags = 0 };
+      sigaltstack (&ss, NULL);
+      has_stack = TRUE;   /* kept for the thread's life: the pool may reuse it */
+    }
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      struct sigaction sa = { 0 };
+      sa.sa_sigaction = crash_handler;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset (&sa.sa_mask);
+      sigaction (SIGSEGV, &sa, NULL);
+      sigaction (SIGBUS, &sa, NULL);
+      sigaction (SIGFPE, &sa, NULL);
+      g_once_init_leave (&once, 1);
+    }
+}
+
 /* ------------------------------------------------------------ driver */
 
 typedef struct {
@@ -953,6 +1045,7 @@ worker_run (gpointer data, gpointer user_data)
 {
   Job *job = user_data;
   Worker *W = data;
+  install_crash_handler ();
   cur_worker = W;
   for (;;)
     {
@@ -964,7 +1057,7 @@ worker_run (gpointer data, gpointer user_data)
           /* After a failure, finish only the blocks before it, so the error
            * reported is the first block's whatever the thread count. */
           if (b >= __atomic_load_n (&job->error_block, __ATOMIC_RELAXED))
-            return;
+            goto out;
           if (!run_block (W, (guint64) b))
             {
               g_mutex_lock (&job->lock);
@@ -976,10 +1069,12 @@ worker_run (gpointer data, gpointer user_data)
                 }
               g_clear_error (&W->error);
               g_mutex_unlock (&job->lock);
-              return;
+              goto out;
             }
         }
     }
+out:
+  cur_lane = NULL;
   cur_worker = NULL;
 }
 

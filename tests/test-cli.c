@@ -218,13 +218,15 @@ test_bad_input (void)
     { { "trace", "transpose_naive", "--size", "abc" }, 2, "not an integer" },
     { { "trace", "transpose_naive", "--block", "64x32" }, 2, "1024 threads" },
     { { "trace", "transpose_naive", "--block", "2048" }, 2, "--block" },
-    { { "trace", "transpose_shared", "--block", "16x16" }, 2, "32x32 block" },
+    { { "trace", "transpose_shared", "--block", "16x16" }, 2, "default block" },
     { { "trace", "transpose_naive", "-p", "depth=3" }, 2, "no parameter 'depth'" },
     { { "trace", "transpose_naive", "-p", "width" }, 2, "NAME=VALUE" },
     { { "trace", "transpose_naive", "--format", "xml" }, 2, "text, json or csv" },
     { { "trace", "transpose_naive", "--bogus" }, 2, "--bogus" },
     { { "trace", "test_barrier_divergence" }, 1, "deadlock" },
     { { "trace", "test_oob" }, 1, "tests.cu:" },
+    { { "trace", "test_wild_pointer" }, 1, "invalid memory access outside LD/ST" },
+    { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {

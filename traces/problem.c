@@ -140,13 +140,31 @@ ms_problem_set_block (MsProblem *p, const char *block, GError **error)
       dims[d] = (unsigned) v;
     }
   const MsKernel *k = p->kernel;
-  if (k->block_rule == MS_BLOCK_FIXED
-      && (dims[0] != k->block[0] || dims[1] != MAX (k->block[1], 1u)
-          || dims[2] != MAX (k->block[2], 1u)))
+  gboolean one_d = dims[1] == 1 && dims[2] == 1;
+  const char *rule = NULL;
+  switch (k->block_rule)
     {
-      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--block %s: kernel %s's tile is built for a %ux%u block; leave --block out",
-                   block, k->name, k->block[0], MAX (k->block[1], 1u));
+    case MS_BLOCK_FIXED:
+      if (dims[0] != k->block[0] || dims[1] != MAX (k->block[1], 1u)
+          || dims[2] != MAX (k->block[2], 1u))
+        rule = "its tile is built for its default block; leave --block out";
+      break;
+    case MS_BLOCK_1D:
+      if (!one_d)
+        rule = "it takes a 1D block: give --block X";
+      break;
+    case MS_BLOCK_POW2:
+      if (!one_d || (dims[0] & (dims[0] - 1)) != 0 || dims[0] < 64)
+        rule = "its tree reduction needs a 1D block of 64, 128, 256, 512 or 1024 threads";
+      break;
+    default:
+      break;
+    }
+  if (rule != NULL)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_BLOCK_RULE,
+                   "--block %s: kernel %s does not accept it: %s (default %ux%ux%u)", block,
+                   k->name, rule, k->block[0], MAX (k->block[1], 1u), MAX (k->block[2], 1u));
       return FALSE;
     }
   memcpy (p->args.block, dims, sizeof dims);

@@ -156,6 +156,25 @@ __global__ void test_3d (int *out, const int *in, int n)
     ST (out[idx], (int) (x | y << 10 | z << 20) + LD (in[idx]) * 0);
 }
 
+/* Writes through a pointer without ST: invisible to the emulator's checks,
+ * a crash on both back-ends (must fail with one line, not a core dump). */
+__global__ void test_wild_pointer (int *out, const int *in, int n)
+{
+  int *wild = (int *) 0 + blockIdx.x;
+  if (threadIdx.x == 0)
+    *wild = n;
+  ST (out[0], 0);
+}
+
+/* A local array far larger than a fiber's stack (must fail cleanly). */
+__global__ void test_stack_overflow (int *out, const int *in, int n)
+{
+  volatile int big[40000];
+  big[threadIdx.x] = n;
+  big[39999 - threadIdx.x] = n;
+  ST (out[threadIdx.x], big[threadIdx.x]);
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -166,3 +185,5 @@ TEST_ENTRY (test_divergence)
 TEST_ENTRY (test_atomics)
 TEST_ENTRY (test_early_exit)
 TEST_ENTRY (test_3d)
+TEST_ENTRY (test_wild_pointer)
+TEST_ENTRY (test_stack_overflow)
