@@ -33,50 +33,24 @@
 #include "banks.h"
 #include "coalescing.h"
 #include "fiber.h"
+#include "lane.h"
 
 #define MAX_BLOCK_THREADS 1024
 #define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
 #define MAX_SHARED_ARRAYS 64
 #define MAX_SITES 4096
 #define STACK_BYTES (32 * 1024)
-#define NO_ORDER G_MAXINT
 
 G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
 
-__thread MsThreadInfo *ms_self;
+__thread void *ms_self;
 __thread MsBlockInfo ms_block;
 
-typedef enum {
-  LANE_READY,      /* will run on next resume */
-  LANE_AT_OP,      /* waiting at a memory operation or warp collective */
-  LANE_AT_BARRIER, /* waiting at __syncthreads */
-  LANE_DONE,       /* returned from the kernel */
-} LaneState;
-
-typedef enum {
-  K_LD, K_ST, K_ATOMIC, K_SHFL, K_VOTE, K_SYNCWARP, K_BARRIER,
-} LaneOp;
-
-/* One CUDA thread.  The first 64 bytes are what a load or store of up to 8
- * bytes and the kernel's threadIdx touch; the rest only 16-byte accesses,
- * atomics and warp collectives. */
-typedef struct {
-  MsFiber fiber;
-  const MsSite *site;    /* where the lane stopped */
-  volatile guint8 *addr; /* address of its memory operation */
-  guint8 state, kind, size, lane;
-  MsThreadInfo info;     /* ms_self points here */
-  guint64 val[2];        /* value stored, or loaded / operand of a collective */
-  guint32 mask;          /* collective's mask */
-  guint n_shared;        /* shared arrays this thread declared so far */
-  /* cold */
-  guint64 cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
-  int sub, num, arg, width;
-} __attribute__ ((aligned (64))) Lane;
+typedef MsLane Lane;
 
 typedef struct {
   const MsLaunch *launch;
-  MsFiber sched;
+  MsWarpCtl ctl;         /* scheduler context, current warp (sim/lane.h) */
   MsStackPool *pool;
   Lane *lanes;
   guint n_lanes;
@@ -87,11 +61,7 @@ typedef struct {
   guint64 block;
   guint16 warp;
   guint32 warp_full;     /* lanes that exist in the current warp */
-  Lane *warp_end;        /* one past the current warp's last lane */
-  int order[32];         /* current warp: site order of lanes at an op, else NO_ORDER */
-  guint n_done, n_barrier;             /* lanes of the block exited / at a barrier */
-  const MsSite *barrier_site;          /* the barrier the first waiting lane is at */
-  gboolean barrier_mismatch;           /* lanes wait at different barriers */
+  guint n_done;          /* lanes of the block that exited */
   /* the region the last access fell in: [lo, lo + span), virtual base */
   const guint8 *region_lo;
   gsize region_span;
@@ -111,7 +81,8 @@ typedef struct {
 } Worker;
 
 static __thread Worker *cur_worker;
-static __thread Lane *cur_lane;
+__thread MsLane *ms_cur_lane;
+__thread MsWarpCtl *ms_warp_ctl;
 
 /* ------------------------------------------------------------ sites */
 
@@ -144,29 +115,9 @@ static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
  * is ready to run, and the last one to the scheduler: one context switch
  * per lane and step instead of two. */
 static inline void
-prefetch_lane (const Lane *l)
-{
-  const char *sp = l->fiber.sp;
-  __builtin_prefetch (sp);
-  __builtin_prefetch (sp + 64);
-  __builtin_prefetch (sp + 128);
-}
-
-static inline void
 lane_yield (Lane *l)
 {
-  Worker *W = cur_worker;
-  for (Lane *next = l + 1; next < W->warp_end; next++)
-    if (next->state == LANE_READY)
-      {
-        if (next + 2 < W->warp_end)
-          prefetch_lane (next + 2);
-        cur_lane = next;
-        ms_self = &next->info;
-        ms_fiber_switch (&l->fiber, &next->fiber);
-        return;
-      }
-  ms_fiber_switch (&l->fiber, &W->sched);
+  ms_lane_yield (l);
 }
 
 static void
@@ -188,47 +139,22 @@ lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...)
 static void
 lane_yield_forever (Lane *l)
 {
-  l->state = LANE_DONE;
+  l->state = MS_LANE_DONE;
   for (;;)
     lane_yield (l);
 }
 
 static inline Lane *
-lane_stop (const MsSite *site, LaneOp kind)
+lane_stop (const MsSite *site, MsLaneOp kind)
 {
-  Lane *l = cur_lane;
-  l->site = site;
-  l->kind = (guint8) kind;
-  l->state = LANE_AT_OP;
-  cur_worker->order[l->lane] = site->order;
-  return l;
-}
-
-void *
-ms_ld (const MsSite *site, const volatile void *p, unsigned size)
-{
-  Lane *l = lane_stop (site, K_LD);
-  l->addr = (volatile guint8 *) p;
-  l->size = (guint8) size;
-  lane_yield (l);
-  return l->val;
-}
-
-void
-ms_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
-{
-  Lane *l = lane_stop (site, K_ST);
-  l->addr = p;
-  l->size = (guint8) size;
-  memcpy (l->val, v, size);
-  lane_yield (l);
+  return ms_lane_stop (site, kind);
 }
 
 void *
 ms_atomic (const MsSite *site, volatile void *p, const void *v,
            const void *compare, unsigned size, int op, int num)
 {
-  Lane *l = lane_stop (site, K_ATOMIC);
+  Lane *l = lane_stop (site, MS_K_ATOMIC);
   l->addr = p;
   l->size = (guint8) size;
   l->sub = op;
@@ -240,23 +166,9 @@ ms_atomic (const MsSite *site, volatile void *p, const void *v,
 }
 
 void
-ms_syncthreads (const MsSite *site)
-{
-  Lane *l = lane_stop (site, K_BARRIER);
-  Worker *W = cur_worker;
-  l->state = LANE_AT_BARRIER;
-  W->order[l->lane] = NO_ORDER;
-  if (W->n_barrier++ == 0)
-    W->barrier_site = site;
-  else if (site != W->barrier_site)
-    W->barrier_mismatch = TRUE;
-  lane_yield (l);
-}
-
-void
 ms_syncwarp (const MsSite *site, unsigned mask)
 {
-  Lane *l = lane_stop (site, K_SYNCWARP);
+  Lane *l = lane_stop (site, MS_K_SYNCWARP);
   l->mask = mask;
   lane_yield (l);
 }
@@ -265,7 +177,7 @@ void *
 ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
          int kind, int arg, int width)
 {
-  Lane *l = lane_stop (site, K_SHFL);
+  Lane *l = lane_stop (site, MS_K_SHFL);
   if (size != 4 && size != 8)
     lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
@@ -287,7 +199,7 @@ ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
 unsigned
 ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
-  Lane *l = lane_stop (site, K_VOTE);
+  Lane *l = lane_stop (site, MS_K_VOTE);
   l->mask = mask;
   l->sub = kind;
   l->arg = pred;
@@ -299,7 +211,7 @@ void *
 ms_shared_alloc (unsigned size, unsigned align)
 {
   Worker *W = cur_worker;
-  Lane *l = cur_lane;
+  Lane *l = ms_cur_lane;
   guint k = l->n_shared++;
   if (k < W->n_shared_arrays)
     return W->shared + W->shared_offsets[k];
@@ -329,8 +241,8 @@ lane_main (void *arg)
   for (;;)
     {
       cur_worker->launch->entry (&cur_worker->launch->args);
-      l->state = LANE_DONE;
-      cur_worker->order[l->lane] = NO_ORDER;
+      l->state = MS_LANE_DONE;
+      cur_worker->ctl.order[l->lane] = MS_NO_ORDER;
       cur_worker->n_done++;
       lane_yield (l);
     }
@@ -343,11 +255,11 @@ lane_main (void *arg)
 static inline void
 resume (Worker *W, Lane *l)
 {
-  for (Lane *p = l; p < l + 2 && p < W->warp_end; p++)
-    prefetch_lane (p);
-  cur_lane = l;
-  ms_self = &l->info;
-  ms_fiber_switch (&W->sched, &l->fiber);
+  for (Lane *p = l; p < l + 2 && p < W->ctl.warp_end; p++)
+    ms_prefetch_lane (p);
+  ms_cur_lane = l;
+  ms_self = &l->thread_idx;
+  ms_fiber_switch (&W->ctl.sched, &l->fiber);
 }
 
 /* Called on the worker's thread, where ms_block is the current block. */
@@ -356,7 +268,7 @@ thread_coords (const Lane *l, char *buf, gsize len)
 {
   g_snprintf (buf, len, "block (%u,%u,%u) thread (%u,%u,%u)",
               ms_block.block_idx.x, ms_block.block_idx.y, ms_block.block_idx.z,
-              l->info.thread_idx.x, l->info.thread_idx.y, l->info.thread_idx.z);
+              l->thread_idx.x, l->thread_idx.y, l->thread_idx.z);
 }
 
 static gboolean
@@ -570,7 +482,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   guint n_active[3] = { 0, 0, 0 };
   guint32 masks[3] = { 0, 0, 0 };
   const Lane *first = &warp[__builtin_ctz (group)];
-  const char *what = first->kind == K_LD ? "load" : first->kind == K_ST ? "store" : "atomic";
+  const char *what = first->kind == MS_K_LD ? "load" : first->kind == MS_K_ST ? "store" : "atomic";
 
   for (guint32 m = group; m; m &= m - 1)
     {
@@ -595,7 +507,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         acc[sp].block = (guint32) W->block;
         acc[sp].warp = W->warp;
         acc[sp].space = (guint8) sp;
-        acc[sp].op = first->kind == K_LD ? MS_OP_LD : first->kind == K_ST ? MS_OP_ST : MS_OP_ATOMIC;
+        acc[sp].op = first->kind == MS_K_LD ? MS_OP_LD : first->kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
         acc[sp].width = first->size;
         acc[sp].mask = masks[sp];
         account (W, &acc[sp], n_active[sp]);
@@ -604,14 +516,14 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   /* Loads of all lanes happen before any store: lockstep semantics. */
   switch (first->kind)
     {
-    case K_LD:
+    case MS_K_LD:
       for (guint32 m = group; m; m &= m - 1)
         {
           Lane *l = &warp[__builtin_ctz (m)];
           copy_value (l->val, l->addr, l->size);
         }
       break;
-    case K_ST:
+    case MS_K_ST:
       for (guint32 m = group; m; m &= m - 1)
         {
           Lane *l = &warp[__builtin_ctz (m)];
@@ -703,7 +615,7 @@ live_lanes (const Lane *warp, guint n)
 {
   guint32 live = 0;
   for (guint i = 0; i < n; i++)
-    if (warp[i].state != LANE_DONE)
+    if (warp[i].state != MS_LANE_DONE)
       live |= 1u << i;
   return live;
 }
@@ -714,11 +626,11 @@ static gboolean
 run_warp (Worker *W, Lane *warp, guint n)
 {
   for (guint i = 0; i < n; i++)
-    W->order[i] = warp[i].state == LANE_AT_OP ? warp[i].site->order : NO_ORDER;
+    W->ctl.order[i] = warp[i].state == MS_LANE_AT_OP ? warp[i].site->order : MS_NO_ORDER;
   for (;;)
     {
       for (guint i = 0; i < n; i++)
-        if (warp[i].state == LANE_READY)
+        if (warp[i].state == MS_LANE_READY)
           {
             resume (W, &warp[i]);
             if (G_UNLIKELY (W->error != NULL))
@@ -730,11 +642,11 @@ run_warp (Worker *W, Lane *warp, guint n)
       int floor_order = -1;
       for (;;)
         {
-          int best = NO_ORDER;
+          int best = MS_NO_ORDER;
           guint32 group = 0;
           for (guint i = 0; i < n; i++)
             {
-              int o = W->order[i];
+              int o = W->ctl.order[i];
               if (o <= floor_order || o > best)
                 continue;
               if (o < best)
@@ -744,21 +656,21 @@ run_warp (Worker *W, Lane *warp, guint n)
                 }
               group |= 1u << i;
             }
-          if (best == NO_ORDER)
+          if (best == MS_NO_ORDER)
             return TRUE;   /* nothing runnable: done, at barrier or blocked */
 
           Lane *first = &warp[__builtin_ctz (group)];
           switch (first->kind)
             {
-            case K_LD:
-            case K_ST:
-            case K_ATOMIC:
+            case MS_K_LD:
+            case MS_K_ST:
+            case MS_K_ATOMIC:
               if (!exec_memory (W, warp, group))
                 return FALSE;
               break;
-            case K_SHFL:
-            case K_VOTE:
-            case K_SYNCWARP:
+            case MS_K_SHFL:
+            case MS_K_VOTE:
+            case MS_K_SYNCWARP:
               {
                 /* A collective waits for the live lanes of its masks; a
                  * __syncwarp is met by lanes at any __syncwarp. */
@@ -766,22 +678,22 @@ run_warp (Worker *W, Lane *warp, guint n)
                 for (guint32 m = group; m; m &= m - 1)
                   need |= warp[__builtin_ctz (m)].mask;
                 need &= live_lanes (warp, n);
-                if (first->kind == K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
+                if (first->kind == MS_K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
                   need = group;
-                if (first->kind == K_SYNCWARP)
+                if (first->kind == MS_K_SYNCWARP)
                   for (guint i = 0; i < n; i++)
-                    if (warp[i].state == LANE_AT_OP && warp[i].kind == K_SYNCWARP)
+                    if (warp[i].state == MS_LANE_AT_OP && warp[i].kind == MS_K_SYNCWARP)
                       have |= 1u << i;
                 if ((need & have) != need)
                   {
                     floor_order = best;   /* not ready: try a later site */
                     continue;
                   }
-                if (first->kind == K_SYNCWARP)
+                if (first->kind == MS_K_SYNCWARP)
                   group |= need;
-                else if (first->kind == K_SHFL && !exec_shfl (W, warp, group))
+                else if (first->kind == MS_K_SHFL && !exec_shfl (W, warp, group))
                   return FALSE;
-                else if (first->kind == K_VOTE)
+                else if (first->kind == MS_K_VOTE)
                   exec_vote (warp, group);
               }
               break;
@@ -791,8 +703,8 @@ run_warp (Worker *W, Lane *warp, guint n)
           for (guint32 m = group; m; m &= m - 1)
             {
               int i = __builtin_ctz (m);
-              warp[i].state = LANE_READY;
-              W->order[i] = NO_ORDER;
+              warp[i].state = MS_LANE_READY;
+              W->ctl.order[i] = MS_NO_ORDER;
             }
           break;
         }
@@ -815,12 +727,12 @@ run_block (Worker *W, guint64 b)
   W->n_shared_arrays = 0;
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   W->region_span = 0;
-  W->n_done = W->n_barrier = 0;
-  W->barrier_site = NULL;
-  W->barrier_mismatch = FALSE;
+  W->n_done = W->ctl.n_barrier = 0;
+  W->ctl.barrier_site = NULL;
+  W->ctl.barrier_mismatch = FALSE;
   for (guint t = 0; t < n; t++)
     {
-      W->lanes[t].state = LANE_READY;
+      W->lanes[t].state = MS_LANE_READY;
       W->lanes[t].n_shared = 0;
     }
 
@@ -832,33 +744,33 @@ run_block (Worker *W, guint64 b)
           guint nw = MIN (32, n - w * 32);
           W->warp = (guint16) w;
           W->warp_full = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
-          W->warp_end = &W->lanes[w * 32 + nw];
+          W->ctl.warp_end = &W->lanes[w * 32 + nw];
           if (!run_warp (W, &W->lanes[w * 32], nw))
             return FALSE;
         }
       /* Every lane is now done, at a barrier, or blocked at a collective. */
       if (W->n_done == n)
         break;
-      if (W->n_done + W->n_barrier == n && !W->barrier_mismatch)
+      if (W->n_done + W->ctl.n_barrier == n && !W->ctl.barrier_mismatch)
         {
           for (guint t = 0; t < n; t++)
-            if (W->lanes[t].state == LANE_AT_BARRIER)
-              W->lanes[t].state = LANE_READY;
-          W->n_barrier = 0;
+            if (W->lanes[t].state == MS_LANE_AT_BARRIER)
+              W->lanes[t].state = MS_LANE_READY;
+          W->ctl.n_barrier = 0;
           continue;
         }
       const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
       for (guint t = 0; t < n; t++)
         {
           const Lane *l = &W->lanes[t];
-          if (l->state == LANE_AT_BARRIER)
+          if (l->state == MS_LANE_AT_BARRIER)
             {
               if (at_barrier == NULL)
                 at_barrier = l;
               else if (l->site != at_barrier->site && other_barrier == NULL)
                 other_barrier = l;
             }
-          else if (l->state == LANE_AT_OP && blocked == NULL)
+          else if (l->state == MS_LANE_AT_OP && blocked == NULL)
             blocked = l;
         }
       if (blocked != NULL)
@@ -877,8 +789,8 @@ run_block (Worker *W, guint64 b)
       if (at_barrier == NULL)
         break;   /* all threads exited */
       for (guint t = 0; t < n; t++)
-        if (W->lanes[t].state == LANE_AT_BARRIER)
-          W->lanes[t].state = LANE_READY;
+        if (W->lanes[t].state == MS_LANE_AT_BARRIER)
+          W->lanes[t].state = MS_LANE_READY;
     }
   W->blocks_run++;
   W->threads_run += n;
@@ -924,7 +836,7 @@ crash_handler (int sig, siginfo_t *info, void *context)
 {
   (void) context;
   Worker *W = cur_worker;
-  Lane *l = cur_lane;
+  Lane *l = ms_cur_lane;
   write_str ("memsim: ");
   if (W != NULL && l != NULL)
     {
@@ -939,8 +851,8 @@ crash_handler (int sig, siginfo_t *info, void *context)
       write_str (" in block (");
       write_uint (ms_block.block_idx.x), write_str (","), write_uint (ms_block.block_idx.y);
       write_str (","), write_uint (ms_block.block_idx.z), write_str (") thread (");
-      write_uint (l->info.thread_idx.x), write_str (","), write_uint (l->info.thread_idx.y);
-      write_str (","), write_uint (l->info.thread_idx.z), write_str (")\n");
+      write_uint (l->thread_idx.x), write_str (","), write_uint (l->thread_idx.y);
+      write_str (","), write_uint (l->thread_idx.z), write_str (")\n");
     }
   else
     {
@@ -999,14 +911,16 @@ worker_new (const MsLaunch *launch, GError **error)
   Worker *W = g_new0 (Worker, 1);
   W->launch = launch;
   W->pool = pool;
-  W->lanes = g_new0 (Lane, n);
+  W->lanes = g_aligned_alloc0 (n, sizeof (Lane), 64);
   W->n_lanes = n;
   W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
     {
       Lane *l = &W->lanes[t];
-      l->info.thread_idx = (uint3) { t % bx, t / bx % by, t / (bx * by) };
+      l->thread_idx.x = t % bx;
+      l->thread_idx.y = t / bx % by;
+      l->thread_idx.z = t / (bx * by);
       l->lane = (guint8) (t % 32);
       ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
@@ -1029,7 +943,7 @@ worker_free (Worker *W)
   if (W == NULL)
     return;
   ms_stack_pool_free (W->pool);
-  g_free (W->lanes);
+  g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
   g_free (W->counters);
   g_free (W->site_seen);
@@ -1047,6 +961,7 @@ worker_run (gpointer data, gpointer user_data)
   Worker *W = data;
   install_crash_handler ();
   cur_worker = W;
+  ms_warp_ctl = &W->ctl;
   for (;;)
     {
       gint64 start = __atomic_fetch_add (&job->next, CHUNK, __ATOMIC_RELAXED);
@@ -1074,7 +989,8 @@ worker_run (gpointer data, gpointer user_data)
         }
     }
 out:
-  cur_lane = NULL;
+  ms_cur_lane = NULL;
+  ms_warp_ctl = NULL;
   cur_worker = NULL;
 }
 

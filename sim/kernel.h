@@ -39,6 +39,8 @@ typedef struct {
 #ifdef __CUDACC__
 /* ------------------------------------------------------------------ GPU */
 
+#include <stdint.h>   /* uint8_t etc. in kernels, as in the CPU branch */
+
 #define LD(x) (x)
 #define ST(x, v) ((x) = (v))
 #define SHARED_ARRAY(T, name, n) __shared__ T name[n]
@@ -57,6 +59,8 @@ typedef struct {
 
 #else
 /* ------------------------------------------------------------------ CPU */
+
+#include "lane.h"   /* first: it includes GLib, before the CUDA keyword macros */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,13 +90,13 @@ typedef struct {
   uint3 block_idx, block_dim, grid_dim;
 } MsBlockInfo;
 
-extern __thread MsThreadInfo *ms_self;
+extern __thread void *ms_self;        /* the current lane's MsThreadInfo */
 extern __thread MsBlockInfo ms_block;
 
 /* The CUDA keywords and built-ins, only for kernel sources (the CPU build
  * wrappers define MS_KERNEL_SOURCE), so other C files keep their names. */
 #ifdef MS_KERNEL_SOURCE
-#define threadIdx (ms_self->thread_idx)
+#define threadIdx (((MsThreadInfo *) ms_self)->thread_idx)
 #define blockIdx (ms_block.block_idx)
 #define blockDim (ms_block.block_dim)
 #define gridDim (ms_block.grid_dim)
@@ -130,12 +134,9 @@ enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE };
 enum { MS_SHFL_IDX, MS_SHFL_UP, MS_SHFL_DOWN, MS_SHFL_XOR };
 enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
 
-void *ms_ld (const MsSite *site, const volatile void *p, unsigned size);
-void ms_st (const MsSite *site, volatile void *p, const void *v, unsigned size);
 void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
                  const void *compare, unsigned size, int op, int num);
 void *ms_shared_alloc (unsigned size, unsigned align);
-void ms_syncthreads (const MsSite *site);
 void ms_syncwarp (const MsSite *site, unsigned mask);
 void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
                int kind, int arg, int width);
@@ -144,10 +145,17 @@ unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
 /* The unqualified type of an lvalue (drops volatile/const). */
 #define MS_VALUE_TYPE_(x) __typeof__ (((void) 0, (x)))
 
-#define LD(x) (*(MS_VALUE_TYPE_ (x) *) ms_ld (MS_SITE_, &(x), sizeof (x)))
+/* Loads and stores stop the lane inline (sim/lane.h explains why).  The
+ * loaded value is copied out of the emulator's buffer (a compound literal
+ * of the value's type), so LD assumes nothing about that buffer's
+ * alignment: float4/int4 need 16 bytes, which a plain *(T *) cast would
+ * claim (GCC then emits movaps). */
+#define LD(x) \
+  (*(MS_VALUE_TYPE_ (x) *) __builtin_memcpy (&(MS_VALUE_TYPE_ (x)) { 0 }, \
+                                             ms_lane_ld (MS_SITE_, &(x), sizeof (x)), sizeof (x)))
 #define ST(x, v) \
   do { MS_VALUE_TYPE_ (x) ms_v_ = (v); \
-       ms_st (MS_SITE_, &(x), &ms_v_, sizeof (x)); } while (0)
+       ms_lane_st (MS_SITE_, &(x), &ms_v_, sizeof (x)); } while (0)
 
 #define SHARED_ARRAY(T, name, n) \
   T *const name = (T *) ms_shared_alloc (sizeof (T) * (n), _Alignof (T))
@@ -168,7 +176,7 @@ unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
 #define atomicExch(p, v) MS_ATOMIC_ (MS_ATOMIC_EXCH, p, v, 0)
 #define atomicCAS(p, c, v) MS_ATOMIC_ (MS_ATOMIC_CAS, p, v, c)
 
-#define __syncthreads() ms_syncthreads (MS_SITE_)
+#define __syncthreads() ms_lane_syncthreads (MS_SITE_)
 #define MS_MASK_OR_FULL_(...) (0xffffffffu __VA_OPT__ (& (__VA_ARGS__)))
 #define __syncwarp(...) ms_syncwarp (MS_SITE_, MS_MASK_OR_FULL_ (__VA_ARGS__))
 
