@@ -622,11 +622,29 @@ live_lanes (const Lane *warp, guint n)
 
 /* Runs one warp until all its lanes have exited, wait at a barrier or wait
  * at a collective that cannot complete yet. */
+typedef enum {
+  WARP_CONTINUE,   /* lanes are where the last round left them */
+  WARP_RELEASE,    /* the block's barrier has released: waiting lanes go on */
+  WARP_START,      /* a new block: every lane starts the kernel */
+} WarpRound;
+
+/* (Each warp's lanes are set up here rather than in a sweep over the whole
+ * block, so a lane's record is touched once per round, while hot.) */
 static gboolean
-run_warp (Worker *W, Lane *warp, guint n)
+run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
 {
   for (guint i = 0; i < n; i++)
-    W->ctl.order[i] = warp[i].state == MS_LANE_AT_OP ? warp[i].site->order : MS_NO_ORDER;
+    {
+      Lane *l = &warp[i];
+      if (round == WARP_START)
+        {
+          l->state = MS_LANE_READY;
+          l->n_shared = 0;
+        }
+      else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
+        l->state = MS_LANE_READY;
+      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
+    }
   for (;;)
     {
       for (guint i = 0; i < n; i++)
@@ -730,13 +748,9 @@ run_block (Worker *W, guint64 b)
   W->n_done = W->ctl.n_barrier = 0;
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
-  for (guint t = 0; t < n; t++)
-    {
-      W->lanes[t].state = MS_LANE_READY;
-      W->lanes[t].n_shared = 0;
-    }
 
   guint n_warps = (n + 31) / 32;
+  WarpRound round = WARP_START;
   for (;;)
     {
       for (guint w = 0; w < n_warps; w++)
@@ -745,18 +759,17 @@ run_block (Worker *W, guint64 b)
           W->warp = (guint16) w;
           W->warp_full = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
           W->ctl.warp_end = &W->lanes[w * 32 + nw];
-          if (!run_warp (W, &W->lanes[w * 32], nw))
+          if (!run_warp (W, &W->lanes[w * 32], nw, round))
             return FALSE;
         }
+      round = WARP_CONTINUE;
       /* Every lane is now done, at a barrier, or blocked at a collective. */
       if (W->n_done == n)
         break;
       if (W->n_done + W->ctl.n_barrier == n && !W->ctl.barrier_mismatch)
         {
-          for (guint t = 0; t < n; t++)
-            if (W->lanes[t].state == MS_LANE_AT_BARRIER)
-              W->lanes[t].state = MS_LANE_READY;
           W->ctl.n_barrier = 0;
+          round = WARP_RELEASE;
           continue;
         }
       const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;

@@ -3,6 +3,9 @@
 #include "problem.h"
 
 #include <gio/gio.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE ((gsize) 2 << 20)
 #include <string.h>
 
 G_DEFINE_QUARK (ms-problem-error-quark, ms_problem_error)
@@ -190,7 +193,16 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output)
   p->buffer_names[b] = name;
   p->buffer_bytes[b] = bytes;
   p->buffer_output[b] = output;
-  p->args.buf[b] = g_aligned_alloc0 (1, MAX (bytes, 1), 256);
+  /* Big buffers get transparent huge pages: a strided kernel (the naive
+   * transpose's stores) otherwise costs the emulator TLB misses per lane. */
+  gsize align = bytes >= HUGE_PAGE ? HUGE_PAGE : 256;
+  gsize alloc = (MAX (bytes, 1) + align - 1) / align * align;
+  p->args.buf[b] = g_aligned_alloc (1, alloc, align);
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE)
+    madvise (p->args.buf[b], alloc, MADV_HUGEPAGE);
+#endif
+  memset (p->args.buf[b], 0, alloc);
   return p->args.buf[b];
 }
 
