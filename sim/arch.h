@@ -27,4 +27,14 @@ typedef struct {
 
 const MsArch *ms_arch_default (void);
 
+/* "h100" (built in), a preset name (sim/arch/NAME.arch) or a path to a
+ * .arch file; free with ms_arch_free (a no-op for the built-in one). */
+MsArch *ms_arch_lookup (const char *name_or_path, GError **error);
+MsArch *ms_arch_load_file (const char *path, GError **error);
+void ms_arch_free (MsArch *arch);
+/* Comma-separated names of the presets found. */
+char *ms_arch_list (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsArch, ms_arch_free)
+
 G_END_DECLS

@@ -16,6 +16,8 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "Set a kernel parameter (repeatable; `memsim list --params` shows them)", "NAME=VALUE" },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &opts->threads,
       "CPU threads for the emulator (default: one per core)", "N" },
+    { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
+      "Architecture: h100 (default), a100, v100, kepler32, kepler64 or a .arch file", "ARCH" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
@@ -23,7 +25,7 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
     { NULL },
   };
   if (!with_format)
-    entries[4] = entries[6];
+    entries[5] = entries[7];   /* end the list before --format and --output */
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
@@ -34,8 +36,18 @@ ms_kernel_options_clear (MsKernelOptions *opts)
   g_free (opts->block);
   g_strfreev (opts->params);
   g_free (opts->format);
+  g_free (opts->arch);
   g_free (opts->output);
   memset (opts, 0, sizeof *opts);
+}
+
+MsArch *
+ms_kernel_options_arch (const MsKernelOptions *opts, GError **error)
+{
+  MsArch *arch = ms_arch_lookup (opts->arch, error);
+  if (arch == NULL)
+    g_prefix_error (error, "--arch: ");
+  return arch;
 }
 
 MsProblem *

@@ -4,6 +4,7 @@
 
 #include <glib.h>
 
+#include "arch.h"
 #include "problem.h"
 #include "report.h"
 
@@ -12,6 +13,7 @@ typedef struct {
   char *block;
   char **params;
   int threads;
+  char *arch;
   char *format;
   char *output;
 } MsKernelOptions;
@@ -19,6 +21,9 @@ typedef struct {
 /* Adds the options to ctx (storage in opts). */
 void ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format);
 void ms_kernel_options_clear (MsKernelOptions *opts);
+
+/* The --arch preset (default h100); free with ms_arch_free. */
+MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);
 
 /* Finds the kernel and builds the problem from the options. */
 MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,

@@ -1,0 +1,117 @@
+/* test-arch.c - architecture presets: loading, validation, and the bank
+ * rules they change (seed 000's Kepler 64-bit bank mode). */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "arch.h"
+#include "banks.h"
+
+static MsArch *
+preset (const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  MsArch *a = ms_arch_lookup (name, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (a);
+  return a;
+}
+
+static void
+test_builtin_and_presets (void)
+{
+  const MsArch *h = ms_arch_default ();
+  g_assert_cmpstr (h->name, ==, "h100");
+  g_assert_cmpint (h->compute_capability, ==, 90);
+  g_assert_true (ms_arch_lookup ("h100", NULL) == h);
+  g_assert_true (ms_arch_lookup (NULL, NULL) == h);
+  const char *names[] = { "a100", "v100", "kepler32", "kepler64" };
+  int ccs[] = { 80, 70, 35, 35 };
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (MsArch) a = preset (names[i]);
+      g_assert_cmpstr (a->name, ==, names[i]);
+      g_assert_cmpint (a->compute_capability, ==, ccs[i]);
+      g_assert_cmpint (a->warp_size, ==, 32);
+      g_assert_cmpint (a->sector_bytes, ==, 32);
+    }
+  g_autofree char *list = ms_arch_list ();
+  g_assert_cmpstr (list, ==, "a100, h100, kepler32, kepler64, v100");
+}
+
+static void
+test_bad_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-arch-XXXXXX", NULL);
+  struct { const char *text, *fragment; } cases[] = {
+    { "[arch]\ncompute_capability=90\n", "name is missing" },
+    { "[arch]\nname=x\ncompute_capability=90\nwarp_size=32\n[global]\nsector_bytes=32\n"
+      "line_bytes=128\n[shared]\nbanks=32\nbank_bytes=4\n", "phase_bytes" },
+    { "[arch]\nname=x\ncompute_capability=90\nwarp_size=32\n[global]\nsector_bytes=32\n"
+      "line_bytes=128\n[shared]\nbanks=99\nbank_bytes=4\nphase_bytes=128\n", "banks" },
+    { "not a key file", "cannot read" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/bad%zu.arch", dir, i);
+      g_assert_true (g_file_set_contents (path, cases[i].text, -1, NULL));
+      g_autoptr (GError) error = NULL;
+      g_assert_null (ms_arch_lookup (path, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, cases[i].fragment));
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (ms_arch_lookup ("nope", &error));
+  g_assert_nonnull (strstr (error->message, "kepler64"));
+}
+
+/* Column read of a float tile with row pitch P floats: lane l reads byte
+ * 4*(P*l + c).  Returns the wavefronts of one warp access. */
+static guint
+column_read (const MsArch *a, int pitch, int c)
+{
+  MsWarpAccess acc = { .space = MS_SPACE_SHARED, .op = MS_OP_LD, .width = 4, .mask = ~0u };
+  for (int l = 0; l < 32; l++)
+    acc.addr[l] = (guint64) 4 * (pitch * l + c);
+  MsSharedCost cost;
+  ms_banks_cost (a, &acc, &cost);
+  return cost.wavefronts;
+}
+
+static void
+test_kepler64_padding (void)
+{
+  g_autoptr (MsArch) k = preset ("kepler64");
+  const MsArch *h = ms_arch_default ();
+  /* 8-byte banks.  Pitch 34 (seed 000's +2): byte 136 l + 4c, 8-byte word
+   * 17 l + c/2, bank (17 l + c/2) mod 32: 17 is odd, so the 32 lanes hit 32
+   * different banks -> 1 wavefront for every c. */
+  for (int c = 0; c < 32; c++)
+    g_assert_cmpuint (column_read (k, 34, c), ==, 1);
+  /* Pitch 33 (+1): byte 132 l + 4c.  Even lanes l = 2m: word 33m + floor(c/2),
+   * odd lanes: 33m + 16 + floor((c+1)/2).  For even c both halves cover 32
+   * distinct banks -> 1; for odd c even lane 0 and odd lane 31 share bank
+   * (c-1)/2 with different words -> 2. */
+  for (int c = 0; c < 32; c++)
+    g_assert_cmpuint (column_read (k, 33, c), ==, c % 2 ? 2 : 1);
+  /* Pitch 32: word 16 l + c/2 -> only banks {c/2, c/2 + 16}, 16 words each */
+  g_assert_cmpuint (column_read (k, 32, 0), ==, 16);
+  /* On 4-byte banks (H100): gcd(34, 32) = 2, gcd(33, 32) = 1, gcd(32,32) = 32. */
+  g_assert_cmpuint (column_read (h, 34, 0), ==, 2);
+  g_assert_cmpuint (column_read (h, 33, 0), ==, 1);
+  g_assert_cmpuint (column_read (h, 32, 0), ==, 32);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/arch/builtin-and-presets", test_builtin_and_presets);
+  g_test_add_func ("/arch/bad-files", test_bad_files);
+  g_test_add_func ("/arch/kepler64-padding", test_kepler64_padding);
+  return g_test_run ();
+}
