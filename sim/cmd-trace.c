@@ -7,6 +7,9 @@
 #include "kernel-options.h"
 #include "problem.h"
 #include "report.h"
+#include "side-by-side.h"
+
+static MsGpuOptions gpu_opts;   /* --gpu, --strict, --check-trace (gpu/side-by-side.h) */
 
 static int
 trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
@@ -31,9 +34,21 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       return 2;
     }
 
+  g_autoptr (MsArch) arch = ms_kernel_options_arch (opts, &error);
+  if (arch == NULL)
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
   MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
+  ms_problem_launch (p, arch, &launch);
   launch.threads = (guint) opts->threads;
+  g_autoptr (MsGpuSession) gpu = ms_gpu_session_begin (&gpu_opts, p, &launch, &error);
+  if (gpu == NULL && error != NULL)
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
   g_autoptr (MsStats) stats = NULL;
   gint64 t0 = g_get_monotonic_time ();
   if (!ms_emulate (&launch, &stats, &error))
@@ -44,13 +59,23 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
   double seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
   g_autoptr (GError) check_error = NULL;
   gboolean checked = p->kernel->check (p, &check_error);
+  if (!checked)
+    g_clear_pointer (&gpu, ms_gpu_session_free);   /* no GPU run for a wrong kernel */
+  if (gpu != NULL && !ms_gpu_session_run (gpu, &error))
+    {
+      ms_error ("%s: %s", p->kernel->name, error->message);
+      return 1;
+    }
 
   MsTraceReport report = {
-    .problem = p, .arch = ms_arch_default (), .stats = stats,
+    .problem = p, .arch = arch, .stats = stats,
     .check = checked ? "passed" : check_error->message, .seconds = seconds,
   };
   g_autoptr (GString) out = g_string_new (NULL);
-  ms_report_write (&report, format, out);
+  if (gpu != NULL)
+    ms_gpu_report_write (gpu, &report, format, out);
+  else
+    ms_report_write (&report, format, out);
   if (!ms_write_output (opts->output, out, &error))
     {
       ms_error ("%s", error->message);
@@ -59,6 +84,11 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
   if (!checked)
     {
       ms_error ("%s: %s", p->kernel->name, check_error->message);
+      return 1;
+    }
+  if (ms_gpu_session_status (gpu) != 0)
+    {
+      ms_error ("%s", ms_gpu_session_failure (gpu));
       return 1;
     }
   return 0;
@@ -76,8 +106,10 @@ ms_cmd_trace (int argc, char **argv)
          "per kernel and per source line.  `memsim list` shows the kernels.\n\n"
          "Examples:\n"
          "  memsim trace transpose_naive\n"
-         "  memsim trace transpose_padded --size 1000x700 --format json -o padded.json\n");
+         "  memsim trace transpose_padded --size 1000x700 --format json -o padded.json\n"
+         "  memsim trace transpose_shared --gpu --check-trace   # measured beside simulated\n");
   ms_kernel_options_add (ctx, &opts, TRUE);
+  ms_gpu_options_add (ctx, &gpu_opts);
   int status = trace_run (&opts, ctx, argc, argv);
   ms_kernel_options_clear (&opts);
   return status;

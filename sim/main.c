@@ -11,6 +11,10 @@ static const MsCommand commands[] = {
   { "list", "List the built-in kernels", ms_cmd_list },
   { "trace", "Simulate a kernel: memory transactions and bank conflicts per source line",
     ms_cmd_trace },
+  { "compare", "Simulate every variant of a kernel family, one row each (seed tables)",
+    ms_cmd_compare },
+  { "diagram", "Draw bank, sector, tile or per-line diagrams for slides (SVG, PNG, PDF)",
+    ms_cmd_diagram },
 };
 
 void

@@ -85,6 +85,18 @@ ratio (guint64 a, guint64 b)
   return b ? (double) a / (double) b : 0.0;
 }
 
+void
+ms_report_divergence (const MsStats *stats, MsDivergence *out)
+{
+  MsCounters all = { 0 };
+  for (guint i = 0; i < stats->sites->len; i++)
+    ms_counters_add (&all, &g_array_index (stats->sites, MsSiteStats, i).c);
+  out->executions = all.executions;
+  out->partial = all.partial;
+  out->partial_warp_share = ratio (all.partial, all.executions);
+  out->avg_active_lanes = ratio (all.lanes, all.executions);
+}
+
 static void
 write_json (const MsTraceReport *r, GString *out)
 {
@@ -127,6 +139,20 @@ write_json (const MsTraceReport *r, GString *out)
           continue;
         for_each_metric ((MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
       }
+  json_builder_end_object (b);
+
+  MsDivergence dv;
+  ms_report_divergence (r->stats, &dv);
+  json_builder_set_member_name (b, "divergence");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "partial_warp_share");
+  json_builder_add_double_value (b, dv.partial_warp_share);
+  json_builder_set_member_name (b, "partial_warp_executions");
+  json_builder_add_int_value (b, (gint64) dv.partial);
+  json_builder_set_member_name (b, "executions");
+  json_builder_add_int_value (b, (gint64) dv.executions);
+  json_builder_set_member_name (b, "avg_active_lanes");
+  json_builder_add_double_value (b, dv.avg_active_lanes);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "lines");
@@ -245,6 +271,14 @@ write_text (const MsTraceReport *r, GString *out)
                               op_label[op], c.executions, c.wavefronts, c.ideal, c.excessive,
                               ratio (c.wavefronts, c.executions));
     }
+  MsDivergence dv;
+  ms_report_divergence (r->stats, &dv);
+  g_string_append_printf (out,
+                          "Divergence: %.1f%% of memory instructions ran with a partial warp "
+                          "(%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                          "), %.1f active lanes on average\n",
+                          100.0 * dv.partial_warp_share, dv.partial, dv.executions,
+                          dv.avg_active_lanes);
 
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
     {

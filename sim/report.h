@@ -28,6 +28,16 @@ const char *ms_metric_name (MsSpace space, MsOp op, const char *what);
 
 void ms_report_write (const MsTraceReport *r, MsFormat format, GString *out);
 
+/* Divergence over every memory instruction of a run (all spaces and ops):
+ * executions, those executed with a partial warp (MsCounters.partial: fewer
+ * active lanes than the warp has threads), their share of the executions
+ * (0 when none ran) and the average active lanes per execution. */
+typedef struct {
+  guint64 executions, partial;
+  double partial_warp_share, avg_active_lanes;
+} MsDivergence;
+void ms_report_divergence (const MsStats *stats, MsDivergence *out);
+
 /* Writes text to path, or stdout for NULL/"-"; never leaves a partial file. */
 gboolean ms_write_output (const char *path, const GString *text, GError **error);
 

@@ -16,6 +16,7 @@ GQuark ms_problem_error_quark (void);
 typedef enum {
   MS_PROBLEM_ERROR_PARAM,    /* unknown or out-of-range parameter */
   MS_PROBLEM_ERROR_CHECK,    /* kernel output differs from the reference */
+  MS_PROBLEM_ERROR_BLOCK_RULE, /* --block is valid CUDA but the kernel's block rule forbids it */
 } MsProblemError;
 
 typedef struct {
@@ -27,6 +28,8 @@ typedef struct {
 typedef enum {
   MS_BLOCK_ANY,     /* any block CUDA allows */
   MS_BLOCK_FIXED,   /* the kernel's tile needs exactly the default block */
+  MS_BLOCK_1D,      /* any 1D block (y = z = 1) */
+  MS_BLOCK_POW2,    /* a 1D block of 64, 128, 256, 512 or 1024 threads (tree reductions) */
 } MsBlockRule;
 
 typedef struct MsProblem MsProblem;

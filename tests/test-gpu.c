@@ -1,0 +1,265 @@
+/* test-gpu.c - the GPU back-end (gpu/).
+ *
+ * Everywhere: the one-line error without CUDA or without a GPU, and the
+ * address-trace comparison on synthetic traces.  On a machine with a GPU:
+ * transpose_naive's and transpose_padded's measured counters equal the
+ * simulated ones, their GPU output passes the check, and the GPU's own
+ * address trace is identical to the emulator's.  Without a GPU those tests
+ * are skipped (CI builds all GPU code but has no GPU).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "backend.h"
+#include "emulator.h"
+#include "problem.h"
+#include "report.h"
+#include "trace-check.h"
+
+/* ------------------------------------------------------------ everywhere */
+
+static void
+test_availability_message (void)
+{
+  g_autoptr (GError) error = NULL;
+  MsGpuInfo info;
+  gboolean ok = ms_gpu_available (&info, &error);
+#ifndef HAVE_CUDA
+  g_assert_false (ok);
+  g_assert_error (error, MS_GPU_ERROR, MS_GPU_ERROR_NO_CUDA);
+  g_assert_cmpstr (error->message, ==, "this build has no CUDA support; reconfigure with --with-cuda");
+#else
+  if (!ok)
+    {
+      g_assert_error (error, MS_GPU_ERROR, MS_GPU_ERROR_NO_DEVICE);
+      g_assert_true (g_str_has_prefix (error->message, "no CUDA-capable GPU found"));
+      g_assert_null (strchr (error->message, '\n'));
+    }
+  else
+    {
+      g_assert_cmpint (info.cc_major, >=, 3);
+      g_assert_cmpstr (info.name, !=, "");
+    }
+#endif
+}
+
+static MsTraceRecord
+rec (guint32 block, guint16 warp, int line, int order, MsSpace space, guint64 base, guint stride)
+{
+  MsTraceRecord r;
+  memset (&r, 0, sizeof r);
+  r.block = block;
+  r.warp = warp;
+  r.line = line;
+  r.order = order;
+  r.space = (guint8) space;
+  r.op = MS_OP_LD;
+  r.width = 4;
+  r.mask = 0xffffffffu;
+  for (int l = 0; l < 32; l++)
+    r.addr[l] = base + (guint64) l * stride;
+  return r;
+}
+
+static void
+test_trace_compare (void)
+{
+  g_autoptr (GArray) emu = g_array_new (FALSE, FALSE, sizeof (MsTraceRecord));
+  g_autoptr (GArray) gpu = g_array_new (FALSE, FALSE, sizeof (MsTraceRecord));
+  guint64 g1 = (guint64) 1 << MS_BUFFER_SHIFT;
+  /* emulator: block 0 warps 0, 1; two sites on line 10 (orders 3, 4) and a
+   * shared access on line 12, a loop: line 12 twice */
+  for (guint16 w = 0; w < 2; w++)
+    {
+      MsTraceRecord a = rec (0, w, 10, 3, MS_SPACE_GLOBAL, g1 + 128 * w, 4);
+      MsTraceRecord b = rec (0, w, 10, 4, MS_SPACE_GLOBAL, 2 * g1 + 128 * w, 4);
+      MsTraceRecord c = rec (0, w, 12, 5, MS_SPACE_SHARED, 128 * w, 132);
+      MsTraceRecord d = rec (0, w, 12, 5, MS_SPACE_SHARED, 4 + 128 * w, 132);
+      g_array_append_val (emu, a);
+      g_array_append_val (emu, b);
+      g_array_append_val (emu, c);
+      g_array_append_val (emu, d);
+    }
+  /* GPU: warps in the other order, other __COUNTER__ numbers (same textual
+   * order), shared offsets 1 KB higher */
+  for (int w = 1; w >= 0; w--)
+    {
+      MsTraceRecord a = rec (0, (guint16) w, 10, 7, MS_SPACE_GLOBAL, g1 + 128 * w, 4);
+      MsTraceRecord b = rec (0, (guint16) w, 10, 9, MS_SPACE_GLOBAL, 2 * g1 + 128 * w, 4);
+      MsTraceRecord c = rec (0, (guint16) w, 12, 11, MS_SPACE_SHARED, 1024 + 128 * w, 132);
+      MsTraceRecord d = rec (0, (guint16) w, 12, 11, MS_SPACE_SHARED, 1028 + 128 * w, 132);
+      g_array_append_val (gpu, b);   /* a warp's sites may come in another order */
+      g_array_append_val (gpu, a);
+      g_array_append_val (gpu, c);
+      g_array_append_val (gpu, d);
+    }
+  MsTraceCheck check;
+  ms_trace_compare (emu, emu->len, gpu, gpu->len, NULL, NULL, &check);
+  g_test_message ("%s", check.message);
+  g_assert_true (check.identical);
+  g_assert_true (check.grouping_identical);
+  g_assert_cmpuint (check.lane_accesses, ==, 8 * 32);
+  g_assert_cmpuint (check.shared, ==, 4);
+  g_assert_cmpint (check.shared_base, ==, 1024);
+  g_assert_nonnull (strstr (check.message, "+1024"));
+  ms_trace_check_clear (&check);
+
+  /* one lane of the second execution of line 12 by warp 1 differs */
+  MsTraceRecord *bad = &g_array_index (gpu, MsTraceRecord, 3);
+  g_assert_cmpint (bad->warp, ==, 1);
+  bad->addr[5] += 4;
+  ms_trace_compare (emu, emu->len, gpu, gpu->len, NULL, NULL, &check);
+  g_test_message ("%s", check.message);
+  g_assert_false (check.identical);
+  g_assert_nonnull (strstr (check.message, "warp 1, lane 5, line 12"));
+  g_assert_nonnull (strstr (check.message, "2nd"));
+  ms_trace_check_clear (&check);
+  bad->addr[5] -= 4;
+
+  /* the GPU ran the lanes of that access as two instructions, upper half
+   * first: the addresses are the same, only the grouping differs */
+  MsTraceRecord hi = *bad;
+  hi.mask = 0xffff0000u;
+  bad->mask = 0x0000ffffu;
+  g_array_insert_val (gpu, 3, hi);
+  ms_trace_compare (emu, emu->len, gpu, gpu->len, NULL, NULL, &check);
+  g_test_message ("%s", check.message);
+  g_assert_true (check.identical);
+  g_assert_false (check.grouping_identical);
+  g_assert_nonnull (strstr (check.message, "grouped differently"));
+  ms_trace_check_clear (&check);
+  g_array_remove_index (gpu, 3);
+
+  /* lanes missing on the GPU, and an access only one side made */
+  ms_trace_compare (emu, emu->len, gpu, gpu->len, NULL, NULL, &check);
+  g_test_message ("%s", check.message);
+  g_assert_false (check.identical);
+  g_assert_nonnull (strstr (check.message, "lane 16"));
+  g_assert_nonnull (strstr (check.message, "only on the emulator"));
+  ms_trace_check_clear (&check);
+  bad->mask = 0xffffffffu;
+  g_array_remove_index (gpu, 0);
+  ms_trace_compare (emu, emu->len, gpu, gpu->len, NULL, NULL, &check);
+  g_assert_false (check.identical);
+  g_assert_nonnull (strstr (check.message, "only on the emulator"));
+  ms_trace_check_clear (&check);
+}
+
+/* ------------------------------------------------------------ with a GPU */
+
+static gboolean
+need_gpu (void)
+{
+  g_autoptr (GError) error = NULL;
+  if (ms_gpu_available (NULL, &error))
+    return TRUE;
+  g_test_skip (error->message);
+  return FALSE;
+}
+
+/* Emulates kernel at size w x h (trace collected), runs it on the GPU. */
+static void
+run_both (const char *kernel, const char *size, MsProblem **p_out, MsStats **stats,
+          MsTraceCollector **trace, MsGpuResult **gpu)
+{
+  g_autoptr (GError) error = NULL;
+  const MsKernel *k = ms_kernel_find (kernel);
+  g_assert_nonnull (k);
+  MsProblem *p = ms_problem_new (k);
+  g_assert_true (ms_problem_set_size (p, size, &error));
+  g_assert_true (ms_problem_setup (p, &error));
+  g_autoptr (MsGpuSnapshot) input = ms_gpu_snapshot_new (p);
+  MsLaunch launch;
+  ms_problem_launch (p, ms_arch_default (), &launch);
+  *trace = ms_trace_collector_new ();
+  launch.sink = ms_trace_collect;
+  launch.sink_data = *trace;
+  g_assert_true (ms_emulate (&launch, stats, &error));
+  g_assert_no_error (error);
+  g_assert_true (k->check (p, &error));
+  *gpu = ms_gpu_run (p, input, MS_GPU_RUN_OUTPUT | MS_GPU_RUN_COUNTERS | MS_GPU_RUN_TRACE,
+                     &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (*gpu);
+  *p_out = p;
+}
+
+static void
+assert_metric (const MsGpuResult *gpu, const MsStats *stats, MsSpace space, MsOp op,
+               const char *what)
+{
+  MsCounters c;
+  ms_stats_total (stats, space, op, &c);
+  guint64 sim = strcmp (what, "inst") == 0         ? c.executions
+                : strcmp (what, "requests") == 0   ? c.requests
+                : strcmp (what, "sectors") == 0    ? c.sectors
+                : strcmp (what, "wavefronts") == 0 ? c.wavefronts
+                                                   : c.excessive;
+  const char *name = ms_metric_name (space, op, what);
+  double measured = -1;
+  g_assert_true (ms_gpu_result_metric (gpu, name, &measured));
+  g_test_message ("%s: simulated %" G_GUINT64_FORMAT ", measured %.0f", name, sim, measured);
+  g_assert_cmpuint (sim, ==, (guint64) (measured + 0.5));
+}
+
+static void
+check_kernel (const char *kernel, gboolean shared)
+{
+  if (!need_gpu ())
+    return;
+  MsProblem *p = NULL;
+  g_autoptr (MsStats) stats = NULL;
+  g_autoptr (MsTraceCollector) trace = NULL;
+  g_autoptr (MsGpuResult) gpu = NULL;
+  run_both (kernel, "256x192", &p, &stats, &trace, &gpu);
+
+  g_autofree char *message = NULL;
+  gboolean ok = ms_gpu_check_outputs (p, gpu, &message);
+  g_test_message ("output: %s", message);
+  g_assert_true (ok);
+  g_assert_nonnull (strstr (message, "bit-identical"));
+
+  for (int op = MS_OP_LD; op <= MS_OP_ST; op++)
+    {
+      assert_metric (gpu, stats, MS_SPACE_GLOBAL, op, "inst");
+      assert_metric (gpu, stats, MS_SPACE_GLOBAL, op, "requests");
+      assert_metric (gpu, stats, MS_SPACE_GLOBAL, op, "sectors");
+      if (shared)
+        {
+          assert_metric (gpu, stats, MS_SPACE_SHARED, op, "inst");
+          assert_metric (gpu, stats, MS_SPACE_SHARED, op, "wavefronts");
+        }
+    }
+
+  MsTraceCheck check;
+  ms_trace_compare (trace->records, trace->total, gpu->trace, gpu->trace_total, "transpose.cu",
+                    NULL, &check);
+  g_test_message ("trace: %s", check.message);
+  g_assert_true (check.identical);
+  ms_trace_check_clear (&check);
+  ms_problem_free (p);
+}
+
+static void
+test_transpose_naive (void)
+{
+  check_kernel ("transpose_naive", FALSE);
+}
+
+static void
+test_transpose_padded (void)
+{
+  check_kernel ("transpose_padded", TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gpu/availability-message", test_availability_message);
+  g_test_add_func ("/gpu/trace-compare", test_trace_compare);
+  g_test_add_func ("/gpu/transpose-naive", test_transpose_naive);
+  g_test_add_func ("/gpu/transpose-padded", test_transpose_padded);
+  return g_test_run ();
+}

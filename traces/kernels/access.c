@@ -1,0 +1,461 @@
+/* access.c - descriptors of the access-pattern family (access.cu). */
+#include "config.h"
+#include "entries.h"
+#include "problem.h"
+
+#include <string.h>
+
+#define GIB (G_GINT64_CONSTANT (1) << 30)
+
+/* Random bytes (for 1- and 2-byte elements); wider ones get floats. */
+static void
+fill_elements (MsProblem *p, void *buf, gsize n, guint width)
+{
+  if (width >= 4)
+    {
+      ms_fill_floats (p, buf, n * width / 4);
+      return;
+    }
+  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
+  guint8 *b = buf;
+  for (gsize i = 0; i < n * width; i++)
+    b[i] = (guint8) g_rand_int_range (r, 0, 256);
+}
+
+static gboolean
+check_width (MsProblem *p, GError **error)
+{
+  gint64 w = ms_problem_param (p, "width");
+  if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "%s parameter width: %" G_GINT64_FORMAT " is not 1, 2, 4, 8 or 16 bytes",
+                   p->kernel->name, w);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Compares n elements of `width` bytes. */
+static gboolean
+check_elements (const char *buffer, const guint8 *got, const guint8 *want, gsize n,
+                guint width, GError **error)
+{
+  for (gsize i = 0; i < n; i++)
+    if (memcmp (got + i * width, want + i * width, width) != 0)
+      {
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+                     "output check failed: %s[%zu] differs from the expected %u-byte element",
+                     buffer, i, width);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* 1D grid of n threads */
+static void
+grid_1d (MsProblem *p, gint64 n)
+{
+  p->args.grid[0] = ms_div_up ((guint64) n, p->args.block[0]);
+  p->args.grid[1] = p->args.grid[2] = 1;
+}
+
+/* ------------------------------------------------------------ matrix_add */
+
+static const MsParamSpec matrix_add_params[] = {
+  { "width", "columns (nx)", 1024, 1, 1 << 14 },
+  { "height", "rows (ny)", 1024, 1, 1 << 14 },
+  { NULL },
+};
+
+/* Buffers: C (output), A, B; args: nx, ny. */
+static gboolean
+matrix_add_setup (MsProblem *p, GError **error)
+{
+  (void) error;
+  gint64 nx = ms_problem_param (p, "width"), ny = ms_problem_param (p, "height");
+  gsize n = (gsize) (nx * ny);
+  ms_problem_buffer (p, "C", n * sizeof (float), TRUE);
+  float *a = ms_problem_buffer (p, "A", n * sizeof (float), FALSE);
+  float *b = ms_problem_buffer (p, "B", n * sizeof (float), FALSE);
+  ms_fill_floats (p, a, n);
+  p->seed++;   /* B differs from A */
+  ms_fill_floats (p, b, n);
+  p->seed--;
+  p->args.i[0] = nx;
+  p->args.i[1] = ny;
+  p->args.grid[0] = ms_div_up ((guint64) nx, p->args.block[0]);
+  p->args.grid[1] = ms_div_up ((guint64) ny, p->args.block[1]);
+  p->args.grid[2] = 1;
+  return TRUE;
+}
+
+static gboolean
+matrix_add_check (MsProblem *p, GError **error)
+{
+  gsize n = (gsize) (p->args.i[0] * p->args.i[1]);
+  const float *a = p->args.buf[1], *b = p->args.buf[2];
+  g_autofree float *want = g_new (float, n);
+  for (gsize i = 0; i < n; i++)
+    want[i] = a[i] + b[i];
+  return ms_check_floats ("C", p->args.buf[0], want, n, 0.0, error);
+}
+
+/* ----------------------------------------------------------- gmem_stride */
+
+static const MsParamSpec gmem_stride_params[] = {
+  { "n", "threads; thread i loads element i*stride + offset", 1 << 16, 1, 1 << 24 },
+  { "stride", "elements between neighbouring threads' loads (0: all load one element)", 1, 0,
+    1 << 12 },
+  { "offset", "elements before thread 0's (shifts the warp against the 32-byte sectors)", 0, 0,
+    1 << 20 },
+  { "width", "bytes per element: 1, 2, 4, 8 or 16 (uint8_t, uint16_t, float, float2, float4)",
+    4, 1, 16 },
+  { NULL },
+};
+
+/* Buffers: out (n elements), in ((n-1)*stride + offset + 1 elements);
+ * args: n, stride, offset, width. */
+static gboolean
+gmem_stride_setup (MsProblem *p, GError **error)
+{
+  if (!check_width (p, error))
+    return FALSE;
+  gint64 n = ms_problem_param (p, "n"), stride = ms_problem_param (p, "stride"),
+         offset = ms_problem_param (p, "offset"), width = ms_problem_param (p, "width");
+  gint64 in_elems = (n - 1) * stride + offset + 1;
+  if (in_elems * width > GIB)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "gmem_stride: n*stride*width is over 1 GiB of input; lower n or stride");
+      return FALSE;
+    }
+  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
+  void *in = ms_problem_buffer (p, "in", (gsize) (in_elems * width), FALSE);
+  fill_elements (p, in, (gsize) in_elems, (guint) width);
+  p->args.i[0] = n;
+  p->args.i[1] = stride;
+  p->args.i[2] = offset;
+  p->args.i[3] = width;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+static gboolean
+gmem_stride_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0], stride = p->args.i[1], offset = p->args.i[2];
+  guint width = (guint) p->args.i[3];
+  const guint8 *in = p->args.buf[1];
+  g_autofree guint8 *want = g_new (guint8, n * width);
+  for (gint64 i = 0; i < n; i++)
+    memcpy (want + i * width, in + (i * stride + offset) * width, width);
+  return check_elements ("out", p->args.buf[0], want, (gsize) n, width, error);
+}
+
+/* ----------------------------------------------------------- smem_stride */
+
+#define SMEM_MAX_STRIDE 64
+
+static const MsParamSpec smem_stride_params[] = {
+  { "n", "threads (each does one strided shared access)", 1 << 14, 1, 1 << 24 },
+  { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element)", 1,
+    0, SMEM_MAX_STRIDE },
+  { "width", "bytes per element: 1, 2, 4, 8 or 16 (uint8_t, uint16_t, float, float2, float4)",
+    4, 1, 16 },
+  { "op", "the strided access: 0 = ld (load, after a coalesced fill), 1 = st (store, then "
+          "load back); an integer because kernel parameters are integers", 0, 0, 1 },
+  { NULL },
+};
+
+/* Buffers: out (n elements), in (elems elements: the fill); args: n,
+ * stride, op, width, elems = 32*stride + warps per block (one past the
+ * largest index lane*stride + warp). */
+static gboolean
+smem_stride_setup (MsProblem *p, GError **error)
+{
+  if (!check_width (p, error))
+    return FALSE;
+  gint64 n = ms_problem_param (p, "n"), stride = ms_problem_param (p, "stride"),
+         width = ms_problem_param (p, "width");
+  gint64 elems = 32 * stride + ms_div_up (p->args.block[0], 32);
+  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
+  void *in = ms_problem_buffer (p, "in", (gsize) (elems * width), FALSE);
+  fill_elements (p, in, (gsize) elems, (guint) width);
+  p->args.i[0] = n;
+  p->args.i[1] = stride;
+  p->args.i[2] = ms_problem_param (p, "op");
+  p->args.i[3] = width;
+  p->args.i[4] = elems;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+/* The value op 1 stores at element idx, as smem_stride_<width> makes it. */
+static void
+smem_stored_value (guint8 *to, guint idx, guint width)
+{
+  switch (width)
+    {
+    case 1: { guint8 v = (guint8) idx; memcpy (to, &v, 1); break; }
+    case 2: { guint16 v = (guint16) idx; memcpy (to, &v, 2); break; }
+    case 4: { float v = (float) idx; memcpy (to, &v, 4); break; }
+    case 8: { float v[2] = { (float) idx, -(float) idx }; memcpy (to, v, 8); break; }
+    default: { float v[4] = { (float) idx, -(float) idx, 0.5f, 1.0f }; memcpy (to, v, 16); break; }
+    }
+}
+
+static gboolean
+smem_stride_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0], stride = p->args.i[1], op = p->args.i[2];
+  guint width = (guint) p->args.i[3], block = p->args.block[0];
+  const guint8 *in = p->args.buf[1];
+  g_autofree guint8 *want = g_new (guint8, n * width);
+  for (gint64 g = 0; g < n; g++)
+    {
+      guint tid = (guint) (g % block);
+      guint idx = (tid % 32) * (guint) stride + tid / 32;
+      if (op == 0)
+        memcpy (want + g * width, in + (gsize) idx * width, width);
+      else
+        smem_stored_value (want + g * width, idx, width);
+    }
+  return check_elements ("out", p->args.buf[0], want, (gsize) n, width, error);
+}
+
+/* ------------------------------------------------- aos / soa / float3 */
+
+static const MsParamSpec n_params[] = {
+  { "n", "threads (one element each)", 1 << 16, 1, 1 << 24 },
+  { NULL },
+};
+
+/* Buffers: out (n ints), records (n x {key, value, flag}); arg: n. */
+static gboolean
+aos_read_setup (MsProblem *p, GError **error)
+{
+  (void) error;
+  gint64 n = ms_problem_param (p, "n");
+  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
+  int *rec = ms_problem_buffer (p, "records", (gsize) n * 3 * sizeof (int), FALSE);
+  ms_fill_ints (p, rec, (gsize) n * 3, -1000000, 1000000);
+  p->args.i[0] = n;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+static gboolean
+aos_read_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0];
+  const int *rec = p->args.buf[1];
+  g_autofree int *want = g_new (int, n);
+  for (gint64 i = 0; i < n; i++)
+    want[i] = rec[3 * i];   /* key is the first field */
+  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, error);
+}
+
+/* Buffers: out, keys, values, flags (n ints each); arg: n. */
+static gboolean
+soa_read_setup (MsProblem *p, GError **error)
+{
+  (void) error;
+  gint64 n = ms_problem_param (p, "n");
+  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
+  const char *names[3] = { "keys", "values", "flags" };
+  for (int f = 0; f < 3; f++)
+    {
+      int *a = ms_problem_buffer (p, names[f], (gsize) n * sizeof (int), FALSE);
+      p->seed += (guint32) f;
+      ms_fill_ints (p, a, (gsize) n, -1000000, 1000000);
+      p->seed -= (guint32) f;
+    }
+  p->args.i[0] = n;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+static gboolean
+soa_read_check (MsProblem *p, GError **error)
+{
+  return ms_check_ints ("out", p->args.buf[0], p->args.buf[1], (gsize) p->args.i[0], error);
+}
+
+/* Buffers: out (n floats), input2 (n float3); arg: n. */
+static gboolean
+aos_float3_setup (MsProblem *p, GError **error)
+{
+  (void) error;
+  gint64 n = ms_problem_param (p, "n");
+  ms_problem_buffer (p, "out", (gsize) n * sizeof (float), TRUE);
+  float *in = ms_problem_buffer (p, "input2", (gsize) n * 3 * sizeof (float), FALSE);
+  ms_fill_floats (p, in, (gsize) n * 3);
+  p->args.i[0] = n;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+static gboolean
+aos_float3_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0];
+  const float *in = p->args.buf[1];
+  g_autofree float *want = g_new (float, n);
+  for (gint64 i = 0; i < n; i++)
+    want[i] = in[3 * i];
+  return ms_check_floats ("out", p->args.buf[0], want, (gsize) n, 0.0, error);
+}
+
+/* Buffers: out (n ints), in (one int per warp of the grid); arg: n. */
+static gboolean
+broadcast_setup (MsProblem *p, GError **error)
+{
+  (void) error;
+  gint64 n = ms_problem_param (p, "n");
+  grid_1d (p, n);
+  gsize threads = (gsize) p->args.grid[0] * p->args.block[0];
+  gsize words = ms_div_up (threads, 32);
+  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
+  int *in = ms_problem_buffer (p, "in", words * sizeof (int), FALSE);
+  ms_fill_ints (p, in, words, -1000000, 1000000);
+  p->args.i[0] = n;
+  return TRUE;
+}
+
+static gboolean
+broadcast_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0];
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new (int, n);
+  for (gint64 i = 0; i < n; i++)
+    want[i] = in[i / 32];
+  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, error);
+}
+
+/* -------------------------------------------------------- per_thread_sum */
+
+static const MsParamSpec per_thread_sum_params[] = {
+  { "n", "rows (one thread each)", 65536, 1, 1 << 22 },
+  { "peak", "length of the long rows: 1 row in 32 (at random) has this many elements, the "
+            "others 0 to 8", 256, 0, 1 << 16 },
+  { NULL },
+};
+
+static const MsParamSpec per_thread_sum_capped_params[] = {
+  { "n", "rows", 65536, 1, 1 << 22 },
+  { "peak", "length of the long rows: 1 row in 32 (at random) has this many elements, the "
+            "others 0 to 8", 256, 0, 1 << 16 },
+  { "cap", "most elements of its row a thread adds before the warp regroups (MAX_ITER)", 16, 1,
+    1 << 20 },
+  { "rows_per_thread", "rows per thread: the grid has n / rows_per_thread threads", 4, 1,
+    1 << 16 },
+  { NULL },
+};
+
+/* Buffers: sums (n floats, output), indices (n + 1 ints), data; args: n,
+ * cap.  Row lengths are skewed: 1 row in 32 is `peak` long, the others
+ * 0..8 elements. */
+static gboolean
+per_thread_sum_setup_common (MsProblem *p, gint64 threads, GError **error)
+{
+  gint64 n = ms_problem_param (p, "n"), peak = ms_problem_param (p, "peak");
+  g_autofree int *lengths = g_new (int, n);
+  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
+  gint64 total = 0;
+  for (gint64 i = 0; i < n; i++)
+    {
+      lengths[i] = g_rand_int_range (r, 0, 32) == 0 ? (int) peak : g_rand_int_range (r, 0, 9);
+      total += lengths[i];
+    }
+  if (total > (1 << 28))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "%s: n * peak is too large (%" G_GINT64_FORMAT " elements); lower them",
+                   p->kernel->name, total);
+      return FALSE;
+    }
+  ms_problem_buffer (p, "sums", (gsize) n * sizeof (float), TRUE);
+  int *indices = ms_problem_buffer (p, "indices", (gsize) (n + 1) * sizeof (int), FALSE);
+  float *data = ms_problem_buffer (p, "data", (gsize) total * sizeof (float), FALSE);
+  indices[0] = 0;
+  for (gint64 i = 0; i < n; i++)
+    indices[i + 1] = indices[i] + lengths[i];
+  ms_fill_floats (p, data, (gsize) total);
+  p->args.i[0] = n;
+  grid_1d (p, threads);
+  return TRUE;
+}
+
+static gboolean
+per_thread_sum_setup (MsProblem *p, GError **error)
+{
+  return per_thread_sum_setup_common (p, ms_problem_param (p, "n"), error);
+}
+
+static gboolean
+per_thread_sum_capped_setup (MsProblem *p, GError **error)
+{
+  gint64 n = ms_problem_param (p, "n"), per = ms_problem_param (p, "rows_per_thread");
+  if (!per_thread_sum_setup_common (p, (n + per - 1) / per, error))
+    return FALSE;
+  p->args.i[1] = ms_problem_param (p, "cap");
+  return TRUE;
+}
+
+/* Rows summed in index order, as each thread does: exact. */
+static gboolean
+per_thread_sum_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0];
+  const int *indices = p->args.buf[1];
+  const float *data = p->args.buf[2];
+  g_autofree float *want = g_new (float, n);
+  for (gint64 i = 0; i < n; i++)
+    {
+      float sum = 0.0f;
+      for (int j = indices[i]; j < indices[i + 1]; j++)
+        sum += data[j];
+      want[i] = sum;
+    }
+  return ms_check_floats ("sums", p->args.buf[0], want, (gsize) n, 0.0, error);
+}
+
+/* ------------------------------------------------------------ the table */
+
+#define ACCESS_KERNEL(kname, params_, size0, bx, by, rule, setup_fn, check_fn, orig, desc) \
+  const MsKernel ms_kernel_##kname = {                                                     \
+    .name = #kname, .family = "access", .origin = orig, .description = desc,              \
+    .source = "access.cu", .params = params_, .size_params = size0,                        \
+    .block = { bx, by, 1 }, .block_rule = rule, .setup = setup_fn, .check = check_fn,      \
+    .cpu_entry = ms_cpu_entry_##kname, .gpu_entry = MS_GPU_ENTRY (kname),                  \
+  };
+#define N_SIZE { "n" }
+#define WH_SIZE { "width", "height" }
+#define SEED_001 "seed 001 (Lecture 5: Performance Considerations)"
+
+ACCESS_KERNEL (matrix_add, matrix_add_params, WH_SIZE, 32, 32, MS_BLOCK_ANY, matrix_add_setup,
+               matrix_add_check, "seed 002 (Appavoo, Intro to CUDA 2: matrixSumGPU)",
+               "C = A + B, one element per thread: every access coalesced")
+ACCESS_KERNEL (gmem_stride, gmem_stride_params, N_SIZE, 256, 1, MS_BLOCK_1D, gmem_stride_setup,
+               gmem_stride_check, SEED_001 " and BRIEF section 4",
+               "thread i copies in[i*stride + offset]: sectors per request by stride/width")
+ACCESS_KERNEL (smem_stride, smem_stride_params, N_SIZE, 256, 1, MS_BLOCK_1D, smem_stride_setup,
+               smem_stride_check, "seeds 001 and 004 (bank conflicts by stride)",
+               "lane l of warp w accesses shared element l*stride + w: wavefronts by stride")
+ACCESS_KERNEL (aos_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, aos_read_setup, aos_read_check,
+               SEED_001, "key of a 12-byte {key, value, flag} record: 12 sectors per request")
+ACCESS_KERNEL (soa_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, soa_read_setup, soa_read_check,
+               SEED_001, "the same keys from a structure of arrays: 4 sectors per request")
+ACCESS_KERNEL (aos_float3_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, aos_float3_setup,
+               aos_float3_check, SEED_001, "the x of a float3 array (stride 3 words)")
+ACCESS_KERNEL (broadcast_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, broadcast_setup,
+               broadcast_check, SEED_001,
+               "a warp reads one global word, then one shared word: broadcasts")
+ACCESS_KERNEL (per_thread_sum, per_thread_sum_params, N_SIZE, 256, 1, MS_BLOCK_1D,
+               per_thread_sum_setup, per_thread_sum_check, SEED_001,
+               "sum of a data-dependent row per thread: long rows hold whole warps")
+ACCESS_KERNEL (per_thread_sum_capped, per_thread_sum_capped_params, N_SIZE, 256, 1, MS_BLOCK_1D,
+               per_thread_sum_capped_setup, per_thread_sum_check, SEED_001,
+               "per_thread_sum in rounds of at most cap elements, several rows per thread")

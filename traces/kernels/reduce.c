@@ -1,0 +1,105 @@
+/* reduce.c - descriptors of the reduction family (reduce.cu).
+ *
+ * Buffers: out (one int per block), in (n ints in [-1000, 1000]); arg: n.
+ * Every kernel writes out[b] = the sum of the elements block b covers, so
+ * the reference is a plain loop that assigns each element to its block the
+ * way the kernel does; integer sums are exact, the check is equality.
+ */
+#include "config.h"
+#include "entries.h"
+#include "problem.h"
+
+static const MsParamSpec reduce_params[] = {
+  { "n", "number of ints to add up", 1 << 20, 1, 1 << 26 },
+  { NULL },
+};
+
+static const MsParamSpec reduce_multiple_params[] = {
+  { "n", "number of ints to add up", 1 << 20, 1, 1 << 26 },
+  { "blocks", "most blocks to launch; each thread then adds n / (2 * blocks * block) elements "
+              "in a grid-stride loop", 64, 1, 65535 },
+  { NULL },
+};
+
+/* How a kernel maps elements to blocks: element e goes to block
+ * (e / per_block) % grid. */
+static gboolean
+reduce_setup_common (MsProblem *p, guint per_thread, guint max_blocks)
+{
+  gint64 n = ms_problem_param (p, "n");
+  guint per_block = p->args.block[0] * per_thread;
+  guint grid = MIN (ms_div_up ((guint64) n, per_block), max_blocks);
+  ms_problem_buffer (p, "out", (gsize) grid * sizeof (int), TRUE);
+  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE);
+  ms_fill_ints (p, in, (gsize) n, -1000, 1000);
+  p->args.i[0] = n;
+  p->args.i[1] = per_block;   /* for the check, not read by the kernels */
+  p->args.grid[0] = grid;
+  p->args.grid[1] = p->args.grid[2] = 1;
+  return TRUE;
+}
+
+/* one element per thread */
+static gboolean
+reduce_setup_one (MsProblem *p, GError **error)
+{
+  (void) error;
+  return reduce_setup_common (p, 1, G_MAXUINT);
+}
+
+/* two elements per thread (add during load) */
+static gboolean
+reduce_setup_two (MsProblem *p, GError **error)
+{
+  (void) error;
+  return reduce_setup_common (p, 2, G_MAXUINT);
+}
+
+/* two per step of a grid-stride loop over at most `blocks` blocks */
+static gboolean
+reduce_setup_multiple (MsProblem *p, GError **error)
+{
+  (void) error;
+  return reduce_setup_common (p, 2, (guint) ms_problem_param (p, "blocks"));
+}
+
+static gboolean
+reduce_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0];
+  guint per_block = (guint) p->args.i[1], grid = p->args.grid[0];
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, grid);
+  for (gint64 e = 0; e < n; e++)
+    want[(e / per_block) % grid] += in[e];
+  return ms_check_ints ("out", p->args.buf[0], want, grid, error);
+}
+
+#define REDUCE_KERNEL(kname, params_, setup_fn, orig, desc)                          \
+  const MsKernel ms_kernel_##kname = {                                               \
+    .name = #kname, .family = "reduce", .origin = orig, .description = desc,        \
+    .source = "reduce.cu", .params = params_, .size_params = { "n" },                \
+    .block = { 256, 1, 1 }, .block_rule = MS_BLOCK_POW2, .setup = setup_fn,          \
+    .check = reduce_check, .cpu_entry = ms_cpu_entry_##kname,                        \
+    .gpu_entry = MS_GPU_ENTRY (kname),                                               \
+  };
+
+#define SEED_003 "seed 003 (reduction table, after Harris's \"Optimizing Parallel Reduction\")"
+
+REDUCE_KERNEL (reduce_interleaved, reduce_params, reduce_setup_one, SEED_003,
+               "interleaved addressing, tid % (2*s) == 0: divergent, ever emptier warps")
+REDUCE_KERNEL (reduce_nondivergent, reduce_params, reduce_setup_one, SEED_003,
+               "index = 2*s*tid: whole warps active, but shared stride 2*s: bank conflicts")
+REDUCE_KERNEL (reduce_sequential, reduce_params, reduce_setup_one, SEED_003,
+               "sequential addressing, s halves: conflict-free, half the threads idle")
+REDUCE_KERNEL (reduce_firstadd, reduce_params, reduce_setup_two, SEED_003,
+               "first add during load: 2 elements per thread, half the blocks")
+REDUCE_KERNEL (reduce_unroll_last, reduce_params, reduce_setup_two, SEED_003,
+               "last warp unrolled, warp-synchronous on volatile shared memory, no barrier")
+REDUCE_KERNEL (reduce_unroll_complete, reduce_params, reduce_setup_two, SEED_003,
+               "fully unrolled for a compile-time block size (64..1024, picked at launch)")
+REDUCE_KERNEL (reduce_multiple, reduce_multiple_params, reduce_setup_multiple, SEED_003,
+               "grid-stride loop: many elements per thread, then reduce_unroll_last")
+REDUCE_KERNEL (reduce_shfl, reduce_params, reduce_setup_one,
+               "seed 000 (Cheng et al., reduceShfl)",
+               "__shfl_xor_sync butterfly per warp, one shared word per warp")
