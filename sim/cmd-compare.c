@@ -53,6 +53,7 @@ typedef struct {
 } CompareRow;
 
 static gboolean compare_gpu;   /* --gpu: measure every variant (gpu/backend.h) */
+static const MsArch *compare_arch;   /* --arch, resolved once per run */
 
 static void
 compare_row_clear (CompareRow *row)
@@ -131,7 +132,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
     return FALSE;
 
   MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
+  ms_problem_launch (p, compare_arch, &launch);
   launch.threads = (guint) opts->threads;
   g_autoptr (MsStats) stats = NULL;
   g_autoptr (MsGpuSnapshot) input = compare_gpu ? ms_gpu_snapshot_new (p) : NULL;
@@ -153,7 +154,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   row->size = g_string_free (g_steal_pointer (&size), FALSE);
   memcpy (row->block, p->args.block, sizeof row->block);
 
-  const MsArch *arch = ms_arch_default ();
+  const MsArch *arch = compare_arch;
   MsCounters g, s;
   ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &g);
   ms_stats_total (stats, MS_SPACE_SHARED, -1, &s);
@@ -193,7 +194,7 @@ ratio (guint64 a, guint64 b)
 static void
 write_text (const char *family, const CompareRow *rows, guint n, GString *out)
 {
-  const MsArch *arch = ms_arch_default ();
+  const MsArch *arch = compare_arch;
   g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n\n", family,
                           n, arch->name, arch->description);
   g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %7s %8s"
@@ -241,10 +242,11 @@ write_text (const char *family, const CompareRow *rows, guint n, GString *out)
   gboolean any_default = FALSE;
   for (guint i = 0; i < n; i++)
     any_default |= rows[i].block_default;
-  g_string_append (out, "\ninstructions: warp-level global + shared memory instructions; "
-                        "global: sectors x 32 B;\nshared: wavefronts x 128 B; bytes: global + "
-                        "shared; x: ratio to the first variant;\npartial: memory instructions "
-                        "run with a partial warp.\n");
+  g_string_append_printf (out, "\ninstructions: warp-level global + shared memory instructions; "
+                          "global: sectors x %d B;\nshared: wavefronts x %d B; bytes: global + "
+                          "shared; x: ratio to the first variant;\npartial: memory instructions "
+                          "run with a partial warp.\n",
+                          compare_arch->sector_bytes, compare_arch->banks * compare_arch->bank_bytes);
   if (any_default)
     g_string_append (out, "*: this variant's block rule does not allow --block; it ran at its "
                           "own block.\n");
@@ -258,7 +260,7 @@ write_json (const char *family, const CompareRow *rows, guint n, GString *out)
   json_builder_set_member_name (b, "family");
   json_builder_add_string_value (b, family);
   json_builder_set_member_name (b, "arch");
-  json_builder_add_string_value (b, ms_arch_default ()->name);
+  json_builder_add_string_value (b, compare_arch->name);
   json_builder_set_member_name (b, "variants");
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
@@ -422,6 +424,13 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("%s", error->message);
       return 2;
     }
+  g_autoptr (MsArch) arch = ms_kernel_options_arch (opts, &error);
+  if (arch == NULL)
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  compare_arch = arch;
   if (compare_gpu && !ms_gpu_available (NULL, &error))
     {
       ms_error ("%s", error->message);
