@@ -88,33 +88,20 @@ ms_viz_title (GString *dot, const MsDiagramInfo *info, const char *what, const c
   GString *t = g_string_new (NULL);
   g_string_append (t, "<<TABLE BORDER=\"0\" CELLSPACING=\"3\" CELLPADDING=\"0\">");
 
-  /* kernel . file:line (params): one cell each, so that a renderer whose
-   * bold font runs wider than Graphviz measured cannot eat the gaps */
-  g_autofree char *kernel = ms_viz_html (info->kernel);
-  g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLSPACING=\"0\" "
-                             "CELLPADDING=\"0\"><TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT
-                             "\" POINT-SIZE=\"24\"><B>%s</B></FONT></TD>", kernel);
+  /* kernel . file:line, one bold run (runs of different fonts on one line
+   * are placed by Graphviz's measurements, which a renderer with other font
+   * metrics may contradict) */
+  g_autoptr (GString) head = g_string_new (info->kernel);
   if (info->file)
     {
       const char *base = strrchr (info->file, '/');
-      g_autofree char *file = ms_viz_html (base ? base + 1 : info->file);
-      g_string_append (t, "<TD WIDTH=\"34\"><FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"24\">"
-                          "\xc2\xb7</FONT></TD><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT
-                          "\" POINT-SIZE=\"24\">");
+      g_string_append_printf (head, "  \xc2\xb7  %s", base ? base + 1 : info->file);
       if (info->line > 0)
-        g_string_append_printf (t, "%s:%d", file, info->line);
-      else
-        g_string_append (t, file);
-      g_string_append (t, "</FONT></TD>");
+        g_string_append_printf (head, ":%d", info->line);
     }
-  if (info->params && *info->params)
-    {
-      g_autofree char *params = ms_viz_html (info->params);
-      g_string_append_printf (t, "<TD WIDTH=\"14\"></TD><TD ALIGN=\"LEFT\" VALIGN=\"BOTTOM\">"
-                                 "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"16\" COLOR=\""
-                                 MS_VIZ_MUTED "\">(%s)</FONT></TD>", params);
-    }
-  g_string_append (t, "</TR></TABLE></TD></TR>");
+  g_autofree char *head_html = ms_viz_html (head->str);
+  g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT "\" "
+                             "POINT-SIZE=\"24\"><B>%s</B></FONT></TD></TR>", head_html);
 
   /* the source line, without its comment */
   g_autofree char *code = ms_viz_code (info->source);
@@ -123,18 +110,26 @@ ms_viz_title (GString *dot, const MsDiagramInfo *info, const char *what, const c
       g_autofree char *cut = NULL;
       if (g_utf8_strlen (code, -1) > 90)
         {
-          g_autofree char *head = g_utf8_substring (code, 0, 87);
-          cut = g_strconcat (head, "...", NULL);
+          g_autofree char *start = g_utf8_substring (code, 0, 87);
+          cut = g_strconcat (start, "...", NULL);
         }
       g_autofree char *src = ms_viz_html (cut ? cut : code);
       g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_MONO
                                  "\" POINT-SIZE=\"17\">%s</FONT></TD></TR>", src);
     }
 
-  /* what, which warp, which arch */
+  /* what */
+  if (what && *what)
+    {
+      g_autofree char *esc = ms_viz_html (what);
+      g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT "\" "
+                                 "POINT-SIZE=\"16\">%s</FONT></TD></TR>", esc);
+    }
+
+  /* parameters, which warp, which arch */
   GString *line = g_string_new (NULL);
-  if (what)
-    g_string_append (line, what);
+  if (info->params && *info->params)
+    g_string_append (line, info->params);
   if (info->executions > 0)
     {
       if (line->len)
@@ -154,8 +149,8 @@ ms_viz_title (GString *dot, const MsDiagramInfo *info, const char *what, const c
   if (line->len)
     {
       g_autofree char *esc = ms_viz_html (line->str);
-      g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"16\">%s</FONT></TD></TR>",
-                              esc);
+      g_string_append_printf (t, "<TR><TD ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT "\" "
+                                 "POINT-SIZE=\"14\" COLOR=\"#555555\">%s</FONT></TD></TR>", esc);
     }
   g_string_free (line, TRUE);
 
