@@ -499,6 +499,13 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       acc[sp].addr[i] = va;
       masks[sp] |= 1u << i;
       n_active[sp]++;
+      /* Loads only read and stores only write, so doing each lane's in this
+       * pass still has every load of the instruction before any later store
+       * (lockstep semantics); atomics wait until the pass has checked all. */
+      if (first->kind == MS_K_LD)
+        copy_value (l->val, l->addr, l->size);
+      else if (first->kind == MS_K_ST)
+        copy_value ((void *) l->addr, l->val, l->size);
     }
   for (int sp = 0; sp < 3; sp++)
     if (masks[sp])
@@ -513,29 +520,10 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         account (W, &acc[sp], n_active[sp]);
       }
 
-  /* Loads of all lanes happen before any store: lockstep semantics. */
-  switch (first->kind)
-    {
-    case MS_K_LD:
-      for (guint32 m = group; m; m &= m - 1)
-        {
-          Lane *l = &warp[__builtin_ctz (m)];
-          copy_value (l->val, l->addr, l->size);
-        }
-      break;
-    case MS_K_ST:
-      for (guint32 m = group; m; m &= m - 1)
-        {
-          Lane *l = &warp[__builtin_ctz (m)];
-          copy_value ((void *) l->addr, l->val, l->size);
-        }
-      break;
-    default:
-      for (guint32 m = group; m; m &= m - 1)
-        if (!do_atomic (W, &warp[__builtin_ctz (m)]))
-          return FALSE;
-      break;
-    }
+  if (first->kind == MS_K_ATOMIC)
+    for (guint32 m = group; m; m &= m - 1)
+      if (!do_atomic (W, &warp[__builtin_ctz (m)]))
+        return FALSE;
   return TRUE;
 }
 
