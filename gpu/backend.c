@@ -62,15 +62,24 @@ ms_gpu_snapshot_free (MsGpuSnapshot *s)
   g_free (s);
 }
 
-/* The RED counterpart of a global ATOM metric, or NULL. */
+/* The RED counterpart of a global ATOM metric, or NULL:
+ * smsp__sass_inst_executed_op_global_atom.sum -> ..._op_global_red.sum,
+ * l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum -> ..._global_op_red.sum. */
 static char *
 red_name (const char *atom_name)
 {
-  const char *at = strstr (atom_name, "_op_global_atom");
-  if (at == NULL)
-    return NULL;
-  return g_strdup_printf ("%.*s_op_global_red%s", (int) (at - atom_name), atom_name,
-                          at + strlen ("_op_global_atom"));
+  static const char *const forms[][2] = {
+    { "_op_global_atom.", "_op_global_red." },
+    { "_global_op_atom.", "_global_op_red." },
+  };
+  for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
+    {
+      const char *at = strstr (atom_name, forms[f][0]);
+      if (at != NULL)
+        return g_strdup_printf ("%.*s%s%s", (int) (at - atom_name), atom_name, forms[f][1],
+                                at + strlen (forms[f][0]));
+    }
+  return NULL;
 }
 
 static const MsGpuMetric *
@@ -437,13 +446,16 @@ run_trace (Device *d, MsGpuResult *r, GError **error)
     }
   if (!DEV (ms_gpu_dev_alloc ((void **) &count, sizeof *count, err, errlen), error))
     goto out;
-  /* pass 1 counts, pass 2 records */
+  /* pass 1 counts, pass 2 records.  How lanes are grouped into warp-level
+   * accesses can change from run to run (independent thread scheduling), so
+   * pass 2 gets room for more records than pass 1 counted. */
+  unsigned long long room = 0;
   for (int pass = 0; pass < 2; pass++)
     {
       if (!DEV (ms_gpu_dev_memset (count, 0, sizeof *count, err, errlen), error)
           || !device_upload (d, error))
         goto out;
-      d->trace_state = (MsGpuTraceState) { records, pass ? n : 0, count };
+      d->trace_state = (MsGpuTraceState) { records, pass ? room : 0, count };
       launch_trace (d);
       if (d->trace_rc != 0)
         {
@@ -464,16 +476,16 @@ run_trace (Device *d, MsGpuResult *r, GError **error)
                            n, MS_GPU_TRACE_MAX);
               goto out;
             }
-          if (n > 0
-              && (!DEV (ms_gpu_dev_alloc ((void **) &records, n * sizeof *records, err, errlen),
-                        error)
-                  || !DEV (ms_gpu_dev_memset (records, 0, n * sizeof *records, err, errlen),
-                           error)))
+          room = MIN (2 * n + 1024, MS_GPU_TRACE_MAX);
+          if (!DEV (ms_gpu_dev_alloc ((void **) &records, room * sizeof *records, err, errlen),
+                    error)
+              || !DEV (ms_gpu_dev_memset (records, 0, room * sizeof *records, err, errlen),
+                       error))
             goto out;
         }
     }
   r->trace_total = n2;
-  guint64 keep = MIN (n, n2);
+  guint64 keep = MIN (room, n2);
   host = g_new (MsGpuTraceRecord, MAX (keep, 1));
   if (keep > 0
       && !DEV (ms_gpu_dev_download (host, records, keep * sizeof *host, err, errlen), error))

@@ -36,23 +36,64 @@ typedef struct {
   int access;
 } DiagramOptions;
 
+/* Per site, the first warp (in the emulator's deterministic order) that
+ * executes it: the fallback when neither --in-block nor --in-warp is given
+ * and warp 0 of block 0 never gets there (halo loads, divergent code). */
+typedef struct {
+  guint block, warp, count;
+  MsWarpAccess *pick;
+} FirstWarp;
+
+static void
+first_warp_free (gpointer p)
+{
+  FirstWarp *f = p;
+  g_free (f->pick);
+  g_free (f);
+}
+
 /* The sink: the executions of one warp, per site. */
 typedef struct {
   guint block, warp, instance;
   GHashTable *count;   /* const MsSite * -> executions so far (guint) */
   GHashTable *pick;    /* const MsSite * -> MsWarpAccess * (the instance-th) */
+  GHashTable *first;   /* const MsSite * -> FirstWarp */
 } Capture;
 
 static void
 capture_sink (const MsWarpAccess *a, void *data)
 {
   Capture *c = data;
+  FirstWarp *f = g_hash_table_lookup (c->first, a->site);
+  if (f == NULL)
+    {
+      f = g_new0 (FirstWarp, 1);
+      f->block = a->block;
+      f->warp = a->warp;
+      g_hash_table_insert (c->first, (gpointer) a->site, f);
+    }
+  if (a->block == f->block && a->warp == f->warp)
+    {
+      if (f->count == c->instance)
+        f->pick = g_memdup2 (a, sizeof *a);
+      f->count++;
+    }
   if (a->block != c->block || a->warp != c->warp)
     return;
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (c->count, a->site));
   if (n == c->instance)
     g_hash_table_insert (c->pick, (gpointer) a->site, g_memdup2 (a, sizeof *a));
   g_hash_table_insert (c->count, (gpointer) a->site, GUINT_TO_POINTER (n + 1));
+}
+
+/* The access captured for a site: the chosen warp's, else the first
+ * warp's. */
+static const MsWarpAccess *
+captured (const Capture *cap, const MsSite *site)
+{
+  const MsWarpAccess *a = g_hash_table_lookup (cap->pick, site);
+  const FirstWarp *f = g_hash_table_lookup (cap->first, site);
+  return a ? a : f ? f->pick : NULL;
 }
 
 static double
@@ -161,8 +202,8 @@ pick_site (const MsStats *stats, const Capture *cap, const char *kernel, int lin
         best = s;
       else if (site_score (s) == site_score (best))
         {
-          const MsWarpAccess *x = g_hash_table_lookup (cap->pick, s->site);
-          const MsWarpAccess *y = g_hash_table_lookup (cap->pick, best->site);
+          const MsWarpAccess *x = captured (cap, s->site);
+          const MsWarpAccess *y = captured (cap, best->site);
           if (x && (y == NULL || access_span (x) > access_span (y)
                     || (access_span (x) == access_span (y)
                         && __builtin_popcount (x->mask) > __builtin_popcount (y->mask))))
@@ -240,7 +281,7 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
       ms_error ("%s", error->message);
       return 2;
     }
-  if (o->line < 0 || o->block < 0 || o->warp < 0 || o->instance < 0 || o->access < -1)
+  if (o->line < 0 || o->block < -1 || o->warp < -1 || o->instance < 0 || o->access < -1)
     {
       ms_error ("--line, --access, --in-block, --in-warp and --instance take numbers >= 0");
       return 2;
@@ -277,25 +318,27 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
   guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
   guint64 threads = (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2];
   guint64 warps = (threads + (guint64) arch->warp_size - 1) / (guint64) arch->warp_size;
-  if ((guint64) o->block >= blocks)
+  if (o->block >= 0 && (guint64) o->block >= blocks)
     {
       ms_error ("--in-block %d: %s has %" G_GUINT64_FORMAT " blocks here (0..%" G_GUINT64_FORMAT
                 ")", o->block, p->kernel->name, blocks, blocks - 1);
       return 2;
     }
-  if ((guint64) o->warp >= warps)
+  if (o->warp >= 0 && (guint64) o->warp >= warps)
     {
       ms_error ("--in-warp %d: a block of %s has %" G_GUINT64_FORMAT " warps (0..%"
                 G_GUINT64_FORMAT ")", o->warp, p->kernel->name, warps, warps - 1);
       return 2;
     }
 
-  Capture cap = { (guint) o->block, (guint) o->warp, (guint) o->instance,
+  Capture cap = { (guint) MAX (o->block, 0), (guint) MAX (o->warp, 0), (guint) o->instance,
                   g_hash_table_new (g_direct_hash, g_direct_equal),
-                  g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free) };
+                  g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free),
+                  g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, first_warp_free) };
   int status = emulate_and_draw (kopts, o, p, arch, kind_given, kind, &tile_shape, format, &cap);
   g_hash_table_destroy (cap.count);
   g_hash_table_destroy (cap.pick);
+  g_hash_table_destroy (cap.first);
   return status;
 }
 
@@ -327,7 +370,7 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
   MsDiagramInfo info = {
     .kernel = p->kernel->name, .params = params,
     .file = base ? base + 1 : p->kernel->source, .line = o->line, .arch = arch,
-    .block = (guint) o->block, .warp = (guint) o->warp, .instance = (guint) o->instance,
+    .block = cap->block, .warp = cap->warp, .instance = (guint) o->instance,
     .buffer_names = p->buffer_names, .n_buffers = p->n_buffers,
   };
   g_autoptr (GString) dot = g_string_new (NULL);
@@ -361,15 +404,24 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
         kind = s->space == MS_SPACE_SHARED ? MS_DIAGRAM_BANKS : MS_DIAGRAM_SECTORS;
       const MsWarpAccess *a = g_hash_table_lookup (cap->pick, s->site);
       guint n = GPOINTER_TO_UINT (g_hash_table_lookup (cap->count, s->site));
+      const FirstWarp *f = g_hash_table_lookup (cap->first, s->site);
+      if (n == 0 && o->block < 0 && o->warp < 0 && f != NULL)
+        {
+          /* warp 0 of block 0 never gets there: the first warp that does */
+          a = f->pick;
+          n = f->count;
+          info.block = f->block;
+          info.warp = f->warp;
+        }
       if (a == NULL)
         {
           if (n == 0)
-            ms_error ("warp %d of block %d never executes line %d of %s; try another "
-                      "--in-warp or --in-block", o->warp, o->block, s->site->line,
+            ms_error ("warp %u of block %u never executes line %d of %s; try another "
+                      "--in-warp or --in-block", info.warp, info.block, s->site->line,
                       p->kernel->name);
           else
-            ms_error ("warp %d of block %d executes line %d of %s %u time%s: --instance "
-                      "takes 0..%u", o->warp, o->block, s->site->line, p->kernel->name, n,
+            ms_error ("warp %u of block %u executes line %d of %s %u time%s: --instance "
+                      "takes 0..%u", info.warp, info.block, s->site->line, p->kernel->name, n,
                       n == 1 ? "" : "s", n - 1);
           return 2;
         }
@@ -389,7 +441,8 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
               tile_shape->name = "shared array";
               tile_shape->elem_bytes = a->width;
             }
-          else if (!ms_tile_shape_from_source (s->site->file, s->site->line, tile_shape, &name,
+          else if (!ms_tile_shape_from_source (s->site->file, p->kernel->name, s->site->line, a,
+                                               tile_shape, &name,
                                                &error))
             {
               ms_error ("%s", error->message);
@@ -427,7 +480,7 @@ int
 ms_cmd_diagram (int argc, char **argv)
 {
   MsKernelOptions kopts = { 0 };
-  DiagramOptions o = { .access = -1 };
+  DiagramOptions o = { .access = -1, .block = -1, .warp = -1 };
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
       "Write the diagram to FILE (required); .svg, .png, .pdf or .dot picks the format",
@@ -441,9 +494,10 @@ ms_cmd_diagram (int argc, char **argv)
       "Which access of --line, from 0 in source order, when it has several (default: the "
       "worst)", "K" },
     { "in-block", 0, 0, G_OPTION_ARG_INT, &o.block,
-      "Which thread block: linear index in the grid (default 0)", "B" },
-    { "in-warp", 0, 0, G_OPTION_ARG_INT, &o.warp, "Which warp of that block (default 0)",
-      "W" },
+      "Which thread block: linear index in the grid (default 0, or the first block whose "
+      "warps execute the line)", "B" },
+    { "in-warp", 0, 0, G_OPTION_ARG_INT, &o.warp,
+      "Which warp of that block (default 0, or the first that executes the line)", "W" },
     { "instance", 'i', 0, G_OPTION_ARG_INT, &o.instance,
       "Which execution of the line by that warp, from 0 (default 0)", "I" },
     { "tile", 0, 0, G_OPTION_ARG_STRING, &o.tile,

@@ -621,6 +621,7 @@ typedef enum {
 static gboolean
 run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
 {
+  guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
   for (guint i = 0; i < n; i++)
     {
       Lane *l = &warp[i];
@@ -632,17 +633,27 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
       else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
         l->state = MS_LANE_READY;
       W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
+      if (l->state == MS_LANE_READY)
+        ready |= 1u << i;
+      else if (l->state == MS_LANE_AT_OP)
+        waiting |= 1u << i;
     }
   for (;;)
     {
-      for (guint i = 0; i < n; i++)
-        if (warp[i].state == MS_LANE_READY)
-          {
-            resume (W, &warp[i]);
-            if (G_UNLIKELY (W->error != NULL))
-              return FALSE;
-            break;
-          }
+      /* Run the ready lanes (one hand-over chain); they report where they
+       * stopped, so when no other lane was waiting the next instruction is
+       * known without a scan (the common, converged case). */
+      gboolean known = FALSE;
+      if (ready != 0)
+        {
+          W->ctl.step_best = MS_NO_ORDER;
+          W->ctl.step_group = W->ctl.step_stopped = 0;
+          resume (W, &warp[__builtin_ctz (ready)]);
+          if (G_UNLIKELY (W->error != NULL))
+            return FALSE;
+          known = waiting == 0;
+          waiting |= W->ctl.step_stopped;
+        }
 
       /* Candidate sites in textual order: the earliest runnable one wins. */
       int floor_order = -1;
@@ -650,18 +661,25 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
         {
           int best = MS_NO_ORDER;
           guint32 group = 0;
-          for (guint i = 0; i < n; i++)
+          if (known)
             {
-              int o = W->ctl.order[i];
-              if (o <= floor_order || o > best)
-                continue;
-              if (o < best)
-                {
-                  best = o;
-                  group = 0;
-                }
-              group |= 1u << i;
+              best = W->ctl.step_best;
+              group = W->ctl.step_group;
+              known = FALSE;
             }
+          else
+            for (guint i = 0; i < n; i++)
+              {
+                int o = W->ctl.order[i];
+                if (o <= floor_order || o > best)
+                  continue;
+                if (o < best)
+                  {
+                    best = o;
+                    group = 0;
+                  }
+                group |= 1u << i;
+              }
           if (best == MS_NO_ORDER)
             return TRUE;   /* nothing runnable: done, at barrier or blocked */
 
@@ -712,6 +730,8 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
               warp[i].state = MS_LANE_READY;
               W->ctl.order[i] = MS_NO_ORDER;
             }
+          ready = group;
+          waiting &= ~group;
           break;
         }
     }

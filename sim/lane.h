@@ -61,6 +61,10 @@ typedef struct {
   MsFiber sched;          /* the scheduler's context */
   MsLane *warp_end;       /* one past the current warp's last lane */
   int order[32];          /* site order of the warp's lanes at an op, else MS_NO_ORDER */
+  /* what the lanes of the latest hand-over chain stopped at: the earliest
+   * site order, the lanes at it, and all lanes that stopped at an op */
+  int step_best;
+  uint32_t step_group, step_stopped;
   unsigned n_barrier;     /* lanes of the block waiting at a barrier */
   const MsSite *barrier_site;  /* the barrier the first waiting lane is at */
   int barrier_mismatch;   /* lanes wait at different barriers */
@@ -103,10 +107,21 @@ static inline __attribute__ ((always_inline)) MsLane *
 ms_lane_stop (const MsSite *site, MsLaneOp kind)
 {
   MsLane *l = ms_cur_lane;
+  MsWarpCtl *ctl = ms_warp_ctl;
+  int o = site->order;
+  uint32_t bit = 1u << l->lane;
   l->site = site;
   l->kind = (uint8_t) kind;
   l->state = MS_LANE_AT_OP;
-  ms_warp_ctl->order[l->lane] = site->order;
+  ctl->order[l->lane] = o;
+  ctl->step_stopped |= bit;
+  if (o < ctl->step_best)
+    {
+      ctl->step_best = o;
+      ctl->step_group = bit;
+    }
+  else if (o == ctl->step_best)
+    ctl->step_group |= bit;
   return l;
 }
 
@@ -133,10 +148,11 @@ ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
 static inline __attribute__ ((always_inline)) void
 ms_lane_syncthreads (const MsSite *site)
 {
-  MsLane *l = ms_lane_stop (site, MS_K_BARRIER);
+  MsLane *l = ms_cur_lane;
   MsWarpCtl *ctl = ms_warp_ctl;
+  l->site = site;
+  l->kind = MS_K_BARRIER;
   l->state = MS_LANE_AT_BARRIER;
-  ctl->order[l->lane] = MS_NO_ORDER;
   if (ctl->n_barrier++ == 0)
     ctl->barrier_site = site;
   else if (site != ctl->barrier_site)

@@ -491,7 +491,8 @@ test_tile_shape_from_source (void)
       MsTileShape t;
       g_autofree char *name = NULL;
       g_autoptr (GError) error = NULL;
-      g_assert_true (ms_tile_shape_from_source ("transpose.cu", line, &t, &name, &error));
+      g_assert_true (
+        ms_tile_shape_from_source ("transpose.cu", kernels[k], line, NULL, &t, &name, &error));
       g_assert_no_error (error);
       g_assert_cmpstr (name, ==, "tile");
       g_assert_cmpuint (t.rows, ==, 32);
@@ -504,7 +505,7 @@ test_tile_shape_from_source (void)
   MsTileShape t;
   g_autofree char *name = NULL;
   g_autoptr (GError) error = NULL;
-  g_assert_false (ms_tile_shape_from_source ("transpose.cu", 1, &t, &name, &error));
+  g_assert_false (ms_tile_shape_from_source ("transpose.cu", NULL, 1, NULL, &t, &name, &error));
   g_assert_nonnull (strstr (error->message, "--tile"));
 }
 

@@ -146,6 +146,33 @@ test_trace_compare (void)
   ms_trace_check_clear (&check);
 }
 
+/* Global atomics whose result is unused compile to RED: the atomic metrics
+ * are ATOM + RED, for instructions, requests and sectors alike. */
+static void
+test_atomic_metrics (void)
+{
+  MsGpuResult r = { 0 };
+  r.metrics = g_array_new (FALSE, TRUE, sizeof (MsGpuMetric));
+  const MsGpuMetric m[] = {
+    { "smsp__sass_inst_executed_op_global_atom.sum", 8, TRUE },
+    { "smsp__sass_inst_executed_op_global_red.sum", 40, TRUE },
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", 8, TRUE },
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 40, TRUE },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", 9, TRUE },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", 0, FALSE },
+  };
+  g_array_append_vals (r.metrics, m, G_N_ELEMENTS (m));
+  double v = 0;
+  g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "inst"), &v));
+  g_assert_cmpfloat (v, ==, 48);
+  g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "requests"), &v));
+  g_assert_cmpfloat (v, ==, 48);
+  g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "sectors"), &v));
+  g_assert_cmpfloat (v, ==, 9);   /* the RED one is not available */
+  g_assert_false (ms_gpu_result_metric (&r, "dram__bytes_read.sum", &v));
+  g_array_unref (r.metrics);
+}
+
 /* ------------------------------------------------------------ with a GPU */
 
 static gboolean
@@ -259,6 +286,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gpu/availability-message", test_availability_message);
   g_test_add_func ("/gpu/trace-compare", test_trace_compare);
+  g_test_add_func ("/gpu/atomic-metrics", test_atomic_metrics);
   g_test_add_func ("/gpu/transpose-naive", test_transpose_naive);
   g_test_add_func ("/gpu/transpose-padded", test_transpose_padded);
   return g_test_run ();

@@ -90,6 +90,8 @@ typedef struct {
   guint64 base;
   guint rows, cols, pad;
   guint elem_bytes;
+  guint flat;                /* > 0: a 1-D array of `flat` elements, drawn
+                              * in rows of `cols` */
 } MsTileShape;
 
 /* Each appends a complete DOT graph to `dot`. */
@@ -102,15 +104,18 @@ gboolean ms_diagram_tile (const MsDiagramInfo *info, const MsWarpAccess *a,
 /* info->line, when not 0, is the line drawn highlighted. */
 void ms_diagram_lines (const MsDiagramInfo *info, const MsStats *stats, GString *dot);
 
-/* Finds the shape of the shared array a source line reads or writes, from
- * the kernel's source (embedded in memsim): the first `NAME[` on the line
- * whose SHARED_ARRAY/SHARED_ARRAY2 declaration precedes it in the same
- * kernel, its dimensions evaluated with the file's integer #defines, a
- * trailing `+ k` in the column count taken as k pad columns, and its base
- * offset from the arrays declared before it.  Fills *tile (name points
- * into a string owned by the caller's *name_out, freed with g_free). */
-gboolean ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile,
-                                    char **name_out, GError **error);
+/* Finds the shape of the shared array a source line of `kernel` reads or
+ * writes, from the kernel source (embedded in memsim).  The kernel's
+ * SHARED_ARRAY/SHARED_ARRAY2 declarations are evaluated with the file's
+ * integer #defines (a trailing `+ k` in the column count is k pad columns)
+ * and placed one after the other as the emulator allocates them; the array
+ * is the first `NAME[` on the line that names one of them, or, for a line
+ * outside the kernel (a helper reached through a pointer), the one that
+ * holds every byte of access `a` (may be NULL).  Fills *tile; its name
+ * points into *name_out (free with g_free). */
+gboolean ms_tile_shape_from_source (const char *file, const char *kernel, int line,
+                                    const MsWarpAccess *a, MsTileShape *tile, char **name_out,
+                                    GError **error);
 /* --tile ROWSxCOLS[+PAD], e.g. "32x32+1" (32 rows of 33 elements, the last
  * one padding). */
 gboolean ms_tile_shape_parse (const char *text, MsTileShape *tile, GError **error);

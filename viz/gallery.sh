@@ -30,10 +30,10 @@ cat > "$readme" <<'EOF'
 
 The classic figures of the seed lectures, redrawn by `memsim diagram` from the
 built-in kernels: every number in them comes from the emulator and the models
-(H100, sm_90), so they are right by construction.  `make gallery` redraws all
-of them (SVG; the same commands with `-o NAME.png` or `-o NAME.pdf` give PNG or
-PDF for slides).  `docs/diagrams.md` explains the kinds, the options and the
-colours.
+(H100, sm_90, unless the command says `--arch`), so they are right by
+construction.  `make gallery` redraws all of them (SVG; the same commands with
+`-o NAME.png` or `-o NAME.pdf` give PNG or PDF for slides).  `docs/diagrams.md`
+explains the kinds, the options and the colours.
 
 EOF
 

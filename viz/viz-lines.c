@@ -163,7 +163,7 @@ ms_diagram_lines (const MsDiagramInfo *info, const MsStats *stats, GString *dot)
   const MsVizDegreeStep *steps = ms_viz_degree_steps (&n);
   static const char *const eff_labels[] = { "", "100%", "50% or more", "25% or more",
                                             "12.5% or more", "below 12.5%" };
-  g_string_append (dot, "  legend [shape=plaintext, label=<<TABLE "
+  g_string_append (dot, "  legend [shape=plaintext, height=0, label=<<TABLE "
                         "BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"3\"><TR>"
                         "<TD><B>efficiency</B></TD>");
   for (guint i = 1; i < n && i < G_N_ELEMENTS (eff_labels); i++)
@@ -171,7 +171,7 @@ ms_diagram_lines (const MsDiagramInfo *info, const MsStats *stats, GString *dot)
                             steps[i].fill, steps[i].text, eff_labels[i]);
   g_string_append (
     dot, "</TR></TABLE>>];\n"
-         "  legend2 [shape=plaintext, label=<cost: global = sectors per request, "
+         "  legend2 [shape=plaintext, height=0, label=<cost: global = sectors per request, "
          "shared = wavefronts per instruction (bar: 0 to 32)  \xc2\xb7  ideal: the fewest "
          "possible  \xc2\xb7  excess: extra sectors or wavefronts in all  \xc2\xb7  "
          "efficiency = ideal / cost>];\n");

@@ -275,11 +275,32 @@ typedef struct {
   gboolean ok;
 } Decl;
 
+/* Whether line t opens the kernel `name`: "__global__ void name (". */
+static gboolean
+opens_kernel (const char *t, const char *name)
+{
+  if (!g_str_has_prefix (t, "__global__"))
+    return FALSE;
+  const char *p = t + strlen ("__global__");
+  while (g_ascii_isspace (*p))
+    p++;
+  if (!g_str_has_prefix (p, "void"))
+    return FALSE;
+  p += 4;
+  while (g_ascii_isspace (*p))
+    p++;
+  gsize n = strlen (name);
+  return strncmp (p, name, n) == 0 && !(g_ascii_isalnum (p[n]) || p[n] == '_');
+}
+
 gboolean
-ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char **name_out,
+ms_tile_shape_from_source (const char *file, const char *kernel, int line,
+                           const MsWarpAccess *a, MsTileShape *tile, char **name_out,
                            GError **error)
 {
   const char *hint = "give the array's shape with --tile ROWSxCOLS[+PAD]";
+  const char *slash = strrchr (file, '/');
+  const char *base = slash ? slash + 1 : file;
   g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (lines, NULL); /* 1-based */
   for (int i = 1;; i++)
@@ -292,7 +313,7 @@ ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char *
   if (line < 1 || (guint) line >= lines->len)
     {
       g_set_error (error, MS_DIAGRAM_ERROR, MS_DIAGRAM_ERROR_INPUT,
-                   "cannot read line %d of %s to find the shared array; %s", line, file, hint);
+                   "cannot read line %d of %s to find the shared array; %s", line, base, hint);
       return FALSE;
     }
 
@@ -322,13 +343,30 @@ ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char *
                             g_strstrip (g_strdup (body)));
     }
 
-  /* the shared arrays of the kernel the line is in, in declaration order */
-  int start = line;
-  while (start > 1 && !g_str_has_prefix (g_ptr_array_index (lines, start), "__global__"))
-    start--;
+  /* the kernel's body: from its __global__ line to the next one; without
+   * the kernel's name, the kernel the line is in */
+  int start = 0, end = (int) lines->len;
+  for (guint i = 1; kernel && i < lines->len && start == 0; i++)
+    if (opens_kernel (g_ptr_array_index (lines, i), kernel))
+      start = (int) i;
+  if (start == 0)
+    {
+      start = line;
+      while (start > 1 && !g_str_has_prefix (g_ptr_array_index (lines, start), "__global__"))
+        start--;
+    }
+  for (int i = start + 1; i < (int) lines->len; i++)
+    if (g_str_has_prefix (g_ptr_array_index (lines, i), "__global__"))
+      {
+        end = i;
+        break;
+      }
+
+  /* its shared arrays, in declaration order (the emulator's allocation
+   * order), with their offsets */
   g_autoptr (GArray) decls = g_array_new (FALSE, TRUE, sizeof (Decl));
   guint64 used = 0;
-  for (int i = start; i <= line; i++)
+  for (int i = start; i < end; i++)
     {
       g_auto (GStrv) args = shared_decl_args (g_ptr_array_index (lines, i));
       if (args == NULL)
@@ -353,40 +391,61 @@ ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char *
         }
       g_array_append_val (decls, d);
       if (!d.ok)
-        break; /* the bases of later arrays are unknown */
+        break; /* the offsets of later arrays are unknown */
     }
 
-  /* the first NAME[ on the line that names one of them */
-  const char *t = g_ptr_array_index (lines, line);
+  /* the array: the first NAME[ on the line that names one of them (when
+   * the line is in the kernel), else the one holding the access's bytes
+   * (a helper function reached through a pointer) */
   Decl *found = NULL;
-  for (const char *p = t; *p && found == NULL; p++)
+  if (line >= start && line < end)
     {
-      if (!(g_ascii_isalpha (*p) || *p == '_') || (p > t && (g_ascii_isalnum (p[-1]) || p[-1] == '_')))
-        continue;
-      const char *q = p;
-      while (g_ascii_isalnum (*q) || *q == '_')
-        q++;
-      const char *r = q;
-      while (g_ascii_isspace (*r))
-        r++;
-      if (*r == '[')
-        for (guint i = 0; i < decls->len; i++)
-          {
-            Decl *d = &g_array_index (decls, Decl, i);
-            if (strlen (d->name) == (gsize) (q - p) && strncmp (d->name, p, (gsize) (q - p)) == 0)
-              found = d;
-          }
-      p = q - 1;
+      const char *t = g_ptr_array_index (lines, line);
+      for (const char *p = t; *p && found == NULL; p++)
+        {
+          if (!(g_ascii_isalpha (*p) || *p == '_')
+              || (p > t && (g_ascii_isalnum (p[-1]) || p[-1] == '_')))
+            continue;
+          const char *q = p;
+          while (g_ascii_isalnum (*q) || *q == '_')
+            q++;
+          const char *r = q;
+          while (g_ascii_isspace (*r))
+            r++;
+          if (*r == '[')
+            for (guint i = 0; i < decls->len; i++)
+              {
+                Decl *d = &g_array_index (decls, Decl, i);
+                if (strlen (d->name) == (gsize) (q - p)
+                    && strncmp (d->name, p, (gsize) (q - p)) == 0)
+                  found = d;
+              }
+          p = q - 1;
+        }
     }
+  if (found == NULL && a != NULL && a->mask != 0)
+    for (guint i = 0; i < decls->len && found == NULL; i++)
+      {
+        Decl *d = &g_array_index (decls, Decl, i);
+        if (!d->ok)
+          continue;
+        guint64 size = (guint64) d->rows * (d->cols + d->pad) * d->elem;
+        gboolean inside = TRUE;
+        for (guint l = 0; l < MS_WARP_SIZE; l++)
+          if ((a->mask >> l) & 1)
+            inside &= a->addr[l] >= d->base && a->addr[l] + a->width <= d->base + size;
+        if (inside)
+          found = d;
+      }
 
   gboolean ok = FALSE;
   if (found == NULL)
     g_set_error (error, MS_DIAGRAM_ERROR, MS_DIAGRAM_ERROR_INPUT,
-                 "line %d of %s names no SHARED_ARRAY declared in its kernel; %s", line, file,
-                 hint);
+                 "cannot tell which SHARED_ARRAY of %s line %d of %s accesses; %s",
+                 kernel ? kernel : "its kernel", line, base, hint);
   else if (!found->ok)
     g_set_error (error, MS_DIAGRAM_ERROR, MS_DIAGRAM_ERROR_INPUT,
-                 "cannot work out the size of shared array '%s' in %s; %s", found->name, file,
+                 "cannot work out the size of shared array '%s' in %s; %s", found->name, base,
                  hint);
   else
     {
@@ -400,6 +459,7 @@ ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char *
           guint per_row = MAX (1u, 128u / found->elem);
           tile->cols = MIN (per_row, found->cols);
           tile->rows = (found->cols + tile->cols - 1) / tile->cols;
+          tile->flat = found->cols;
         }
       else
         {
@@ -418,13 +478,15 @@ ms_tile_shape_from_source (const char *file, int line, MsTileShape *tile, char *
 
 /* ------------------------------------------------------------ the drawing */
 
+/* Three nodes under the grid (one table would stretch the bank strip to
+ * the width of the text): the caption, the strip of bank colours, the key
+ * to the cells. */
 static void
 legend (GString *dot, guint banks, const MsTileShape *tile, guint cell)
 {
-  g_string_append (dot, "  legend [shape=plaintext, label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" "
-                        "CELLSPACING=\"3\" CELLPADDING=\"0\"><TR><TD ALIGN=\"LEFT\"><B>cell "
-                        "colour = the bank of the element (of its first byte)</B></TD></TR>"
-                        "<TR><TD ALIGN=\"LEFT\"><TABLE BORDER=\"0\" CELLBORDER=\"0\" "
+  g_string_append (dot, "  legend1 [shape=plaintext, height=0, label=<<B>cell colour = the bank of the "
+                        "element (of its first byte)</B>>];\n");
+  g_string_append (dot, "  legend2 [shape=plaintext, height=0, label=<<TABLE BORDER=\"0\" CELLBORDER=\"0\" "
                         "CELLSPACING=\"1\" CELLPADDING=\"0\"><TR>");
   for (guint b = 0; b < banks; b++)
     {
@@ -437,9 +499,11 @@ legend (GString *dot, guint banks, const MsTileShape *tile, guint cell)
                               c, cell, cell, dark ? "#FFFFFF" : "#000000", b);
     }
   g_string_append_printf (
-    dot, "</TR></TABLE></TD></TR><TR><TD ALIGN=\"LEFT\"><B>framed, full colour, number</B>: "
-         "touched by the lane of that number (n\xc3\x97k: k lanes from lane n)   \xc2\xb7   "
-         "pale: not touched%s</TD></TR></TABLE>>];\n",
+    dot, "</TR></TABLE>>];\n"
+         "  legend3 [shape=plaintext, height=0, label=<<B>framed, full colour, number</B>: touched by the "
+         "lane of that number (n\xc3\x97k or \xc3\x97k: k lanes, from lane n)   \xc2\xb7   pale: "
+         "not touched%s>];\n"
+         "  tile -> legend1 -> legend2 -> legend3 [style=invis];\n",
     tile->pad ? "   \xc2\xb7   grey: padding" : "");
 }
 
@@ -500,12 +564,15 @@ ms_diagram_tile (const MsDiagramInfo *info, const MsWarpAccess *a, const MsTileS
   guint font = cell >= 24 ? 11 : 7;
 
   ms_viz_begin (dot, "dot");
-  g_string_append (dot, "  graph [rankdir=TB, nodesep=0.2, ranksep=0.3];\n");
+  g_string_append (dot, "  graph [rankdir=TB, nodesep=0.2, ranksep=0.12];\n");
   g_autofree char *pad_text = tile->pad ? g_strdup_printf (" + %u", tile->pad) : g_strdup ("");
+  g_autofree char *dims = tile->flat
+                            ? g_strdup_printf ("[%u] (in rows of %u)", tile->flat, tile->cols)
+                            : g_strdup_printf ("[%u][%u%s]", tile->rows, tile->cols, pad_text);
   g_autofree char *what = g_strdup_printf (
-    "%s %s of %s[%u][%u%s] (%u B elements, from byte %" G_GUINT64_FORMAT " of shared memory)",
-    ms_space_name (a->space), ms_viz_op_word (a->op), tile->name ? tile->name : "array",
-    tile->rows, tile->cols, pad_text, elem, tile->base);
+    "%s %s of %s%s (%u B elements, from byte %" G_GUINT64_FORMAT " of shared memory)",
+    ms_space_name (a->space), ms_viz_op_word (a->op), tile->name ? tile->name : "array", dims,
+    elem, tile->base);
   /* distinct banks among the touched cells */
   guint64 banks_seen[2] = { 0, 0 };
   for (guint e = 0; e < n; e++)
@@ -551,7 +618,9 @@ ms_diagram_tile (const MsDiagramInfo *info, const MsWarpAccess *a, const MsTileS
           gboolean pad = c >= tile->cols;
           char colour[8];
           gboolean dark = FALSE;
-          if (pad && !lanes[e])
+          if (tile->flat && e >= tile->flat && !lanes[e])
+            g_strlcpy (colour, "#FFFFFF", sizeof colour); /* past the end of a 1-D array */
+          else if (pad && !lanes[e])
             g_strlcpy (colour, "#D9D9D9", sizeof colour);
           else
             ms_viz_bank_colour (b, nb, lanes[e] == 0, colour, &dark);
@@ -564,19 +633,21 @@ ms_diagram_tile (const MsDiagramInfo *info, const MsWarpAccess *a, const MsTileS
             }
           guint first = (guint) __builtin_ctz (lanes[e]);
           guint count = (guint) __builtin_popcount (lanes[e]);
-          g_autofree char *label = count == 1 ? g_strdup_printf ("%u", first)
-                                              : g_strdup_printf ("%u\xc3\x97%u", first, count);
+          /* several lanes on one element: "n×k" (k lanes from lane n), or
+           * "×k" where the cells are small */
+          g_autofree char *label = count == 1  ? g_strdup_printf ("%u", first)
+                                   : cell >= 24 ? g_strdup_printf ("%u\xc3\x97%u", first, count)
+                                                : g_strdup_printf ("\xc3\x97%u", count);
           g_string_append_printf (dot, "<TD BGCOLOR=\"%s\" BORDER=\"2\" COLOR=\"#000000\" "
                                        "WIDTH=\"%u\" HEIGHT=\"%u\" FIXEDSIZE=\"TRUE\">"
                                        "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"%u\" COLOR=\"%s\"><B>%s</B></FONT></TD>",
-                                  colour, cell, cell, count == 1 ? font : font - 3,
+                                  colour, cell, cell, count == 1 ? font : cell >= 24 ? 7 : 6,
                                   dark ? "#FFFFFF" : "#000000", label);
         }
       g_string_append (dot, "</TR>");
     }
   g_string_append (dot, "</TABLE>>];\n");
   legend (dot, nb, tile, cell >= 24 ? 22 : 18);
-  g_string_append (dot, "  tile -> legend [style=invis];\n");
   ms_viz_end (dot);
   return TRUE;
 }
