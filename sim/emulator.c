@@ -56,6 +56,7 @@ typedef struct {
   guint n_lanes;
   guint8 *shared;
   guint shared_used;
+  guint8 *shadow;        /* per shared byte: written in this block yet? */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
   guint64 block;
@@ -283,9 +284,10 @@ fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...)
   va_end (ap);
   char where[96];
   thread_coords (l, where, sizeof where);
+  const char *file = strrchr (l->site->file, '/');
   if (W->error == NULL)
     g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
-                 what, l->site->file, l->site->line, where);
+                 what, file ? file + 1 : l->site->file, l->site->line, where);
   return FALSE;
 }
 
@@ -475,6 +477,28 @@ account (Worker *W, const MsWarpAccess *acc, guint n_active)
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
+static inline gboolean
+all_written (const guint8 *shadow, guint size)
+{
+  for (guint b = 0; b < size; b++)
+    if (!shadow[b])
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+fail_uninitialised (Worker *W, const Lane *l, guint offset)
+{
+  guint k = 0;
+  while (k + 1 < W->n_shared_arrays && W->shared_offsets[k + 1] <= offset)
+    k++;
+  return fail_at (W, l, MS_EMULATOR_ERROR_UNINITIALISED,
+                  "reads shared memory no thread of the block has written (byte %u of shared "
+                  "array #%u, which holds garbage on the GPU); write it before the "
+                  "__syncthreads that precedes this read",
+                  offset - W->shared_offsets[k], k + 1);
+}
+
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
 {
@@ -499,6 +523,16 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       acc[sp].addr[i] = va;
       masks[sp] |= 1u << i;
       n_active[sp]++;
+      /* Shared memory holds garbage on the GPU until the block writes it:
+       * reading a byte no thread has written is an error, not a zero. */
+      if (sp == MS_SPACE_SHARED)
+        {
+          guint8 *sh = W->shadow + va;
+          if (first->kind != MS_K_ST && G_UNLIKELY (!all_written (sh, l->size)))
+            return fail_uninitialised (W, l, (guint) va);
+          if (first->kind != MS_K_LD)
+            memset (sh, 1, l->size);
+        }
       /* Loads only read and stores only write, so doing each lane's in this
        * pass still has every load of the instruction before any later store
        * (lockstep semantics); atomics wait until the pass has checked all. */
@@ -749,6 +783,7 @@ run_block (Worker *W, guint64 b)
 
   W->block = b;
   memset (W->shared, 0, W->shared_used);
+  memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;
   W->n_shared_arrays = 0;
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
@@ -935,6 +970,7 @@ worker_new (const MsLaunch *launch, GError **error)
   W->lanes = g_aligned_alloc0 (n, sizeof (Lane), 64);
   W->n_lanes = n;
   W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
+  W->shadow = g_malloc0 (MAX_SHARED_BYTES + 4096);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
     {
@@ -966,6 +1002,7 @@ worker_free (Worker *W)
   ms_stack_pool_free (W->pool);
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
+  g_free (W->shadow);
   g_free (W->counters);
   g_free (W->site_seen);
   g_free (W->site_width);

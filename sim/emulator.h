@@ -21,6 +21,7 @@ typedef enum {
   MS_EMULATOR_ERROR_OUT_OF_BOUNDS, /* access outside every buffer */
   MS_EMULATOR_ERROR_DEADLOCK,      /* barrier or warp collective never completes */
   MS_EMULATOR_ERROR_RESOURCES,     /* too much shared memory, stack overflow */
+  MS_EMULATOR_ERROR_UNINITIALISED, /* a read of shared memory nothing wrote */
 } MsEmulatorError;
 
 /* Called for every warp access, in a deterministic order (the emulator runs

@@ -214,6 +214,17 @@ test_barrier_deadlock (void)
 }
 
 static void
+test_uninitialised_shared (void)
+{
+  /* threads 0..31 write s[0..31]; thread 32 (block 0) is the first reader
+   * of s[32], byte 128 of the array, never written */
+  const char *frags[] = { "test_uninitialised", "no thread of the block has written",
+                          "byte 128 of shared array #1", "thread (32,0,0)", NULL };
+  assert_fails ("test_uninitialised", (const char *[]) { "n", "64", NULL }, 1,
+                MS_EMULATOR_ERROR_UNINITIALISED, frags);
+}
+
+static void
 test_launch_limits (void)
 {
   struct { unsigned grid[3], block[3]; const char *fragment; } cases[] = {
@@ -252,5 +263,6 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/out-of-bounds", test_out_of_bounds);
   g_test_add_func ("/emulator/error/barrier-deadlock", test_barrier_deadlock);
   g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
+  g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   return g_test_run ();
 }

@@ -109,6 +109,8 @@ __global__ void test_atomics (int *out, const int *in, int n)
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (threadIdx.x < 16)
     ST (hist[threadIdx.x], 0);
+  if (threadIdx.x == 0)
+    ST (flag[0], 0);
   __syncthreads ();
   if (i < n) {
     int v = LD (in[i]);
@@ -175,6 +177,17 @@ __global__ void test_stack_overflow (int *out, const int *in, int n)
   ST (out[threadIdx.x], big[threadIdx.x]);
 }
 
+/* Half of a shared array is written, all of it read: threads 32..63 read
+ * garbage on the GPU (must fail: uninitialised shared memory). */
+__global__ void test_uninitialised (int *out, const int *in, int n)
+{
+  SHARED_ARRAY (int, s, 64);
+  if (threadIdx.x < 32)
+    ST (s[threadIdx.x], LD (in[threadIdx.x]));
+  __syncthreads ();
+  ST (out[threadIdx.x], LD (s[threadIdx.x % 64]));
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -187,3 +200,4 @@ TEST_ENTRY (test_early_exit)
 TEST_ENTRY (test_3d)
 TEST_ENTRY (test_wild_pointer)
 TEST_ENTRY (test_stack_overflow)
+TEST_ENTRY (test_uninitialised)
