@@ -480,10 +480,28 @@ account (Worker *W, const MsWarpAccess *acc, guint n_active)
 static inline gboolean
 all_written (const guint8 *shadow, guint size)
 {
-  for (guint b = 0; b < size; b++)
-    if (!shadow[b])
-      return FALSE;
-  return TRUE;
+  guint64 a, b;
+  switch (size)
+    {
+    case 4:
+      {
+        guint32 w;
+        memcpy (&w, shadow, 4);
+        return w == 0x01010101u;
+      }
+    case 8:
+      memcpy (&a, shadow, 8);
+      return a == G_GUINT64_CONSTANT (0x0101010101010101);
+    case 16:
+      memcpy (&a, shadow, 8);
+      memcpy (&b, shadow + 8, 8);
+      return (a & b) == G_GUINT64_CONSTANT (0x0101010101010101);
+    default:
+      for (guint i = 0; i < size; i++)
+        if (!shadow[i])
+          return FALSE;
+      return TRUE;
+    }
 }
 
 static gboolean
