@@ -4,11 +4,18 @@ collected: per kernel the JSON of `memsim trace KERNEL --gpu --check-trace`,
 its exit status and stderr, the SASS of the kernels' nvcc builds, and
 hand-written explanations (gpu/validation-notes.md, one "### NAME" section
 per kernel, "### *" for the introduction).
+
+--resimulate MEMSIM: after a model change, recompute the simulated side of
+every result with that memsim (CPU only: `memsim trace KERNEL -p ...
+--format json`), keeping the GPU's measured numbers, and say so in the
+report; the simulated numbers of the run stay in the JSON as
+"simulated_at_run" (the broadcasts section shows both).
 """
 import argparse
 import json
 import os
 import re
+import subprocess
 import sys
 
 MEM_OPS = re.compile(r"^(LDG|STG|LDS|STS|LD|ST|ATOM|ATOMS|ATOMG|RED|REDG|REDUX|LDGSTS|LDSM|STSM|UBLKCP|UTMALDG)(\.|$)")
@@ -95,6 +102,129 @@ def short(metric):
     return metric.replace(".sum", "")
 
 
+def metric_space_op(metric):
+    """'..._shared_op_ld.sum' -> ('shared', 'ld')."""
+    m = re.search(r"_(global|shared)_(?:op_)?([a-z]+)\.sum$", metric)
+    return (m.group(1), m.group(2)) if m else (None, None)
+
+
+def resimulate(j, memsim):
+    """Recomputes j's simulated numbers with memsim (same kernel, parameters
+    and block), and the mismatch flags and notes as memsim's side by side
+    does (gpu/side-by-side.c).  Returns None or a one-line error."""
+    cmd = [memsim, "trace", j["kernel"], "--format", "json",
+           "--block", "x".join(str(b) for b in j["block"])]
+    for k, v in j.get("params", {}).items():
+        cmd += ["-p", f"{k}={v}"]
+    if j.get("arch"):
+        cmd += ["--arch", j["arch"]]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return (r.stderr.strip().splitlines() or ["?"])[-1]
+    new = json.loads(r.stdout)["metrics"]
+    rows = j.get("comparison", [])
+    for x in rows:
+        if x["simulated"] is not None and x["metric"] in new:
+            x.setdefault("simulated_at_run", x["simulated"])
+            x["simulated"] = new[x["metric"]]
+    byname = {x["metric"]: x for x in rows}
+    for x in rows:
+        if x["kind"] not in ("exact", "approximate") or x["measured"] is None:
+            continue
+        sp, op = metric_space_op(x["metric"])
+        inst = byname.get(f"smsp__sass_inst_executed_op_{sp}_{op}.sum")
+        inst_differs = inst is not None and inst["measured"] is not None and round(inst["measured"]) != inst["simulated"]
+        x.pop("note", None)
+        x["mismatch"] = False
+        if round(x["measured"]) != x["simulated"] or x["measured"] != int(x["measured"]):
+            if x["kind"] == "approximate":
+                x["note"] = ("approximate metric: it also counts conflicts from other traffic "
+                             "(arbitration); compare the wavefronts")
+            elif x["metric"].startswith("smsp__sass_inst_executed"):
+                x["note"] = "instruction count differs: the compiler vectorised/split accesses; see SASS"
+            elif inst_differs:
+                x["note"] = "follows from the instruction count (compiler), not the model"
+            else:
+                x["note"] = "MISMATCH: same instructions, different count (model error?)"
+            x["mismatch"] = x["kind"] == "exact"
+    return None
+
+
+def per_inst(rows, sp, op, key, what="wavefronts"):
+    """Per warp-level instruction: (wavefronts, excessive) of rows[key]."""
+    inst = rows.get(f"smsp__sass_inst_executed_op_{sp}_{op}.sum")
+    wf = rows.get(f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_{sp}_op_{op}.sum")
+    cf = rows.get(f"l1tex__data_bank_conflicts_pipe_lsu_mem_{sp}_op_{op}.sum")
+    if not inst or not wf or not cf:
+        return None
+    ikey = "measured" if key == "measured" else "simulated"
+    n = inst[ikey]
+    w, c = wf.get(key, wf["simulated"]), cf.get(key, cf["simulated"])
+    if not n or w is None or c is None:
+        return None
+    return w / n, c / n
+
+
+def num(v):
+    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.2f}"
+
+
+def gather_section(w, probe_json, notes, resimulated):
+    """## Shared-memory broadcasts and partial patterns: the smem_gather
+    probes (labels gather-wWIDTH-NAME-ld/st) as pattern x width tables."""
+    cells = {}
+    names = []
+    for label, j in probe_json.items():
+        m = re.match(r"gather-w(\d+)-(.+)-(ld|st)$", label)
+        if not m or "gpu" not in j:
+            continue
+        width, name, op = int(m.group(1)), m.group(2), m.group(3)
+        rows = {x["metric"]: x for x in j.get("comparison", [])}
+        meas = per_inst(rows, "shared", op, "measured")
+        run = per_inst(rows, "shared", op, "simulated_at_run")
+        now = per_inst(rows, "shared", op, "simulated")
+        if not meas or not now:
+            continue
+        if name not in names:
+            names.append(name)
+        cells[(name, width, op)] = (meas, run or now, now)
+    if not cells:
+        return
+    w("## Shared-memory broadcasts and partial patterns\n")
+    w("The `gather-*` probes: `smem_gather -p pattern=N -p width=W -p op=0|1 [-p mask=M]`, lane l")
+    w("of every warp accesses element P(l) of a named pattern (docs/kernels.md), 512 warp-level")
+    w("accesses per probe.  Each cell, per warp-level instruction: wavefronts (excessive) measured")
+    w("(`smsp__sass_l1tex_data_pipe_lsu_wavefronts_*`, `l1tex__data_bank_conflicts_*`)" + (
+      " \u00b7 memsim at the run \u2192 memsim now; bold: differs from the measurement."
+      if resimulated else " \u00b7 memsim; bold: differs from the measurement."))
+    w("")
+    for op, title in (("ld", "Loads"), ("st", "Stores")):
+        widths = sorted({k[1] for k in cells if k[2] == op})
+        if not widths:
+            continue
+        w(f"**{title}**\n")
+        w("| pattern | " + " | ".join(f"{x} B" for x in widths) + " |")
+        w("|---|" + "---:|" * len(widths))
+        for name in names:
+            out = []
+            for width in widths:
+                c = cells.get((name, width, op))
+                if not c:
+                    out.append("")
+                    continue
+                (mw, mx), (rw, rx), (nw, nx) = c
+
+                def mark(v, x):
+                    t = f"{num(v)} ({num(x)})"
+                    return t if abs(v - mw) < 1e-9 and abs(x - mx) < 1e-9 else f"**{t}**"
+                model = f"{mark(rw, rx)} \u2192 {mark(nw, nx)}" if resimulated else mark(nw, nx)
+                out.append(f"{num(mw)} ({num(mx)}) \u00b7 {model}")
+            w(f"| {name} | " + " | ".join(out) + " |")
+        w("")
+    if "broadcasts" in notes:
+        w(notes["broadcasts"] + "\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", required=True)
@@ -102,8 +232,19 @@ def main():
     ap.add_argument("--command", required=True)
     ap.add_argument("--notes")
     ap.add_argument("--probes", default="")
+    ap.add_argument("--resimulate", metavar="MEMSIM",
+                    help="recompute the simulated numbers with this memsim (CPU only)")
     ap.add_argument("kernels", nargs="*")
     a = ap.parse_args()
+    resim_errors = []
+
+    def load_result(path, what):
+        j = json.load(open(path))
+        if a.resimulate and "gpu" in j:
+            err = resimulate(j, a.resimulate)
+            if err:
+                resim_errors.append(f"{what}: {err}")
+        return j
 
     listing = {k["name"]: k for k in json.load(open(os.path.join(a.work, "list.json")))}
     env = open(os.path.join(a.work, "env.txt")).read().splitlines()
@@ -126,13 +267,21 @@ def main():
         except OSError:
             r["err"] = ""
         try:
-            r["json"] = json.load(open(os.path.join(a.work, k + ".json")))
+            r["json"] = load_result(os.path.join(a.work, k + ".json"), k)
         except (OSError, ValueError):
             r["json"] = None
         j = r["json"]
         if j and "gpu" in j and gpu is None:
             gpu = j["gpu"]
         results.append(r)
+
+    probes = a.probes.split()
+    probe_json = {}
+    for label in probes:
+        try:
+            probe_json[label] = load_result(os.path.join(a.work, f"probe-{label}.json"), f"probe {label}")
+        except (OSError, ValueError):
+            pass
 
     o = []
     w = o.append
@@ -150,6 +299,12 @@ def main():
         w(f"| environment | {line} |")
     w(f"| command | {a.command} |")
     w(f"| per kernel | `memsim trace KERNEL --gpu --check-trace --format json` (default parameters) |")
+    if a.resimulate:
+        w("| simulated | recomputed after the run with the memsim of this source tree "
+          "(`gpu/validate.py --resimulate MEMSIM`: the model changed since; the measured numbers "
+          "are the run's) |")
+        for e in resim_errors:
+            w(f"| not resimulated | {e} |")
     w("")
     if "*" in notes:
         w(notes["*"] + "\n")
@@ -217,18 +372,17 @@ def main():
             w("```\n")
 
     # probes
-    probes = a.probes.split()
     if probes:
         w("## Open questions, settled by measurement\n")
         w("Extra runs (gpu/validation-probes.txt) of the access-pattern kernels with one option changed:")
         w("width (bytes per lane), stride (elements between lanes; 0 = every lane of a warp on one")
-        w("element), ld/st.  Per warp-level instruction: simulated / measured, from the exact counters.\n")
+        w("element), pattern (smem_gather: lane l on element P(l), see the next section), ld/st.  Per")
+        w("warp-level instruction: simulated / measured, from the exact counters.\n")
         w("| probe | options | space op | inst sim / meas | per instruction: sectors or wavefronts, sim / meas | trace | verdict |")
         w("|---|---|---|---:|---:|---|---|")
         for label in probes:
-            try:
-                j = json.load(open(os.path.join(a.work, f"probe-{label}.json")))
-            except (OSError, ValueError):
+            j = probe_json.get(label)
+            if j is None:
                 err = open(os.path.join(a.work, f"probe-{label}.err")).read().strip().splitlines()
                 w(f"| {label} | | | | | | not run: {(err or ['?'])[-1]} |")
                 continue
@@ -256,6 +410,7 @@ def main():
         w("")
         if "probes" in notes:
             w(notes["probes"] + "\n")
+        gather_section(w, probe_json, notes, bool(a.resimulate))
 
     # per kernel
     w("## Per kernel\n")

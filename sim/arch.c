@@ -23,6 +23,7 @@ static const MsArch h100 = {
   .banks = 32,
   .bank_bytes = 4,
   .phase_bytes = 128,
+  .paired_load_phase_bytes = 256,
 };
 
 const MsArch *
@@ -82,6 +83,13 @@ ms_arch_load_file (const char *path, GError **error)
       || !get_int (kf, "shared", "banks", 1, 64, &a.banks, path, error)
       || !get_int (kf, "shared", "bank_bytes", 1, 16, &a.bank_bytes, path, error)
       || !get_int (kf, "shared", "phase_bytes", 1, 4096, &a.phase_bytes, path, error))
+    return NULL;
+  /* optional: loads whose lane pairs each read one address (default: the
+   * same phases as every other access) */
+  a.paired_load_phase_bytes = a.phase_bytes;
+  if (g_key_file_has_key (kf, "shared", "paired_load_phase_bytes", NULL)
+      && !get_int (kf, "shared", "paired_load_phase_bytes", 1, 4096, &a.paired_load_phase_bytes,
+                   path, error))
     return NULL;
   if (!ms_coalescing_arch_check (&a, error) || !ms_banks_arch_check (&a, error))
     {

@@ -23,6 +23,12 @@ typedef struct {
    * access of W bytes per lane is processed in phases of
    * max(1, warp_size * W / phase_bytes) groups of lanes */
   int phase_bytes;         /* 128 */
+  /* the phase size of a LOAD in which every pair of lanes (2k, 2k+1) that
+   * are both active reads one address (broadcasts, lanes sharing elements
+   * in pairs): the pair is served as one lane, so such loads go in phases
+   * of paired_load_phase_bytes (H100: 256, measured, see sim/banks.c);
+   * other loads, stores and atomics use phase_bytes.  0 = phase_bytes. */
+  int paired_load_phase_bytes;   /* 256 */
 } MsArch;
 
 const MsArch *ms_arch_default (void);

@@ -8,11 +8,40 @@
  *   which starts on a bank-0 word.
  *
  * - A warp access is split into phases of consecutive lanes: lanes per
- *   phase = phase_bytes / width, clamped to 1..warp_size (H100, phase_bytes
- *   = 128: 1-, 2- and 4-byte accesses are one phase of 32 lanes, 8-byte
- *   two phases of 16 lanes, 16-byte four phases of 8 lanes).  Lane l is in
- *   phase l / lanes_per_phase.  The split depends on the width only, never
- *   on the addresses or on which lanes are active.
+ *   phase = P / width, clamped to 1..warp_size, with P bytes per phase:
+ *     P = arch->phase_bytes for stores, atomics and most loads (H100: 128:
+ *       1-, 2- and 4-byte accesses are one phase of 32 lanes, 8-byte two
+ *       phases of 16 lanes, 16-byte four phases of 8 lanes);
+ *     P = arch->paired_load_phase_bytes for a LOAD in which every pair of
+ *       lanes (2k, 2k+1) that are both active reads one address ("paired":
+ *       all lanes on one element, lanes sharing elements in pairs or
+ *       quads...): the pair is served as one lane, so a phase takes twice
+ *       the lanes (H100: 256: 8-byte one phase of 32 lanes, 16-byte two
+ *       phases of 16).
+ *   Lane l is in phase l / lanes_per_phase.  The split depends on the
+ *   width, the op and that pair test only, never on which banks are hit.
+ *
+ *   Measured on an H100 (docs/validation.md, "Shared-memory broadcasts and
+ *   partial patterns": 141 instruction-level counts of the smem_gather
+ *   probes, wavefronts and Nsight's excessive wavefronts, all matched by
+ *   this rule), per warp-level load: 8-byte, all lanes on one element: 1
+ *   wavefront (16-byte: 2); lanes sharing elements in pairs (l/2) or quads
+ *   (l/4): 1 (16-byte: 2); lanes 0-15 on one element, 16-31 on another: 1,
+ *   or 2 with 1 excessive when the two share banks (one phase with a 2-way
+ *   conflict, not two phases); but lanes 16-31 repeating lanes 0-15's
+ *   elements (l%16) or every 8 lanes repeating (l%8): 2 (16-byte: 4),
+ *   exactly two 16-lane phases: duplicate words are NOT merged across
+ *   phases, only a lane pair with one address is.  Gathers without such
+ *   pairs (identity, permutations, strides, random) cost what 128-byte
+ *   phases give.  Stores are never paired (8-byte: all lanes on one
+ *   element, or in pairs: 2; 16-byte: 4): stores use phase_bytes.  Not
+ *   measured: atomics (costed like stores), loads in which some pairs share
+ *   an address and others do not (costed with phase_bytes), 1- to 4-byte
+ *   loads (one phase of 32 lanes either way on the H100).  Reproduce:
+ *   `make validate` on a GPU (the gather-* probes of
+ *   gpu/validation-probes.txt), or one case, e.g.
+ *     memsim trace smem_gather -p width=8 -p pattern=3 --gpu
+ *   (pattern 3 = pairs: 1 wavefront per load; -p op=1, the store: 2).
  *
  * - A lane touches every word that overlaps its bytes [offset, offset +
  *   width): an aligned 8-byte lane 2 words, 16-byte 4 words, 1- to 4-byte
@@ -29,13 +58,11 @@
  *
  * - Ideal wavefronts = the number of phases with at least one active lane;
  *   excessive wavefronts ("bank conflicts" in Nsight Compute) = wavefronts
- *   - ideal.  4-byte word stride s gives gcd(s, 32) wavefronts on H100.
+ *   - ideal.  4-byte word stride s gives gcd(s, 32) wavefronts on H100.  (A
+ *   paired phase requests at most 128 bytes of distinct data, so one
+ *   wavefront is its ideal too: Nsight's excessive count agrees.)
  *
- * - Loads, stores and atomics are costed alike.  Open questions the brief
- *   leaves to measurement and that this model does not try to guess:
- *   whether 8/16-byte phases with broadcasts or few active lanes are merged
- *   by the hardware (here: never), how atomics are serialised, and traffic
- *   from other warps (arbitration): none of it is modelled.
+ * - Traffic from other warps (arbitration) is not modelled.
  *
  * - Not modelled: the compiler (vectorised or split loads are what the
  *   emulator records, not what nvcc emits); compute capability 1.x's rule
@@ -78,17 +105,62 @@ active_mask (const MsArch *arch, const MsWarpAccess *a)
 }
 
 static inline guint
-lanes_per_phase (const MsArch *arch, guint width)
+lanes_per_phase (const MsArch *arch, guint width, guint phase_bytes)
 {
   guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
   guint lpp;
   if (width == 0)
     lpp = ws;
   else if ((width & (width - 1)) == 0)
-    lpp = (guint) arch->phase_bytes >> __builtin_ctz (width);
+    lpp = phase_bytes >> __builtin_ctz (width);
   else
-    lpp = (guint) arch->phase_bytes / width;
+    lpp = phase_bytes / width;
   return CLAMP (lpp, 1u, ws);
+}
+
+/* Whether every pair of lanes (2k, 2k+1) active in mask reads one
+ * address. */
+static inline gboolean
+pairs_share_addresses (const MsWarpAccess *a, guint32 mask)
+{
+  if (mask == 0xFFFFFFFFu)
+    {
+      guint64 diff = 0;
+      for (guint k = 0; k < MS_WARP_SIZE / 2; k++)   /* vectorised */
+        diff |= a->addr[2 * k] ^ a->addr[2 * k + 1];
+      return diff == 0;
+    }
+  for (guint32 m = mask & (mask >> 1) & 0x55555555u; m != 0; m &= m - 1)
+    {
+      guint l = (guint) __builtin_ctz (m);
+      if (a->addr[l] != a->addr[l + 1])
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Lanes per phase of this access (see "A warp access is split into
+ * phases" above); *paired: it is a paired load served in the larger phases
+ * of arch->paired_load_phase_bytes (only set where that changes the
+ * split). */
+static inline guint
+access_lanes_per_phase (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
+                        gboolean *paired)
+{
+  guint pb = (guint) arch->phase_bytes;
+  guint lpp = lanes_per_phase (arch, a->width, pb);
+  *paired = FALSE;
+  if (a->op == MS_OP_LD && arch->paired_load_phase_bytes > 0
+      && (guint) arch->paired_load_phase_bytes != pb)
+    {
+      guint plpp = lanes_per_phase (arch, a->width, (guint) arch->paired_load_phase_bytes);
+      if (plpp != lpp && pairs_share_addresses (a, mask))
+        {
+          *paired = TRUE;
+          return plpp;
+        }
+    }
+  return lpp;
 }
 
 /* Mask of lanes [first, first + n), n >= 1. */
@@ -392,7 +464,8 @@ ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
   g.word_shift = exact_log2 (g.bank_bytes);
   g.bank_shift = exact_log2 (g.banks);
 
-  guint lpp = lanes_per_phase (arch, width);
+  gboolean paired;
+  guint lpp = access_lanes_per_phase (arch, a, mask, &paired);
   guint phases = lpp == ws ? 1 : (ws + lpp - 1) / lpp;
   guint wavefronts = 0, ideal = 0;
 
@@ -457,7 +530,7 @@ ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
   d->banks = (guint) arch->banks;
   d->bank_bytes = (guint) arch->bank_bytes;
   d->width = width;
-  d->lanes_per_phase = lanes_per_phase (arch, width);
+  d->lanes_per_phase = lanes_per_phase (arch, width, (guint) arch->phase_bytes);
   for (guint l = 0; l < MS_WARP_SIZE; l++)
     d->lane[l].phase = -1;
   if (mask == 0 || width == 0)
@@ -465,6 +538,7 @@ ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
   /* Only an arch failing ms_banks_arch_check() fails this. */
   g_return_if_fail ((guint) arch->banks - 1 < MS_BANKS_MAX_BANKS
                     && arch->bank_bytes >= 1 && arch->phase_bytes >= 1);
+  d->lanes_per_phase = access_lanes_per_phase (arch, a, mask, &d->paired);
 
   guint lpp = d->lanes_per_phase;
   guint phases = (ws + lpp - 1) / lpp;
@@ -584,6 +658,13 @@ ms_banks_arch_check (const MsArch *arch, GError **error)
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                    "architecture %s: phase_bytes %d must be positive",
                    name, arch->phase_bytes);
+      return FALSE;
+    }
+  if (arch->paired_load_phase_bytes < 0)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                   "architecture %s: paired_load_phase_bytes %d must be positive (or 0: the "
+                   "same as phase_bytes)", name, arch->paired_load_phase_bytes);
       return FALSE;
     }
   return TRUE;

@@ -5,8 +5,10 @@
  * Terms: a "word" is arch->bank_bytes bytes (word index = byte offset /
  * bank_bytes), its bank is word index mod arch->banks; a "phase" is the
  * group of lanes served together (lanes per phase = phase_bytes / width,
- * clamped to 1..warp_size).  Both functions are pure (no global state, no
- * allocation) and honour any MsArch that passes ms_banks_arch_check().
+ * clamped to 1..warp_size; paired_load_phase_bytes / width for a "paired"
+ * load, one in which every active lane pair (2k, 2k+1) reads one address).
+ * Both functions are pure (no global state, no allocation) and honour any
+ * MsArch that passes ms_banks_arch_check().
  */
 #pragma once
 
@@ -28,7 +30,8 @@ typedef struct {
   guint ideal;        /* phases with >= 1 active lane (>= 1 when mask != 0) */
   guint excessive;    /* wavefronts - ideal: Nsight's "bank conflicts" */
   guint phases;       /* lane groups the access is split into (1, 2 or 4 on
-                       * sm_90); 0 when mask == 0 */
+                       * sm_90: 8-byte 2, 16-byte 4, paired 8-byte loads 1,
+                       * paired 16-byte loads 2); 0 when mask == 0 */
 } MsSharedCost;
 
 /* Fills (overwrites) *cost.  mask == 0 -> all fields 0.  Lanes at or above
@@ -92,7 +95,11 @@ typedef struct {
   MsSharedCost cost;            /* == ms_banks_cost() */
   guint banks;                  /* arch->banks: valid entries of bank arrays */
   guint bank_bytes;             /* arch->bank_bytes */
-  guint lanes_per_phase;
+  guint lanes_per_phase;        /* of this access (doubled for a paired load) */
+  gboolean paired;              /* a load in which every active lane pair (2k,
+                                 * 2k+1) reads one address, so it went in the
+                                 * larger phases of arch->paired_load_phase_bytes
+                                 * (set only where that changes the split) */
   guint width;                  /* a->width */
   MsBankLane lane[MS_WARP_SIZE];
   MsBankPhase phase[MS_BANKS_MAX_PHASES]; /* cost.phases valid entries */
@@ -108,7 +115,8 @@ void ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
 /* Whether the model can work with this architecture: warp_size in
  * 1..MS_WARP_SIZE, banks in 1..MS_BANKS_MAX_BANKS, bank_bytes >= 1 and
  * small enough that a 16-byte lane touches at most MS_BANKS_MAX_LANE_WORDS
- * words (bank_bytes >= 3), phase_bytes >= 1.  For the loader of
+ * words (bank_bytes >= 3), phase_bytes >= 1, paired_load_phase_bytes >= 0
+ * (0 = phase_bytes).  For the loader of
  * architecture description files; the cost functions assume a checked
  * arch. */
 gboolean ms_banks_arch_check (const MsArch *arch, GError **error);

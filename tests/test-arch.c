@@ -40,6 +40,54 @@ test_builtin_and_presets (void)
   g_assert_cmpstr (list, ==, "a100, h100, kepler32, kepler64, v100");
 }
 
+/* paired_load_phase_bytes: 256 on the H100 (measured, docs/validation.md),
+ * assumed on a100/v100; Kepler and files without the key: phase_bytes. */
+static void
+test_paired_load_phase_bytes (void)
+{
+  g_assert_cmpint (ms_arch_default ()->paired_load_phase_bytes, ==, 256);
+  const char *names[] = { "a100", "v100", "kepler32", "kepler64" };
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (MsArch) a = preset (names[i]);
+      g_assert_cmpint (a->paired_load_phase_bytes, ==, i < 2 ? 256 : a->phase_bytes);
+    }
+
+  g_autofree char *dir = g_dir_make_tmp ("memsim-arch-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "p.arch", NULL);
+  const char *head = "[arch]\nname=p\ncompute_capability=90\nwarp_size=32\n[global]\n"
+                     "sector_bytes=32\nline_bytes=128\n[shared]\nbanks=32\nbank_bytes=4\n"
+                     "phase_bytes=128\n";
+  /* absent: the same as phase_bytes */
+  g_assert_true (g_file_set_contents (path, head, -1, NULL));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MsArch) a = ms_arch_lookup (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (a->paired_load_phase_bytes, ==, 128);
+  }
+  /* given */
+  g_autofree char *given = g_strconcat (head, "paired_load_phase_bytes=512\n", NULL);
+  g_assert_true (g_file_set_contents (path, given, -1, NULL));
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (MsArch) a = ms_arch_lookup (path, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (a->paired_load_phase_bytes, ==, 512);
+  }
+  /* bad: one line naming the key */
+  g_autofree char *bad = g_strconcat (head, "paired_load_phase_bytes=zero\n", NULL);
+  g_assert_true (g_file_set_contents (path, bad, -1, NULL));
+  {
+    g_autoptr (GError) error = NULL;
+    g_assert_null (ms_arch_lookup (path, &error));
+    g_assert_nonnull (error);
+    g_assert_nonnull (strstr (error->message, "paired_load_phase_bytes"));
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_bad_files (void)
 {
@@ -112,6 +160,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/arch/builtin-and-presets", test_builtin_and_presets);
   g_test_add_func ("/arch/bad-files", test_bad_files);
+  g_test_add_func ("/arch/paired-load-phase-bytes", test_paired_load_phase_bytes);
   g_test_add_func ("/arch/kepler64-padding", test_kepler64_padding);
   return g_test_run ();
 }

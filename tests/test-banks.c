@@ -1,13 +1,17 @@
 /* test-banks.c - the shared memory bank model (sim/banks.c).
  *
  * Every expected number below is derived by hand from the rule (BRIEF
- * section 4), for H100 unless said otherwise: word = offset / 4, bank =
- * word mod 32; a W-byte access is split into phases of 128 / W lanes (one
- * phase of 32 lanes for W <= 4); a phase costs max over banks of the
- * DISTINCT words requested in that bank; ideal = phases with an active
- * lane; excessive = wavefronts - ideal.  The arithmetic is in the comments.
- * A randomized test compares the fast implementation and the detail
- * function with a brute-force reference on thousands of accesses.
+ * section 4, and the H100 measurements of docs/validation.md), for H100
+ * unless said otherwise: word = offset / 4, bank = word mod 32; a W-byte
+ * access is split into phases of 128 / W lanes (one phase of 32 lanes for
+ * W <= 4), except a "paired" load, one in which every pair of lanes (2k,
+ * 2k+1) that are both active reads one address: phases of 256 / W lanes
+ * (8-byte: one phase of 32, 16-byte: two of 16); a phase costs max over
+ * banks of the DISTINCT words requested in that bank; ideal = phases with
+ * an active lane; excessive = wavefronts - ideal.  The arithmetic is in the
+ * comments.  test_measured_h100 replays every smem_gather probe the H100
+ * measured.  A randomized test compares the fast implementation and the
+ * detail function with a brute-force reference on thousands of accesses.
  */
 
 #include <string.h>
@@ -33,6 +37,7 @@ arch_h100 (MsArch *arch)
   arch->banks = 32;
   arch->bank_bytes = 4;
   arch->phase_bytes = 128;
+  arch->paired_load_phase_bytes = 256;
 }
 
 /* A compute capability 1.x style arch: 16 banks of 4 bytes, 64 bytes a
@@ -45,6 +50,7 @@ arch_cc1x (MsArch *arch)
   arch->compute_capability = 13;
   arch->banks = 16;
   arch->phase_bytes = 64;
+  arch->paired_load_phase_bytes = 0;   /* loads like every access */
 }
 
 /* Kepler's 64-bit bank mode: 32 banks of 8 bytes, 256 bytes a phase. */
@@ -56,6 +62,7 @@ arch_kepler64 (MsArch *arch)
   arch->compute_capability = 35;
   arch->bank_bytes = 8;
   arch->phase_bytes = 256;
+  arch->paired_load_phase_bytes = 0;   /* loads like every access */
 }
 
 /* lane l at base + l * stride_bytes */
@@ -267,9 +274,16 @@ test_partial_masks (void)
   make_strided (&a, 16, 0x000000FFu, 0, 16);
   check (&a, 1, 1, 4);
 
-  /* float4, lanes 0 and 8: phases 0 and 1, one lane each: 2, ideal 2 */
+  /* float4 stores, lanes 0 and 8: phases 0 and 1, one lane each: 2,
+   * ideal 2 */
   make_strided (&a, 16, 0x00000101u, 0, 16);
+  a.op = MS_OP_ST;
   check (&a, 2, 2, 4);
+  /* the same load: no pair (2k, 2k+1) has two active lanes, so it is
+   * paired: two phases of 16 lanes, lanes 0 and 8 both in phase 0 with
+   * words 0..3 and 32..35 (banks 0..3, 2 words each): 2, ideal 1 */
+  a.op = MS_OP_LD;
+  check (&a, 2, 1, 2);
 
   /* float2, lanes 16..31: phase 1 only: 1 */
   make_strided (&a, 8, 0xFFFF0000u, 0, 8);
@@ -288,8 +302,11 @@ test_partial_masks (void)
   make_strided (&a, 16, 0x0000000Fu, 0, 32);
   check (&a, 1, 1, 4);
 
-  /* float4 stride 2, lanes 0 and 4: both on banks 0..3: 2 */
+  /* float4 stride 2, lanes 0 and 4: both on banks 0..3: 2 (a paired load:
+   * phases of 16 lanes; as a store, phases of 8: the same cost) */
   make_strided (&a, 16, 0x00000011u, 0, 32);
+  check (&a, 2, 1, 2);
+  a.op = MS_OP_ST;
   check (&a, 2, 1, 4);
 
   /* one lane: 1 */
@@ -302,6 +319,233 @@ test_partial_masks (void)
   for (guint l = 4; l < 32; l++)
     a.addr[l] = 4096 * l + 1;
   check (&a, 1, 1, 1);
+}
+
+/* The load/store difference measured on the H100 (docs/validation.md,
+ * "Shared-memory broadcasts and partial patterns"), derived by hand. */
+static void
+test_paired_loads (void)
+{
+  MsWarpAccess a;
+  /* float2, every lane on element 0 (words 0, 1).  Load: every pair reads
+   * one address: one phase of 32 lanes, 2 words in 2 banks: 1, ideal 1
+   * (measured: broadcast, 8 B: 1 (0)).  Store: two phases of 16 lanes, 1
+   * each: 2, ideal 2 (measured, Stores: 2 (0)). */
+  make_strided (&a, 8, FULL, 0, 0);
+  check (&a, 1, 1, 1);
+  a.op = MS_OP_ST;
+  check (&a, 2, 2, 2);
+  /* atomics are costed like stores (not measured) */
+  a.op = MS_OP_ATOMIC;
+  check (&a, 2, 2, 2);
+
+  /* float4 broadcast: load in 2 phases of 16 lanes, 1 each: 2 (measured
+   * 2 (0)); store in 4 quarters: 4 (measured 4 (0)) */
+  make_strided (&a, 16, FULL, 0, 0);
+  check (&a, 2, 2, 2);
+  a.op = MS_OP_ST;
+  check (&a, 4, 4, 4);
+
+  /* float2, lane l on element l/2 (pairs): a paired load, one phase,
+   * elements 0..15 = words 0..31, one per bank: 1 (measured 1 (0)).  The
+   * store: halves with elements 0..7 and 8..15: 1 + 1 = 2 (measured 2). */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 8 * (l / 2);
+  a.width = 8;
+  a.op = MS_OP_LD;
+  check (&a, 1, 1, 1);
+  a.op = MS_OP_ST;
+  check (&a, 2, 2, 2);
+
+  /* float2, lanes 16..31 repeat lanes 0..15 (element l % 16): pairs read
+   * elements 2k and 2k+1, not one address, so the load is not paired: two
+   * halves, each words 0..31: 1 + 1 = 2 (measured half-repeat, 8 B: 2):
+   * duplicate words are not merged across phases. */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 8 * (l % 16);
+  a.op = MS_OP_LD;
+  check (&a, 2, 2, 2);
+
+  /* float2, lanes 0..15 on element 0, 16..31 on element 16 (words 32, 33:
+   * the same banks 0 and 1): a paired load, ONE phase in which banks 0 and
+   * 1 serve 2 words each: 2 wavefronts, ideal 1, 1 excessive (measured
+   * two-rows, 8 B: 2 (1)).  Element 1 instead (banks 2, 3): 1 (measured
+   * two-elements: 1 (0)). */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = l < 16 ? 0 : 8 * 16;
+  check (&a, 2, 1, 1);
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = l < 16 ? 0 : 8;
+  check (&a, 1, 1, 1);
+
+  /* float4 broadcast, lanes 0..16 active: lane 16's partner is inactive,
+   * so every pair with two active lanes reads one address: paired, phases
+   * 0..15 and 16..31, 1 each: 2 (measured broadcast-m17, 16 B: 2 (0); the
+   * 128-byte rule gives 3) */
+  make_strided (&a, 16, 0x0001FFFFu, 0, 0);
+  check (&a, 2, 2, 2);
+
+  /* mixed (not measured): lanes 0..15 in pairs, 16..31 on their own
+   * elements: not every pair reads one address, so 128-byte phases */
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 8 * (l < 16 ? l / 2 : l);
+  a.width = 8;
+  a.mask = FULL;
+  check (&a, 2, 2, 2);
+  /* 4-byte loads are one phase of 32 lanes paired or not */
+  make_strided (&a, 4, FULL, 0, 0);
+  check (&a, 1, 1, 1);
+}
+
+/* ---- every smem_gather probe measured on the H100 ---- */
+
+/* The element lane l accesses in smem_gather's pattern (traces/kernels/
+ * access.c, gather_element; R = 128 / width elements per bank row). */
+static guint
+gather_element (const char *pattern, guint width, guint l)
+{
+  static const guint permutation[32] = {
+    28, 9, 19, 10, 29, 5, 7, 22, 0, 14, 8, 15, 23, 24, 21, 13,
+    25, 27, 6, 16, 26, 18, 11, 3, 17, 2, 1, 31, 12, 4, 30, 20,
+  };
+  static const guint random[32] = {
+    57, 59, 57, 24, 23, 60, 23, 12, 57, 38, 18, 11, 5, 50, 57, 20,
+    1, 8, 7, 4, 24, 30, 3, 59, 41, 56, 25, 29, 37, 63, 0, 10,
+  };
+  guint r = 128 / width;
+  if (g_str_has_prefix (pattern, "identity"))
+    return l;
+  if (g_str_has_prefix (pattern, "broadcast"))
+    return 0;
+  if (strcmp (pattern, "half-repeat") == 0)
+    return l % 16;
+  if (g_str_has_prefix (pattern, "pairs"))
+    return l / 2;
+  if (strcmp (pattern, "quarter-repeat") == 0)
+    return l % 8;
+  if (strcmp (pattern, "quads") == 0)
+    return l / 4;
+  if (strcmp (pattern, "halves-conflict") == 0)
+    return l % 8 == 1 ? 2 * r + 10 * (l / 8) : l;
+  if (strcmp (pattern, "permutation") == 0)
+    return permutation[l];
+  if (strcmp (pattern, "stride2-interleaved") == 0)
+    return l < 16 ? 2 * l : 2 * (l - 16) + 1;
+  if (strcmp (pattern, "stride2-half0") == 0)
+    return l < 16 ? 2 * l : 32 + l;
+  if (strcmp (pattern, "two-elements") == 0)
+    return l < 16 ? 0 : 1;
+  if (strcmp (pattern, "two-rows") == 0)
+    return l < 16 ? 0 : r;
+  g_assert_cmpstr (pattern, ==, "random");
+  return random[l];
+}
+
+/* docs/validation.md, section "Shared-memory broadcasts and partial
+ * patterns" (H100 run of 2026-11-22 08:32 UTC): in its Loads and Stores
+ * tables, the row named `pattern` (-mM: lanes 0..M-1 active), the column of
+ * `width`: the measured wavefronts (excessive) per warp-level instruction.
+ * Every number below is copied from there. */
+static const struct {
+  const char *pattern;
+  guint width, mask;
+  MsOp op;
+  guint wavefronts, excessive;
+} measured_h100[] = {
+  /* Loads */
+  { "identity", 4, 32, MS_OP_LD, 1, 0 }, { "identity", 8, 32, MS_OP_LD, 2, 0 },
+  { "identity", 16, 32, MS_OP_LD, 4, 0 },
+  { "broadcast", 4, 32, MS_OP_LD, 1, 0 }, { "broadcast", 8, 32, MS_OP_LD, 1, 0 },
+  { "broadcast", 16, 32, MS_OP_LD, 2, 0 },
+  { "half-repeat", 4, 32, MS_OP_LD, 1, 0 }, { "half-repeat", 8, 32, MS_OP_LD, 2, 0 },
+  { "half-repeat", 16, 32, MS_OP_LD, 4, 0 },
+  { "pairs", 4, 32, MS_OP_LD, 1, 0 }, { "pairs", 8, 32, MS_OP_LD, 1, 0 },
+  { "pairs", 16, 32, MS_OP_LD, 2, 0 },
+  { "quarter-repeat", 4, 32, MS_OP_LD, 1, 0 }, { "quarter-repeat", 8, 32, MS_OP_LD, 2, 0 },
+  { "quarter-repeat", 16, 32, MS_OP_LD, 4, 0 },
+  { "quads", 4, 32, MS_OP_LD, 1, 0 }, { "quads", 8, 32, MS_OP_LD, 1, 0 },
+  { "quads", 16, 32, MS_OP_LD, 2, 0 },
+  { "halves-conflict", 4, 32, MS_OP_LD, 2, 1 }, { "halves-conflict", 8, 32, MS_OP_LD, 4, 2 },
+  { "halves-conflict", 16, 32, MS_OP_LD, 8, 4 },
+  { "permutation", 4, 32, MS_OP_LD, 1, 0 }, { "permutation", 8, 32, MS_OP_LD, 4, 2 },
+  { "permutation", 16, 32, MS_OP_LD, 11, 7 },
+  { "stride2-interleaved", 4, 32, MS_OP_LD, 1, 0 },
+  { "stride2-interleaved", 8, 32, MS_OP_LD, 4, 2 },
+  { "stride2-interleaved", 16, 32, MS_OP_LD, 8, 4 },
+  { "stride2-half0", 4, 32, MS_OP_LD, 2, 1 }, { "stride2-half0", 8, 32, MS_OP_LD, 3, 1 },
+  { "stride2-half0", 16, 32, MS_OP_LD, 6, 2 },
+  { "two-elements", 4, 32, MS_OP_LD, 1, 0 }, { "two-elements", 8, 32, MS_OP_LD, 1, 0 },
+  { "two-elements", 16, 32, MS_OP_LD, 2, 0 },
+  { "two-rows", 4, 32, MS_OP_LD, 2, 1 }, { "two-rows", 8, 32, MS_OP_LD, 2, 1 },
+  { "two-rows", 16, 32, MS_OP_LD, 2, 0 },
+  { "random", 4, 32, MS_OP_LD, 2, 1 }, { "random", 8, 32, MS_OP_LD, 5, 3 },
+  { "random", 16, 32, MS_OP_LD, 8, 4 },
+  { "broadcast-m17", 8, 17, MS_OP_LD, 1, 0 }, { "broadcast-m17", 16, 17, MS_OP_LD, 2, 0 },
+  { "broadcast-m16", 8, 16, MS_OP_LD, 1, 0 }, { "broadcast-m16", 16, 16, MS_OP_LD, 1, 0 },
+  { "pairs-m16", 8, 16, MS_OP_LD, 1, 0 }, { "pairs-m16", 16, 16, MS_OP_LD, 1, 0 },
+  { "identity-m24", 8, 24, MS_OP_LD, 2, 0 }, { "identity-m24", 16, 24, MS_OP_LD, 3, 0 },
+  /* Stores */
+  { "identity", 4, 32, MS_OP_ST, 1, 0 }, { "identity", 8, 32, MS_OP_ST, 2, 0 },
+  { "identity", 16, 32, MS_OP_ST, 4, 0 },
+  { "broadcast", 4, 32, MS_OP_ST, 1, 0 }, { "broadcast", 8, 32, MS_OP_ST, 2, 0 },
+  { "broadcast", 16, 32, MS_OP_ST, 4, 0 },
+  { "half-repeat", 4, 32, MS_OP_ST, 1, 0 }, { "half-repeat", 8, 32, MS_OP_ST, 2, 0 },
+  { "half-repeat", 16, 32, MS_OP_ST, 4, 0 },
+  { "pairs", 4, 32, MS_OP_ST, 1, 0 }, { "pairs", 8, 32, MS_OP_ST, 2, 0 },
+  { "pairs", 16, 32, MS_OP_ST, 4, 0 },
+  { "quarter-repeat", 4, 32, MS_OP_ST, 1, 0 }, { "quarter-repeat", 8, 32, MS_OP_ST, 2, 0 },
+  { "quarter-repeat", 16, 32, MS_OP_ST, 4, 0 },
+  { "quads", 4, 32, MS_OP_ST, 1, 0 }, { "quads", 8, 32, MS_OP_ST, 2, 0 },
+  { "quads", 16, 32, MS_OP_ST, 4, 0 },
+  { "halves-conflict", 4, 32, MS_OP_ST, 2, 1 }, { "halves-conflict", 8, 32, MS_OP_ST, 4, 2 },
+  { "halves-conflict", 16, 32, MS_OP_ST, 8, 4 },
+  { "permutation", 4, 32, MS_OP_ST, 1, 0 }, { "permutation", 8, 32, MS_OP_ST, 4, 2 },
+  { "permutation", 16, 32, MS_OP_ST, 11, 7 },
+  { "stride2-interleaved", 4, 32, MS_OP_ST, 1, 0 },
+  { "stride2-interleaved", 8, 32, MS_OP_ST, 4, 2 },
+  { "stride2-interleaved", 16, 32, MS_OP_ST, 8, 4 },
+  { "stride2-half0", 4, 32, MS_OP_ST, 2, 1 }, { "stride2-half0", 8, 32, MS_OP_ST, 3, 1 },
+  { "stride2-half0", 16, 32, MS_OP_ST, 6, 2 },
+  { "two-elements", 4, 32, MS_OP_ST, 1, 0 }, { "two-elements", 8, 32, MS_OP_ST, 2, 0 },
+  { "two-elements", 16, 32, MS_OP_ST, 4, 0 },
+  { "two-rows", 4, 32, MS_OP_ST, 2, 1 }, { "two-rows", 8, 32, MS_OP_ST, 2, 0 },
+  { "two-rows", 16, 32, MS_OP_ST, 4, 0 },
+  { "random", 4, 32, MS_OP_ST, 2, 1 }, { "random", 8, 32, MS_OP_ST, 5, 3 },
+  { "random", 16, 32, MS_OP_ST, 8, 4 },
+  { "broadcast-m17", 8, 17, MS_OP_ST, 2, 0 }, { "broadcast-m17", 16, 17, MS_OP_ST, 3, 0 },
+  { "broadcast-m16", 8, 16, MS_OP_ST, 1, 0 }, { "broadcast-m16", 16, 16, MS_OP_ST, 2, 0 },
+  { "pairs-m16", 8, 16, MS_OP_ST, 1, 0 }, { "pairs-m16", 16, 16, MS_OP_ST, 2, 0 },
+  { "identity-m24", 8, 24, MS_OP_ST, 2, 0 }, { "identity-m24", 16, 24, MS_OP_ST, 3, 0 },
+};
+
+static void
+test_measured_h100 (void)
+{
+  MsArch arch;
+  arch_h100 (&arch);
+  g_assert_cmpuint (G_N_ELEMENTS (measured_h100), ==, 94);   /* every gather-* probe */
+  for (guint i = 0; i < G_N_ELEMENTS (measured_h100); i++)
+    {
+      MsWarpAccess a;
+      MsSharedCost c;
+      make_strided (&a, measured_h100[i].width, 0, 0, 0);
+      a.op = (guint8) measured_h100[i].op;
+      a.mask = measured_h100[i].mask == 32 ? FULL : (1u << measured_h100[i].mask) - 1;
+      for (guint l = 0; l < 32; l++)
+        a.addr[l] = (guint64) measured_h100[i].width
+                    * gather_element (measured_h100[i].pattern, measured_h100[i].width, l);
+      ms_banks_cost (&arch, &a, &c);
+      if (c.wavefronts != measured_h100[i].wavefronts || c.excessive != measured_h100[i].excessive)
+        g_error ("%s %s %u B: %u (%u) wavefronts (excessive), the H100 measured %u (%u)",
+                 measured_h100[i].pattern, ms_op_name (measured_h100[i].op),
+                 measured_h100[i].width, c.wavefronts, c.excessive,
+                 measured_h100[i].wavefronts, measured_h100[i].excessive);
+      /* the detail agrees */
+      MsBankDetail *d = g_new (MsBankDetail, 1);
+      ms_banks_detail (&arch, &a, d);
+      g_assert_cmpmem (&d->cost, sizeof d->cost, &c, sizeof c);
+      g_free (d);
+    }
 }
 
 static void
@@ -581,6 +825,12 @@ test_arch_check (void)
   arch_h100 (&arch);
   arch.phase_bytes = 0;
   g_assert_false (ms_banks_arch_check (&arch, &error));
+  g_clear_error (&error);
+  arch_h100 (&arch);
+  arch.paired_load_phase_bytes = 0;   /* 0: the same as phase_bytes */
+  g_assert_true (ms_banks_arch_check (&arch, NULL));
+  arch.paired_load_phase_bytes = -1;
+  g_assert_false (ms_banks_arch_check (&arch, &error));
 }
 
 static void
@@ -597,6 +847,29 @@ test_cost_add (void)
 
 /* ---- randomized cross-check against a brute-force reference ---- */
 
+/* Lanes per phase by the rule: phase_bytes / width, or for a load whose
+ * active lane pairs (2k, 2k+1) each read one address,
+ * paired_load_phase_bytes / width (when set). */
+static guint
+reference_lanes_per_phase (const MsArch *arch, const MsWarpAccess *a)
+{
+  guint ws = MIN ((guint) arch->warp_size, 32u);
+  guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
+  guint bytes = (guint) arch->phase_bytes;
+  if (a->op == MS_OP_LD && arch->paired_load_phase_bytes > 0)
+    {
+      gboolean paired = TRUE;
+      for (guint k = 0; 2 * k + 1 < ws; k++)
+        if ((mask >> (2 * k) & 1) && (mask >> (2 * k + 1) & 1)
+            && a->addr[2 * k] != a->addr[2 * k + 1])
+          paired = FALSE;
+      if (paired)
+        bytes = (guint) arch->paired_load_phase_bytes;
+    }
+  guint lpp = a->width ? bytes / a->width : ws;
+  return CLAMP (lpp, 1u, ws);
+}
+
 /* Phases, wavefronts and ideal by the rule, with plain loops: for every
  * phase, the list of distinct words of its active lanes (every byte of
  * every lane), then per bank the number of them. */
@@ -604,8 +877,7 @@ static void
 reference_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *c)
 {
   guint ws = MIN ((guint) arch->warp_size, 32u);
-  guint lpp = a->width ? (guint) arch->phase_bytes / a->width : ws;
-  lpp = CLAMP (lpp, 1u, ws);
+  guint lpp = reference_lanes_per_phase (arch, a);
   guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
 
   memset (c, 0, sizeof *c);
@@ -653,6 +925,12 @@ check_detail (const MsArch *arch, const MsWarpAccess *a, const MsBankDetail *d)
   guint ws = MIN ((guint) arch->warp_size, 32u);
   guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
 
+  if (mask != 0 && a->width != 0)
+    {
+      guint plain = CLAMP ((guint) arch->phase_bytes / a->width, 1u, ws);
+      g_assert_cmpuint (d->lanes_per_phase, ==, reference_lanes_per_phase (arch, a));
+      g_assert_cmpint (d->paired, ==, d->lanes_per_phase != plain);
+    }
   for (guint l = 0; l < 32; l++)
     {
       const MsBankLane *ln = &d->lane[l];
@@ -748,6 +1026,8 @@ random_access (GRand *r, MsWarpAccess *a)
   a->space = MS_SPACE_SHARED;
   a->width = (guint8) width;
   a->mask = random_mask (r);
+  a->op = (guint8) (g_rand_int_range (r, 0, 4) < 2 ? MS_OP_LD
+                    : g_rand_boolean (r) ? MS_OP_ST : MS_OP_ATOMIC);
   switch (g_rand_int_range (r, 0, 7))
     {
     case 0: case 1:  /* strided, in elements (words for 1/2-byte too) */
@@ -793,6 +1073,21 @@ random_access (GRand *r, MsWarpAccess *a)
         a->addr[l] = ((guint64) g_rand_int (r) << 8 ^ g_rand_int (r)) & ~(guint64) (aligned ? width - 1 : 0);
       break;
     }
+  /* lane pairs on one address (paired loads): all pairs, or some */
+  switch (g_rand_int_range (r, 0, 4))
+    {
+    case 0:
+      for (guint k = 0; k < 16; k++)
+        a->addr[2 * k + 1] = a->addr[2 * k];
+      break;
+    case 1:
+      for (guint k = 0; k < 16; k++)
+        if (g_rand_int_range (r, 0, 4) != 0)
+          a->addr[2 * k + 1] = a->addr[2 * k];
+      break;
+    default:
+      break;
+    }
   for (guint l = 0; l < 32; l++)
     if (!(a->mask & (1u << l)) && g_rand_boolean (r))
       a->addr[l] = ((guint64) g_rand_int (r) << 32) | g_rand_int (r);
@@ -818,6 +1113,7 @@ test_random (void)
   arch_h100 (&archs[5]);
   archs[5].name = (char *) "phase64";
   archs[5].phase_bytes = 64;    /* 32 banks, half-warp phases */
+  archs[5].paired_load_phase_bytes = 96;   /* not a multiple of the widths */
   arch_h100 (&archs[6]);
   archs[6].name = (char *) "banks64";
   archs[6].banks = 64;          /* the most the model takes */
@@ -865,6 +1161,8 @@ main (int argc, char **argv)
   g_test_add_func ("/banks/float4-stride2", test_float4_stride2);
   g_test_add_func ("/banks/worst-case", test_worst_case);
   g_test_add_func ("/banks/partial-masks", test_partial_masks);
+  g_test_add_func ("/banks/paired-loads", test_paired_loads);
+  g_test_add_func ("/banks/measured-h100", test_measured_h100);
   g_test_add_func ("/banks/mask-zero", test_mask_zero);
   g_test_add_func ("/banks/transpose", test_transpose);
   g_test_add_func ("/banks/xor-swizzle", test_xor_swizzle);

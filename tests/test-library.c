@@ -118,7 +118,7 @@ static void
 test_descriptors (void)
 {
   const char *families[] = { "transpose", "reduce", "stencil", "gemm", "access" };
-  const guint counts[] = { 8, 8, 5, 5, 9 };
+  const guint counts[] = { 8, 8, 5, 5, 10 };
   for (gsize f = 0; f < G_N_ELEMENTS (families); f++)
     {
       guint n = 0;
@@ -466,6 +466,47 @@ test_smem_stride (void)
   check_smem ("2", "1", "0", 1);
 }
 
+/* smem_gather at n = 1024 threads (32 warp-level pattern accesses): the
+ * kernel, the emulator and the bank model together give the H100's
+ * numbers (docs/validation.md, "Shared-memory broadcasts and partial
+ * patterns", the rows named in the comments; the model's rule is tested
+ * access by access in tests/test-banks.c). */
+static void
+check_gather (const char *pattern, const char *width, const char *op, const char *mask,
+              guint64 wavefronts_per_inst, guint64 excessive_per_inst)
+{
+  g_autofree char *pp = g_strconcat ("pattern=", pattern, NULL);
+  g_autofree char *pw = g_strconcat ("width=", width, NULL);
+  g_autofree char *po = g_strconcat ("op=", op, NULL);
+  g_autofree char *pm = g_strconcat ("mask=", mask, NULL);
+  const char *const params[] = { pp, pw, po, pm, NULL };
+  Run r = run_kernel ("smem_gather", "1024", NULL, params);
+  /* op 0: the pattern loads are the only shared loads; op 1: the pattern
+   * stores are the only shared stores */
+  MsCounters c = totals (&r, MS_SPACE_SHARED, strcmp (op, "0") == 0 ? MS_OP_LD : MS_OP_ST);
+  g_assert_cmpuint (c.executions, ==, 32);
+  if (c.wavefronts != 32 * wavefronts_per_inst || c.excessive != 32 * excessive_per_inst)
+    g_error ("smem_gather pattern=%s width=%s op=%s mask=%s: %g (%g) wavefronts (excessive) "
+             "per instruction, expected %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT ")",
+             pattern, width, op, mask, c.wavefronts / 32.0, c.excessive / 32.0,
+             wavefronts_per_inst, excessive_per_inst);
+  run_clear (&r);
+}
+
+static void
+test_smem_gather (void)
+{
+  check_gather ("3", "8", "0", "32", 1, 0);    /* pairs, 8 B load: 1 (0) */
+  check_gather ("3", "8", "1", "32", 2, 0);    /* pairs, 8 B store: 2 (0) */
+  check_gather ("1", "16", "0", "32", 2, 0);   /* broadcast, 16 B load: 2 (0) */
+  check_gather ("1", "16", "1", "32", 4, 0);   /* broadcast, 16 B store: 4 (0) */
+  check_gather ("2", "8", "0", "32", 2, 0);    /* half-repeat, 8 B load: 2 (0) */
+  check_gather ("11", "8", "0", "32", 2, 1);   /* two-rows, 8 B load: 2 (1) */
+  check_gather ("7", "16", "0", "32", 11, 7);  /* permutation, 16 B load: 11 (7) */
+  check_gather ("1", "16", "0", "17", 2, 0);   /* broadcast-m17, 16 B load: 2 (0) */
+  check_gather ("1", "16", "1", "17", 3, 0);   /* broadcast-m17, 16 B store: 3 (0) */
+}
+
 /* broadcast_read: one global word per warp -> 1 sector per request; one
  * shared word per warp -> 1 wavefront per instruction (load and store). */
 static void
@@ -676,6 +717,7 @@ main (int argc, char **argv)
   g_test_add_func ("/library/divergence/report-json", test_report_divergence_json);
   g_test_add_func ("/library/access/gmem-stride", test_gmem_stride);
   g_test_add_func ("/library/access/smem-stride", test_smem_stride);
+  g_test_add_func ("/library/access/smem-gather", test_smem_gather);
   g_test_add_func ("/library/access/broadcast", test_broadcast);
   g_test_add_func ("/library/access/aos-soa", test_aos_soa);
   g_test_add_func ("/library/gemm/banks", test_gemm_banks);

@@ -8,9 +8,10 @@
  * arrows to conflicting banks are vermillion, arrows to conflict-free ones
  * blue; a word that several lanes of the phase read is a broadcast (dashed
  * arrows, the bank says "broadcast").  8- and 16-byte accesses are served
- * in phases of 16 and 8 lanes: each phase gets its own panel, side by
- * side, with its own wavefront count.  All numbers come from
- * ms_banks_detail(), the model itself.
+ * in phases of 16 and 8 lanes (32 and 16 for a paired load, see
+ * sim/banks.c): each phase gets its own panel, side by side, with its own
+ * wavefront count.  All numbers come from ms_banks_detail(), the model
+ * itself.
  *
  * Layout: Graphviz's "nop" engine, every node placed here (points), so the
  * picture is the same whatever the fonts and no two labels overlap.

@@ -224,6 +224,124 @@ smem_stride_check (MsProblem *p, GError **error)
   return check_elements ("out", p->args.buf[0], want, (gsize) n, width, error);
 }
 
+/* ----------------------------------------------------------- smem_gather */
+
+#define GATHER_ELEMS 256   /* the shared tile's elements, as in access.cu */
+
+/* The named patterns: lane l accesses element pattern[l].  R = 128 / width
+ * is the number of elements in one 128-byte row of the 32 banks (32, 16,
+ * 8 for 4, 8, 16 bytes), so elements e and e + R share banks. */
+enum {
+  GATHER_IDENTITY, GATHER_BROADCAST, GATHER_HALF_REPEAT, GATHER_PAIRS, GATHER_QUARTER_REPEAT,
+  GATHER_QUADS, GATHER_HALVES_CONFLICT, GATHER_PERMUTATION, GATHER_STRIDE2_INTERLEAVED,
+  GATHER_STRIDE2_HALF0, GATHER_TWO_ELEMENTS, GATHER_TWO_ROWS, GATHER_RANDOM, GATHER_N_PATTERNS
+};
+
+/* A fixed random permutation of 0..31 and 32 fixed random elements of
+ * 0..63 (with repeats). */
+static const int gather_permutation[32] = {
+  28, 9, 19, 10, 29, 5, 7, 22, 0, 14, 8, 15, 23, 24, 21, 13,
+  25, 27, 6, 16, 26, 18, 11, 3, 17, 2, 1, 31, 12, 4, 30, 20,
+};
+static const int gather_random[32] = {
+  57, 59, 57, 24, 23, 60, 23, 12, 57, 38, 18, 11, 5, 50, 57, 20,
+  1, 8, 7, 4, 24, 30, 3, 59, 41, 56, 25, 29, 37, 63, 0, 10,
+};
+
+/* Element of lane l in pattern `pattern` for `width`-byte elements (all
+ * below GATHER_ELEMS). */
+static int
+gather_element (guint pattern, guint width, guint l)
+{
+  int r = (int) (128 / width), li = (int) l;
+  switch (pattern)
+    {
+    case GATHER_IDENTITY: return li;
+    case GATHER_BROADCAST: return 0;
+    case GATHER_HALF_REPEAT: return li % 16;
+    case GATHER_PAIRS: return li / 2;
+    case GATHER_QUARTER_REPEAT: return li % 8;
+    case GATHER_QUADS: return li / 4;
+    case GATHER_HALVES_CONFLICT:
+      /* identity, but lanes 1, 9, 17, 25 (one per 8-lane quarter) take
+       * element 2R + 0, 10, 20, 30: one more word on the banks of lanes 0,
+       * 10, 20, 30 (different banks in each quarter and half) */
+      return l % 8 == 1 ? 2 * r + 10 * (li / 8) : li;
+    case GATHER_PERMUTATION: return gather_permutation[l];
+    case GATHER_STRIDE2_INTERLEAVED: return l < 16 ? 2 * li : 2 * (li - 16) + 1;
+    case GATHER_STRIDE2_HALF0: return l < 16 ? 2 * li : 32 + li;
+    case GATHER_TWO_ELEMENTS: return l < 16 ? 0 : 1;
+    case GATHER_TWO_ROWS: return l < 16 ? 0 : r;
+    default: return gather_random[l];
+    }
+}
+
+static const MsParamSpec smem_gather_params[] = {
+  { "n", "threads (each does one shared access of the pattern)", 1 << 14, 1, 1 << 24 },
+  { "pattern", "lane l accesses element P(l), R = 128/width elements per 128-byte bank row: "
+               "0 identity (l), 1 broadcast (0), 2 half-repeat (l%16), 3 pairs (l/2), "
+               "4 quarter-repeat (l%8), 5 quads (l/4), 6 halves-conflict (l, but lanes 1, 9, 17, "
+               "25 take 2R, 2R+10, 2R+20, 2R+30), 7 permutation (a fixed random one of 0..31), "
+               "8 stride2-interleaved (l<16: 2l, else 2(l-16)+1), 9 stride2-half0 (l<16: 2l, else "
+               "32+l), 10 two-elements (l<16: 0, else 1), 11 two-rows (l<16: 0, else R), 12 random "
+               "(a fixed table of 0..63 with repeats)", 0, 0, GATHER_N_PATTERNS - 1 },
+  { "width", "bytes per element: 4, 8 or 16 (float, float2, float4)", 4, 4, 16 },
+  { "op", "the pattern access: 0 = ld (load, after a coalesced fill), 1 = st (store, then "
+          "load back); an integer because kernel parameters are integers", 0, 0, 1 },
+  { "mask", "active lanes: lanes 0 .. mask-1 of each warp access, the others output zero", 32,
+    1, 32 },
+  { NULL },
+};
+
+/* Buffers: out (n elements), in (GATHER_ELEMS elements: the fill), pattern
+ * (32 ints); args: n, op, mask, width. */
+static gboolean
+smem_gather_setup (MsProblem *p, GError **error)
+{
+  gint64 n = ms_problem_param (p, "n"), width = ms_problem_param (p, "width");
+  if (width != 4 && width != 8 && width != 16)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "smem_gather parameter width: %" G_GINT64_FORMAT " is not 4, 8 or 16 bytes",
+                   width);
+      return FALSE;
+    }
+  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
+  void *in = ms_problem_buffer (p, "in", (gsize) (GATHER_ELEMS * width), FALSE);
+  fill_elements (p, in, GATHER_ELEMS, (guint) width);
+  int *pattern = ms_problem_buffer (p, "pattern", 32 * sizeof (int), FALSE);
+  for (guint l = 0; l < 32; l++)
+    pattern[l] = gather_element ((guint) ms_problem_param (p, "pattern"), (guint) width, l);
+  p->args.i[0] = n;
+  p->args.i[1] = ms_problem_param (p, "op");
+  p->args.i[2] = ms_problem_param (p, "mask");
+  p->args.i[3] = width;
+  grid_1d (p, n);
+  return TRUE;
+}
+
+static gboolean
+smem_gather_check (MsProblem *p, GError **error)
+{
+  gint64 n = p->args.i[0], op = p->args.i[1], mask = p->args.i[2];
+  guint width = (guint) p->args.i[3], block = p->args.block[0];
+  const guint8 *in = p->args.buf[1];
+  const int *pattern = p->args.buf[2];
+  g_autofree guint8 *want = g_new0 (guint8, n * width);
+  for (gint64 g = 0; g < n; g++)
+    {
+      guint lane = (guint) (g % block) % 32;
+      guint e = (guint) pattern[lane];
+      if (lane >= (guint) mask)
+        continue;   /* zero */
+      if (op == 0)
+        memcpy (want + g * width, in + (gsize) e * width, width);
+      else
+        smem_stored_value (want + g * width, e, width);
+    }
+  return check_elements ("out", p->args.buf[0], want, (gsize) n, width, error);
+}
+
 /* ------------------------------------------------- aos / soa / float3 */
 
 static const MsParamSpec n_params[] = {
@@ -444,6 +562,9 @@ ACCESS_KERNEL (gmem_stride, gmem_stride_params, N_SIZE, 256, 1, MS_BLOCK_1D, gme
 ACCESS_KERNEL (smem_stride, smem_stride_params, N_SIZE, 256, 1, MS_BLOCK_1D, smem_stride_setup,
                smem_stride_check, "seeds 001 and 004 (bank conflicts by stride)",
                "lane l of warp w accesses shared element l*stride + w: wavefronts by stride")
+ACCESS_KERNEL (smem_gather, smem_gather_params, N_SIZE, 256, 1, MS_BLOCK_1D, smem_gather_setup,
+               smem_gather_check, "BRIEF section 4 (open questions: broadcasts, partial warps)",
+               "lane l accesses shared element P(l) of a named pattern: gathers and broadcasts")
 ACCESS_KERNEL (aos_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, aos_read_setup, aos_read_check,
                SEED_001, "key of a 12-byte {key, value, flag} record: 12 sectors per request")
 ACCESS_KERNEL (soa_read, n_params, N_SIZE, 256, 1, MS_BLOCK_1D, soa_read_setup, soa_read_check,

@@ -181,6 +181,92 @@ __global__ void smem_stride_16 (float4 *out, const float4 *in, int n, int stride
     ST (out[g], v);
 }
 
+/* smem_gather: lane l of every warp accesses shared element pattern[l]
+ * (pattern: 32 element indices in global memory, filled by the descriptor
+ * from a table of named patterns, so nvcc cannot see them): the probe for
+ * gathers, partial broadcasts and partial warps of 4/8/16-byte elements.
+ * Only lanes l < mask take part (the others output zero).  op 0 (load):
+ * a coalesced, conflict-free fill of the whole tile, __syncthreads, then
+ * the gather.  op 1 (store): the scatter stores the element's index
+ * (converted to the element type, so lanes sharing an element store the
+ * same value), __syncthreads, then a load back with the same pattern.  The
+ * element index is a run-time value, so each access is one LDS/STS,
+ * LDS.64/STS.64 or LDS.128/STS.128 (see docs/validation.md's SASS).  One
+ * kernel per width, as for smem_stride. */
+#define GATHER_ELEMS 256
+
+__global__ void smem_gather_4 (float *out, const float *in, const int *pattern, int n, int op,
+                               int mask)
+{
+  SHARED_ARRAY (float, sh, GATHER_ELEMS);
+  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
+  int e = LD (pattern[lane]);
+  float v = 0.0f;
+  if (op == 0) {
+    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
+      ST (sh[j], LD (in[j]));
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);                               /* the gather (load) */
+  } else {
+    if (lane < (unsigned) mask)
+      ST (sh[e], (float) e);                        /* the scatter (store) */
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);
+  }
+  if (g < (unsigned) n)
+    ST (out[g], v);
+}
+
+__global__ void smem_gather_8 (float2 *out, const float2 *in, const int *pattern, int n, int op,
+                               int mask)
+{
+  SHARED_ARRAY (float2, sh, GATHER_ELEMS);
+  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
+  int e = LD (pattern[lane]);
+  float2 v = make_float2 (0.0f, 0.0f);
+  if (op == 0) {
+    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
+      ST (sh[j], LD (in[j]));
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);                               /* the gather (load) */
+  } else {
+    if (lane < (unsigned) mask)
+      ST (sh[e], make_float2 ((float) e, -(float) e));   /* the scatter (store) */
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);
+  }
+  if (g < (unsigned) n)
+    ST (out[g], v);
+}
+
+__global__ void smem_gather_16 (float4 *out, const float4 *in, const int *pattern, int n, int op,
+                                int mask)
+{
+  SHARED_ARRAY (float4, sh, GATHER_ELEMS);
+  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
+  int e = LD (pattern[lane]);
+  float4 v = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
+  if (op == 0) {
+    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
+      ST (sh[j], LD (in[j]));
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);                               /* the gather (load) */
+  } else {
+    if (lane < (unsigned) mask)
+      ST (sh[e], make_float4 ((float) e, -(float) e, 0.5f, 1.0f));   /* the scatter (store) */
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);
+  }
+  if (g < (unsigned) n)
+    ST (out[g], v);
+}
+
 /* seed 001's record, an array of structures: 12 bytes per record. */
 typedef struct {
   int key;
@@ -338,6 +424,20 @@ MS_ENTRY (smem_stride)
   case 4: MS_LAUNCH (smem_stride_4, L, (float *) L->buf[0], (const float *) L->buf[1], n, stride, op, elems); break;
   case 8: MS_LAUNCH (smem_stride_8, L, (float2 *) L->buf[0], (const float2 *) L->buf[1], n, stride, op, elems); break;
   case 16: MS_LAUNCH (smem_stride_16, L, (float4 *) L->buf[0], (const float4 *) L->buf[1], n, stride, op, elems); break;
+  default: break;
+  }
+}
+
+/* i[0] = n, i[1] = op, i[2] = mask, i[3] = width in bytes; buf[2] = the
+ * 32 element indices */
+MS_ENTRY (smem_gather)
+{
+  int n = (int) L->i[0], op = (int) L->i[1], mask = (int) L->i[2];
+  const int *pattern = (const int *) L->buf[2];
+  switch (L->i[3]) {
+  case 4: MS_LAUNCH (smem_gather_4, L, (float *) L->buf[0], (const float *) L->buf[1], pattern, n, op, mask); break;
+  case 8: MS_LAUNCH (smem_gather_8, L, (float2 *) L->buf[0], (const float2 *) L->buf[1], pattern, n, op, mask); break;
+  case 16: MS_LAUNCH (smem_gather_16, L, (float4 *) L->buf[0], (const float4 *) L->buf[1], pattern, n, op, mask); break;
   default: break;
   }
 }
