@@ -27,6 +27,8 @@
 #include "emulator.h"
 
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -98,7 +100,15 @@ site_id (const MsSite *site)
   if (G_LIKELY (id >= 0))
     return id;
   g_mutex_lock (&site_lock);
-  if (site->id < 0 && n_sites < MAX_SITES)
+  if (site->id < 0 && n_sites >= MAX_SITES)
+    {
+      /* the counters are per site: dropping one would be a silent error */
+      g_mutex_unlock (&site_lock);
+      fprintf (stderr, "memsim: more than %d memory-access sites in the kernels run by this "
+               "process; split the kernel or raise MAX_SITES in sim/emulator.c\n", MAX_SITES);
+      exit (2);
+    }
+  if (site->id < 0)
     {
       site_table[n_sites] = site;
       g_atomic_int_set ((int *) &site->id, n_sites);
@@ -296,6 +306,13 @@ static gboolean
 fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
 {
   const guint8 *a = (const guint8 *) l->addr;
+  /* the shared window's extent is known exactly: test it first, before a
+   * heap buffer just below it takes the blame */
+  if (W->shared && a >= W->shared && a < W->shared + MAX_SHARED_BYTES + 4096)
+    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                    "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
+                    "shared arrays; check the tile indexing",
+                    what, a - W->shared, W->shared_used);
   int best = -1;
   for (guint b = 0; b < W->n_bufs; b++)
     if (W->buf_base[b] <= a && (best < 0 || W->buf_base[b] > W->buf_base[best]))
@@ -307,11 +324,6 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
                     "check the kernel's index bounds",
                     what, l->size, a - W->buf_base[best], L->buffer_names[best],
                     W->buf_bytes[best]);
-  if (W->shared && a >= W->shared && a < W->shared + MAX_SHARED_BYTES + 4096)
-    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
-                    "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
-                    "shared arrays; check the tile indexing",
-                    what, a - W->shared, W->shared_used);
   return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                   "%s of %u bytes at address %p, which is in no buffer of the launch; "
                   "check the pointer arithmetic",
@@ -374,7 +386,7 @@ copy_value (void *dst, const volatile void *src, unsigned size)
     }
 }
 
-#define ATOMIC_INT_OP(T, p, l)                                                   \
+#define ATOMIC_INT_OP(T, U, p, l)                                                   \
   do {                                                                          \
     T v, c, nw, old = __atomic_load_n ((T *) (p), __ATOMIC_RELAXED);           \
     memcpy (&v, (l)->val, sizeof v);                                             \
@@ -382,8 +394,8 @@ copy_value (void *dst, const volatile void *src, unsigned size)
     do {                                                                        \
       switch ((l)->sub)                                                         \
         {                                                                       \
-        case MS_ATOMIC_ADD: nw = (T) (old + v); break;                          \
-        case MS_ATOMIC_SUB: nw = (T) (old - v); break;                          \
+        case MS_ATOMIC_ADD: nw = (T) ((U) old + (U) v); break;  /* wraps, as CUDA */ \
+        case MS_ATOMIC_SUB: nw = (T) ((U) old - (U) v); break;                  \
         case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
         case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
         case MS_ATOMIC_EXCH: nw = v; break;                                     \
@@ -422,13 +434,13 @@ do_atomic (Worker *W, Lane *l)
 {
   volatile void *p = l->addr;
   if (l->size == 4 && l->num == MS_NUM_INT)
-    ATOMIC_INT_OP (gint32, p, l);
+    ATOMIC_INT_OP (gint32, guint32, p, l);
   else if (l->size == 4 && l->num == MS_NUM_UINT)
-    ATOMIC_INT_OP (guint32, p, l);
+    ATOMIC_INT_OP (guint32, guint32, p, l);
   else if (l->size == 8 && l->num == MS_NUM_INT)
-    ATOMIC_INT_OP (gint64, p, l);
+    ATOMIC_INT_OP (gint64, guint64, p, l);
   else if (l->size == 8 && l->num == MS_NUM_UINT)
-    ATOMIC_INT_OP (guint64, p, l);
+    ATOMIC_INT_OP (guint64, guint64, p, l);
   else if (l->size == 4 && l->num == MS_NUM_FLOAT)
     ATOMIC_FLOAT_OP (float, guint32, p, l);
   else if (l->size == 8 && l->num == MS_NUM_DOUBLE)
@@ -909,6 +921,11 @@ static void
 crash_handler (int sig, siginfo_t *info, void *context)
 {
   (void) context;
+  /* only the first thread to crash reports; the others wait for the exit */
+  static int reported;
+  if (__atomic_exchange_n (&reported, 1, __ATOMIC_SEQ_CST))
+    for (;;)
+      pause ();
   Worker *W = cur_worker;
   Lane *l = ms_cur_lane;
   write_str ("memsim: ");
@@ -1154,6 +1171,21 @@ compare_site_stats (gconstpointer a, gconstpointer b)
   return (int) x->space - (int) y->space;
 }
 
+/* Every fiber stack with its guard page takes two memory mappings; Linux
+ * allows vm.max_map_count (65530 by default) per process.  Keep the workers'
+ * stacks within half of it, leaving the rest to the program. */
+static guint
+max_workers (const MsLaunchArgs *A)
+{
+  guint64 limit = 65530;
+  g_autofree char *text = NULL;
+  if (g_file_get_contents ("/proc/sys/vm/max_map_count", &text, NULL, NULL))
+    limit = g_ascii_strtoull (text, NULL, 10);
+  guint64 per_worker = 2 * (guint64) A->block[0] * A->block[1] * A->block[2];
+  guint64 n = limit / 2 / MAX (per_worker, 1);
+  return (guint) CLAMP (n, 1, 4096);
+}
+
 gboolean
 ms_emulate (const MsLaunch *launch, MsStats **stats_out, GError **error)
 {
@@ -1165,6 +1197,7 @@ ms_emulate (const MsLaunch *launch, MsStats **stats_out, GError **error)
   if (launch->sink != NULL)
     n_workers = 1;   /* the sink sees accesses in one deterministic order */
   n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + CHUNK - 1) / CHUNK);
+  n_workers = MIN (n_workers, max_workers (A));
   n_workers = MAX (n_workers, 1);
 
   Job job = { .launch = launch, .n_blocks = n_blocks, .error_block = (gint64) n_blocks };
@@ -1181,7 +1214,7 @@ ms_emulate (const MsLaunch *launch, MsStats **stats_out, GError **error)
       GThreadPool *pool = g_thread_pool_new (worker_run, &job, (gint) n_workers, TRUE, error);
       ok = pool != NULL;
       for (guint w = 0; ok && w < n_workers; w++)
-        g_thread_pool_push (pool, job.workers[w], NULL);
+        ok = g_thread_pool_push (pool, job.workers[w], error);
       if (pool)
         g_thread_pool_free (pool, FALSE, TRUE);
     }

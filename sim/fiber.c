@@ -34,7 +34,15 @@ ms_stack_pool_new (guint n, gsize stack_bytes, GError **error)
       return NULL;
     }
   for (guint i = 0; i < n; i++)
-    mprotect ((guint8 *) base + i * slot, page, PROT_NONE);
+    if (mprotect ((guint8 *) base + i * slot, page, PROT_NONE) != 0)
+      {
+        /* each guard page splits the mapping: the kernel's map limit */
+        munmap (base, slot * n);
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                     "cannot protect %u fiber stacks (the system's limit on memory "
+                     "mappings); use fewer threads (--threads)", n);
+        return NULL;
+      }
   MsStackPool *pool = g_new0 (MsStackPool, 1);
   pool->base = base;
   pool->stack_bytes = stack_bytes;

@@ -59,7 +59,14 @@ ms_fiber_switch (MsFiber *from, MsFiber *to)
                     : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13",
                       "r14", "r15", "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4",
                       "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
-                      "xmm13", "xmm14", "xmm15");
+                      "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)",
+                      "st(5)", "st(6)", "st(7)"
+#ifdef __AVX512F__
+                      , "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+                      "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30",
+                      "xmm31", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+#endif
+                      );
 }
 #else
 void ms_fiber_switch (MsFiber *from, MsFiber *to);

@@ -6,7 +6,10 @@
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((gsize) 2 << 20)
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (ms-problem-error-quark, ms_problem_error)
 
@@ -38,7 +41,7 @@ ms_problem_free (MsProblem *p)
   if (p == NULL)
     return;
   for (guint b = 0; b < p->n_buffers; b++)
-    g_aligned_free (p->args.buf[b]);
+    free (p->args.buf[b]);
   g_free (p);
 }
 
@@ -185,6 +188,29 @@ ms_problem_setup (MsProblem *p, GError **error)
   return p->kernel->setup (p, error);
 }
 
+/* Most of the machine's memory: a problem bigger than that would push the
+ * machine into swap or the out-of-memory killer. */
+static guint64
+memory_budget (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0)
+    return G_MAXUINT64;
+  return (guint64) pages * (guint64) page / 10 * 8;
+}
+
+/* The descriptors fill their buffers right after asking for them, so an
+ * allocation cannot fail softly here: say what happened, in memsim's one
+ * line, and stop (exit status 2, as for any size that is not accepted). */
+static void G_GNUC_NORETURN
+too_big (const MsProblem *p, const char *name)
+{
+  g_autofree char *size = g_format_size (p->total_bytes);
+  fprintf (stderr, "memsim: %s: the problem needs %s of buffers (at '%s'), more than this "
+           "machine can hold; use a smaller --size\n", p->kernel->name, size, name);
+  exit (2);
+}
+
 void *
 ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output)
 {
@@ -197,7 +223,11 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output)
    * transpose's stores) otherwise costs the emulator TLB misses per lane. */
   gsize align = bytes >= HUGE_PAGE ? HUGE_PAGE : 256;
   gsize alloc = (MAX (bytes, 1) + align - 1) / align * align;
-  p->args.buf[b] = g_aligned_alloc (1, alloc, align);
+  p->total_bytes += alloc;
+  void *mem = NULL;
+  if (p->total_bytes > memory_budget () || posix_memalign (&mem, align, alloc) != 0)
+    too_big (p, name);
+  p->args.buf[b] = mem;
 #ifdef MADV_HUGEPAGE
   if (align == HUGE_PAGE)
     madvise (p->args.buf[b], alloc, MADV_HUGEPAGE);

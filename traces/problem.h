@@ -61,6 +61,7 @@ struct MsProblem {
   gsize buffer_bytes[MS_MAX_BUFFERS];
   gboolean buffer_output[MS_MAX_BUFFERS];
   guint n_buffers;
+  guint64 total_bytes;       /* of all buffers so far */
 };
 
 /* The registry (traces/registry.c). */
