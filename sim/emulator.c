@@ -546,6 +546,11 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       guint64 va;
       if (G_UNLIKELY (!classify (W, l, &sp, &va)))
         return fail_out_of_bounds (W, l, what);
+      if (G_UNLIKELY ((l->size & (l->size - 1)) != 0 || l->size > 16))
+        return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
+                        "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
+                        "nvcc splits this one into several; access the members separately "
+                        "(e.g. LD (p[i].x) for a float3)", l->size, what);
       if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
         return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                         "misaligned %u-byte %s (the GPU requires natural alignment)",

@@ -16,7 +16,8 @@
  *   __syncthreads(), __syncwarp([mask]), __shfl_sync/_up/_down/_xor,
  *   __ballot_sync, __any_sync, __all_sync, __activemask, atomicAdd/Sub/
  *   Min/Max/Exch/CAS, threadIdx/blockIdx/blockDim/gridDim/warpSize,
- *   float2/float3/float4/int2/int4 and their make_ functions.
+ *   float2/float3/float4/int2/int4 and their make_ functions (a float3 is
+ *   loaded member by member, LD (p[i].x): the GPU has no 12-byte access).
  * A kernel is exposed to memsim through an entry:
  *   MS_ENTRY (name) { MS_LAUNCH (kernel, L, args...); }
  * where L->buf[i], L->i[i] and L->f[i] are the buffers and parameters the

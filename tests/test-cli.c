@@ -227,6 +227,8 @@ test_bad_input (void)
     { { "trace", "test_oob" }, 1, "tests.cu:" },
     { { "trace", "test_wild_pointer" }, 1, "invalid memory access outside LD/ST" },
     { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
+    { { "trace", "test_float3_access" }, 1, "12-byte load" },
+    { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {

@@ -12,6 +12,6 @@
   X (aos_float3_read) X (broadcast_read) X (per_thread_sum) X (per_thread_sum_capped) \
   X (test_oob) X (test_barrier_divergence) X (test_warp_sync) X (test_shuffle) \
   X (test_divergence) X (test_atomics) X (test_early_exit) X (test_3d) \
-  X (test_wild_pointer) X (test_stack_overflow) X (test_uninitialised)
+  X (test_wild_pointer) X (test_stack_overflow) X (test_uninitialised) X (test_float3_access)
 
 MS_FOR_EACH_KERNEL (MS_DECLARE_ENTRY)

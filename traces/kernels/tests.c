@@ -208,3 +208,5 @@ TEST_KERNEL (test_stack_overflow, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, set
              check_copy, "a local array larger than a fiber's stack (must fail)")
 TEST_KERNEL (test_uninitialised, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_copy,
              check_copy, "reads shared memory half of which was never written (must fail)")
+TEST_KERNEL (test_float3_access, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy, check_copy,
+             "loads a whole float3, a 12-byte access the GPU does not have (must fail)")

@@ -188,6 +188,17 @@ __global__ void test_uninitialised (int *out, const int *in, int n)
   ST (out[threadIdx.x], LD (s[threadIdx.x % 64]));
 }
 
+/* Loads a whole float3: 12 bytes, which nvcc splits into three loads
+ * (must fail with advice to load the members). */
+__global__ void test_float3_access (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (3 * i + 2 < n) {
+    float3 v = LD (((const float3 *) in)[i]);
+    ST (out[i], (int) v.x);
+  }
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -201,3 +212,4 @@ TEST_ENTRY (test_3d)
 TEST_ENTRY (test_wild_pointer)
 TEST_ENTRY (test_stack_overflow)
 TEST_ENTRY (test_uninitialised)
+TEST_ENTRY (test_float3_access)
