@@ -42,6 +42,14 @@
 #define MAX_SHARED_ARRAYS 64
 #define MAX_SITES 4096
 #define STACK_BYTES (32 * 1024)
+/* A warp runs at most this many instructions before the other warps of its
+ * block get a turn, so a warp spinning on a flag another warp sets sees it
+ * set; and a block that executes this many without finishing is stuck. */
+#define WARP_BUDGET 4096
+#define BLOCK_OP_LIMIT (G_GUINT64_CONSTANT (1) << 26)
+/* Lanes that run one site this many times in a row while other lanes of
+ * their warp wait at a later one are spinning on them (an intra-warp lock). */
+#define SPIN_LIMIT (1u << 20)
 
 G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
 
@@ -49,6 +57,14 @@ __thread void *ms_self;
 __thread MsBlockInfo ms_block;
 
 typedef MsLane Lane;
+
+/* How many times in a row a warp ran the same site with the same lanes
+ * while others of its lanes waited (see SPIN_LIMIT). */
+typedef struct {
+  int best;
+  guint32 group;
+  guint repeats;
+} SpinWatch;
 
 typedef struct {
   const MsLaunch *launch;
@@ -65,6 +81,9 @@ typedef struct {
   guint16 warp;
   guint32 warp_full;     /* lanes that exist in the current warp */
   guint n_done;          /* lanes of the block that exited */
+  gboolean yielded;      /* a warp of this round stopped on its budget */
+  SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
+  guint64 block_ops;     /* warp-level instructions the block executed */
   /* the region the last access fell in: [lo, lo + span), virtual base */
   const guint8 *region_lo;
   gsize region_span;
@@ -691,6 +710,8 @@ static gboolean
 run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
 {
   guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
+  guint ops = 0;
+  SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
   for (guint i = 0; i < n; i++)
     {
       Lane *l = &warp[i];
@@ -801,6 +822,30 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             }
           ready = group;
           waiting &= ~group;
+          if (best == spin->best && group == spin->group && (waiting & ~group) != 0)
+            {
+              if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
+                return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                                "lanes ran this site %u times in a row while other lanes of "
+                                "their warp waited at a later one: a spin-wait on a lane of the "
+                                "same warp (e.g. a lock)? The emulator runs the lanes at the "
+                                "earliest site first, so such a lock never opens "
+                                "(docs/model.md)", spin->repeats);
+            }
+          else
+            spin->repeats = 0;
+          spin->best = best;
+          spin->group = group;
+          if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
+            return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                            "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
+                            "without finishing; if that is not a very long loop, look for a "
+                            "spin-wait (docs/model.md)", W->block_ops);
+          if (G_UNLIKELY (++ops == WARP_BUDGET))
+            {
+              W->yielded = TRUE;   /* let the other warps run; back next round */
+              return TRUE;
+            }
           break;
         }
     }
@@ -824,6 +869,8 @@ run_block (Worker *W, guint64 b)
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   W->region_span = 0;
   W->n_done = W->ctl.n_barrier = 0;
+  W->block_ops = 0;
+  memset (W->spin, 0, sizeof W->spin);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
 
@@ -841,7 +888,6 @@ run_block (Worker *W, guint64 b)
             return FALSE;
         }
       round = WARP_CONTINUE;
-      /* Every lane is now done, at a barrier, or blocked at a collective. */
       if (W->n_done == n)
         break;
       if (W->n_done + W->ctl.n_barrier == n && !W->ctl.barrier_mismatch)
@@ -850,6 +896,12 @@ run_block (Worker *W, guint64 b)
           round = WARP_RELEASE;
           continue;
         }
+      if (W->yielded)
+        {
+          W->yielded = FALSE;   /* some warp has more to do: another round */
+          continue;
+        }
+      /* Every lane is now done, at a barrier, or blocked at a collective. */
       const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
       for (guint t = 0; t < n; t++)
         {

@@ -225,6 +225,17 @@ test_uninitialised_shared (void)
 }
 
 static void
+test_spin_waits (void)
+{
+  /* warp 0 spins on a flag warp 1 sets: the warp budget lets warp 1 run */
+  assert_correct ("test_warp_flag", (const char *[]) { "n", "256", NULL }, NULL);
+  /* an intra-warp lock: reported, not hung */
+  const char *frags[] = { "test_lane_lock", "spin-wait on a lane of the same warp", NULL };
+  assert_fails ("test_lane_lock", (const char *[]) { "n", "64", NULL }, 1,
+                MS_EMULATOR_ERROR_DEADLOCK, frags);
+}
+
+static void
 test_launch_limits (void)
 {
   struct { unsigned grid[3], block[3]; const char *fragment; } cases[] = {
@@ -264,5 +275,6 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/barrier-deadlock", test_barrier_deadlock);
   g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
+  g_test_add_func ("/emulator/spin-waits", test_spin_waits);
   return g_test_run ();
 }

@@ -210,3 +210,34 @@ TEST_KERNEL (test_uninitialised, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, set
              check_copy, "reads shared memory half of which was never written (must fail)")
 TEST_KERNEL (test_float3_access, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy, check_copy,
              "loads a whole float3, a 12-byte access the GPU does not have (must fail)")
+
+/* out: one int per thread of whole 64-thread blocks */
+static gboolean
+setup_per_thread (MsProblem *p, GError **e)
+{
+  (void) e;
+  gint64 n = param_n (p);
+  guint per = p->args.block[0];
+  guint blocks = ms_div_up ((guint64) n, per);
+  ms_problem_buffer (p, "out", (gsize) blocks * per * sizeof (int), TRUE);
+  ms_problem_buffer (p, "in", sizeof (int), FALSE);
+  p->args.i[0] = n;
+  p->args.grid[0] = blocks;
+  p->args.grid[1] = p->args.grid[2] = 1;
+  return TRUE;
+}
+
+static gboolean
+check_all_sevens (MsProblem *p, GError **e)
+{
+  gsize total = (gsize) p->args.grid[0] * p->args.block[0];
+  g_autofree int *want = g_new (int, total);
+  for (gsize i = 0; i < total; i++)
+    want[i] = 7;
+  return ms_check_ints ("out", p->args.buf[0], want, total, e);
+}
+
+TEST_KERNEL (test_warp_flag, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_per_thread,
+             check_all_sevens, "warp 0 spins on a shared flag warp 1 sets (no barrier between)")
+TEST_KERNEL (test_lane_lock, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_per_thread,
+             check_all_sevens, "an intra-warp spin lock: a livelock for the emulator (must fail)")

@@ -199,6 +199,48 @@ __global__ void test_float3_access (int *out, const int *in, int n)
   }
 }
 
+/* Warp 0 spins on a volatile shared flag that warp 1 sets, with no barrier
+ * between: works on the GPU, and in the emulator because a warp yields to
+ * the others after a budget of instructions.  Every output is 7. */
+__global__ void test_warp_flag (int *out, const int *in, int n)
+{
+  SHARED_ARRAY (int, flag, 1);
+  volatile int *f = flag;
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0)
+    ST (f[0], 0);
+  __syncthreads ();
+  if (threadIdx.x < 32) {
+    while (LD (f[0]) == 0)
+      ;
+    ST (out[i], LD (f[0]));
+  } else {
+    if (threadIdx.x == 32)
+      ST (f[0], 7);
+    ST (out[i], 7);
+  }
+}
+
+/* A lock taken by one lane while the others of its warp spin on it: fine on
+ * sm_70+ (independent thread scheduling), a livelock for an emulator that
+ * runs the earliest site first (must fail with a clear error). */
+__global__ void test_lane_lock (int *out, const int *in, int n)
+{
+  SHARED_ARRAY (int, lock, 1);
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0)
+    ST (lock[0], 0);
+  __syncthreads ();
+  int done = 0;
+  while (!done) {
+    if (atomicCAS (&lock[0], 0, 1) == 0) {
+      ST (out[i], 1);
+      atomicExch (&lock[0], 0);
+      done = 1;
+    }
+  }
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -213,3 +255,5 @@ TEST_ENTRY (test_wild_pointer)
 TEST_ENTRY (test_stack_overflow)
 TEST_ENTRY (test_uninitialised)
 TEST_ENTRY (test_float3_access)
+TEST_ENTRY (test_warp_flag)
+TEST_ENTRY (test_lane_lock)
