@@ -337,6 +337,12 @@ ms_report_write (const MsTraceReport *r, MsFormat format, GString *out)
 gboolean
 ms_write_output (const char *path, const GString *text, GError **error)
 {
+  if (path != NULL && *path == '\0')
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "-o needs a file name (or - for standard output)");
+      return FALSE;
+    }
   if (path == NULL || strcmp (path, "-") == 0)
     {
       fwrite (text->str, 1, text->len, stdout);
