@@ -535,6 +535,19 @@ all_written (const guint8 *shadow, guint size)
     }
 }
 
+static inline void
+mark_written (guint8 *shadow, guint size)
+{
+  static const guint8 ones[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  switch (size)   /* constant sizes: inlined stores, not a memset call */
+    {
+    case 4: memcpy (shadow, ones, 4); break;
+    case 8: memcpy (shadow, ones, 8); break;
+    case 16: memcpy (shadow, ones, 16); break;
+    default: memset (shadow, 1, size); break;
+    }
+}
+
 static gboolean
 fail_uninitialised (Worker *W, const Lane *l, guint offset)
 {
@@ -585,7 +598,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
           if (first->kind != MS_K_ST && G_UNLIKELY (!all_written (sh, l->size)))
             return fail_uninitialised (W, l, (guint) va);
           if (first->kind != MS_K_LD)
-            memset (sh, 1, l->size);
+            mark_written (sh, l->size);
         }
       /* Loads only read and stores only write, so doing each lane's in this
        * pass still has every load of the instruction before any later store
