@@ -159,10 +159,11 @@ lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...)
   Worker *W = cur_worker;
   va_list ap;
   va_start (ap, fmt);
-  g_autofree char *msg = g_strdup_vprintf (fmt, ap);
+  char *msg = g_strdup_vprintf (fmt, ap);
   va_end (ap);
   if (W->error == NULL)
     g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s", msg);
+  g_free (msg);   /* by hand: lane_yield_forever never returns */
   lane_yield_forever (l);
 }
 
@@ -1028,12 +1029,12 @@ crash_handler (int sig, siginfo_t *info, void *context)
 static void
 install_crash_handler (void)
 {
-  static __thread gboolean has_stack;
-  if (!has_stack)
+  static __thread void *signal_stack;   /* kept for the thread's life: the pool may reuse it */
+  if (signal_stack == NULL)
     {
-      stack_t ss = { .ss_sp = g_malloc (SIGSTKSZ * 4), .ss_size = SIGSTKSZ * 4, .ss_flags = 0 };
+      signal_stack = g_malloc (SIGSTKSZ * 4);
+      stack_t ss = { .ss_sp = signal_stack, .ss_size = SIGSTKSZ * 4, .ss_flags = 0 };
       sigaltstack (&ss, NULL);
-      has_stack = TRUE;   /* kept for the thread's life: the pool may reuse it */
     }
   static gsize once;
   if (g_once_init_enter (&once))
