@@ -416,6 +416,9 @@ simulated_metric_names (void)
             g_ptr_array_add (names, (gpointer) g_intern_string (red));
           g_free (red);
         }
+  /* read as evidence only (measured_raw): the hardware-side count of
+   * shared atomics' wavefronts, beside the SASS-side one above */
+  g_ptr_array_add (names, (gpointer) "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum");
   return names;
 }
 
@@ -611,7 +614,8 @@ ms_gpu_measure (const MsProblem *p, const MsGpuSnapshot *input, double *time_ms,
       for (guint i = 0; i < names->len; i++)
         {
           const char *n = names->pdata[i];
-          if (strstr (n, "_op_global_red") != NULL)
+          if (strstr (n, "_op_global_red") != NULL
+              || strcmp (n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0)
             continue;
           MsGpuMetric m = { n, 0.0, FALSE };
           m.available = ms_gpu_result_metric (r, n, &m.value);

@@ -18,8 +18,16 @@
  *       quads...): the pair is served as one lane, so a phase takes twice
  *       the lanes (H100: 256: 8-byte one phase of 32 lanes, 16-byte two
  *       phases of 16).
- *   Lane l is in phase l / lanes_per_phase.  The split depends on the
- *   width, the op and that pair test only, never on which banks are hit.
+ *   Lane l is in phase l / lanes_per_phase.  The pair test is made per
+ *   GROUP of paired_load_phase_bytes / width lanes (H100: 8-byte: the
+ *   whole warp; 16-byte: lanes 0-15 and 16-31): where only some groups of
+ *   a load are paired, each paired group (with an active lane) is one
+ *   phase of the group's lanes and every other group is split into phases
+ *   of phase_bytes / width lanes ("mixed"; e.g. 16-byte, lanes 0-15 in
+ *   pairs, lanes 16-31 distinct: phases 0-15, 16-23, 24-31).  A group with
+ *   no active lane counts as paired only when the whole warp is.  The
+ *   split depends on the width, the op and these pair tests only, never on
+ *   which banks are hit.
  *
  *   Measured on an H100 (docs/validation.md, "Shared-memory broadcasts and
  *   partial patterns": 141 instruction-level counts of the smem_gather
@@ -34,14 +42,49 @@
  *   phases, only a lane pair with one address is.  Gathers without such
  *   pairs (identity, permutations, strides, random) cost what 128-byte
  *   phases give.  Stores are never paired (8-byte: all lanes on one
- *   element, or in pairs: 2; 16-byte: 4): stores use phase_bytes.  Not
- *   measured: atomics (costed like stores), loads in which some pairs share
- *   an address and others do not (costed with phase_bytes), 1- to 4-byte
- *   loads (one phase of 32 lanes either way on the H100).  Reproduce:
- *   `make validate` on a GPU (the gather-* probes of
- *   gpu/validation-probes.txt), or one case, e.g.
+ *   element, or in pairs: 2; 16-byte: 4): stores use phase_bytes.
+ *
+ *   Mixed loads, measured on an H100 (docs/validation.md, "Mixed pairs and
+ *   shared atomics (run of 2026-11-22 09:25 UTC)": 14 mixed-* probes, all
+ *   matched by the per-group rule): 16-byte, lanes 0-15 in pairs (l/2),
+ *   lanes 16-31 one element each (l, or l-16 overlapping the pairs'
+ *   elements), or the reverse (lanes 0-15 distinct, 16-31 in pairs): 3
+ *   wavefronts, not the 4 of 128-byte phases throughout (the earlier
+ *   guess) nor the 2 of one paired group; with a 2-way conflict among the
+ *   distinct lanes (lane 17 on lane 16's banks): 4 with 1 excessive.
+ *   8-byte, the same patterns: 2 and 3 (1 excessive), as 16-lane phases
+ *   give: the one 32-lane group is not paired, and the paired half is NOT
+ *   served as a 256-byte phase of its own.  A pair with one active lane
+ *   (lanes 0..16 or 0..14 of the pairs pattern) does not break pairing
+ *   (8-byte: 1; 16-byte: 2 and 1).
+ *
+ *   Shared atomics (ATOMS) use phase_bytes like stores, and same-word
+ *   lanes are served together (broadcast) like loads and stores: measured
+ *   on the same H100 run (atom-w4-* probes: atomicAdd (int *, 1), which
+ *   nvcc makes one ATOMS.POPC.INC.32), per instruction: lane l on word l:
+ *   1; all lanes on one word: 1; pairs: 1;
+ *   stride 2: 2 (1 excessive); 8 distinct words in one bank (stride 8, or
+ *   stride 32 wrapped onto 8 rows, 4 lanes a word): 8 (7).  Nsight counts
+ *   them in smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom
+ *   and l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom (both on
+ *   sm_90).  Not measured: ATOMS.ADD with a lane-varying value (the
+ *   same rule is assumed), other atomic ops.  8-byte atomicAdd (unsigned
+ *   long long) is not one instruction on sm_90: nvcc emits an LDS.64 +
+ *   ATOMS.CAST.SPIN.64 retry loop, so its counts depend on contention
+ *   (broadcast: about 157 ATOMS per warp) and the model, which costs the
+ *   one atomic access the source makes, cannot match them; per
+ *   ATOMS.CAST.SPIN.64 the H100 counted 4 wavefronts (a 16-byte access)
+ *   and 0 excessive for lane l on element l, pairs and stride 2 alike,
+ *   fewer where retries run with fewer lanes (broadcast 3.43, one bank
+ *   column 3.86).  Not
+ *   measured: 1- to 4-byte loads paired or not (one phase of 32 lanes
+ *   either way on the H100).  Reproduce: `make validate` on a GPU (the
+ *   gather-*, mixed-* and atom-* probes of gpu/validation-probes.txt), or
+ *   one case, e.g.
  *     memsim trace smem_gather -p width=8 -p pattern=3 --gpu
- *   (pattern 3 = pairs: 1 wavefront per load; -p op=1, the store: 2).
+ *   (pattern 3 = pairs: 1 wavefront per load; -p op=1, the store: 2;
+ *   -p width=16 -p pattern=13, mixed: 3; -p width=4 -p pattern=1 -p op=2,
+ *   the atomic broadcast: 1).
  *
  * - A lane touches every word that overlaps its bytes [offset, offset +
  *   width): an aligned 8-byte lane 2 words, 16-byte 4 words, 1- to 4-byte
@@ -118,57 +161,107 @@ lanes_per_phase (const MsArch *arch, guint width, guint phase_bytes)
   return CLAMP (lpp, 1u, ws);
 }
 
-/* Whether every pair of lanes (2k, 2k+1) active in mask reads one
- * address. */
-static inline gboolean
-pairs_share_addresses (const MsWarpAccess *a, guint32 mask)
-{
-  if (mask == 0xFFFFFFFFu)
-    {
-      guint64 diff = 0;
-      for (guint k = 0; k < MS_WARP_SIZE / 2; k++)   /* vectorised */
-        diff |= a->addr[2 * k] ^ a->addr[2 * k + 1];
-      return diff == 0;
-    }
-  for (guint32 m = mask & (mask >> 1) & 0x55555555u; m != 0; m &= m - 1)
-    {
-      guint l = (guint) __builtin_ctz (m);
-      if (a->addr[l] != a->addr[l + 1])
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* Lanes per phase of this access (see "A warp access is split into
- * phases" above); *paired: it is a paired load served in the larger phases
- * of arch->paired_load_phase_bytes (only set where that changes the
- * split). */
-static inline guint
-access_lanes_per_phase (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
-                        gboolean *paired)
-{
-  guint pb = (guint) arch->phase_bytes;
-  guint lpp = lanes_per_phase (arch, a->width, pb);
-  *paired = FALSE;
-  if (a->op == MS_OP_LD && arch->paired_load_phase_bytes > 0
-      && (guint) arch->paired_load_phase_bytes != pb)
-    {
-      guint plpp = lanes_per_phase (arch, a->width, (guint) arch->paired_load_phase_bytes);
-      if (plpp != lpp && pairs_share_addresses (a, mask))
-        {
-          *paired = TRUE;
-          return plpp;
-        }
-    }
-  return lpp;
-}
-
 /* Mask of lanes [first, first + n), n >= 1. */
 static inline guint32
 lane_range_mask (guint first, guint n)
 {
   guint64 m = ((G_GUINT64_CONSTANT (1) << n) - 1) << first;
   return (guint32) m;
+}
+
+/* Bit 2k set where lanes 2k and 2k + 1 are both active in mask and read
+ * different addresses. */
+static inline guint32
+unpaired_pairs (const MsWarpAccess *a, guint32 mask)
+{
+  guint32 diff = 0;
+  for (guint k = 0; k < MS_WARP_SIZE / 2; k++)   /* vectorised */
+    diff |= (guint32) (a->addr[2 * k] != a->addr[2 * k + 1]) << (2 * k);
+  return diff & mask & (mask >> 1) & 0x55555555u;
+}
+
+/* How an access is split into phases (see "A warp access is split into
+ * phases" above).  Not mixed: phases of lpp lanes (lpp is the paired
+ * count when paired).  Mixed: the warp is in groups of plpp lanes; group
+ * g is one phase of plpp lanes where bit g of paired_groups is set, else
+ * phases of lpp lanes. */
+typedef struct {
+  guint lpp, plpp;
+  guint32 paired_groups;
+  gboolean paired;   /* some phase is a paired one */
+  gboolean mixed;
+} Split;
+
+static inline void
+split_of (const MsArch *arch, const MsWarpAccess *a, guint32 mask, Split *s)
+{
+  guint ws = MIN ((guint) arch->warp_size, MS_WARP_SIZE);
+  guint pb = (guint) arch->phase_bytes;
+  s->lpp = s->plpp = lanes_per_phase (arch, a->width, pb);
+  s->paired_groups = 0;
+  s->paired = s->mixed = FALSE;
+  if (a->op != MS_OP_LD || arch->paired_load_phase_bytes <= 0
+      || (guint) arch->paired_load_phase_bytes == pb)
+    return;
+  guint plpp = lanes_per_phase (arch, a->width, (guint) arch->paired_load_phase_bytes);
+  if (plpp == s->lpp)
+    return;
+  guint32 diff = unpaired_pairs (a, mask);
+  if (diff == 0)
+    {
+      s->lpp = s->plpp = plpp;   /* the whole warp is paired */
+      s->paired = TRUE;
+      return;
+    }
+  if (plpp < s->lpp)
+    return;
+  /* per group of plpp lanes: a group with active lanes and no unpaired
+   * pair is paired (a group with no active lane is not: no phase of it is
+   * issued, and it keeps the split of a warp that is not paired) */
+  for (guint g = 0, first = 0; first < ws; g++, first += plpp)
+    {
+      guint32 gm = lane_range_mask (first, MIN (plpp, ws - first));
+      if ((mask & gm) != 0 && (diff & gm) == 0)
+        s->paired_groups |= 1u << g;
+    }
+  if (s->paired_groups != 0)
+    {
+      s->plpp = plpp;
+      s->paired = s->mixed = TRUE;
+    }
+}
+
+/* The phases of a split: phase p is lanes first[p] .. first[p] + len[p]
+ * - 1.  Returns the number of phases (at most MS_WARP_SIZE). */
+static guint
+split_phases (const Split *s, guint ws, guint *first, guint *len)
+{
+  guint n = 0;
+  if (!s->mixed)
+    {
+      for (guint f = 0; f < ws; f += s->lpp, n++)
+        {
+          first[n] = f;
+          len[n] = MIN (s->lpp, ws - f);
+        }
+      return n;
+    }
+  for (guint g = 0, gf = 0; gf < ws; g++, gf += s->plpp)
+    {
+      guint gend = MIN (gf + s->plpp, ws);
+      if (s->paired_groups & (1u << g))
+        {
+          first[n] = gf;
+          len[n++] = gend - gf;
+          continue;
+        }
+      for (guint f = gf; f < gend; f += s->lpp, n++)
+        {
+          first[n] = f;
+          len[n] = MIN (s->lpp, gend - f);
+        }
+    }
+  return n;
 }
 
 /* Precomputed arch numbers for the hot loop. */
@@ -464,12 +557,27 @@ ms_banks_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
   g.word_shift = exact_log2 (g.bank_bytes);
   g.bank_shift = exact_log2 (g.banks);
 
-  gboolean paired;
-  guint lpp = access_lanes_per_phase (arch, a, mask, &paired);
+  Split sp;
+  split_of (arch, a, mask, &sp);
+  guint lpp = sp.lpp;
   guint phases = lpp == ws ? 1 : (ws + lpp - 1) / lpp;
   guint wavefronts = 0, ideal = 0;
 
-  if (!banks_fast (&g, a, mask, width, lpp, phases, ws, &wavefronts, &ideal))
+  if (G_UNLIKELY (sp.mixed))
+    {
+      /* some groups paired, others not: rare, no fast path */
+      guint first[MS_WARP_SIZE], len[MS_WARP_SIZE];
+      phases = split_phases (&sp, ws, first, len);
+      for (guint p = 0; p < phases; p++)
+        {
+          guint32 pm = mask & lane_range_mask (first[p], len[p]);
+          if (pm == 0)
+            continue;
+          ideal++;
+          wavefronts += phase_wavefronts (&g, a, pm, width);
+        }
+    }
+  else if (!banks_fast (&g, a, mask, width, lpp, phases, ws, &wavefronts, &ideal))
     {
       for (guint p = 0; p < phases; p++)
         {
@@ -538,17 +646,20 @@ ms_banks_detail (const MsArch *arch, const MsWarpAccess *a,
   /* Only an arch failing ms_banks_arch_check() fails this. */
   g_return_if_fail ((guint) arch->banks - 1 < MS_BANKS_MAX_BANKS
                     && arch->bank_bytes >= 1 && arch->phase_bytes >= 1);
-  d->lanes_per_phase = access_lanes_per_phase (arch, a, mask, &d->paired);
+  Split sp;
+  split_of (arch, a, mask, &sp);
+  d->lanes_per_phase = sp.lpp;
+  d->paired = sp.paired;
 
-  guint lpp = d->lanes_per_phase;
-  guint phases = (ws + lpp - 1) / lpp;
+  guint first[MS_WARP_SIZE], len[MS_WARP_SIZE];
+  guint phases = split_phases (&sp, ws, first, len);
   d->cost.phases = phases;
 
   for (guint p = 0; p < phases; p++)
     {
       MsBankPhase *ph = &d->phase[p];
-      ph->first_lane = p * lpp;
-      ph->n_lanes = MIN (lpp, ws - ph->first_lane);
+      ph->first_lane = first[p];
+      ph->n_lanes = len[p];
       ph->active = mask & lane_range_mask (ph->first_lane, ph->n_lanes);
       ph->first_word = d->n_words;
 

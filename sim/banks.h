@@ -95,11 +95,16 @@ typedef struct {
   MsSharedCost cost;            /* == ms_banks_cost() */
   guint banks;                  /* arch->banks: valid entries of bank arrays */
   guint bank_bytes;             /* arch->bank_bytes */
-  guint lanes_per_phase;        /* of this access (doubled for a paired load) */
+  guint lanes_per_phase;        /* of this access (doubled for a paired load;
+                                 * for a mixed one, that of its unpaired
+                                 * groups: phase[] has each phase's lanes) */
   gboolean paired;              /* a load in which every active lane pair (2k,
-                                 * 2k+1) reads one address, so it went in the
-                                 * larger phases of arch->paired_load_phase_bytes
-                                 * (set only where that changes the split) */
+                                 * 2k+1) of the warp, or of some group of
+                                 * paired_load_phase_bytes / width lanes,
+                                 * reads one address, so it (that group) went
+                                 * in the larger phases of
+                                 * arch->paired_load_phase_bytes (set only
+                                 * where that changes the split) */
   guint width;                  /* a->width */
   MsBankLane lane[MS_WARP_SIZE];
   MsBankPhase phase[MS_BANKS_MAX_PHASES]; /* cost.phases valid entries */

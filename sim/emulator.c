@@ -571,6 +571,12 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   const Lane *first = &warp[__builtin_ctz (group)];
   const char *what = first->kind == MS_K_LD ? "load" : first->kind == MS_K_ST ? "store" : "atomic";
 
+  /* every lane of a site has the same size (one macro expansion) */
+  if (G_UNLIKELY ((first->size & (first->size - 1)) != 0 || first->size > 16))
+    return fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH,
+                    "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
+                    "nvcc splits this one into several; access the members separately "
+                    "(e.g. LD (p[i].x) for a float3)", first->size, what);
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -579,11 +585,6 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       guint64 va;
       if (G_UNLIKELY (!classify (W, l, &sp, &va)))
         return fail_out_of_bounds (W, l, what);
-      if (G_UNLIKELY ((l->size & (l->size - 1)) != 0 || l->size > 16))
-        return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
-                        "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
-                        "nvcc splits this one into several; access the members separately "
-                        "(e.g. LD (p[i].x) for a float3)", l->size, what);
       if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
         return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                         "misaligned %u-byte %s (the GPU requires natural alignment)",
@@ -836,7 +837,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             }
           ready = group;
           waiting &= ~group;
-          if (best == spin->best && group == spin->group && (waiting & ~group) != 0)
+          if (G_UNLIKELY ((waiting & ~group) != 0) && best == spin->best && group == spin->group)
             {
               if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
                 return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
@@ -846,10 +847,12 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
                                 "earliest site first, so such a lock never opens "
                                 "(docs/model.md)", spin->repeats);
             }
-          else
-            spin->repeats = 0;
-          spin->best = best;
-          spin->group = group;
+          else if (G_UNLIKELY ((waiting & ~group) != 0))
+            {
+              spin->best = best;
+              spin->group = group;
+              spin->repeats = 0;
+            }
           if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
             return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
                             "the block executed %" G_GUINT64_FORMAT " warp-level instructions "

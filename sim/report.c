@@ -41,7 +41,9 @@ ms_metric_name (MsSpace space, MsOp op, const char *what)
       { "smsp__sass_inst_executed_op_shared_st.sum", NULL, NULL,
         "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum" },
-      { "smsp__sass_inst_executed_op_shared_atom.sum", NULL, NULL, NULL, NULL } },
+      { "smsp__sass_inst_executed_op_shared_atom.sum", NULL, NULL,
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+        "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum" } },
   };
   static const char *const whats[5] = { "inst", "requests", "sectors", "wavefronts", "conflicts" };
   if (space > MS_SPACE_SHARED || op > MS_OP_ATOMIC)

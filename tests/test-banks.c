@@ -335,7 +335,8 @@ test_paired_loads (void)
   check (&a, 1, 1, 1);
   a.op = MS_OP_ST;
   check (&a, 2, 2, 2);
-  /* atomics are costed like stores (not measured) */
+  /* atomics are costed like stores (measured for 4-byte ATOMS: see
+   * measured_h100; an 8-byte atomicAdd is a CAS loop on sm_90) */
   a.op = MS_OP_ATOMIC;
   check (&a, 2, 2, 2);
 
@@ -413,6 +414,24 @@ gather_element (const char *pattern, guint width, guint l)
     1, 8, 7, 4, 24, 30, 3, 59, 41, 56, 25, 29, 37, 63, 0, 10,
   };
   guint r = 128 / width;
+  /* mixed pairs and the atomics' patterns (exact names first: the
+   * prefixes below would take them) */
+  if (strcmp (pattern, "pairs-identity") == 0)
+    return l < 16 ? l / 2 : l;
+  if (strcmp (pattern, "pairs-overlap") == 0)
+    return l < 16 ? l / 2 : l - 16;
+  if (strcmp (pattern, "pairs-overlap-conflict") == 0)
+    return l < 16 ? l / 2 : l == 17 ? 2 * r : l - 16;
+  if (strcmp (pattern, "pairs-identity-conflict") == 0)
+    return l < 16 ? l / 2 : l == 17 ? 16 + 4 * r : l;
+  if (strcmp (pattern, "identity-pairs") == 0)
+    return l < 16 ? l : (l - 16) / 2;
+  if (strcmp (pattern, "stride2") == 0)
+    return 2 * l;
+  if (strcmp (pattern, "column") == 0)
+    return (l * r) % 256;
+  if (strcmp (pattern, "stride8") == 0)
+    return (8 * l) % 256;
   if (g_str_has_prefix (pattern, "identity"))
     return l;
   if (g_str_has_prefix (pattern, "broadcast"))
@@ -516,6 +535,24 @@ static const struct {
   { "broadcast-m16", 8, 16, MS_OP_ST, 1, 0 }, { "broadcast-m16", 16, 16, MS_OP_ST, 2, 0 },
   { "pairs-m16", 8, 16, MS_OP_ST, 1, 0 }, { "pairs-m16", 16, 16, MS_OP_ST, 2, 0 },
   { "identity-m24", 8, 24, MS_OP_ST, 2, 0 }, { "identity-m24", 16, 24, MS_OP_ST, 3, 0 },
+  /* docs/validation.md, subsection "Mixed pairs and shared atomics (run of
+   * 2026-11-22 09:25 UTC)": loads in which some lane pairs share an
+   * address and others do not (the mixed-* probes), and 4-byte shared
+   * atomics (atom-w4-*: atomicAdd (int *, 1), one ATOMS.POPC.INC.32).  16-byte
+   * mixed loads are what settled the per-group pair test: 3 (4 with
+   * 128-byte phases throughout). */
+  { "pairs-identity", 8, 32, MS_OP_LD, 2, 0 }, { "pairs-identity", 16, 32, MS_OP_LD, 3, 0 },
+  { "pairs-overlap", 8, 32, MS_OP_LD, 2, 0 }, { "pairs-overlap", 16, 32, MS_OP_LD, 3, 0 },
+  { "pairs-overlap-conflict", 8, 32, MS_OP_LD, 3, 1 },
+  { "pairs-overlap-conflict", 16, 32, MS_OP_LD, 4, 1 },
+  { "pairs-identity-conflict", 8, 32, MS_OP_LD, 3, 1 },
+  { "pairs-identity-conflict", 16, 32, MS_OP_LD, 4, 1 },
+  { "identity-pairs", 8, 32, MS_OP_LD, 2, 0 }, { "identity-pairs", 16, 32, MS_OP_LD, 3, 0 },
+  { "pairs-m17", 8, 17, MS_OP_LD, 1, 0 }, { "pairs-m17", 16, 17, MS_OP_LD, 2, 0 },
+  { "pairs-m15", 8, 15, MS_OP_LD, 1, 0 }, { "pairs-m15", 16, 15, MS_OP_LD, 1, 0 },
+  { "identity", 4, 32, MS_OP_ATOMIC, 1, 0 }, { "broadcast", 4, 32, MS_OP_ATOMIC, 1, 0 },
+  { "pairs", 4, 32, MS_OP_ATOMIC, 1, 0 }, { "stride2", 4, 32, MS_OP_ATOMIC, 2, 1 },
+  { "column", 4, 32, MS_OP_ATOMIC, 8, 7 }, { "stride8", 4, 32, MS_OP_ATOMIC, 8, 7 },
 };
 
 static void
@@ -523,7 +560,8 @@ test_measured_h100 (void)
 {
   MsArch arch;
   arch_h100 (&arch);
-  g_assert_cmpuint (G_N_ELEMENTS (measured_h100), ==, 94);   /* every gather-* probe */
+  /* every gather-* probe, every mixed-* one and the 4-byte atom-* ones */
+  g_assert_cmpuint (G_N_ELEMENTS (measured_h100), ==, 114);
   for (guint i = 0; i < G_N_ELEMENTS (measured_h100); i++)
     {
       MsWarpAccess a;
@@ -847,27 +885,95 @@ test_cost_add (void)
 
 /* ---- randomized cross-check against a brute-force reference ---- */
 
-/* Lanes per phase by the rule: phase_bytes / width, or for a load whose
- * active lane pairs (2k, 2k+1) each read one address,
- * paired_load_phase_bytes / width (when set). */
+/* Lanes per phase for `bytes`-byte phases. */
 static guint
-reference_lanes_per_phase (const MsArch *arch, const MsWarpAccess *a)
+reference_lpp (const MsArch *arch, const MsWarpAccess *a, guint bytes)
+{
+  guint ws = MIN ((guint) arch->warp_size, 32u);
+  guint lpp = a->width ? bytes / a->width : ws;
+  return CLAMP (lpp, 1u, ws);
+}
+
+/* Whether every pair of lanes (2k, 2k+1) in [first, end) that are both
+ * active reads one address, and (*active) whether any lane there is. */
+static gboolean
+reference_pairs_ok (const MsWarpAccess *a, guint32 mask, guint first, guint end,
+                    gboolean *active)
+{
+  gboolean ok = TRUE;
+  *active = FALSE;
+  for (guint l = first; l < end; l++)
+    *active |= (mask >> l) & 1;
+  for (guint k = first / 2; 2 * k + 1 < end; k++)
+    if ((mask >> (2 * k) & 1) && (mask >> (2 * k + 1) & 1)
+        && a->addr[2 * k] != a->addr[2 * k + 1])
+      ok = FALSE;
+  return ok;
+}
+
+/* The phases by the rule: phases of phase_bytes / width lanes; for a load,
+ * with B = paired_load_phase_bytes / width lanes (when set and more), the
+ * warp in groups of B lanes, a group whose active lane pairs (2k, 2k+1)
+ * each read one address (and that has an active lane, unless the whole
+ * warp is paired) one phase of B lanes.  Uniform phases where no group or
+ * every group is paired.  first[p], len[p]; *paired: some group paired.
+ * Returns the number of phases. */
+static guint
+reference_phases (const MsArch *arch, const MsWarpAccess *a, guint *first, guint *len,
+                  gboolean *paired)
 {
   guint ws = MIN ((guint) arch->warp_size, 32u);
   guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
-  guint bytes = (guint) arch->phase_bytes;
+  guint lpp = reference_lpp (arch, a, (guint) arch->phase_bytes);
+  guint big = lpp;
+  gboolean any = FALSE, all = TRUE, group[32] = { FALSE };
+  guint n = 0;
+
   if (a->op == MS_OP_LD && arch->paired_load_phase_bytes > 0)
+    big = reference_lpp (arch, a, (guint) arch->paired_load_phase_bytes);
+  gboolean warp_active;
+  gboolean warp_ok = reference_pairs_ok (a, mask, 0, ws, &warp_active);
+  if (big > lpp)
+    for (guint g = 0; g * big < ws; g++)
+      {
+        gboolean act;
+        gboolean ok = reference_pairs_ok (a, mask, g * big, MIN (g * big + big, ws), &act);
+        group[g] = warp_ok || (ok && act);
+        any |= group[g];
+        all &= group[g];
+      }
+  else if (big < lpp && warp_ok)
+    any = all = TRUE, lpp = big;   /* smaller paired phases: the whole warp or none */
+  *paired = any;
+  if (!any || all)
     {
-      gboolean paired = TRUE;
-      for (guint k = 0; 2 * k + 1 < ws; k++)
-        if ((mask >> (2 * k) & 1) && (mask >> (2 * k + 1) & 1)
-            && a->addr[2 * k] != a->addr[2 * k + 1])
-          paired = FALSE;
-      if (paired)
-        bytes = (guint) arch->paired_load_phase_bytes;
+      guint u = any ? big : lpp;
+      for (guint f = 0; f < ws; f += u, n++)
+        first[n] = f, len[n] = MIN (u, ws - f);
+      return n;
     }
-  guint lpp = a->width ? bytes / a->width : ws;
-  return CLAMP (lpp, 1u, ws);
+  for (guint g = 0; g * big < ws; g++)
+    {
+      guint gf = g * big, gend = MIN (gf + big, ws);
+      if (group[g])
+        {
+          first[n] = gf, len[n++] = gend - gf;
+          continue;
+        }
+      for (guint f = gf; f < gend; f += lpp, n++)
+        first[n] = f, len[n] = MIN (lpp, gend - f);
+    }
+  return n;
+}
+
+/* The phase of lane l among the phases. */
+static guint
+reference_phase_of (const guint *first, const guint *len, guint n, guint l)
+{
+  for (guint p = 0; p < n; p++)
+    if (l >= first[p] && l < first[p] + len[p])
+      return p;
+  g_assert_not_reached ();
 }
 
 /* Phases, wavefronts and ideal by the rule, with plain loops: for every
@@ -877,18 +983,19 @@ static void
 reference_cost (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *c)
 {
   guint ws = MIN ((guint) arch->warp_size, 32u);
-  guint lpp = reference_lanes_per_phase (arch, a);
   guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
+  guint first[32], len[32];
+  gboolean paired;
 
   memset (c, 0, sizeof *c);
   if (mask == 0)
     return;
-  c->phases = (ws + lpp - 1) / lpp;
+  c->phases = reference_phases (arch, a, first, len, &paired);
   for (guint p = 0; p < c->phases; p++)
     {
       guint64 words[32 * 16];
       guint n = 0;
-      for (guint l = p * lpp; l < MIN ((p + 1) * lpp, ws); l++)
+      for (guint l = first[p]; l < first[p] + len[p]; l++)
         {
           if (!(mask & (1u << l)))
             continue;
@@ -925,11 +1032,18 @@ check_detail (const MsArch *arch, const MsWarpAccess *a, const MsBankDetail *d)
   guint ws = MIN ((guint) arch->warp_size, 32u);
   guint32 mask = a->mask & (ws >= 32 ? FULL : (1u << ws) - 1);
 
+  guint first[32], len[32], nph = 0;
+  gboolean paired = FALSE;
   if (mask != 0 && a->width != 0)
     {
-      guint plain = CLAMP ((guint) arch->phase_bytes / a->width, 1u, ws);
-      g_assert_cmpuint (d->lanes_per_phase, ==, reference_lanes_per_phase (arch, a));
-      g_assert_cmpint (d->paired, ==, d->lanes_per_phase != plain);
+      nph = reference_phases (arch, a, first, len, &paired);
+      g_assert_cmpint (d->paired, ==, paired);
+      g_assert_cmpuint (d->cost.phases, ==, nph);
+      for (guint p = 0; p < nph; p++)
+        {
+          g_assert_cmpuint (d->phase[p].first_lane, ==, first[p]);
+          g_assert_cmpuint (d->phase[p].n_lanes, ==, len[p]);
+        }
     }
   for (guint l = 0; l < 32; l++)
     {
@@ -939,7 +1053,8 @@ check_detail (const MsArch *arch, const MsWarpAccess *a, const MsBankDetail *d)
           g_assert_cmpint (ln->phase, ==, -1);
           continue;
         }
-      g_assert_cmpint (ln->phase, ==, (gint) (l / d->lanes_per_phase));
+      guint lp = reference_phase_of (first, len, nph, l);
+      g_assert_cmpint (ln->phase, ==, (gint) lp);
       guint64 w0 = a->addr[l] / (guint64) arch->bank_bytes;
       guint64 w1 = (a->addr[l] + a->width - 1) / (guint64) arch->bank_bytes;
       g_assert_cmpuint (ln->n_words, ==, w1 - w0 + 1);
@@ -952,7 +1067,7 @@ check_detail (const MsArch *arch, const MsWarpAccess *a, const MsBankDetail *d)
           /* broadcast: another active lane of the phase touches w */
           gboolean other = FALSE;
           for (guint m = 0; m < 32; m++)
-            if (m != l && (mask & (1u << m)) && m / d->lanes_per_phase == l / d->lanes_per_phase
+            if (m != l && (mask & (1u << m)) && reference_phase_of (first, len, nph, m) == lp
                 && a->addr[m] / (guint64) arch->bank_bytes <= w
                 && (a->addr[m] + a->width - 1) / (guint64) arch->bank_bytes >= w)
               other = TRUE;
@@ -1073,9 +1188,18 @@ random_access (GRand *r, MsWarpAccess *a)
         a->addr[l] = ((guint64) g_rand_int (r) << 8 ^ g_rand_int (r)) & ~(guint64) (aligned ? width - 1 : 0);
       break;
     }
-  /* lane pairs on one address (paired loads): all pairs, or some */
-  switch (g_rand_int_range (r, 0, 4))
+  /* lane pairs on one address (paired loads): all pairs, some, or all in
+   * one group of 8 or 16 lanes (mixed warps) */
+  switch (g_rand_int_range (r, 0, 5))
     {
+    case 4:
+      {
+        guint n = g_rand_boolean (r) ? 8 : 16;
+        guint f = n * (guint) g_rand_int_range (r, 0, (gint32) (32 / n));
+        for (guint k = f / 2; k < (f + n) / 2; k++)
+          a->addr[2 * k + 1] = a->addr[2 * k];
+      }
+      break;
     case 0:
       for (guint k = 0; k < 16; k++)
         a->addr[2 * k + 1] = a->addr[2 * k];

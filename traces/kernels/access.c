@@ -234,7 +234,10 @@ smem_stride_check (MsProblem *p, GError **error)
 enum {
   GATHER_IDENTITY, GATHER_BROADCAST, GATHER_HALF_REPEAT, GATHER_PAIRS, GATHER_QUARTER_REPEAT,
   GATHER_QUADS, GATHER_HALVES_CONFLICT, GATHER_PERMUTATION, GATHER_STRIDE2_INTERLEAVED,
-  GATHER_STRIDE2_HALF0, GATHER_TWO_ELEMENTS, GATHER_TWO_ROWS, GATHER_RANDOM, GATHER_N_PATTERNS
+  GATHER_STRIDE2_HALF0, GATHER_TWO_ELEMENTS, GATHER_TWO_ROWS, GATHER_RANDOM,
+  GATHER_PAIRS_IDENTITY, GATHER_PAIRS_OVERLAP, GATHER_PAIRS_OVERLAP_CONFLICT,
+  GATHER_PAIRS_IDENTITY_CONFLICT, GATHER_IDENTITY_PAIRS, GATHER_STRIDE2, GATHER_COLUMN,
+  GATHER_STRIDE8, GATHER_N_PATTERNS
 };
 
 /* A fixed random permutation of 0..31 and 32 fixed random elements of
@@ -272,7 +275,18 @@ gather_element (guint pattern, guint width, guint l)
     case GATHER_STRIDE2_HALF0: return l < 16 ? 2 * li : 32 + li;
     case GATHER_TWO_ELEMENTS: return l < 16 ? 0 : 1;
     case GATHER_TWO_ROWS: return l < 16 ? 0 : r;
-    default: return gather_random[l];
+    case GATHER_RANDOM: return gather_random[l];
+    /* mixed: lanes 0-15 in pairs (l/2), lanes 16-31 one address each */
+    case GATHER_PAIRS_IDENTITY: return l < 16 ? li / 2 : li;
+    case GATHER_PAIRS_OVERLAP: return l < 16 ? li / 2 : li - 16;
+    /* ... with lane 17 moved to a word on lane 16's banks: a 2-way
+     * conflict among the distinct lanes */
+    case GATHER_PAIRS_OVERLAP_CONFLICT: return l < 16 ? li / 2 : l == 17 ? 2 * r : li - 16;
+    case GATHER_PAIRS_IDENTITY_CONFLICT: return l < 16 ? li / 2 : l == 17 ? 16 + 4 * r : li;
+    case GATHER_IDENTITY_PAIRS: return l < 16 ? li : (li - 16) / 2;
+    case GATHER_STRIDE2: return 2 * li;
+    case GATHER_COLUMN: return (li * r) % GATHER_ELEMS;
+    default: return (8 * li) % GATHER_ELEMS;   /* GATHER_STRIDE8 */
     }
 }
 
@@ -284,10 +298,16 @@ static const MsParamSpec smem_gather_params[] = {
                "25 take 2R, 2R+10, 2R+20, 2R+30), 7 permutation (a fixed random one of 0..31), "
                "8 stride2-interleaved (l<16: 2l, else 2(l-16)+1), 9 stride2-half0 (l<16: 2l, else "
                "32+l), 10 two-elements (l<16: 0, else 1), 11 two-rows (l<16: 0, else R), 12 random "
-               "(a fixed table of 0..63 with repeats)", 0, 0, GATHER_N_PATTERNS - 1 },
+               "(a fixed table of 0..63 with repeats), 13 pairs-identity (l<16: l/2, else l), "
+               "14 pairs-overlap (l<16: l/2, else l-16), 15 pairs-overlap-conflict (14, but lane "
+               "17 takes 2R), 16 pairs-identity-conflict (13, but lane 17 takes 16+4R), "
+               "17 identity-pairs (l<16: l, else (l-16)/2), 18 stride2 (2l), 19 column "
+               "(lR mod 256), 20 stride8 (8l mod 256)", 0, 0, GATHER_N_PATTERNS - 1 },
   { "width", "bytes per element: 4, 8 or 16 (float, float2, float4)", 4, 4, 16 },
   { "op", "the pattern access: 0 = ld (load, after a coalesced fill), 1 = st (store, then "
-          "load back); an integer because kernel parameters are integers", 0, 0, 1 },
+          "load back), 2 = atomic (after the fill, atomicAdd of 1 to the element's bits as an "
+          "int or, width 8, unsigned long long; then load back; widths 4 and 8 only); an "
+          "integer because kernel parameters are integers", 0, 0, 2 },
   { "mask", "active lanes: lanes 0 .. mask-1 of each warp access, the others output zero", 32,
     1, 32 },
   { NULL },
@@ -304,6 +324,12 @@ smem_gather_setup (MsProblem *p, GError **error)
       g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
                    "smem_gather parameter width: %" G_GINT64_FORMAT " is not 4, 8 or 16 bytes",
                    width);
+      return FALSE;
+    }
+  if (ms_problem_param (p, "op") == 2 && width == 16)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "smem_gather op=2 (atomic): width must be 4 or 8 bytes, not 16");
       return FALSE;
     }
   ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
@@ -328,13 +354,32 @@ smem_gather_check (MsProblem *p, GError **error)
   const guint8 *in = p->args.buf[1];
   const int *pattern = p->args.buf[2];
   g_autofree guint8 *want = g_new0 (guint8, n * width);
+  /* op 2: the adds one block makes to each element (every block is whole) */
+  guint64 adds[GATHER_ELEMS] = { 0 };
+  for (guint t = 0; op == 2 && t < block; t++)
+    if (t % 32 < (guint) mask)
+      adds[pattern[t % 32]]++;
   for (gint64 g = 0; g < n; g++)
     {
       guint lane = (guint) (g % block) % 32;
       guint e = (guint) pattern[lane];
       if (lane >= (guint) mask)
         continue;   /* zero */
-      if (op == 0)
+      if (op == 2 && width == 4)
+        {
+          guint32 v;
+          memcpy (&v, in + (gsize) e * 4, 4);
+          v += (guint32) adds[e];
+          memcpy (want + g * 4, &v, 4);
+        }
+      else if (op == 2)
+        {
+          guint64 v;
+          memcpy (&v, in + (gsize) e * 8, 8);
+          v += adds[e];
+          memcpy (want + g * 8, &v, 8);
+        }
+      else if (op == 0)
         memcpy (want + g * width, in + (gsize) e * width, width);
       else
         smem_stored_value (want + g * width, e, width);

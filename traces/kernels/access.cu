@@ -189,7 +189,11 @@ __global__ void smem_stride_16 (float4 *out, const float4 *in, int n, int stride
  * a coalesced, conflict-free fill of the whole tile, __syncthreads, then
  * the gather.  op 1 (store): the scatter stores the element's index
  * (converted to the element type, so lanes sharing an element store the
- * same value), __syncthreads, then a load back with the same pattern.  The
+ * same value), __syncthreads, then a load back with the same pattern.  op 2
+ * (atomic, widths 4 and 8 only): the fill, then atomicAdd of 1 to the
+ * element's bits as an int (4 bytes) or unsigned long long (8 bytes),
+ * __syncthreads, then the load back (sm_90: 4 bytes is one
+ * ATOMS.POPC.INC.32, 8 bytes an LDS.64 + ATOMS.CAST.SPIN.64 retry loop).  The
  * element index is a run-time value, so each access is one LDS/STS,
  * LDS.64/STS.64 or LDS.128/STS.128 (see docs/validation.md's SASS).  One
  * kernel per width, as for smem_stride. */
@@ -208,9 +212,18 @@ __global__ void smem_gather_4 (float *out, const float *in, const int *pattern, 
     __syncthreads ();
     if (lane < (unsigned) mask)
       v = LD (sh[e]);                               /* the gather (load) */
-  } else {
+  } else if (op == 1) {
     if (lane < (unsigned) mask)
       ST (sh[e], (float) e);                        /* the scatter (store) */
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);
+  } else {
+    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
+      ST (sh[j], LD (in[j]));
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      atomicAdd ((int *) &sh[e], 1);                /* the atomic (ATOMS.POPC.INC.32) */
     __syncthreads ();
     if (lane < (unsigned) mask)
       v = LD (sh[e]);
@@ -232,9 +245,18 @@ __global__ void smem_gather_8 (float2 *out, const float2 *in, const int *pattern
     __syncthreads ();
     if (lane < (unsigned) mask)
       v = LD (sh[e]);                               /* the gather (load) */
-  } else {
+  } else if (op == 1) {
     if (lane < (unsigned) mask)
       ST (sh[e], make_float2 ((float) e, -(float) e));   /* the scatter (store) */
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      v = LD (sh[e]);
+  } else {
+    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
+      ST (sh[j], LD (in[j]));
+    __syncthreads ();
+    if (lane < (unsigned) mask)
+      atomicAdd ((unsigned long long *) &sh[e], 1ull);   /* LDS.64 + ATOMS.CAST.SPIN.64 loop */
     __syncthreads ();
     if (lane < (unsigned) mask)
       v = LD (sh[e]);
