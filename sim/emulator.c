@@ -146,12 +146,6 @@ static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
 /* A lane that stops hands over directly to the next lane of its warp that
  * is ready to run, and the last one to the scheduler: one context switch
  * per lane and step instead of two. */
-static inline void
-lane_yield (Lane *l)
-{
-  ms_lane_yield (l);
-}
-
 static void
 lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
 
@@ -174,43 +168,37 @@ lane_yield_forever (Lane *l)
 {
   l->state = MS_LANE_DONE;
   for (;;)
-    lane_yield (l);
-}
-
-static inline Lane *
-lane_stop (const MsSite *site, MsLaneOp kind)
-{
-  return ms_lane_stop (site, kind);
+    ms_lane_yield (l);
 }
 
 void *
 ms_atomic (const MsSite *site, volatile void *p, const void *v,
            const void *compare, unsigned size, int op, int num)
 {
-  Lane *l = lane_stop (site, MS_K_ATOMIC);
+  Lane *l = ms_lane_stop (site, MS_K_ATOMIC);
   l->addr = p;
   l->size = (guint8) size;
   l->sub = op;
   l->num = num;
   memcpy (l->val, v, size);
   memcpy (l->cmp, compare, size);
-  lane_yield (l);
+  ms_lane_yield (l);
   return l->res;
 }
 
 void
 ms_syncwarp (const MsSite *site, unsigned mask)
 {
-  Lane *l = lane_stop (site, MS_K_SYNCWARP);
+  Lane *l = ms_lane_stop (site, MS_K_SYNCWARP);
   l->mask = mask;
-  lane_yield (l);
+  ms_lane_yield (l);
 }
 
 void *
 ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
          int kind, int arg, int width)
 {
-  Lane *l = lane_stop (site, MS_K_SHFL);
+  Lane *l = ms_lane_stop (site, MS_K_SHFL);
   if (size != 4 && size != 8)
     lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
@@ -225,18 +213,18 @@ ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
   l->arg = arg;
   l->width = width;
   memcpy (l->val, v, size);
-  lane_yield (l);
+  ms_lane_yield (l);
   return l->res;
 }
 
 unsigned
 ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
-  Lane *l = lane_stop (site, MS_K_VOTE);
+  Lane *l = ms_lane_stop (site, MS_K_VOTE);
   l->mask = mask;
   l->sub = kind;
   l->arg = pred;
-  lane_yield (l);
+  ms_lane_yield (l);
   return (unsigned) l->res[0];
 }
 
@@ -277,13 +265,13 @@ lane_main (void *arg)
       l->state = MS_LANE_DONE;
       cur_worker->ctl.order[l->lane] = MS_NO_ORDER;
       cur_worker->n_done++;
-      lane_yield (l);
+      ms_lane_yield (l);
     }
 }
 
 /* ------------------------------------------------------- scheduler side */
 
-/* Runs lane l and, through lane_yield's hand-over, every ready lane after
+/* Runs lane l and, through ms_lane_yield's hand-over, every ready lane after
  * it in the warp, each up to its next stop. */
 static inline void
 resume (Worker *W, Lane *l)
