@@ -426,6 +426,8 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
           return 2;
         }
       source = ms_kernel_source_line (s->site->file, s->site->line);
+      const char *site_base = strrchr (s->site->file, '/');
+      info.file = site_base ? site_base + 1 : s->site->file;   /* may be an included file */
       info.line = s->site->line;
       info.source = source;
       info.executions = n;

@@ -22,51 +22,8 @@ __global__ void matrix_add (float *A, float *B, float *C, int nx, int ny)
  * >= 8 gives 4, 8, 16, 32 sectors per request; an offset that is not a
  * multiple of 8 elements adds one sector; 16-byte elements at stride 1 are
  * 16 sectors in 1 request.  One kernel per element width (1, 2, 4, 8, 16
- * bytes); the entry picks the one for the `width` parameter. */
-__global__ void gmem_stride_1 (uint8_t *out, const uint8_t *in, int n, int stride, int offset)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    uint8_t v = LD (in[(size_t) i * stride + offset]);
-    ST (out[i], v);
-  }
-}
-
-__global__ void gmem_stride_2 (uint16_t *out, const uint16_t *in, int n, int stride, int offset)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    uint16_t v = LD (in[(size_t) i * stride + offset]);
-    ST (out[i], v);
-  }
-}
-
-__global__ void gmem_stride_4 (float *out, const float *in, int n, int stride, int offset)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float v = LD (in[(size_t) i * stride + offset]);
-    ST (out[i], v);
-  }
-}
-
-__global__ void gmem_stride_8 (float2 *out, const float2 *in, int n, int stride, int offset)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float2 v = LD (in[(size_t) i * stride + offset]);
-    ST (out[i], v);
-  }
-}
-
-__global__ void gmem_stride_16 (float4 *out, const float4 *in, int n, int stride, int offset)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    float4 v = LD (in[(size_t) i * stride + offset]);
-    ST (out[i], v);
-  }
-}
+ * bytes), stamped out below from access-width.cuh; the entry picks the one
+ * for the `width` parameter. */
 
 /* smem_stride: lane l of warp w accesses shared element l*stride + w - the
  * bank rule in one line.  op 0 (load): the block first fills the array
@@ -80,106 +37,6 @@ __global__ void gmem_stride_16 (float4 *out, const float4 *in, int n, int stride
  * width, as for gmem_stride.  The array holds SMEM_MAX_ELEMS elements:
  * 32 lanes * stride 64 + 32 warps. */
 #define SMEM_MAX_ELEMS (32 * 64 + 32)
-
-__global__ void smem_stride_1 (uint8_t *out, const uint8_t *in, int n, int stride, int op, int elems)
-{
-  SHARED_ARRAY (uint8_t, sh, SMEM_MAX_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
-  unsigned int idx = (tid % 32) * stride + tid / 32;
-  uint8_t v;
-  if (op == 0) {
-    for (unsigned int j = tid; j < (unsigned) elems; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    v = LD (sh[idx]);                               /* the strided access (load) */
-  } else {
-    ST (sh[idx], (uint8_t) idx);                    /* the strided access (store) */
-    __syncthreads ();
-    v = LD (sh[idx]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_stride_2 (uint16_t *out, const uint16_t *in, int n, int stride, int op, int elems)
-{
-  SHARED_ARRAY (uint16_t, sh, SMEM_MAX_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
-  unsigned int idx = (tid % 32) * stride + tid / 32;
-  uint16_t v;
-  if (op == 0) {
-    for (unsigned int j = tid; j < (unsigned) elems; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    v = LD (sh[idx]);                               /* the strided access (load) */
-  } else {
-    ST (sh[idx], (uint16_t) idx);                   /* the strided access (store) */
-    __syncthreads ();
-    v = LD (sh[idx]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_stride_4 (float *out, const float *in, int n, int stride, int op, int elems)
-{
-  SHARED_ARRAY (float, sh, SMEM_MAX_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
-  unsigned int idx = (tid % 32) * stride + tid / 32;
-  float v;
-  if (op == 0) {
-    for (unsigned int j = tid; j < (unsigned) elems; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    v = LD (sh[idx]);                               /* the strided access (load) */
-  } else {
-    ST (sh[idx], (float) idx);                      /* the strided access (store) */
-    __syncthreads ();
-    v = LD (sh[idx]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_stride_8 (float2 *out, const float2 *in, int n, int stride, int op, int elems)
-{
-  SHARED_ARRAY (float2, sh, SMEM_MAX_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
-  unsigned int idx = (tid % 32) * stride + tid / 32;
-  float2 v;
-  if (op == 0) {
-    for (unsigned int j = tid; j < (unsigned) elems; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    v = LD (sh[idx]);                               /* the strided access (load) */
-  } else {
-    ST (sh[idx], make_float2 ((float) idx, -(float) idx));   /* the strided access (store) */
-    __syncthreads ();
-    v = LD (sh[idx]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_stride_16 (float4 *out, const float4 *in, int n, int stride, int op, int elems)
-{
-  SHARED_ARRAY (float4, sh, SMEM_MAX_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
-  unsigned int idx = (tid % 32) * stride + tid / 32;
-  float4 v;
-  if (op == 0) {
-    for (unsigned int j = tid; j < (unsigned) elems; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    v = LD (sh[idx]);                               /* the strided access (load) */
-  } else {
-    ST (sh[idx], make_float4 ((float) idx, -(float) idx, 0.5f, 1.0f));   /* the strided access (store) */
-    __syncthreads ();
-    v = LD (sh[idx]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
 
 /* smem_gather: lane l of every warp accesses shared element pattern[l]
  * (pattern: 32 element indices in global memory, filled by the descriptor
@@ -199,95 +56,34 @@ __global__ void smem_stride_16 (float4 *out, const float4 *in, int n, int stride
  * kernel per width, as for smem_stride. */
 #define GATHER_ELEMS 256
 
-__global__ void smem_gather_4 (float *out, const float *in, const int *pattern, int n, int op,
-                               int mask)
-{
-  SHARED_ARRAY (float, sh, GATHER_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
-  int e = LD (pattern[lane]);
-  float v = 0.0f;
-  if (op == 0) {
-    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);                               /* the gather (load) */
-  } else if (op == 1) {
-    if (lane < (unsigned) mask)
-      ST (sh[e], (float) e);                        /* the scatter (store) */
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);
-  } else {
-    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      atomicAdd ((int *) &sh[e], 1);                /* the atomic (ATOMS.POPC.INC.32) */
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_gather_8 (float2 *out, const float2 *in, const int *pattern, int n, int op,
-                               int mask)
-{
-  SHARED_ARRAY (float2, sh, GATHER_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
-  int e = LD (pattern[lane]);
-  float2 v = make_float2 (0.0f, 0.0f);
-  if (op == 0) {
-    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);                               /* the gather (load) */
-  } else if (op == 1) {
-    if (lane < (unsigned) mask)
-      ST (sh[e], make_float2 ((float) e, -(float) e));   /* the scatter (store) */
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);
-  } else {
-    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      atomicAdd ((unsigned long long *) &sh[e], 1ull);   /* LDS.64 + ATOMS.CAST.SPIN.64 loop */
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
-
-__global__ void smem_gather_16 (float4 *out, const float4 *in, const int *pattern, int n, int op,
-                                int mask)
-{
-  SHARED_ARRAY (float4, sh, GATHER_ELEMS);
-  unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid, lane = tid % 32;
-  int e = LD (pattern[lane]);
-  float4 v = make_float4 (0.0f, 0.0f, 0.0f, 0.0f);
-  if (op == 0) {
-    for (unsigned int j = tid; j < GATHER_ELEMS; j += blockDim.x)
-      ST (sh[j], LD (in[j]));
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);                               /* the gather (load) */
-  } else {
-    if (lane < (unsigned) mask)
-      ST (sh[e], make_float4 ((float) e, -(float) e, 0.5f, 1.0f));   /* the scatter (store) */
-    __syncthreads ();
-    if (lane < (unsigned) mask)
-      v = LD (sh[e]);
-  }
-  if (g < (unsigned) n)
-    ST (out[g], v);
-}
+/* The width-generic kernels, once per element type (C has no templates):
+ * gmem_stride_W and smem_stride_W for every width, smem_gather_W for 4, 8
+ * and 16 bytes; ACCESS_OF_INDEX is the value a store writes for index k. */
+#define ACCESS_W 1
+#define T uint8_t
+#define ACCESS_OF_INDEX(k) ((uint8_t) (k))
+#include "access-width.cuh"
+#define ACCESS_W 2
+#define T uint16_t
+#define ACCESS_OF_INDEX(k) ((uint16_t) (k))
+#include "access-width.cuh"
+#define ACCESS_W 4
+#define T float
+#define ACCESS_OF_INDEX(k) ((float) (k))
+#define ACCESS_ZERO 0.0f
+#define ACCESS_ATOMIC_INC(p) atomicAdd ((int *) (p), 1)   /* ATOMS.POPC.INC.32 */
+#include "access-width.cuh"
+#define ACCESS_W 8
+#define T float2
+#define ACCESS_OF_INDEX(k) make_float2 ((float) (k), -(float) (k))
+#define ACCESS_ZERO make_float2 (0.0f, 0.0f)
+#define ACCESS_ATOMIC_INC(p) atomicAdd ((unsigned long long *) (p), 1ull)   /* LDS.64 + ATOMS.CAST.SPIN.64 loop */
+#include "access-width.cuh"
+#define ACCESS_W 16
+#define T float4
+#define ACCESS_OF_INDEX(k) make_float4 ((float) (k), -(float) (k), 0.5f, 1.0f)
+#define ACCESS_ZERO make_float4 (0.0f, 0.0f, 0.0f, 0.0f)
+#include "access-width.cuh"
 
 /* seed 001's record, an array of structures: 12 bytes per record. */
 typedef struct {
