@@ -1,6 +1,6 @@
 /* device.h - the few CUDA runtime calls gpu/backend.c needs, behind a plain
  * C API (device.cu), so that C files never include CUDA's headers (whose
- * vector types clash with the CPU build's in sim/kernel.h).
+ * vector types clash with the CPU build's in sim/emulator/kernel.h).
  *
  * Every function returns 0 on success, or -1 with a one-line message in
  * err[errlen] naming the call and CUDA's error.

@@ -40,7 +40,7 @@ ms_gpu_options_add (GOptionContext *ctx, MsGpuOptions *opts)
 }
 
 MsGpuSession *
-ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsLaunch *launch,
+ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsSinks *sinks,
                       GError **error)
 {
   if (!opts->gpu && !opts->strict && !opts->check_trace)
@@ -61,8 +61,7 @@ ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsLaunch *la
   if (opts->check_trace)
     {
       s->collector = ms_trace_collector_new ();
-      launch->sink = ms_trace_collect;
-      launch->sink_data = s->collector;
+      ms_sinks_add (sinks, &s->collector->sink);
     }
   return s;
 }
@@ -139,10 +138,10 @@ counter_of (const MsCounters *c, guint w)
   switch (w)
     {
     case 0: return c->executions;
-    case 1: return c->requests;
-    case 2: return c->sectors;
-    case 3: return c->wavefronts;
-    default: return c->excessive;
+    case 1: return c->v[MS_SLOT_REQUESTS];
+    case 2: return c->v[MS_SLOT_SECTORS];
+    case 3: return c->v[MS_SLOT_WAVEFRONTS];
+    default: return c->v[MS_SLOT_EXCESSIVE];
     }
 }
 
@@ -429,7 +428,7 @@ write_csv (MsGpuSession *s, const MsTraceReport *r, GArray *rows, GString *out)
   for (guint i = 0; i < rows->len; i++)
     {
       const Row *row = &g_array_index (rows, Row, i);
-      g_string_append_printf (out, "%s,%s,%s,", r->problem->kernel->name, row->metric,
+      g_string_append_printf (out, "%s,%s,%s,", r->info->kernel, row->metric,
                               row->kind == ROW_EXACT    ? "exact"
                               : row->kind == ROW_APPROX ? "approximate"
                                                         : "measured-only");

@@ -4,8 +4,8 @@
  *   MsGpuOptions o = { 0 };
  *   ms_gpu_options_add (ctx, &o);                    // --gpu, --strict, --check-trace
  *   ...parse, set up the problem and the emulator launch...
- *   s = ms_gpu_session_begin (&o, p, &launch, &error);  // NULL + no error: no --gpu
- *   ...ms_emulate (&launch, ...), the CPU output check...
+ *   s = ms_gpu_session_begin (&o, p, &sinks, &error);  // NULL + no error: no --gpu
+ *   ...ms_problem_simulate (p, arch, threads, &sinks, ...), the CPU output check...
  *   ms_gpu_session_run (s, &error);                  // the GPU run, checks
  *   ms_gpu_report_write (s, &report, format, out);   // instead of ms_report_write
  *   status = ms_gpu_session_status (s);              // 1: GPU output wrong, or --strict failed
@@ -39,9 +39,10 @@ typedef struct MsGpuSession MsGpuSession;
 
 /* Before the emulation: NULL with no error when opts asks for no GPU run;
  * NULL with an error (one line) when there is no CUDA support or no GPU.
- * Snapshots p's input and, for --check-trace, installs the trace sink. */
+ * Snapshots p's input and, for --check-trace, adds the trace collector to
+ * sinks. */
 MsGpuSession *ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p,
-                                    MsLaunch *launch, GError **error);
+                                    MsSinks *sinks, GError **error);
 /* After the emulation and its output check. */
 gboolean ms_gpu_session_run (MsGpuSession *s, GError **error);
 void ms_gpu_report_write (MsGpuSession *s, const MsTraceReport *r, MsFormat format,

@@ -17,6 +17,8 @@ MsTraceCollector *
 ms_trace_collector_new (void)
 {
   MsTraceCollector *c = g_new0 (MsTraceCollector, 1);
+  c->sink.ordered = ms_trace_collect;
+  c->sink.user = c;
   c->records = g_array_new (FALSE, FALSE, sizeof (MsTraceRecord));
   c->cap = MS_TRACE_CAP;
   return c;
@@ -32,7 +34,7 @@ ms_trace_collector_free (MsTraceCollector *c)
 }
 
 void
-ms_trace_collect (const MsWarpAccess *a, void *collector)
+ms_trace_collect (gpointer collector, const MsWarpAccess *a)
 {
   MsTraceCollector *c = collector;
   c->total++;

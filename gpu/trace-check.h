@@ -1,5 +1,5 @@
 /* trace-check.h - `memsim trace --check-trace`: the emulator's address trace
- * (collected through MsLaunch.sink) against the GPU's own (backend.h,
+ * (collected from the ordered stream, sim/stream/stream.h) against the GPU's own (backend.h,
  * MS_GPU_RUN_TRACE), access by access.
  *
  * Two comparisons:
@@ -27,6 +27,7 @@
 
 #include "backend.h"
 #include "emulator.h"
+#include "stream.h"
 
 G_BEGIN_DECLS
 
@@ -34,14 +35,15 @@ typedef struct {
   GArray *records;     /* MsTraceRecord, in the emulator's order */
   guint64 total;       /* accesses seen (more than records->len if capped) */
   guint64 cap;
+  MsStreamSink sink;   /* its ordered part is ms_trace_collect */
 } MsTraceCollector;
 
 MsTraceCollector *ms_trace_collector_new (void);
 void ms_trace_collector_free (MsTraceCollector *c);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsTraceCollector, ms_trace_collector_free)
 
-/* An MsAccessSink: sink_data is an MsTraceCollector. */
-void ms_trace_collect (const MsWarpAccess *access, void *collector);
+/* The ordered sink's function: collector is an MsTraceCollector. */
+void ms_trace_collect (gpointer collector, const MsWarpAccess *access);
 
 typedef struct {
   gboolean identical;            /* per-lane addresses */

@@ -1,5 +1,5 @@
 /* trace-device.cuh - the address-trace build of the kernels (nvcc with
- * -DMS_GPU_TRACE; included by sim/kernel.h).  LD, ST and the atomics still
+ * -DMS_GPU_TRACE; included after sim/emulator/kernel.h by the %.gputrace.o rule of Makefile.am).  LD, ST and the atomics still
  * do what they do in the plain GPU build, and before each access every lane
  * that executes it records its address:
  *

@@ -15,14 +15,11 @@ bench_one (const char *name, const char *size, guint threads, GError **error)
   g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (name));
   if (!ms_problem_set_size (p, size, error) || !ms_problem_setup (p, error))
     return FALSE;
-  MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
-  launch.threads = threads;
   g_autoptr (MsStats) stats = NULL;
   struct timespec c0, c1;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
   gint64 t0 = g_get_monotonic_time ();
-  if (!ms_emulate (&launch, &stats, error))
+  if (!ms_problem_simulate (p, ms_arch_default (), threads, NULL, &stats, error))
     return FALSE;
   double s = (double) (g_get_monotonic_time () - t0) / 1e6;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);

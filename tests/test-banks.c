@@ -1,4 +1,4 @@
-/* test-banks.c - the shared memory bank model (sim/banks.c).
+/* test-banks.c - the shared memory bank model (sim/models/banks.c).
  *
  * Every expected number below is derived by hand from the rule (BRIEF
  * section 4, and the H100 measurements of docs/validation.md), for H100
@@ -23,7 +23,7 @@
 #define FULL 0xFFFFFFFFu
 
 /* The H100 numbers, filled by hand so that this test does not depend on
- * sim/arch.c. */
+ * sim/arch/arch.c. */
 static void
 arch_h100 (MsArch *arch)
 {

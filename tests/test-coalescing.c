@@ -1,4 +1,4 @@
-/* test-coalescing.c - the global memory coalescing model (sim/coalescing.c).
+/* test-coalescing.c - the global memory coalescing model (sim/models/coalescing.c).
  *
  * Every expected number below is derived by hand from the rule (BRIEF
  * section 4): sectors = distinct 32-byte sectors touched by the active
@@ -18,7 +18,7 @@
 #define FULL 0xFFFFFFFFu
 
 /* The H100 numbers, filled by hand so that this test does not depend on
- * sim/arch.c. */
+ * sim/arch/arch.c. */
 static void
 arch_h100 (MsArch *arch)
 {
@@ -408,8 +408,10 @@ test_arch_check (void)
   g_assert_false (ms_coalescing_arch_check (&arch, &error));
   g_clear_error (&error);
   arch_h100 (&arch);
-  arch.warp_size = 64;
-  g_assert_false (ms_coalescing_arch_check (&arch, &error));
+  arch.warp_size = 64;   /* checked once for every model, in the model table */
+  g_assert_true (ms_coalescing_arch_check (&arch, NULL));
+  g_assert_false (ms_models_arch_check (&arch, &error));
+  g_assert_nonnull (strstr (error->message, "warp_size 64"));
 }
 
 static void

@@ -519,11 +519,9 @@ test_lines (void)
   g_autoptr (MsProblem) p = ms_problem_new (k);
   g_assert_true (ms_problem_set_size (p, "64x64", NULL));
   g_assert_true (ms_problem_setup (p, NULL));
-  MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
   g_autoptr (MsStats) stats = NULL;
   g_autoptr (GError) error = NULL;
-  g_assert_true (ms_emulate (&launch, &stats, &error));
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, &stats, &error));
   g_assert_no_error (error);
 
   MsDiagramInfo info = info_make ();

@@ -23,11 +23,8 @@ run (const char *name, const char *const *settings, const char *block, guint thr
   for (int i = 0; settings && settings[i]; i += 2)
     g_assert_true (ms_problem_set_param (p, settings[i], settings[i + 1], NULL));
   g_assert_true (ms_problem_setup (p, NULL));
-  MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
-  launch.threads = threads;
   MsStats *stats = NULL;
-  if (!ms_emulate (&launch, &stats, error))
+  if (!ms_problem_simulate (p, ms_arch_default (), threads, NULL, &stats, error))
     return NULL;
   g_autoptr (GError) check_error = NULL;
   *checked = k->check (p, &check_error);
@@ -120,7 +117,7 @@ test_divergence_masks (void)
   g_assert_cmpuint (neg->c.lanes, ==, 32);
   /* and the odd store with a stride of 2 words: 16 lanes over 128 bytes,
    * 4 sectors per request. */
-  g_assert_cmpuint (neg->c.sectors, ==, 8);
+  g_assert_cmpuint (neg->c.v[MS_SLOT_SECTORS], ==, 8);
 }
 
 static void

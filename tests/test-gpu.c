@@ -197,12 +197,10 @@ run_both (const char *kernel, const char *size, MsProblem **p_out, MsStats **sta
   g_assert_true (ms_problem_set_size (p, size, &error));
   g_assert_true (ms_problem_setup (p, &error));
   g_autoptr (MsGpuSnapshot) input = ms_gpu_snapshot_new (p);
-  MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
   *trace = ms_trace_collector_new ();
-  launch.sink = ms_trace_collect;
-  launch.sink_data = *trace;
-  g_assert_true (ms_emulate (&launch, stats, &error));
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, &(*trace)->sink);
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, &sinks, stats, &error));
   g_assert_no_error (error);
   g_assert_true (k->check (p, &error));
   *gpu = ms_gpu_run (p, input, MS_GPU_RUN_OUTPUT | MS_GPU_RUN_COUNTERS | MS_GPU_RUN_TRACE,
@@ -219,10 +217,10 @@ assert_metric (const MsGpuResult *gpu, const MsStats *stats, MsSpace space, MsOp
   MsCounters c;
   ms_stats_total (stats, space, op, &c);
   guint64 sim = strcmp (what, "inst") == 0         ? c.executions
-                : strcmp (what, "requests") == 0   ? c.requests
-                : strcmp (what, "sectors") == 0    ? c.sectors
-                : strcmp (what, "wavefronts") == 0 ? c.wavefronts
-                                                   : c.excessive;
+                : strcmp (what, "requests") == 0   ? c.v[MS_SLOT_REQUESTS]
+                : strcmp (what, "sectors") == 0    ? c.v[MS_SLOT_SECTORS]
+                : strcmp (what, "wavefronts") == 0 ? c.v[MS_SLOT_WAVEFRONTS]
+                                                   : c.v[MS_SLOT_EXCESSIVE];
   const char *name = ms_metric_name (space, op, what);
   double measured = -1;
   g_assert_true (ms_gpu_result_metric (gpu, name, &measured));

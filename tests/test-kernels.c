@@ -19,10 +19,8 @@ run_kernel (const char *name, const char *size, const char *block)
     g_assert_true (ms_problem_set_block (p, block, &error));
   g_assert_true (ms_problem_set_size (p, size, &error));
   g_assert_true (ms_problem_setup (p, &error));
-  MsLaunch launch;
-  ms_problem_launch (p, ms_arch_default (), &launch);
   MsStats *stats = NULL;
-  g_assert_true (ms_emulate (&launch, &stats, &error));
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, &stats, &error));
   g_assert_no_error (error);
   if (!k->check (p, &error))
     g_error ("%s --size %s: %s", name, size, error->message);
@@ -64,10 +62,10 @@ test_naive_counts (void)
   totals (s, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
   totals (s, MS_SPACE_GLOBAL, MS_OP_ST, &st);
   g_assert_cmpuint (ld.executions, ==, 32768);
-  g_assert_cmpuint (ld.requests, ==, 32768);
-  g_assert_cmpuint (ld.sectors, ==, 131072);
-  g_assert_cmpuint (st.requests, ==, 32768);
-  g_assert_cmpuint (st.sectors, ==, 1048576);
+  g_assert_cmpuint (ld.v[MS_SLOT_REQUESTS], ==, 32768);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 131072);
+  g_assert_cmpuint (st.v[MS_SLOT_REQUESTS], ==, 32768);
+  g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 1048576);
   g_assert_cmpuint (ld.bytes, ==, 1024 * 1024 * 4);
 }
 
@@ -84,17 +82,17 @@ assert_tile_conflicts (const char *name, guint64 read_wavefronts_per_inst)
   totals (s, MS_SPACE_SHARED, MS_OP_LD, &ld);
   totals (s, MS_SPACE_SHARED, MS_OP_ST, &st);
   g_assert_cmpuint (ld.executions, ==, 32768);
-  g_assert_cmpuint (ld.wavefronts, ==, 32768 * read_wavefronts_per_inst);
-  g_assert_cmpuint (ld.ideal, ==, 32768);
-  g_assert_cmpuint (ld.excessive, ==, 32768 * (read_wavefronts_per_inst - 1));
+  g_assert_cmpuint (ld.v[MS_SLOT_WAVEFRONTS], ==, 32768 * read_wavefronts_per_inst);
+  g_assert_cmpuint (ld.v[MS_SLOT_IDEAL], ==, 32768);
+  g_assert_cmpuint (ld.v[MS_SLOT_EXCESSIVE], ==, 32768 * (read_wavefronts_per_inst - 1));
   g_assert_cmpuint (st.executions, ==, 32768);
-  g_assert_cmpuint (st.wavefronts, ==, 32768);
+  g_assert_cmpuint (st.v[MS_SLOT_WAVEFRONTS], ==, 32768);
   /* both global accesses are row-wise: 4 sectors per request */
   totals (s, MS_SPACE_GLOBAL, MS_OP_LD, &gld);
   totals (s, MS_SPACE_GLOBAL, MS_OP_ST, &gst);
-  g_assert_cmpuint (gld.sectors, ==, 4 * gld.requests);
-  g_assert_cmpuint (gst.sectors, ==, 4 * gst.requests);
-  g_assert_cmpuint (gld.requests, ==, 32768);
+  g_assert_cmpuint (gld.v[MS_SLOT_SECTORS], ==, 4 * gld.v[MS_SLOT_REQUESTS]);
+  g_assert_cmpuint (gst.v[MS_SLOT_SECTORS], ==, 4 * gst.v[MS_SLOT_REQUESTS]);
+  g_assert_cmpuint (gld.v[MS_SLOT_REQUESTS], ==, 32768);
 }
 
 static void test_shared_32way (void) { assert_tile_conflicts ("transpose_shared", 32); }
@@ -117,7 +115,7 @@ test_partial_tiles (void)
   g_assert_cmpuint (ld.lanes, ==, 33);
   g_assert_cmpuint (ld.partial, ==, 1);
   /* 32 floats from byte 0 -> 4 sectors; 1 float at byte 128 -> 1 sector */
-  g_assert_cmpuint (ld.sectors, ==, 5);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 5);
 }
 
 int

@@ -50,9 +50,7 @@ run_kernel (const char *name, const char *size, const char *block, const char *c
     }
   if (!ms_problem_setup (r.problem, &error))
     g_error ("%s setup: %s", name, error->message);
-  MsLaunch launch;
-  ms_problem_launch (r.problem, ms_arch_default (), &launch);
-  if (!ms_emulate (&launch, &r.stats, &error))
+  if (!ms_problem_simulate (r.problem, ms_arch_default (), 0, NULL, &r.stats, &error))
     g_error ("%s --size %s: %s", name, size ? size : "(default)", error->message);
   if (!k->check (r.problem, &error))
     g_error ("%s --size %s: %s", name, size ? size : "(default)", error->message);
@@ -219,11 +217,11 @@ test_reduce_conflicts (void)
   Run r = run_kernel ("reduce_nondivergent", NULL, NULL, NULL);
   MsCounters c;
   ms_stats_total (r.stats, MS_SPACE_SHARED, MS_OP_LD, &c);
-  g_assert_cmpuint (c.excessive, >, 0);
+  g_assert_cmpuint (c.v[MS_SLOT_EXCESSIVE], >, 0);
   run_clear (&r);
   r = run_kernel ("reduce_sequential", NULL, NULL, NULL);
   ms_stats_total (r.stats, MS_SPACE_SHARED, -1, &c);
-  g_assert_cmpuint (c.excessive, ==, 0);
+  g_assert_cmpuint (c.v[MS_SLOT_EXCESSIVE], ==, 0);
   run_clear (&r);
 }
 
@@ -321,8 +319,9 @@ static void
 test_report_divergence_json (void)
 {
   Run r = run_kernel ("per_thread_sum", "1000", NULL, NULL);
-  MsTraceReport report = { .problem = r.problem, .arch = ms_arch_default (), .stats = r.stats,
-                           .check = "passed", .seconds = 0.0 };
+  g_autoptr (MsRunInfo) info = ms_problem_run_info (r.problem, ms_arch_default (), "passed");
+  MsTraceReport report = { .info = info, .arch = ms_arch_default (), .stats = r.stats,
+                           .seconds = 0.0 };
   g_autoptr (GString) out = g_string_new (NULL);
   ms_report_write (&report, MS_FORMAT_JSON, out);
   g_autoptr (JsonParser) parser = json_parser_new ();
@@ -374,11 +373,11 @@ check_gmem (const char *width, const char *stride, const char *offset, guint64 s
   Run r = run_kernel ("gmem_stride", "1024", NULL, params);
   MsCounters c = totals (&r, MS_SPACE_GLOBAL, MS_OP_LD);
   g_assert_cmpuint (c.executions, ==, 32);   /* 1024 / 32 warps, one load each */
-  g_assert_cmpuint (c.requests, ==, 32);
-  if (c.sectors != 32 * sectors_per_req)
+  g_assert_cmpuint (c.v[MS_SLOT_REQUESTS], ==, 32);
+  if (c.v[MS_SLOT_SECTORS] != 32 * sectors_per_req)
     g_error ("gmem_stride width=%s stride=%s offset=%s: %" G_GUINT64_FORMAT
              " sectors per request, expected %" G_GUINT64_FORMAT,
-             width, stride, offset, c.sectors / 32, sectors_per_req);
+             width, stride, offset, c.v[MS_SLOT_SECTORS] / 32, sectors_per_req);
   run_clear (&r);
 }
 
@@ -423,14 +422,14 @@ check_smem (const char *width, const char *stride, const char *op, guint64 wavef
   MsOp which = strcmp (op, "0") == 0 ? MS_OP_LD : MS_OP_ST;
   MsCounters c = totals (&r, MS_SPACE_SHARED, which);
   g_assert_cmpuint (c.executions, ==, 32);
-  if (c.wavefronts != 32 * wavefronts_per_inst)
+  if (c.v[MS_SLOT_WAVEFRONTS] != 32 * wavefronts_per_inst)
     g_error ("smem_stride width=%s stride=%s op=%s: %g wavefronts per instruction, expected "
-             "%" G_GUINT64_FORMAT, width, stride, op, (double) c.wavefronts / 32.0,
+             "%" G_GUINT64_FORMAT, width, stride, op, (double) c.v[MS_SLOT_WAVEFRONTS] / 32.0,
              wavefronts_per_inst);
   if (which == MS_OP_ST)
     {
       MsCounters l = totals (&r, MS_SPACE_SHARED, MS_OP_LD);
-      g_assert_cmpuint (l.wavefronts, ==, c.wavefronts);
+      g_assert_cmpuint (l.v[MS_SLOT_WAVEFRONTS], ==, c.v[MS_SLOT_WAVEFRONTS]);
     }
   run_clear (&r);
 }
@@ -485,10 +484,10 @@ check_gather (const char *pattern, const char *width, const char *op, const char
    * stores are the only shared stores */
   MsCounters c = totals (&r, MS_SPACE_SHARED, strcmp (op, "0") == 0 ? MS_OP_LD : MS_OP_ST);
   g_assert_cmpuint (c.executions, ==, 32);
-  if (c.wavefronts != 32 * wavefronts_per_inst || c.excessive != 32 * excessive_per_inst)
+  if (c.v[MS_SLOT_WAVEFRONTS] != 32 * wavefronts_per_inst || c.v[MS_SLOT_EXCESSIVE] != 32 * excessive_per_inst)
     g_error ("smem_gather pattern=%s width=%s op=%s mask=%s: %g (%g) wavefronts (excessive) "
              "per instruction, expected %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT ")",
-             pattern, width, op, mask, c.wavefronts / 32.0, c.excessive / 32.0,
+             pattern, width, op, mask, c.v[MS_SLOT_WAVEFRONTS] / 32.0, c.v[MS_SLOT_EXCESSIVE] / 32.0,
              wavefronts_per_inst, excessive_per_inst);
   run_clear (&r);
 }
@@ -514,13 +513,13 @@ test_broadcast (void)
 {
   Run r = run_kernel ("broadcast_read", "1024", NULL, NULL);
   MsCounters g = totals (&r, MS_SPACE_GLOBAL, MS_OP_LD);
-  g_assert_cmpuint (g.requests, ==, 32);   /* 32 warps */
-  g_assert_cmpuint (g.sectors, ==, 32);
+  g_assert_cmpuint (g.v[MS_SLOT_REQUESTS], ==, 32);   /* 32 warps */
+  g_assert_cmpuint (g.v[MS_SLOT_SECTORS], ==, 32);
   MsCounters s;
   ms_stats_total (r.stats, MS_SPACE_SHARED, -1, &s);
   g_assert_cmpuint (s.executions, ==, 64);  /* a store (lane 0) and a load per warp */
-  g_assert_cmpuint (s.wavefronts, ==, 64);
-  g_assert_cmpuint (s.excessive, ==, 0);
+  g_assert_cmpuint (s.v[MS_SLOT_WAVEFRONTS], ==, 64);
+  g_assert_cmpuint (s.v[MS_SLOT_EXCESSIVE], ==, 0);
   run_clear (&r);
 }
 
@@ -535,8 +534,8 @@ test_aos_soa (void)
     {
       Run r = run_kernel (kernels[k], "1024", NULL, NULL);
       MsCounters c = totals (&r, MS_SPACE_GLOBAL, MS_OP_LD);
-      g_assert_cmpuint (c.requests, ==, 32);
-      g_assert_cmpuint (c.sectors, ==, 32 * sectors[k]);
+      g_assert_cmpuint (c.v[MS_SLOT_REQUESTS], ==, 32);
+      g_assert_cmpuint (c.v[MS_SLOT_SECTORS], ==, 32 * sectors[k]);
       run_clear (&r);
     }
 }
@@ -551,11 +550,11 @@ test_gemm_banks (void)
 {
   Run r = run_kernel ("gemm_tiled", "64", NULL, NULL);
   MsCounters c = totals (&r, MS_SPACE_SHARED, MS_OP_LD);
-  g_assert_cmpuint (c.excessive, ==, 0);
+  g_assert_cmpuint (c.v[MS_SLOT_EXCESSIVE], ==, 0);
   run_clear (&r);
   r = run_kernel ("gemm_tiled_nopad", "64", NULL, NULL);
   c = totals (&r, MS_SPACE_SHARED, MS_OP_LD);
-  g_assert_cmpuint (c.excessive, ==, 0);
+  g_assert_cmpuint (c.v[MS_SLOT_EXCESSIVE], ==, 0);
   run_clear (&r);
   r = run_kernel ("gemm_regtile", "64", NULL, NULL);
   gboolean found = FALSE;
@@ -565,7 +564,7 @@ test_gemm_banks (void)
       g_autofree char *text = ms_kernel_source_line (s->site->file, s->site->line);
       if (s->space == MS_SPACE_SHARED && text && strstr (text, "b_reg[n] = LD"))
         {
-          g_assert_cmpuint (s->c.wavefronts, ==, 2 * s->c.executions);
+          g_assert_cmpuint (s->c.v[MS_SLOT_WAVEFRONTS], ==, 2 * s->c.executions);
           found = TRUE;
         }
     }

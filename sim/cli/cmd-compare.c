@@ -1,0 +1,297 @@
+/* cmd-compare.c - `memsim compare FAMILY`: every variant of a kernel family,
+ * in the registry's order (the seeds' order), simulated at the same size,
+ * one row each: the table of seed 003 (reduction, stencil), seed 004
+ * (GEMM) or seed 002 (transpose), with the simulated counts and their ratio
+ * to the first variant.  Every variant's output is checked; a failed check
+ * makes the command fail.
+ *
+ * Definitions (also in --help and docs/kernels.md):
+ *   instructions  warp-level global + shared memory instructions executed
+ *   sectors/req   global sectors / global requests
+ *   wavefr/inst   shared wavefronts / shared instructions
+ *   excessive     shared wavefronts beyond the ideal (bank conflicts)
+ *   bytes moved   global bytes + shared bytes: the traffic the L1/shared-
+ *                 memory pipeline handles for the kernel's memory instructions
+ *     global      global sectors x 32 B (every sector whether or not the lanes
+ *                 use all of it, L1 hits included: a cache model would tell
+ *                 how much of it reaches L2 and DRAM)
+ *     shared      shared wavefronts x 128 B (each wavefront is one 128-byte
+ *                 pass over the 32 banks)
+ *   partial       share of the memory instructions run with a partial warp
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "backend.h"
+#include "commands.h"
+#include "emulator.h"
+#include "kernel-options.h"
+#include "problem.h"
+#include "report.h"
+
+typedef MsCompareRow CompareRow;
+
+static gboolean compare_gpu;   /* --gpu: measure every variant (gpu/backend.h) */
+static const MsArch *compare_arch;   /* --arch, resolved once per run */
+
+static void
+compare_row_clear (CompareRow *row)
+{
+  g_free (row->size);
+  g_free (row->check);
+}
+
+/* Sets -p NAME=VALUE on every variant that has the parameter. */
+static gboolean
+apply_params (MsProblem *p, char **params, GError **error)
+{
+  for (int i = 0; params && params[i]; i++)
+    {
+      const char *eq = strchr (params[i], '=');
+      g_autofree char *name = g_strndup (params[i], (gsize) (eq - params[i]));
+      for (const MsParamSpec *s = p->kernel->params; s && s->name; s++)
+        if (strcmp (s->name, name) == 0 && !ms_problem_set_param (p, name, eq + 1, error))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+/* Checks the -p options: NAME=VALUE, a parameter of some variant. */
+static gboolean
+check_params (const char *family, char **params, GError **error)
+{
+  for (int i = 0; params && params[i]; i++)
+    {
+      const char *eq = strchr (params[i], '=');
+      if (eq == NULL || eq == params[i])
+        {
+          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                       "-p %s: write NAME=VALUE", params[i]);
+          return FALSE;
+        }
+      g_autofree char *name = g_strndup (params[i], (gsize) (eq - params[i]));
+      gboolean found = FALSE;
+      for (const MsKernel *const *k = ms_kernels (); *k && !found; k++)
+        if (strcmp ((*k)->family, family) == 0)
+          for (const MsParamSpec *s = (*k)->params; s && s->name; s++)
+            found |= strcmp (s->name, name) == 0;
+      if (!found)
+        {
+          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                       "-p %s: no %s kernel has a parameter '%s'; `memsim list --params` "
+                       "shows them", params[i], family, name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Builds, simulates and checks one variant.  FALSE (error set) when it
+ * cannot run; a failed output check is a row with passed = FALSE. */
+static gboolean
+run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GError **error)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  row->kernel = k->name;
+  if (opts->block)
+    {
+      g_autoptr (GError) e = NULL;
+      if (!ms_problem_set_block (p, opts->block, &e))
+        {
+          if (!g_error_matches (e, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_BLOCK_RULE))
+            {
+              g_propagate_error (error, g_steal_pointer (&e));
+              return FALSE;
+            }
+          row->block_default = TRUE;   /* the variant runs at its own block */
+        }
+    }
+  if ((opts->size && !ms_problem_set_size (p, opts->size, error))
+      || !apply_params (p, opts->params, error) || !ms_problem_setup (p, error))
+    return FALSE;
+
+  g_autoptr (MsStats) stats = NULL;
+  g_autoptr (MsGpuSnapshot) input = compare_gpu ? ms_gpu_snapshot_new (p) : NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ms_problem_simulate (p, compare_arch, (guint) opts->threads, NULL, &stats, error))
+    {
+      g_prefix_error (error, "%s: ", k->name);
+      return FALSE;
+    }
+  row->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  g_autoptr (GError) check_error = NULL;
+  row->passed = k->check (p, &check_error);
+  row->check = g_strdup (row->passed ? "passed" : check_error->message);
+
+  g_autoptr (GString) size = g_string_new (NULL);
+  for (int d = 0; d < 3 && k->size_params[d]; d++)
+    g_string_append_printf (size, "%s%" G_GINT64_FORMAT, d ? "x" : "",
+                            ms_problem_param (p, k->size_params[d]));
+  row->size = g_string_free (g_steal_pointer (&size), FALSE);
+  memcpy (row->block, p->args.block, sizeof row->block);
+
+  const MsArch *arch = compare_arch;
+  MsCounters g, s;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &g);
+  ms_stats_total (stats, MS_SPACE_SHARED, -1, &s);
+  row->global_inst = g.executions;
+  row->requests = g.v[MS_SLOT_REQUESTS];
+  row->sectors = g.v[MS_SLOT_SECTORS];
+  row->shared_inst = s.executions;
+  row->wavefronts = s.v[MS_SLOT_WAVEFRONTS];
+  row->excessive = s.v[MS_SLOT_EXCESSIVE];
+  row->instructions = g.executions + s.executions;
+  row->global_bytes = row->sectors * (guint64) arch->sector_bytes;
+  row->shared_bytes = row->wavefronts * (guint64) (arch->banks * arch->bank_bytes);
+  row->bytes = row->global_bytes + row->shared_bytes;
+  ms_report_divergence (stats, &row->divergence);
+  /* GPU HOOK: measure the variant here (same p, after the check passed). */
+  if (compare_gpu && row->passed)
+    {
+      double ms = 0, gbs = 0;
+      if (!ms_gpu_measure (p, input, &ms, &gbs, NULL, error))
+        {
+          g_prefix_error (error, "%s: ", k->name);
+          return FALSE;
+        }
+      row->gpu_measured = TRUE;
+      row->gpu_seconds = ms * 1e-3;
+      row->gpu_bandwidth = gbs;
+    }
+  return TRUE;
+}
+
+/* "transpose, reduce, ..." in registry order. */
+static char *
+family_names (void)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    if (strcmp ((*k)->family, "test") != 0
+        && !g_ptr_array_find_with_equal_func (seen, (*k)->family, g_str_equal, NULL))
+      {
+        g_ptr_array_add (seen, (gpointer) (*k)->family);
+        g_string_append_printf (names, "%s%s", names->len ? ", " : "", (*k)->family);
+      }
+  return g_string_free (g_steal_pointer (&names), FALSE);
+}
+
+static int
+compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  MsFormat format;
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)
+      || !ms_format_parse (opts->format, &format, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  g_autofree char *families = family_names ();
+  if (argc != 2)
+    {
+      ms_error ("compare needs exactly one FAMILY: %s", families);
+      return 2;
+    }
+  const char *family = argv[1];
+  if (opts->threads < 0 || opts->threads > 1024)
+    {
+      ms_error ("--threads %d: give 0 (one per core) to 1024", opts->threads);
+      return 2;
+    }
+  if (!check_params (family, opts->params, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  g_autoptr (MsArch) arch = ms_kernel_options_arch (opts, &error);
+  if (arch == NULL)
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  compare_arch = arch;
+  if (compare_gpu && !ms_gpu_available (NULL, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
+
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (CompareRow));
+  g_array_set_clear_func (rows, (GDestroyNotify) compare_row_clear);
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    {
+      if (strcmp ((*k)->family, family) != 0)
+        continue;
+      g_array_set_size (rows, rows->len + 1);
+      CompareRow *row = &g_array_index (rows, CompareRow, rows->len - 1);
+      if (!run_variant (opts, *k, row, &error))
+        {
+          ms_error ("%s", error->message);
+          return g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM) ? 2 : 1;
+        }
+    }
+  if (rows->len == 0)
+    {
+      ms_error ("unknown family '%s'; the families are: %s", family, families);
+      return 2;
+    }
+
+  const CompareRow *r = (const CompareRow *) (void *) rows->data;
+  g_autoptr (GString) out = g_string_new (NULL);
+  ms_compare_report_write (family, compare_arch, r, rows->len, format, out);
+  if (!ms_write_output (opts->output, out, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
+  int status = 0;
+  for (guint i = 0; i < rows->len; i++)
+    if (!r[i].passed)
+      {
+        ms_error ("%s: %s", r[i].kernel, r[i].check);
+        status = 1;
+      }
+  return status;
+}
+
+int
+ms_cmd_compare (int argc, char **argv)
+{
+  MsKernelOptions opts = { 0 };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (
+    "FAMILY - simulate every variant of a kernel family, one row each");
+  g_option_context_set_description (
+    ctx, "Runs every kernel of FAMILY (transpose, reduce, stencil, gemm, access) in the\n"
+         "order of the seeds' tables, at the same --size, checks each output, and prints\n"
+         "one row per variant with its ratio to the first:\n"
+         "  instructions  warp-level global + shared memory instructions\n"
+         "  sect/req      global sectors per request\n"
+         "  wavefr/inst   shared wavefronts per shared instruction\n"
+         "  excessive     shared wavefronts beyond the ideal (bank conflicts)\n"
+         "  global        global sectors x 32 B (every sector a warp touches, used or\n"
+         "                not; L1 hits included)\n"
+         "  shared        shared wavefronts x 128 B (every pass over the 32 banks)\n"
+         "  bytes         global + shared: the bytes the memory pipeline moves\n"
+         "  partial       memory instructions run with a partial warp (divergence)\n"
+         "--block applies where a variant's block rule allows it; the others run at\n"
+         "their own block (marked *).  -p sets a parameter on the variants that have it.\n"
+         "A failed output check is an error (exit status 1).\n\n"
+         "Examples:\n"
+         "  memsim compare reduce\n"
+         "  memsim compare transpose --size 2048x2048 --format csv -o transpose.csv\n"
+         "  memsim compare reduce --block 512 -p n=1000000\n");
+  ms_kernel_options_add (ctx, &opts, TRUE);
+  GOptionEntry gpu_entries[] = {
+    { "gpu", 0, 0, G_OPTION_ARG_NONE, &compare_gpu,
+      "Also run every variant on the GPU: measured time (median, L2 flushed), effective "
+      "bandwidth (the kernel's buffers / time) and speedup over the first", NULL },
+    { NULL },
+  };
+  g_option_context_add_main_entries (ctx, gpu_entries, NULL);
+  int status = compare_run (&opts, ctx, argc, argv);
+  ms_kernel_options_clear (&opts);
+  return status;
+}

@@ -1,0 +1,113 @@
+/* cmd-trace.c - `memsim trace KERNEL`: run a kernel in the emulator, check
+ * its output, print the memory counters per kernel and per source line. */
+#include "config.h"
+
+#include "commands.h"
+#include "emulator.h"
+#include "kernel-options.h"
+#include "problem.h"
+#include "report.h"
+#include "side-by-side.h"
+
+static MsGpuOptions gpu_opts;   /* --gpu, --strict, --check-trace (gpu/side-by-side.h) */
+
+static int
+trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  MsFormat format;
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)
+      || !ms_format_parse (opts->format, &format, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  if (argc != 2)
+    {
+      ms_error ("trace needs exactly one KERNEL; `memsim list` shows them");
+      return 2;
+    }
+  g_autoptr (MsProblem) p = ms_kernel_options_problem (opts, argv[1], &error);
+  if (p == NULL || !ms_problem_setup (p, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+
+  g_autoptr (MsArch) arch = ms_kernel_options_arch (opts, &error);
+  if (arch == NULL)
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  MsSinks sinks = { 0 };
+  g_autoptr (MsGpuSession) gpu = ms_gpu_session_begin (&gpu_opts, p, &sinks, &error);
+  if (gpu == NULL && error != NULL)
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
+  g_autoptr (MsStats) stats = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ms_problem_simulate (p, arch, (guint) opts->threads, &sinks, &stats, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
+  double seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  g_autoptr (GError) check_error = NULL;
+  gboolean checked = p->kernel->check (p, &check_error);
+  if (!checked)
+    g_clear_pointer (&gpu, ms_gpu_session_free);   /* no GPU run for a wrong kernel */
+  if (gpu != NULL && !ms_gpu_session_run (gpu, &error))
+    {
+      ms_error ("%s: %s", p->kernel->name, error->message);
+      return 1;
+    }
+
+  g_autoptr (MsRunInfo) info =
+    ms_problem_run_info (p, arch, checked ? "passed" : check_error->message);
+  MsTraceReport report = { .info = info, .arch = arch, .stats = stats, .seconds = seconds };
+  g_autoptr (GString) out = g_string_new (NULL);
+  if (gpu != NULL)
+    ms_gpu_report_write (gpu, &report, format, out);
+  else
+    ms_report_write (&report, format, out);
+  if (!ms_write_output (opts->output, out, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
+  if (!checked)
+    {
+      ms_error ("%s: %s", p->kernel->name, check_error->message);
+      return 1;
+    }
+  if (ms_gpu_session_status (gpu) != 0)
+    {
+      ms_error ("%s", ms_gpu_session_failure (gpu));
+      return 1;
+    }
+  return 0;
+}
+
+int
+ms_cmd_trace (int argc, char **argv)
+{
+  MsKernelOptions opts = { 0 };
+  g_autoptr (GOptionContext) ctx = g_option_context_new (
+    "KERNEL - simulate a kernel's global and shared memory accesses");
+  g_option_context_set_description (
+    ctx, "Counts what an H100 would do for every warp-level memory instruction: global\n"
+         "requests and 32-byte sectors, shared-memory wavefronts and bank conflicts,\n"
+         "per kernel and per source line.  `memsim list` shows the kernels.\n\n"
+         "Examples:\n"
+         "  memsim trace transpose_naive\n"
+         "  memsim trace transpose_padded --size 1000x700 --format json -o padded.json\n"
+         "  memsim trace transpose_shared --gpu --check-trace   # measured beside simulated\n");
+  ms_kernel_options_add (ctx, &opts, TRUE);
+  ms_gpu_options_add (ctx, &gpu_opts);
+  int status = trace_run (&opts, ctx, argc, argv);
+  ms_kernel_options_clear (&opts);
+  return status;
+}

@@ -1,0 +1,88 @@
+/* kernel-options.c - see kernel-options.h. */
+#include "config.h"
+#include "kernel-options.h"
+
+#include <string.h>
+
+void
+ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format)
+{
+  GOptionEntry entries[] = {
+    { "size", 's', 0, G_OPTION_ARG_STRING, &opts->size,
+      "Problem size: WxH (a matrix W columns wide, H rows high), N or WxHxD", "SIZE" },
+    { "block", 'b', 0, G_OPTION_ARG_STRING, &opts->block, "Threads per block: X, XxY or XxYxZ",
+      "XxY" },
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &opts->params,
+      "Set a kernel parameter (repeatable; `memsim list --params` shows them)", "NAME=VALUE" },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &opts->threads,
+      "CPU threads for the emulator (default: one per core)", "N" },
+    { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
+      "Architecture: h100 (default), a100, v100, kepler32, kepler64 or a .arch file", "ARCH" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
+      "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
+      "FILE" },
+    { NULL },
+  };
+  if (!with_format)
+    entries[5] = entries[7];   /* end the list before --format and --output */
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+void
+ms_kernel_options_clear (MsKernelOptions *opts)
+{
+  g_free (opts->size);
+  g_free (opts->block);
+  g_strfreev (opts->params);
+  g_free (opts->format);
+  g_free (opts->arch);
+  g_free (opts->output);
+  memset (opts, 0, sizeof *opts);
+}
+
+MsArch *
+ms_kernel_options_arch (const MsKernelOptions *opts, GError **error)
+{
+  MsArch *arch = ms_models_arch_lookup (opts->arch, error);
+  if (arch == NULL)
+    g_prefix_error (error, "--arch: ");
+  return arch;
+}
+
+MsProblem *
+ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError **error)
+{
+  const MsKernel *k = ms_kernel_find (name);
+  if (k == NULL)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "unknown kernel '%s'; `memsim list` shows the built-in kernels", name);
+      return NULL;
+    }
+  if (opts->threads < 0 || opts->threads > 1024)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--threads %d: give 0 (one per core) to 1024", opts->threads);
+      return NULL;
+    }
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  if (opts->block && !ms_problem_set_block (p, opts->block, error))
+    return NULL;
+  if (opts->size && !ms_problem_set_size (p, opts->size, error))
+    return NULL;
+  for (int i = 0; opts->params && opts->params[i]; i++)
+    {
+      const char *eq = strchr (opts->params[i], '=');
+      if (eq == NULL || eq == opts->params[i])
+        {
+          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                       "-p %s: write NAME=VALUE", opts->params[i]);
+          return NULL;
+        }
+      g_autofree char *pname = g_strndup (opts->params[i], (gsize) (eq - opts->params[i]));
+      if (!ms_problem_set_param (p, pname, eq + 1, error))
+        return NULL;
+    }
+  return g_steal_pointer (&p);
+}

@@ -1,0 +1,31 @@
+/* kernel-options.h - the options every command that runs a kernel takes:
+ * --size, --block, -p NAME=VALUE, --threads, --arch, --format, -o. */
+#pragma once
+
+#include <glib.h>
+
+#include "arch.h"
+#include "model.h"
+#include "problem.h"
+#include "report.h"
+
+typedef struct {
+  char *size;
+  char *block;
+  char **params;
+  int threads;
+  char *arch;
+  char *format;
+  char *output;
+} MsKernelOptions;
+
+/* Adds the options to ctx (storage in opts). */
+void ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format);
+void ms_kernel_options_clear (MsKernelOptions *opts);
+
+/* The --arch preset (default h100); free with ms_arch_free. */
+MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);
+
+/* Finds the kernel and builds the problem from the options. */
+MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,
+                                      GError **error);

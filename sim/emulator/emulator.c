@@ -1,0 +1,1221 @@
+/* emulator.c - the CPU SIMT emulator.
+ *
+ * Modelling assumptions (what "runs like the GPU" means here):
+ *  - Every CUDA thread is a fiber.  A warp's lanes run one after another up
+ *    to their next memory operation or collective; when all lanes of a warp
+ *    have stopped, the lanes waiting at the earliest site (textual order in
+ *    the kernel source) execute that operation together, as one warp-level
+ *    instruction with those lanes active.  This reconverges if/else and
+ *    loops the way SIMT hardware does and makes warp-synchronous code
+ *    (loads of all lanes before stores of any) behave as on the GPU.
+ *  - Warps of a block run one after another from barrier to barrier; a
+ *    __syncthreads releases when every live (not exited) thread of the block
+ *    waits at the same __syncthreads.  Exited threads do not hold a barrier
+ *    back (as on sm_70+).  Live threads waiting at different barriers, or a
+ *    warp collective that can never gather its lanes, is a deadlock: error.
+ *  - Warp collectives (__shfl_*, votes) gather the lanes of their mask that
+ *    are still live, at the same site; __syncwarp gathers them at any
+ *    __syncwarp.  Reading a lane that is not taking part is an error.
+ *  - Blocks are independent and run in parallel on a GThreadPool; counters
+ *    are integer sums, so they do not depend on the number of threads.
+ *  - Global accesses must fall inside one of the launch's buffers, shared
+ *    accesses inside the block's shared window; anything else is an error.
+ *  - Shared memory starts zeroed in every block (the GPU's is undefined).
+ *  - Atomics of a warp execute lane by lane in lane order.
+ */
+#include "config.h"
+#include "emulator.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fiber.h"
+#include "lane.h"
+
+#define MAX_BLOCK_THREADS 1024
+#define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
+#define MAX_SHARED_ARRAYS 64
+/* 32 KiB a fiber, at least 28 KiB usable after the stack colouring (fiber.c);
+ * the spacing matters: 36 KiB slots measured 8% slower (cache sets). */
+#define STACK_BYTES (32 * 1024)
+/* A warp runs at most this many instructions before the other warps of its
+ * block get a turn, so a warp spinning on a flag another warp sets sees it
+ * set; and a block that executes this many without finishing is stuck. */
+#define WARP_BUDGET 4096
+#define BLOCK_OP_LIMIT (G_GUINT64_CONSTANT (1) << 26)
+/* Lanes that run one site this many times in a row while other lanes of
+ * their warp wait at a later one are spinning on them (an intra-warp lock). */
+#define SPIN_LIMIT (1u << 20)
+
+G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
+
+__thread void *ms_self;
+__thread MsBlockInfo ms_block;
+
+typedef MsLane Lane;
+
+/* How many times in a row a warp ran the same site with the same lanes
+ * while others of its lanes waited (see SPIN_LIMIT). */
+typedef struct {
+  int best;
+  guint32 group;
+  guint repeats;
+} SpinWatch;
+
+typedef struct {
+  const MsLaunch *launch;
+  MsWarpCtl ctl;         /* scheduler context, current warp (sim/emulator/lane.h) */
+  MsStackPool *pool;
+  Lane *lanes;
+  guint n_lanes;
+  guint8 *shared;
+  guint shared_used;
+  guint8 *shadow;        /* per shared byte: written in this block yet? */
+  guint shared_offsets[MAX_SHARED_ARRAYS];
+  guint n_shared_arrays;
+  guint64 block;
+  guint16 warp;
+  guint n_done;          /* lanes of the block that exited */
+  gboolean yielded;      /* a warp of this round stopped on its budget */
+  SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
+  guint64 block_ops;     /* warp-level instructions the block executed */
+  /* the region the last access fell in: [lo, lo + span), virtual base */
+  const guint8 *region_lo;
+  gsize region_span;
+  guint64 region_vbase;
+  MsSpace region_space;
+  MsSinkWorker sinks;    /* the sinks' per-worker state */
+  GArray *ordered;       /* this block's records, for the ordered sinks (or NULL) */
+  GError *error;
+  guint64 error_block;
+  /* global buffers: host base and size, virtual base */
+  guint8 *buf_base[MS_MAX_BUFFERS];
+  gsize buf_bytes[MS_MAX_BUFFERS];
+  guint n_bufs;
+  int last_buf;
+} Worker;
+
+static __thread Worker *cur_worker;
+__thread MsLane *ms_cur_lane;
+__thread MsWarpCtl *ms_warp_ctl;
+
+/* ------------------------------------------------------------ lane side */
+
+static void G_GNUC_NORETURN lane_yield_forever (Lane *l);
+
+/* Records the first error of the block and parks the lane for good (the
+ * scheduler sees W->error and stops the block). */
+static void
+lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+lane_fail (Lane *l, MsEmulatorError code, const char *fmt, ...)
+{
+  Worker *W = cur_worker;
+  va_list ap;
+  va_start (ap, fmt);
+  char *msg = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s", msg);
+  g_free (msg);   /* by hand: lane_yield_forever never returns */
+  lane_yield_forever (l);
+}
+
+static void
+lane_yield_forever (Lane *l)
+{
+  l->state = MS_LANE_DONE;
+  for (;;)
+    ms_lane_yield (l);
+}
+
+void *
+ms_atomic (const MsSite *site, volatile void *p, const void *v,
+           const void *compare, unsigned size, int op, int num)
+{
+  Lane *l = ms_lane_stop (site, MS_K_ATOMIC);
+  l->addr = p;
+  l->size = (guint8) size;
+  l->sub = op;
+  l->num = num;
+  memcpy (l->val, v, size);
+  memcpy (l->cmp, compare, size);
+  ms_lane_yield (l);
+  return l->res;
+}
+
+void
+ms_syncwarp (const MsSite *site, unsigned mask)
+{
+  Lane *l = ms_lane_stop (site, MS_K_SYNCWARP);
+  l->mask = mask;
+  ms_lane_yield (l);
+}
+
+void *
+ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
+         int kind, int arg, int width)
+{
+  Lane *l = ms_lane_stop (site, MS_K_SHFL);
+  if (size != 4 && size != 8)
+    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+               "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
+               site->file, site->line, size);
+  if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+               "%s:%d: __shfl width %d is not a power of two in 1..32",
+               site->file, site->line, width);
+  l->mask = mask;
+  l->size = (guint8) size;
+  l->sub = kind;
+  l->arg = arg;
+  l->width = width;
+  memcpy (l->val, v, size);
+  ms_lane_yield (l);
+  return l->res;
+}
+
+unsigned
+ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
+{
+  Lane *l = ms_lane_stop (site, MS_K_VOTE);
+  l->mask = mask;
+  l->sub = kind;
+  l->arg = pred;
+  ms_lane_yield (l);
+  return (unsigned) l->res[0];
+}
+
+void *
+ms_shared_alloc (unsigned size, unsigned align)
+{
+  Worker *W = cur_worker;
+  Lane *l = ms_cur_lane;
+  guint k = l->n_shared++;
+  if (k < W->n_shared_arrays)
+    return W->shared + W->shared_offsets[k];
+  if (k >= MAX_SHARED_ARRAYS)
+    lane_fail (l, MS_EMULATOR_ERROR_RESOURCES, "%s: more than %d shared arrays in one block",
+               W->launch->kernel, MAX_SHARED_ARRAYS);
+  guint off = (W->shared_used + align - 1) / align * align;
+  if ((guint64) off + size > MAX_SHARED_BYTES)
+    lane_fail (l, MS_EMULATOR_ERROR_RESOURCES,
+               "%s: the block declares %u bytes of shared memory, more than the %u a block may "
+               "use statically; make the tile smaller",
+               W->launch->kernel, off + size, MAX_SHARED_BYTES);
+  W->shared_offsets[k] = off;
+  W->n_shared_arrays = k + 1;
+  W->shared_used = off + size;
+  W->region_span = 0;   /* the shared window grew: look the region up again */
+  return W->shared + off;
+}
+
+/* A fiber runs the kernel once per block it is given: after the kernel
+ * returns it parks, and the next resume starts the next block's thread
+ * (no fiber set-up per CUDA thread). */
+static void
+lane_main (void *arg)
+{
+  Lane *l = arg;
+  for (;;)
+    {
+      cur_worker->launch->entry (&cur_worker->launch->args);
+      l->state = MS_LANE_DONE;
+      cur_worker->ctl.order[l->lane] = MS_NO_ORDER;
+      cur_worker->n_done++;
+      ms_lane_yield (l);
+    }
+}
+
+/* ------------------------------------------------------- scheduler side */
+
+/* Runs lane l and, through ms_lane_yield's hand-over, every ready lane after
+ * it in the warp, each up to its next stop. */
+static inline void
+resume (Worker *W, Lane *l)
+{
+  for (Lane *p = l; p < l + 2 && p < W->ctl.warp_end; p++)
+    ms_prefetch_lane (p);
+  ms_cur_lane = l;
+  ms_self = &l->thread_idx;
+  ms_fiber_switch (&W->ctl.sched, &l->fiber);
+}
+
+/* Called on the worker's thread, where ms_block is the current block. */
+static void
+thread_coords (const Lane *l, char *buf, gsize len)
+{
+  g_snprintf (buf, len, "block (%u,%u,%u) thread (%u,%u,%u)",
+              ms_block.block_idx.x, ms_block.block_idx.y, ms_block.block_idx.z,
+              l->thread_idx.x, l->thread_idx.y, l->thread_idx.z);
+}
+
+static gboolean
+fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  va_end (ap);
+  char where[96];
+  thread_coords (l, where, sizeof where);
+  const char *file = strrchr (l->site->file, '/');
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
+                 what, file ? file + 1 : l->site->file, l->site->line, where);
+  return FALSE;
+}
+
+/* Explains an address no buffer contains. */
+static gboolean
+fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
+{
+  const guint8 *a = (const guint8 *) l->addr;
+  /* the shared window's extent is known exactly: test it first, before a
+   * heap buffer just below it takes the blame */
+  if (W->shared && a >= W->shared && a < W->shared + MAX_SHARED_BYTES + 4096)
+    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                    "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
+                    "shared arrays; check the tile indexing",
+                    what, a - W->shared, W->shared_used);
+  int best = -1;
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (W->buf_base[b] <= a && (best < 0 || W->buf_base[b] > W->buf_base[best]))
+      best = (int) b;
+  const MsLaunch *L = W->launch;
+  if (best >= 0 && a < W->buf_base[best] + W->buf_bytes[best] + 65536)
+    return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                    "out-of-bounds %s of %u bytes at byte offset %td of buffer '%s' (%zu bytes); "
+                    "check the kernel's index bounds",
+                    what, l->size, a - W->buf_base[best], L->buffer_names[best],
+                    W->buf_bytes[best]);
+  return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                  "%s of %u bytes at address %p, which is in no buffer of the launch; "
+                  "check the pointer arithmetic",
+                  what, l->size, (const void *) a);
+}
+
+/* Finds the region (shared window or a buffer) holding lane l's access and
+ * makes it the worker's current region; FALSE if there is none. */
+static gboolean
+find_region (Worker *W, const Lane *l)
+{
+  const guint8 *a = (const guint8 *) l->addr;
+  if (a >= W->shared && (gsize) (a - W->shared) + l->size <= W->shared_used)
+    {
+      W->region_lo = W->shared;
+      W->region_span = W->shared_used;
+      W->region_vbase = 0;
+      W->region_space = MS_SPACE_SHARED;
+      return TRUE;
+    }
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
+      {
+        W->region_lo = W->buf_base[b];
+        W->region_span = W->buf_bytes[b];
+        W->region_vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+        W->region_space = MS_SPACE_GLOBAL;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* Maps lane l's address to (space, virtual address); FALSE if invalid.
+ * Accesses of a warp nearly always fall in the region of the last one. */
+static inline gboolean
+classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
+{
+  gsize off = (gsize) ((const guint8 *) l->addr - W->region_lo);
+  if (G_UNLIKELY (off + l->size > W->region_span || (const guint8 *) l->addr < W->region_lo))
+    {
+      if (!find_region (W, l))
+        return FALSE;
+      off = (gsize) ((const guint8 *) l->addr - W->region_lo);
+    }
+  *space = W->region_space;
+  *vaddr = W->region_vbase + off;
+  return TRUE;
+}
+
+static inline void
+copy_value (void *dst, const volatile void *src, unsigned size)
+{
+  switch (size)
+    {
+    case 4: *(guint32 *) dst = *(const volatile guint32 *) src; break;
+    case 8: *(guint64 *) dst = *(const volatile guint64 *) src; break;
+    case 16: memcpy (dst, (const void *) src, 16); break;
+    case 2: *(guint16 *) dst = *(const volatile guint16 *) src; break;
+    default: memcpy (dst, (const void *) src, size); break;
+    }
+}
+
+#define ATOMIC_INT_OP(T, U, p, l)                                                   \
+  do {                                                                          \
+    T v, c, nw, old = __atomic_load_n ((T *) (p), __ATOMIC_RELAXED);           \
+    memcpy (&v, (l)->val, sizeof v);                                             \
+    memcpy (&c, (l)->cmp, sizeof c);                                            \
+    do {                                                                        \
+      switch ((l)->sub)                                                         \
+        {                                                                       \
+        case MS_ATOMIC_ADD: nw = (T) ((U) old + (U) v); break;  /* wraps, as CUDA */ \
+        case MS_ATOMIC_SUB: nw = (T) ((U) old - (U) v); break;                  \
+        case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
+        case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
+        case MS_ATOMIC_EXCH: nw = v; break;                                     \
+        default: nw = old == c ? v : old; break;                                \
+        }                                                                       \
+    } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
+                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    memcpy ((l)->res, &old, sizeof old);                                        \
+  } while (0)
+
+#define ATOMIC_FLOAT_OP(T, U, p, l)                                              \
+  do {                                                                          \
+    U oldbits = __atomic_load_n ((U *) (p), __ATOMIC_RELAXED), nwbits;         \
+    T v, c, old, nw;                                                            \
+    memcpy (&v, (l)->val, sizeof v);                                             \
+    memcpy (&c, (l)->cmp, sizeof c);                                            \
+    do {                                                                        \
+      memcpy (&old, &oldbits, sizeof old);                                      \
+      switch ((l)->sub)                                                         \
+        {                                                                       \
+        case MS_ATOMIC_ADD: nw = old + v; break;                                \
+        case MS_ATOMIC_SUB: nw = old - v; break;                                \
+        case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
+        case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
+        case MS_ATOMIC_EXCH: nw = v; break;                                     \
+        default: nw = old == c ? v : old; break;                                \
+        }                                                                       \
+      memcpy (&nwbits, &nw, sizeof nw);                                         \
+    } while (!__atomic_compare_exchange_n ((U *) (p), &oldbits, nwbits, FALSE,  \
+                                           __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    memcpy ((l)->res, &old, sizeof old);                                        \
+  } while (0)
+
+static gboolean
+do_atomic (Worker *W, Lane *l)
+{
+  volatile void *p = l->addr;
+  if (l->size == 4 && l->num == MS_NUM_INT)
+    ATOMIC_INT_OP (gint32, guint32, p, l);
+  else if (l->size == 4 && l->num == MS_NUM_UINT)
+    ATOMIC_INT_OP (guint32, guint32, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_INT)
+    ATOMIC_INT_OP (gint64, guint64, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_UINT)
+    ATOMIC_INT_OP (guint64, guint64, p, l);
+  else if (l->size == 4 && l->num == MS_NUM_FLOAT)
+    ATOMIC_FLOAT_OP (float, guint32, p, l);
+  else if (l->size == 8 && l->num == MS_NUM_DOUBLE)
+    ATOMIC_FLOAT_OP (double, guint64, p, l);
+  else
+    return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
+                    "atomic on a %u-byte value of an unsupported type", l->size);
+  return TRUE;
+}
+
+/* Hands one record to the sinks: their parallel part now, their ordered
+ * part through the block's buffer (delivered in block order). */
+static inline void
+emit (Worker *W, const MsWarpAccess *acc)
+{
+  ms_sink_worker_access (&W->sinks, acc);
+  if (W->ordered)
+    g_array_append_vals (W->ordered, acc, 1);
+}
+
+/* Whether every byte of a shared access was written (shadow bytes are 1). */
+static inline gboolean
+all_written (const guint8 *shadow, guint size)
+{
+  guint64 a, b;
+  switch (size)
+    {
+    case 4:
+      {
+        guint32 w;
+        memcpy (&w, shadow, 4);
+        return w == 0x01010101u;
+      }
+    case 8:
+      memcpy (&a, shadow, 8);
+      return a == G_GUINT64_CONSTANT (0x0101010101010101);
+    case 16:
+      memcpy (&a, shadow, 8);
+      memcpy (&b, shadow + 8, 8);
+      return (a & b) == G_GUINT64_CONSTANT (0x0101010101010101);
+    default:
+      for (guint i = 0; i < size; i++)
+        if (!shadow[i])
+          return FALSE;
+      return TRUE;
+    }
+}
+
+static inline void
+mark_written (guint8 *shadow, guint size)
+{
+  static const guint8 ones[16] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+  switch (size)   /* constant sizes: inlined stores, not a memset call */
+    {
+    case 4: memcpy (shadow, ones, 4); break;
+    case 8: memcpy (shadow, ones, 8); break;
+    case 16: memcpy (shadow, ones, 16); break;
+    default: memset (shadow, 1, size); break;
+    }
+}
+
+static gboolean
+fail_uninitialised (Worker *W, const Lane *l, guint offset)
+{
+  guint k = 0;
+  while (k + 1 < W->n_shared_arrays && W->shared_offsets[k + 1] <= offset)
+    k++;
+  return fail_at (W, l, MS_EMULATOR_ERROR_UNINITIALISED,
+                  "reads shared memory no thread of the block has written (byte %u of shared "
+                  "array #%u, which holds garbage on the GPU); write it before the "
+                  "__syncthreads that precedes this read",
+                  offset - W->shared_offsets[k], k + 1);
+}
+
+/* Executes the memory operation of the lanes in `group` (all at one site). */
+static gboolean
+exec_memory (Worker *W, Lane *warp, guint32 group)
+{
+  MsWarpAccess acc[3];
+  guint32 masks[3] = { 0, 0, 0 };
+  const Lane *first = &warp[__builtin_ctz (group)];
+  const char *what = first->kind == MS_K_LD ? "load" : first->kind == MS_K_ST ? "store" : "atomic";
+
+  if (G_UNLIKELY (first->site->id < 0) && ms_site_register (first->site) < 0)
+    return fail_at (W, first, MS_EMULATOR_ERROR_RESOURCES,
+                    "more than %d memory-access sites in the kernels of this process; split "
+                    "the kernel", MS_MAX_SITES);
+  /* every lane of a site has the same size (one macro expansion) */
+  if (G_UNLIKELY ((first->size & (first->size - 1)) != 0 || first->size > 16))
+    return fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH,
+                    "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
+                    "nvcc splits this one into several; access the members separately "
+                    "(e.g. LD (p[i].x) for a float3)", first->size, what);
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      MsSpace sp;
+      guint64 va;
+      if (G_UNLIKELY (!classify (W, l, &sp, &va)))
+        return fail_out_of_bounds (W, l, what);
+      if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
+        return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                        "misaligned %u-byte %s (the GPU requires natural alignment)",
+                        l->size, what);
+      acc[sp].addr[i] = va;
+      masks[sp] |= 1u << i;
+      /* Shared memory holds garbage on the GPU until the block writes it:
+       * reading a byte no thread has written is an error, not a zero. */
+      if (sp == MS_SPACE_SHARED)
+        {
+          guint8 *sh = W->shadow + va;
+          if (first->kind != MS_K_ST && G_UNLIKELY (!all_written (sh, l->size)))
+            return fail_uninitialised (W, l, (guint) va);
+          if (first->kind != MS_K_LD)
+            mark_written (sh, l->size);
+        }
+      /* Loads only read and stores only write, so doing each lane's in this
+       * pass still has every load of the instruction before any later store
+       * (lockstep semantics); atomics wait until the pass has checked all. */
+      if (first->kind == MS_K_LD)
+        copy_value (l->val, l->addr, l->size);
+      else if (first->kind == MS_K_ST)
+        copy_value ((void *) l->addr, l->val, l->size);
+    }
+  for (int sp = 0; sp < 3; sp++)
+    if (masks[sp])
+      {
+        acc[sp].site = first->site;
+        acc[sp].block = (guint32) W->block;
+        acc[sp].warp = W->warp;
+        acc[sp].space = (guint8) sp;
+        acc[sp].op = first->kind == MS_K_LD ? MS_OP_LD : first->kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
+        acc[sp].width = first->size;
+        acc[sp].mask = masks[sp];
+        emit (W, &acc[sp]);
+      }
+
+  if (first->kind == MS_K_ATOMIC)
+    for (guint32 m = group; m; m &= m - 1)
+      if (!do_atomic (W, &warp[__builtin_ctz (m)]))
+        return FALSE;
+  return TRUE;
+}
+
+static gboolean
+exec_shfl (Worker *W, Lane *warp, guint32 group)
+{
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      int w = l->width, seg = i & ~(w - 1), src = i;
+      switch (l->sub)
+        {
+        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
+        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
+        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
+        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
+        }
+      if (src < 0 || src > 31 || !(group & (1u << src)))
+        return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
+                        "__shfl reads lane %d, which is not taking part (exited, diverged or "
+                        "not in the mask)", src);
+    }
+  /* All sources read before any lane's output is written. */
+  guint64 vals[32][2];
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      vals[i][0] = warp[i].val[0];
+      vals[i][1] = warp[i].val[1];
+    }
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      Lane *l = &warp[i];
+      int w = l->width, seg = i & ~(w - 1), src;
+      switch (l->sub)
+        {
+        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
+        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
+        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
+        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
+        }
+      l->res[0] = vals[src][0];
+      l->res[1] = vals[src][1];
+    }
+  return TRUE;
+}
+
+static void
+exec_vote (Lane *warp, guint32 group)
+{
+  guint32 ballot = 0;
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      if (warp[i].arg && (warp[i].sub == MS_VOTE_ACTIVEMASK || (warp[i].mask & (1u << i))))
+        ballot |= 1u << i;
+    }
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      Lane *l = &warp[__builtin_ctz (m)];
+      guint32 in_mask = l->sub == MS_VOTE_ACTIVEMASK ? group : (l->mask & group);
+      switch (l->sub)
+        {
+        case MS_VOTE_BALLOT: l->res[0] = ballot & in_mask; break;
+        case MS_VOTE_ANY: l->res[0] = (ballot & in_mask) != 0; break;
+        case MS_VOTE_ALL: l->res[0] = (ballot & in_mask) == in_mask; break;
+        default: l->res[0] = group; break;
+        }
+    }
+}
+
+/* Lanes of the warp that a collective of `mask` must wait for. */
+static inline guint32
+live_lanes (const Lane *warp, guint n)
+{
+  guint32 live = 0;
+  for (guint i = 0; i < n; i++)
+    if (warp[i].state != MS_LANE_DONE)
+      live |= 1u << i;
+  return live;
+}
+
+/* Runs one warp until all its lanes have exited, wait at a barrier or wait
+ * at a collective that cannot complete yet. */
+typedef enum {
+  WARP_CONTINUE,   /* lanes are where the last round left them */
+  WARP_RELEASE,    /* the block's barrier has released: waiting lanes go on */
+  WARP_START,      /* a new block: every lane starts the kernel */
+} WarpRound;
+
+/* (Each warp's lanes are set up here rather than in a sweep over the whole
+ * block, so a lane's record is touched once per round, while hot.) */
+static gboolean
+run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
+{
+  guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
+  guint ops = 0;
+  SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
+  for (guint i = 0; i < n; i++)
+    {
+      Lane *l = &warp[i];
+      if (round == WARP_START)
+        {
+          l->state = MS_LANE_READY;
+          l->n_shared = 0;
+        }
+      else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
+        l->state = MS_LANE_READY;
+      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
+      if (l->state == MS_LANE_READY)
+        ready |= 1u << i;
+      else if (l->state == MS_LANE_AT_OP)
+        waiting |= 1u << i;
+    }
+  for (;;)
+    {
+      /* Run the ready lanes (one hand-over chain); they report where they
+       * stopped, so when no other lane was waiting the next instruction is
+       * known without a scan (the common, converged case). */
+      gboolean known = FALSE;
+      if (ready != 0)
+        {
+          W->ctl.step_best = MS_NO_ORDER;
+          W->ctl.step_group = W->ctl.step_stopped = 0;
+          resume (W, &warp[__builtin_ctz (ready)]);
+          if (G_UNLIKELY (W->error != NULL))
+            return FALSE;
+          known = waiting == 0;
+          waiting |= W->ctl.step_stopped;
+        }
+
+      /* Candidate sites in textual order: the earliest runnable one wins. */
+      int floor_order = -1;
+      for (;;)
+        {
+          int best = MS_NO_ORDER;
+          guint32 group = 0;
+          if (known)
+            {
+              best = W->ctl.step_best;
+              group = W->ctl.step_group;
+              known = FALSE;
+            }
+          else
+            for (guint i = 0; i < n; i++)
+              {
+                int o = W->ctl.order[i];
+                if (o <= floor_order || o > best)
+                  continue;
+                if (o < best)
+                  {
+                    best = o;
+                    group = 0;
+                  }
+                group |= 1u << i;
+              }
+          if (best == MS_NO_ORDER)
+            return TRUE;   /* nothing runnable: done, at barrier or blocked */
+
+          Lane *first = &warp[__builtin_ctz (group)];
+          switch (first->kind)
+            {
+            case MS_K_LD:
+            case MS_K_ST:
+            case MS_K_ATOMIC:
+              if (!exec_memory (W, warp, group))
+                return FALSE;
+              break;
+            case MS_K_SHFL:
+            case MS_K_VOTE:
+            case MS_K_SYNCWARP:
+              {
+                /* A collective waits for the live lanes of its masks; a
+                 * __syncwarp is met by lanes at any __syncwarp. */
+                guint32 need = 0, have = group;
+                for (guint32 m = group; m; m &= m - 1)
+                  need |= warp[__builtin_ctz (m)].mask;
+                need &= live_lanes (warp, n);
+                if (first->kind == MS_K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
+                  need = group;
+                if (first->kind == MS_K_SYNCWARP)
+                  for (guint i = 0; i < n; i++)
+                    if (warp[i].state == MS_LANE_AT_OP && warp[i].kind == MS_K_SYNCWARP)
+                      have |= 1u << i;
+                if ((need & have) != need)
+                  {
+                    floor_order = best;   /* not ready: try a later site */
+                    continue;
+                  }
+                if (first->kind == MS_K_SYNCWARP)
+                  group |= need;
+                else if (first->kind == MS_K_SHFL && !exec_shfl (W, warp, group))
+                  return FALSE;
+                else if (first->kind == MS_K_VOTE)
+                  exec_vote (warp, group);
+              }
+              break;
+            default:
+              g_assert_not_reached ();
+            }
+          for (guint32 m = group; m; m &= m - 1)
+            {
+              int i = __builtin_ctz (m);
+              warp[i].state = MS_LANE_READY;
+              W->ctl.order[i] = MS_NO_ORDER;
+            }
+          ready = group;
+          waiting &= ~group;
+          if (G_UNLIKELY ((waiting & ~group) != 0) && best == spin->best && group == spin->group)
+            {
+              if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
+                return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                                "lanes ran this site %u times in a row while other lanes of "
+                                "their warp waited at a later one: a spin-wait on a lane of the "
+                                "same warp (e.g. a lock)? The emulator runs the lanes at the "
+                                "earliest site first, so such a lock never opens "
+                                "(docs/model.md)", spin->repeats);
+            }
+          else if (G_UNLIKELY ((waiting & ~group) != 0))
+            {
+              spin->best = best;
+              spin->group = group;
+              spin->repeats = 0;
+            }
+          if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
+            return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                            "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
+                            "without finishing; if that is not a very long loop, look for a "
+                            "spin-wait (docs/model.md)", W->block_ops);
+          if (G_UNLIKELY (++ops == WARP_BUDGET))
+            {
+              W->yielded = TRUE;   /* let the other warps run; back next round */
+              return TRUE;
+            }
+          break;
+        }
+    }
+}
+
+static gboolean
+run_block (Worker *W, guint64 b)
+{
+  const MsLaunchArgs *A = &W->launch->args;
+  guint bx = A->block[0], by = A->block[1], bz = A->block[2];
+  guint n = bx * by * bz;
+  uint3 bidx = { (unsigned) (b % A->grid[0]), (unsigned) (b / A->grid[0] % A->grid[1]),
+                 (unsigned) (b / ((guint64) A->grid[0] * A->grid[1])) };
+  uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
+
+  W->block = b;
+  memset (W->shared, 0, W->shared_used);
+  memset (W->shadow, 0, W->shared_used);
+  W->shared_used = 0;
+  W->n_shared_arrays = 0;
+  ms_block = (MsBlockInfo) { bidx, bdim, gdim };
+  W->region_span = 0;
+  W->n_done = W->ctl.n_barrier = 0;
+  W->block_ops = 0;
+  memset (W->spin, 0, sizeof W->spin);
+  W->ctl.barrier_site = NULL;
+  W->ctl.barrier_mismatch = FALSE;
+
+  guint n_warps = (n + 31) / 32;
+  WarpRound round = WARP_START;
+  for (;;)
+    {
+      for (guint w = 0; w < n_warps; w++)
+        {
+          guint nw = MIN (32, n - w * 32);
+          W->warp = (guint16) w;
+          W->ctl.warp_end = &W->lanes[w * 32 + nw];
+          if (!run_warp (W, &W->lanes[w * 32], nw, round))
+            return FALSE;
+        }
+      round = WARP_CONTINUE;
+      if (W->n_done == n)
+        break;
+      if (W->n_done + W->ctl.n_barrier == n && !W->ctl.barrier_mismatch)
+        {
+          W->ctl.n_barrier = 0;
+          round = WARP_RELEASE;
+          continue;
+        }
+      if (W->yielded)
+        {
+          W->yielded = FALSE;   /* some warp has more to do: another round */
+          continue;
+        }
+      /* Every lane is now done, at a barrier, or blocked at a collective. */
+      const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
+      for (guint t = 0; t < n; t++)
+        {
+          const Lane *l = &W->lanes[t];
+          if (l->state == MS_LANE_AT_BARRIER)
+            {
+              if (at_barrier == NULL)
+                at_barrier = l;
+              else if (l->site != at_barrier->site && other_barrier == NULL)
+                other_barrier = l;
+            }
+          else if (l->state == MS_LANE_AT_OP && blocked == NULL)
+            blocked = l;
+        }
+      if (blocked != NULL)
+        return fail_at (W, blocked, MS_EMULATOR_ERROR_DEADLOCK,
+                        "deadlock: a warp collective waits for lanes that never arrive "
+                        "(they exited or wait at a __syncthreads)");
+      if (other_barrier != NULL)
+        {
+          char where[96];
+          thread_coords (at_barrier, where, sizeof where);
+          return fail_at (W, other_barrier, MS_EMULATOR_ERROR_DEADLOCK,
+                          "deadlock: threads of the block wait at different __syncthreads "
+                          "(%s waits at line %d); make every thread reach the same barrier",
+                          where, at_barrier->site->line);
+        }
+      if (at_barrier == NULL)
+        break;   /* all threads exited */
+      for (guint t = 0; t < n; t++)
+        if (W->lanes[t].state == MS_LANE_AT_BARRIER)
+          W->lanes[t].state = MS_LANE_READY;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ crashes */
+
+/* A kernel can still crash the process: a pointer dereferenced without
+ * LD/ST, or a kernel thread overflowing its fiber stack into the guard
+ * page.  Turn that into memsim's one-line error instead of a core dump.
+ * The handler runs on its own signal stack (the fiber's may be the one that
+ * overflowed) and uses only async-signal-safe calls. */
+static void
+write_str (const char *s)
+{
+  gsize n = strlen (s);
+  while (n > 0)
+    {
+      gssize w = write (2, s, n);
+      if (w <= 0)
+        return;
+      s += w;
+      n -= (gsize) w;
+    }
+}
+
+static void
+write_uint (guint64 v)
+{
+  char buf[24];
+  int i = (int) sizeof buf;
+  buf[--i] = 0;
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) && i > 0);
+  write_str (buf + i);
+}
+
+static void
+crash_handler (int sig, siginfo_t *info, void *context)
+{
+  (void) context;
+  /* only the first thread to crash reports; the others wait for the exit */
+  static int reported;
+  if (__atomic_exchange_n (&reported, 1, __ATOMIC_SEQ_CST))
+    for (;;)
+      pause ();
+  Worker *W = cur_worker;
+  Lane *l = ms_cur_lane;
+  write_str ("memsim: ");
+  if (W != NULL && l != NULL)
+    {
+      gboolean overflow = ms_stack_pool_is_guard (W->pool, info->si_addr);
+      write_str (W->launch->kernel);
+      write_str (overflow ? ": stack overflow in a kernel thread (a fiber has about 28 KiB of stack; "
+                            "use fewer or smaller local arrays)"
+                 : sig == SIGFPE ? ": the kernel crashed with an arithmetic error (integer "
+                                   "division by zero?)"
+                                 : ": the kernel crashed (invalid memory access outside LD/ST: "
+                                   "check that every global and shared access uses LD/ST)");
+      write_str (" in block (");
+      write_uint (ms_block.block_idx.x), write_str (","), write_uint (ms_block.block_idx.y);
+      write_str (","), write_uint (ms_block.block_idx.z), write_str (") thread (");
+      write_uint (l->thread_idx.x), write_str (","), write_uint (l->thread_idx.y);
+      write_str (","), write_uint (l->thread_idx.z), write_str (")\n");
+    }
+  else
+    {
+      write_str (sig == SIGSEGV ? "internal error: segmentation fault" : "internal error: fatal signal");
+      write_str ("\n");
+    }
+  _exit (1);
+}
+
+/* Installs the handler and gives the calling thread an alternate signal
+ * stack (each worker thread calls this). */
+static void
+install_crash_handler (void)
+{
+  static __thread void *signal_stack;   /* kept for the thread's life: the pool may reuse it */
+  if (signal_stack == NULL)
+    {
+      signal_stack = g_malloc (SIGSTKSZ * 4);
+      stack_t ss = { .ss_sp = signal_stack, .ss_size = SIGSTKSZ * 4, .ss_flags = 0 };
+      sigaltstack (&ss, NULL);
+    }
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      struct sigaction sa = { 0 };
+      sa.sa_sigaction = crash_handler;
+      sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      sigemptyset (&sa.sa_mask);
+      sigaction (SIGSEGV, &sa, NULL);
+      sigaction (SIGBUS, &sa, NULL);
+      sigaction (SIGFPE, &sa, NULL);
+      g_once_init_leave (&once, 1);
+    }
+}
+
+/* ------------------------------------------------------------ driver */
+
+typedef struct {
+  const MsLaunch *launch;
+  guint64 n_blocks;
+  gint64 next;            /* next block to claim (atomic) */
+  gint64 error_block;     /* lowest block that failed, or n_blocks (atomic) */
+  GMutex lock;
+  GError *error;
+  Worker **workers;
+  MsStreamOrder *order;   /* when a sink has an ordered part */
+  guint chunk;            /* blocks a worker claims at a time */
+} Job;
+
+static Worker *
+worker_new (const MsLaunch *launch, GError **error)
+{
+  const MsLaunchArgs *A = &launch->args;
+  guint n = A->block[0] * A->block[1] * A->block[2];
+  MsStackPool *pool = ms_stack_pool_new (n, STACK_BYTES, error);
+  if (pool == NULL)
+    return NULL;
+  Worker *W = g_new0 (Worker, 1);
+  W->launch = launch;
+  W->pool = pool;
+  W->lanes = g_aligned_alloc0 (n, sizeof (Lane), 64);
+  W->n_lanes = n;
+  W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
+  W->shadow = g_malloc0 (MAX_SHARED_BYTES + 4096);
+  guint bx = A->block[0], by = A->block[1];
+  for (guint t = 0; t < n; t++)
+    {
+      Lane *l = &W->lanes[t];
+      l->thread_idx.x = t % bx;
+      l->thread_idx.y = t / bx % by;
+      l->thread_idx.z = t / (bx * by);
+      l->lane = (guint8) (t % 32);
+      ms_fiber_init (&l->fiber, pool, t, lane_main, l);
+    }
+  W->n_bufs = launch->n_buffers;
+  W->last_buf = -1;
+  for (guint b = 0; b < launch->n_buffers; b++)
+    {
+      W->buf_base[b] = A->buf[b];
+      W->buf_bytes[b] = launch->buffer_bytes[b];
+    }
+  return W;
+}
+
+static void
+worker_free (Worker *W)
+{
+  if (W == NULL)
+    return;
+  ms_stack_pool_free (W->pool);
+  g_aligned_free (W->lanes);
+  g_aligned_free (W->shared);
+  g_free (W->shadow);
+  if (W->ordered)
+    g_array_unref (W->ordered);
+  g_clear_error (&W->error);
+  g_free (W);
+}
+
+#define CHUNK 8
+
+/* Records this worker's failure at block b, if it is the first block to fail. */
+static void
+record_failure (Job *job, Worker *W, gint64 b)
+{
+  g_mutex_lock (&job->lock);
+  if (b < job->error_block)
+    {
+      __atomic_store_n (&job->error_block, b, __ATOMIC_RELAXED);
+      g_clear_error (&job->error);
+      job->error = g_steal_pointer (&W->error);
+    }
+  g_clear_error (&W->error);
+  g_mutex_unlock (&job->lock);
+  if (job->order)
+    ms_stream_order_stop_at (job->order, (guint64) b);
+}
+
+static void
+worker_run (gpointer data, gpointer user_data)
+{
+  Job *job = user_data;
+  Worker *W = data;
+  install_crash_handler ();
+  cur_worker = W;
+  ms_warp_ctl = &W->ctl;
+  for (;;)
+    {
+      gint64 start = __atomic_fetch_add (&job->next, (gint64) job->chunk, __ATOMIC_RELAXED);
+      if ((guint64) start >= job->n_blocks)
+        break;
+      for (gint64 b = start; b < start + (gint64) job->chunk && (guint64) b < job->n_blocks; b++)
+        {
+          /* After a failure, finish only the blocks before it, so the error
+           * reported is the first block's whatever the thread count. */
+          if (b >= __atomic_load_n (&job->error_block, __ATOMIC_RELAXED))
+            goto out;
+          if (job->order)
+            {
+              if (!ms_stream_order_wait (job->order, (guint64) b))
+                goto out;
+              W->ordered = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
+            }
+          if (!run_block (W, (guint64) b))
+            {
+              record_failure (job, W, b);
+              goto out;
+            }
+          if (job->order)
+            ms_stream_order_submit (job->order, (guint64) b, g_steal_pointer (&W->ordered));
+        }
+    }
+out:
+  ms_cur_lane = NULL;
+  ms_warp_ctl = NULL;
+  cur_worker = NULL;
+}
+
+gboolean
+ms_launch_check_geometry (const MsLaunchArgs *A, GError **error)
+{
+  static const guint64 max_grid[3] = { 2147483647u, 65535, 65535 };
+  static const guint max_block[3] = { 1024, 1024, 64 };
+  static const char axis[3] = { 'x', 'y', 'z' };
+  for (int d = 0; d < 3; d++)
+    {
+      if (A->block[d] == 0 || A->grid[d] == 0)
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "the %s has size 0 in %c; every dimension must be at least 1",
+                       A->block[d] == 0 ? "block" : "grid", axis[d]);
+          return FALSE;
+        }
+      if (A->block[d] > max_block[d])
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "block %c = %u exceeds CUDA's limit of %u", axis[d], A->block[d],
+                       max_block[d]);
+          return FALSE;
+        }
+      if (A->grid[d] > max_grid[d])
+        {
+          g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                       "grid %c = %u exceeds CUDA's limit of %" G_GUINT64_FORMAT, axis[d],
+                       A->grid[d], max_grid[d]);
+          return FALSE;
+        }
+    }
+  guint64 n = (guint64) A->block[0] * A->block[1] * A->block[2];
+  if (n > MAX_BLOCK_THREADS)
+    {
+      g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH,
+                   "a block of %ux%ux%u = %" G_GUINT64_FORMAT " threads exceeds CUDA's limit "
+                   "of %d threads per block; use a smaller --block",
+                   A->block[0], A->block[1], A->block[2], n, MAX_BLOCK_THREADS);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Every fiber stack with its guard page takes two memory mappings; Linux
+ * allows vm.max_map_count (65530 by default) per process.  Keep the workers'
+ * stacks within half of it, leaving the rest to the program. */
+static guint
+max_workers (const MsLaunchArgs *A)
+{
+  guint64 limit = 65530;
+  g_autofree char *text = NULL;
+  if (g_file_get_contents ("/proc/sys/vm/max_map_count", &text, NULL, NULL))
+    limit = g_ascii_strtoull (text, NULL, 10);
+  guint64 per_worker = 2 * (guint64) A->block[0] * A->block[1] * A->block[2];
+  guint64 n = limit / 2 / MAX (per_worker, 1);
+  return (guint) CLAMP (n, 1, 4096);
+}
+
+gboolean
+ms_emulate (const MsLaunch *launch, GError **error)
+{
+  const MsLaunchArgs *A = &launch->args;
+  if (!ms_launch_check_geometry (A, error))
+    return FALSE;
+  static const MsSinks no_sinks;
+  const MsSinks *sinks = launch->sinks ? launch->sinks : &no_sinks;
+  guint64 n_blocks = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
+  guint n_workers = launch->threads ? launch->threads : g_get_num_processors ();
+  gboolean ordered = ms_sinks_ordered (sinks);
+  /* Ordered sinks: workers claim one block at a time, so the blocks in
+   * flight stay within the reorder window. */
+  guint chunk = ordered ? 1 : CHUNK;
+  n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + chunk - 1) / chunk);
+  n_workers = MIN (n_workers, max_workers (A));
+  n_workers = MAX (n_workers, 1);
+
+  Job job = { .launch = launch, .n_blocks = n_blocks, .error_block = (gint64) n_blocks,
+              .chunk = chunk };
+  g_mutex_init (&job.lock);
+  if (ordered)
+    job.order = ms_stream_order_new (sinks, 0, 2 * n_workers);
+  job.workers = g_new0 (Worker *, n_workers);
+  gboolean ok = TRUE;
+  for (guint w = 0; w < n_workers && ok; w++)
+    {
+      ok = (job.workers[w] = worker_new (launch, error)) != NULL;
+      if (ok)
+        ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
+    }
+
+  if (ok && n_workers == 1)
+    worker_run (job.workers[0], &job);
+  else if (ok)
+    {
+      GThreadPool *pool = g_thread_pool_new (worker_run, &job, (gint) n_workers, TRUE, error);
+      ok = pool != NULL;
+      for (guint w = 0; ok && w < n_workers; w++)
+        ok = g_thread_pool_push (pool, job.workers[w], error);
+      if (pool)
+        g_thread_pool_free (pool, FALSE, TRUE);
+    }
+  if (ok && job.error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&job.error));
+      ok = FALSE;
+    }
+  /* the sinks' per-worker parts end in worker order: merges are deterministic */
+  for (guint w = 0; w < n_workers; w++)
+    if (job.workers[w] != NULL)
+      {
+        if (job.workers[w]->sinks.sinks != NULL)
+          ms_sink_worker_end (&job.workers[w]->sinks);
+        worker_free (job.workers[w]);
+      }
+  ms_stream_order_free (job.order);
+  g_free (job.workers);
+  g_clear_error (&job.error);
+  g_mutex_clear (&job.lock);
+  return ok;
+}

@@ -1,0 +1,48 @@
+/* emulator.h - the CPU SIMT emulator: runs a kernel launch thread by thread,
+ * warps in lockstep at memory operations, and produces the stream of
+ * warp-level accesses (sim/stream): every record goes to the launch's sinks
+ * (the models, a trace writer, a diagram capture).  The emulator knows
+ * nothing of what consumes the stream.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+#include "kernel.h"
+#include "stream.h"
+
+G_BEGIN_DECLS
+
+#define MS_EMULATOR_ERROR (ms_emulator_error_quark ())
+GQuark ms_emulator_error_quark (void);
+
+typedef enum {
+  MS_EMULATOR_ERROR_LAUNCH,        /* bad geometry or limits */
+  MS_EMULATOR_ERROR_OUT_OF_BOUNDS, /* access outside every buffer */
+  MS_EMULATOR_ERROR_DEADLOCK,      /* barrier or warp collective never completes */
+  MS_EMULATOR_ERROR_RESOURCES,     /* too much shared memory, stack overflow */
+  MS_EMULATOR_ERROR_UNINITIALISED, /* a read of shared memory nothing wrote */
+} MsEmulatorError;
+
+typedef struct {
+  const char *kernel;                     /* name for messages */
+  MsEntryFn entry;                        /* ms_cpu_entry_<name> */
+  MsLaunchArgs args;                      /* grid, block, buffers, parameters */
+  const char *buffer_names[MS_MAX_BUFFERS];
+  gsize buffer_bytes[MS_MAX_BUFFERS];
+  guint n_buffers;
+  guint threads;                          /* worker threads; 0 = one per core */
+  const MsSinks *sinks;                   /* where the records go (may be NULL) */
+} MsLaunch;
+
+/* Runs the launch; on success the buffers hold the kernel's results and
+ * every sink has seen every record (its ordered part in the stream order,
+ * stream.h, whatever launch->threads is).  Global addresses in the records
+ * are virtual (MS_VADDR_*, access.h). */
+gboolean ms_emulate (const MsLaunch *launch, GError **error);
+
+/* Checks grid and block against CUDA's limits. */
+gboolean ms_launch_check_geometry (const MsLaunchArgs *args, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,197 @@
+/* kernel.h - the CUDA C subset memsim kernels are written in.
+ *
+ * One kernel source, two back-ends: every memsim kernel (.cu) includes this
+ * header and is compiled twice,
+ *   - by nvcc for the GPU (__CUDACC__ defined): the macros below are plain
+ *     CUDA, so the kernel is an ordinary CUDA kernel;
+ *   - by gcc as C for the CPU emulator: the macros route every global and
+ *     shared memory access, barrier and warp collective to the emulator,
+ *     which runs each CUDA thread as a fiber and records warp accesses.
+ *
+ * The rules a kernel follows (docs/model.md has the long form):
+ *   LD(x)            read the lvalue x (global or shared memory)
+ *   ST(x, v)         x = v (a statement)
+ *   SHARED_ARRAY(T, name, n)        __shared__ T name[n];
+ *   SHARED_ARRAY2(T, name, n, m)    __shared__ T name[n][m];
+ *   __syncthreads(), __syncwarp([mask]), __shfl_sync/_up/_down/_xor,
+ *   __ballot_sync, __any_sync, __all_sync, __activemask, atomicAdd/Sub/
+ *   Min/Max/Exch/CAS, threadIdx/blockIdx/blockDim/gridDim/warpSize,
+ *   float2/float3/float4/int2/int4 and their make_ functions (a float3 is
+ *   loaded member by member, LD (p[i].x): the GPU has no 12-byte access).
+ * A kernel is exposed to memsim through an entry:
+ *   MS_ENTRY (name) { MS_LAUNCH (kernel, L, args...); }
+ * where L->buf[i], L->i[i] and L->f[i] are the buffers and parameters the
+ * kernel descriptor set up.
+ */
+#ifndef MEMSIM_KERNEL_H
+#define MEMSIM_KERNEL_H
+
+#define MS_MAX_BUFFERS 8
+#define MS_MAX_ARGS 8
+
+typedef struct {
+  unsigned grid[3];
+  unsigned block[3];
+  void *buf[MS_MAX_BUFFERS];  /* device (GPU) or host (CPU) buffer pointers */
+  long long i[MS_MAX_ARGS];   /* integer parameters */
+  double f[MS_MAX_ARGS];      /* floating-point parameters */
+} MsLaunchArgs;
+
+#ifdef __CUDACC__
+/* ------------------------------------------------------------------ GPU */
+
+#include <stdint.h>   /* uint8_t etc. in kernels, as in the CPU branch */
+
+#define LD(x) (x)
+#define ST(x, v) ((x) = (v))
+#define SHARED_ARRAY(T, name, n) __shared__ T name[n]
+#define SHARED_ARRAY2(T, name, n, m) __shared__ T name[n][m]
+#define MS_ENTRY(name) \
+  extern "C" void ms_gpu_entry_##name (const MsLaunchArgs *L)
+#define MS_LAUNCH(kernel, L, ...) \
+  kernel<<<dim3 ((L)->grid[0], (L)->grid[1], (L)->grid[2]), \
+           dim3 ((L)->block[0], (L)->block[1], (L)->block[2])>>> (__VA_ARGS__)
+
+/* The address-trace build (--check-trace) includes gpu/trace-device.cuh
+ * after this header: it redefines LD/ST/atomics to also record every
+ * warp-level access on the GPU (see the %.gputrace.o rule in Makefile.am). */
+
+#else
+/* ------------------------------------------------------------------ CPU */
+
+#include "lane.h"   /* first: it includes GLib, before the CUDA keyword macros */
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct { unsigned x, y, z; } uint3;
+typedef uint3 dim3;
+
+typedef struct __attribute__ ((aligned (8))) { float x, y; } float2;
+typedef struct { float x, y, z; } float3;
+typedef struct __attribute__ ((aligned (16))) { float x, y, z, w; } float4;
+typedef struct __attribute__ ((aligned (8))) { int x, y; } int2;
+typedef struct __attribute__ ((aligned (16))) { int x, y, z, w; } int4;
+typedef struct __attribute__ ((aligned (16))) { double x, y; } double2;
+
+static inline float2 make_float2 (float x, float y) { float2 r = { x, y }; return r; }
+static inline float3 make_float3 (float x, float y, float z) { float3 r = { x, y, z }; return r; }
+static inline float4 make_float4 (float x, float y, float z, float w) { float4 r = { x, y, z, w }; return r; }
+static inline int2 make_int2 (int x, int y) { int2 r = { x, y }; return r; }
+static inline int4 make_int4 (int x, int y, int z, int w) { int4 r = { x, y, z, w }; return r; }
+
+/* What a fiber (CUDA thread) sees of itself, and of its block (the same for
+ * all fibers of an OS thread's current block, hence a plain thread-local). */
+typedef struct {
+  uint3 thread_idx;
+} MsThreadInfo;
+typedef struct {
+  uint3 block_idx, block_dim, grid_dim;
+} MsBlockInfo;
+
+extern __thread void *ms_self;        /* the current lane's MsThreadInfo */
+extern __thread MsBlockInfo ms_block;
+
+/* The CUDA keywords and built-ins, only for kernel sources (the CPU build
+ * wrappers define MS_KERNEL_SOURCE), so other C files keep their names. */
+#ifdef MS_KERNEL_SOURCE
+#define threadIdx (((MsThreadInfo *) ms_self)->thread_idx)
+#define blockIdx (ms_block.block_idx)
+#define blockDim (ms_block.block_dim)
+#define gridDim (ms_block.grid_dim)
+#define warpSize 32
+
+#define __global__ static
+#define __device__ static inline
+#define __forceinline__ __attribute__ ((always_inline))
+#define __noinline__ __attribute__ ((noinline))
+#define __restrict__ restrict
+#define __host__
+#endif /* MS_KERNEL_SOURCE */
+
+/* A static record per access site (macro expansion); see sim/stream/access.h.
+ * __COUNTER__ grows in textual order, which is the order the emulator uses
+ * to decide which diverged lanes run first. */
+#include "site.h"
+#define MS_SITE_ \
+  ({ static MsSite ms_site_ = { __FILE__, __LINE__, __COUNTER__, -1 }; &ms_site_; })
+
+enum {
+  MS_ATOMIC_ADD, MS_ATOMIC_SUB, MS_ATOMIC_MIN, MS_ATOMIC_MAX,
+  MS_ATOMIC_EXCH, MS_ATOMIC_CAS,
+};
+enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE };
+enum { MS_SHFL_IDX, MS_SHFL_UP, MS_SHFL_DOWN, MS_SHFL_XOR };
+enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
+
+void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
+                 const void *compare, unsigned size, int op, int num);
+void *ms_shared_alloc (unsigned size, unsigned align);
+void ms_syncwarp (const MsSite *site, unsigned mask);
+void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
+               int kind, int arg, int width);
+unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
+
+/* The unqualified type of an lvalue (drops volatile/const). */
+#define MS_VALUE_TYPE_(x) __typeof__ (((void) 0, (x)))
+
+/* Loads and stores stop the lane inline (sim/emulator/lane.h explains why).  The
+ * loaded value is copied out of the emulator's buffer (a compound literal
+ * of the value's type), so LD assumes nothing about that buffer's
+ * alignment: float4/int4 need 16 bytes, which a plain *(T *) cast would
+ * claim (GCC then emits movaps). */
+#define LD(x) \
+  (*(MS_VALUE_TYPE_ (x) *) __builtin_memcpy (&(MS_VALUE_TYPE_ (x)) { 0 }, \
+                                             ms_lane_ld (MS_SITE_, &(x), sizeof (x)), sizeof (x)))
+#define ST(x, v) \
+  do { MS_VALUE_TYPE_ (x) ms_v_ = (v); \
+       ms_lane_st (MS_SITE_, &(x), &ms_v_, sizeof (x)); } while (0)
+
+#define SHARED_ARRAY(T, name, n) \
+  T *const name = (T *) ms_shared_alloc (sizeof (T) * (n), _Alignof (T))
+#define SHARED_ARRAY2(T, name, n, m) \
+  T (*const name)[m] = (T (*)[m]) ms_shared_alloc (sizeof (T) * (n) * (m), _Alignof (T))
+
+#define MS_NUM_KIND_(v) _Generic ((v), float: MS_NUM_FLOAT, double: MS_NUM_DOUBLE, \
+  unsigned: MS_NUM_UINT, unsigned long: MS_NUM_UINT, unsigned long long: MS_NUM_UINT, \
+  default: MS_NUM_INT)
+#define MS_ATOMIC_(op, p, v, c) \
+  ({ MS_VALUE_TYPE_ (*(p)) ms_v_ = (v), ms_c_ = (c); \
+     *(MS_VALUE_TYPE_ (*(p)) *) ms_atomic (MS_SITE_, (p), &ms_v_, &ms_c_, \
+                                           sizeof ms_v_, op, MS_NUM_KIND_ (ms_v_)); })
+#define atomicAdd(p, v) MS_ATOMIC_ (MS_ATOMIC_ADD, p, v, 0)
+#define atomicSub(p, v) MS_ATOMIC_ (MS_ATOMIC_SUB, p, v, 0)
+#define atomicMin(p, v) MS_ATOMIC_ (MS_ATOMIC_MIN, p, v, 0)
+#define atomicMax(p, v) MS_ATOMIC_ (MS_ATOMIC_MAX, p, v, 0)
+#define atomicExch(p, v) MS_ATOMIC_ (MS_ATOMIC_EXCH, p, v, 0)
+#define atomicCAS(p, c, v) MS_ATOMIC_ (MS_ATOMIC_CAS, p, v, c)
+
+#define __syncthreads() ms_lane_syncthreads (MS_SITE_)
+#define MS_MASK_OR_FULL_(...) (0xffffffffu __VA_OPT__ (& (__VA_ARGS__)))
+#define __syncwarp(...) ms_syncwarp (MS_SITE_, MS_MASK_OR_FULL_ (__VA_ARGS__))
+
+#define MS_WIDTH_OR_32_(...) (32 __VA_OPT__ (* 0 + (__VA_ARGS__)))
+#define MS_SHFL_(kind, mask, v, arg, ...) \
+  ({ MS_VALUE_TYPE_ (v) ms_v_ = (v); \
+     *(MS_VALUE_TYPE_ (v) *) ms_shfl (MS_SITE_, (mask), &ms_v_, sizeof ms_v_, kind, \
+                                      (int) (arg), MS_WIDTH_OR_32_ (__VA_ARGS__)); })
+#define __shfl_sync(mask, v, src, ...) MS_SHFL_ (MS_SHFL_IDX, mask, v, src, __VA_ARGS__)
+#define __shfl_up_sync(mask, v, d, ...) MS_SHFL_ (MS_SHFL_UP, mask, v, d, __VA_ARGS__)
+#define __shfl_down_sync(mask, v, d, ...) MS_SHFL_ (MS_SHFL_DOWN, mask, v, d, __VA_ARGS__)
+#define __shfl_xor_sync(mask, v, m, ...) MS_SHFL_ (MS_SHFL_XOR, mask, v, m, __VA_ARGS__)
+
+#define __ballot_sync(mask, pred) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_BALLOT)
+#define __any_sync(mask, pred) ((int) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_ANY))
+#define __all_sync(mask, pred) ((int) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_ALL))
+#define __activemask() ms_vote (MS_SITE_, 0u, 1, MS_VOTE_ACTIVEMASK)
+
+#define MS_ENTRY(name) \
+  void ms_cpu_entry_##name (const MsLaunchArgs *L); \
+  void ms_cpu_entry_##name (const MsLaunchArgs *L)
+#define MS_LAUNCH(kernel, L, ...) ((void) (L), kernel (__VA_ARGS__))
+
+#endif /* __CUDACC__ */
+
+typedef void (*MsEntryFn) (const MsLaunchArgs *L);
+
+#endif /* MEMSIM_KERNEL_H */

@@ -1,0 +1,152 @@
+/* lane.h - the emulator's record of one CUDA thread (a lane) and the fast
+ * path of a lane stopping at a load or store.
+ *
+ * The stop is inlined into the kernel code (kernel.h includes this header
+ * in the CPU build), so a resumed lane lands in the kernel itself: no
+ * call/return pair spans a context switch, and the CPU's return-address
+ * predictor stays right (an out-of-line stop costs a mispredicted return
+ * whenever consecutive stops are at different operations).  Internal to
+ * memsim: kernels use LD/ST, never these names.
+ */
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+
+#include "fiber.h"
+
+#include "site.h"
+
+typedef enum {
+  MS_LANE_READY,      /* will run on next resume */
+  MS_LANE_AT_OP,      /* waiting at a memory operation or warp collective */
+  MS_LANE_AT_BARRIER, /* waiting at __syncthreads */
+  MS_LANE_DONE,       /* returned from the kernel */
+} MsLaneState;
+
+typedef enum {
+  MS_K_LD, MS_K_ST, MS_K_ATOMIC, MS_K_SHFL, MS_K_VOTE, MS_K_SYNCWARP, MS_K_BARRIER,
+} MsLaneOp;
+
+#define MS_NO_ORDER 0x7fffffff
+
+/* One CUDA thread.  The first 64 bytes are what a load or store of up to 8
+ * bytes and the kernel's threadIdx touch; the rest only 16-byte accesses,
+ * atomics and warp collectives. */
+typedef struct {
+  MsFiber fiber;
+  const MsSite *site;    /* where the lane stopped */
+  volatile uint8_t *addr;/* address of its memory operation */
+  uint8_t state, kind, size, lane;
+  struct { unsigned x, y, z; } thread_idx;   /* = MsThreadInfo; ms_self points here */
+  uint64_t val[2];       /* value stored, or loaded / operand of a collective */
+  uint32_t mask;         /* collective's mask */
+  unsigned n_shared;     /* shared arrays this thread declared so far */
+  /* cold */
+  uint64_t cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
+  int sub, num, arg, width;
+} __attribute__ ((aligned (64))) MsLane;
+
+/* What a stopping lane needs of its warp's scheduler. */
+typedef struct {
+  MsFiber sched;          /* the scheduler's context */
+  MsLane *warp_end;       /* one past the current warp's last lane */
+  int order[32];          /* site order of the warp's lanes at an op, else MS_NO_ORDER */
+  /* what the lanes of the latest hand-over chain stopped at: the earliest
+   * site order, the lanes at it, and all lanes that stopped at an op */
+  int step_best;
+  uint32_t step_group, step_stopped;
+  unsigned n_barrier;     /* lanes of the block waiting at a barrier */
+  const MsSite *barrier_site;  /* the barrier the first waiting lane is at */
+  int barrier_mismatch;   /* lanes wait at different barriers */
+} MsWarpCtl;
+
+extern __thread MsLane *ms_cur_lane;
+extern __thread MsWarpCtl *ms_warp_ctl;
+extern __thread void *ms_self;
+
+static inline void
+ms_prefetch_lane (const MsLane *l)
+{
+  const char *sp = (const char *) l->fiber.sp;
+  __builtin_prefetch (sp);
+  __builtin_prefetch (sp + 64);
+  __builtin_prefetch (sp + 128);
+}
+
+/* A lane that stops hands over directly to the next lane of its warp that
+ * is ready to run, and the last one to the scheduler: one context switch
+ * per lane and step instead of two. */
+static inline __attribute__ ((always_inline)) void
+ms_lane_yield (MsLane *l)
+{
+  MsWarpCtl *ctl = ms_warp_ctl;
+  for (MsLane *next = l + 1; next < ctl->warp_end; next++)
+    if (next->state == MS_LANE_READY)
+      {
+        if (next + 2 < ctl->warp_end)
+          ms_prefetch_lane (next + 2);
+        ms_cur_lane = next;
+        ms_self = &next->thread_idx;
+        ms_fiber_switch (&l->fiber, &next->fiber);
+        return;
+      }
+  ms_fiber_switch (&l->fiber, &ctl->sched);
+}
+
+static inline __attribute__ ((always_inline)) MsLane *
+ms_lane_stop (const MsSite *site, MsLaneOp kind)
+{
+  MsLane *l = ms_cur_lane;
+  MsWarpCtl *ctl = ms_warp_ctl;
+  int o = site->order;
+  uint32_t bit = 1u << l->lane;
+  l->site = site;
+  l->kind = (uint8_t) kind;
+  l->state = MS_LANE_AT_OP;
+  ctl->order[l->lane] = o;
+  ctl->step_stopped |= bit;
+  if (o < ctl->step_best)
+    {
+      ctl->step_best = o;
+      ctl->step_group = bit;
+    }
+  else if (o == ctl->step_best)
+    ctl->step_group |= bit;
+  return l;
+}
+
+static inline __attribute__ ((always_inline)) void *
+ms_lane_ld (const MsSite *site, const volatile void *p, unsigned size)
+{
+  MsLane *l = ms_lane_stop (site, MS_K_LD);
+  l->addr = (volatile uint8_t *) p;
+  l->size = (uint8_t) size;
+  ms_lane_yield (l);
+  return l->val;
+}
+
+static inline __attribute__ ((always_inline)) void
+ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
+{
+  MsLane *l = ms_lane_stop (site, MS_K_ST);
+  l->addr = (volatile uint8_t *) p;
+  l->size = (uint8_t) size;
+  memcpy (l->val, v, size);
+  ms_lane_yield (l);
+}
+
+static inline __attribute__ ((always_inline)) void
+ms_lane_syncthreads (const MsSite *site)
+{
+  MsLane *l = ms_cur_lane;
+  MsWarpCtl *ctl = ms_warp_ctl;
+  l->site = site;
+  l->kind = MS_K_BARRIER;
+  l->state = MS_LANE_AT_BARRIER;
+  if (ctl->n_barrier++ == 0)
+    ctl->barrier_site = site;
+  else if (site != ctl->barrier_site)
+    ctl->barrier_mismatch = 1;
+  ms_lane_yield (l);
+}

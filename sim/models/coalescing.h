@@ -1,0 +1,58 @@
+/* coalescing.h - global memory coalescing model: sectors and lines per
+ * warp-level access.
+ *
+ * See the comment at the top of coalescing.c for the modelling assumptions.
+ * Both functions are pure (no global state, no allocation) and take the
+ * architecture as a parameter, so they are safe to call from several
+ * threads and honour any MsArch preset that passes ms_coalescing_arch_check().
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+#include "arch.h"
+#include "model.h"
+
+G_BEGIN_DECLS
+
+/* The most distinct sectors one warp access can touch: 32 lanes, each
+ * range [addr, addr+width) with width <= sector_bytes spans at most 2
+ * sectors.  Size of the array ms_coalescing_sectors() fills. */
+#define MS_COALESCING_MAX_SECTORS (2 * MS_WARP_SIZE)
+
+typedef struct {
+  guint64 requests;   /* warp-level instructions with >= 1 active lane: 1 per record */
+  guint64 sectors;    /* distinct arch->sector_bytes sectors touched by the active
+                       * lanes' byte ranges [addr, addr+width) */
+  guint64 lines;      /* distinct arch->line_bytes lines touched */
+  guint64 bytes;      /* bytes requested: width * number of active lanes */
+} MsGlobalCost;
+
+/* Fills (overwrites) *cost with the cost of one warp access.  A record with
+ * no active lane (mask == 0) costs nothing (all fields 0).  Lanes at or
+ * above arch->warp_size are ignored. */
+void ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
+                         MsGlobalCost *cost);
+
+/* The distinct sectors the access touches, for diagrams: stores sector
+ * indices (byte address / arch->sector_bytes) sorted ascending into
+ * sector_out, which must hold MS_COALESCING_MAX_SECTORS (64) entries, and
+ * returns their number (== cost.sectors; 0 when mask == 0). */
+guint ms_coalescing_sectors (const MsArch *arch, const MsWarpAccess *a,
+                             guint64 *sector_out);
+
+/* Adds cost b into the running total *sum. */
+void ms_global_cost_add (MsGlobalCost *sum, const MsGlobalCost *b);
+
+/* Whether the model can work with this architecture: warp_size in
+ * 1..MS_WARP_SIZE, sector_bytes >= 16 (the widest access, so one lane spans
+ * at most 2 sectors), line_bytes a positive multiple of sector_bytes.  For
+ * the loader of architecture description files; the cost functions assume
+ * a checked arch. */
+gboolean ms_coalescing_arch_check (const MsArch *arch, GError **error);
+
+/* The model-table entry (models.c). */
+extern const MsModel ms_model_coalescing;
+
+G_END_DECLS

@@ -1,0 +1,99 @@
+/* model.h - the interface every memory model implements, and the model
+ * table (models.c) that the pipeline runs.
+ *
+ * A model consumes warp access records of one memory space and adds its
+ * costs to the counters of the record's site (stats.h); it names its
+ * counters, and Nsight Compute's metric for each where there is one, so
+ * reports list them without knowing the model.  Two kinds:
+ *
+ *   stateless  cost(): a pure function of one record (coalescing, banks).
+ *              The pipeline calls it on every worker thread in parallel,
+ *              each worker with its own counters, and sums the workers'
+ *              counters at the end: the result does not depend on the
+ *              order of records or the number of threads.
+ *   stateful   ordered_cost() with state of state_size bytes: gets every
+ *              record in the stream order (stream.h), one at a time, with
+ *              one state for the whole run (a cache: hits depend on what
+ *              came before).
+ *
+ * Adding a model: one file under sim/models/ with its MsModel (opening with
+ * its modelling assumptions), its counters in free slots (MS_SLOT_* below
+ * lists the slots taken), and one line in the table in models.c.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+#include "arch.h"
+#include "stats.h"
+#include "stream.h"
+
+G_BEGIN_DECLS
+
+/* Slots of MsCounters.v taken by the built-in models. */
+enum {
+  MS_SLOT_REQUESTS = 0,   /* coalescing.c */
+  MS_SLOT_SECTORS = 1,
+  MS_SLOT_LINES = 2,
+  MS_SLOT_WAVEFRONTS = 3, /* banks.c */
+  MS_SLOT_IDEAL = 4,
+  MS_SLOT_EXCESSIVE = 5,
+  MS_SLOT_FIRST_FREE = 6,
+};
+
+typedef struct {
+  const char *key;      /* short name, e.g. "sectors" (CSV columns, lookups) */
+  guint slot;           /* index in MsCounters.v */
+  /* Nsight Compute metric, a pattern with one %s for the op ("ld", "st",
+   * "atom"), e.g. "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum"; NULL
+   * when Nsight has none. */
+  const char *nsight;
+} MsCounterDef;
+
+typedef struct {
+  const char *name;          /* "coalescing" */
+  const char *summary;       /* one line */
+  MsSpace space;             /* the records it costs */
+  const MsCounterDef *counters;   /* terminated by { NULL } */
+  /* Whether the model can work with this architecture (NULL: any). */
+  gboolean (*arch_check) (const MsArch *arch, GError **error);
+  /* stateless models: adds the record's cost into v (the site's slots) */
+  void (*cost) (const MsArch *arch, const MsWarpAccess *a, guint64 *v);
+  /* stateful models */
+  gsize state_size;
+  void (*state_init) (gpointer state, const MsArch *arch);
+  void (*state_clear) (gpointer state);
+  void (*ordered_cost) (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v);
+} MsModel;
+
+/* The model table, NULL-terminated. */
+const MsModel *const *ms_models (void);
+/* Whether every model can work with arch (warp size, each arch_check). */
+gboolean ms_models_arch_check (const MsArch *arch, GError **error);
+/* ms_arch_lookup () and ms_models_arch_check (): the presets a run can use. */
+MsArch *ms_models_arch_lookup (const char *name_or_path, GError **error);
+/* Nsight's name for the instructions of (space, op):
+ * "smsp__sass_inst_executed_op_global_ld.sum"; NULL for local memory. */
+const char *ms_metric_inst_name (MsSpace space, MsOp op);
+/* Nsight's name of a counter for an op (a static string), or NULL. */
+const char *ms_counter_metric_name (const MsCounterDef *def, MsOp op);
+/* The counter of `space` called key ("sectors"), or NULL. */
+const MsCounterDef *ms_counter_find (MsSpace space, const char *key);
+
+/* ---- running the models over a stream ---- */
+
+typedef struct MsModelRun MsModelRun;
+
+/* threads_per_block: to tell partial warps from full ones. */
+MsModelRun *ms_model_run_new (const MsArch *arch, guint64 threads_per_block, GError **error);
+void ms_model_run_free (MsModelRun *run);
+/* The sink to drive with the stream (stream.h). */
+const MsStreamSink *ms_model_run_sink (MsModelRun *run);
+/* After the producer is done: the counters per site, sorted for reports;
+ * blocks/threads/warps from the geometry given.  Call once. */
+MsStats *ms_model_run_finish (MsModelRun *run, guint64 blocks);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsModelRun, ms_model_run_free)
+
+G_END_DECLS

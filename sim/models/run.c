@@ -1,0 +1,225 @@
+/* run.c - runs the model table over a stream of warp accesses (model.h).
+ *
+ * Per worker: a dense array of MsCounters indexed by site id x space,
+ * grown as sites appear; stateless models add into it in parallel.  The
+ * stateful models get the ordered stream and add into the run's own
+ * array.  finish() sums everything per (site, space) and sorts it for the
+ * reports.
+ */
+#include "config.h"
+#include "model.h"
+
+#include <string.h>
+
+typedef struct {
+  MsCounters *c;      /* [site id * MS_N_SPACES + space] */
+  guint8 *op;         /* MsOp + 1 per slot, 0 = never executed */
+  guint8 *width;
+  guint n;            /* slots allocated */
+} SiteCounters;
+
+struct MsModelRun {
+  const MsArch *arch;
+  guint64 threads_per_block;
+  MsStreamSink sink;
+  GMutex lock;
+  SiteCounters total;          /* merged workers + stateful models */
+  const MsModel *stateless[MS_N_SPACES][8];
+  const MsModel *stateful[8];
+  gpointer state[8];
+  guint n_stateful;
+};
+
+static void
+site_counters_grow (SiteCounters *s, guint slot)
+{
+  if (G_LIKELY (slot < s->n))
+    return;
+  guint n = MAX (s->n * 2, MAX (slot + 1, 64u * MS_N_SPACES));
+  s->c = g_renew (MsCounters, s->c, n);
+  s->op = g_renew (guint8, s->op, n);
+  s->width = g_renew (guint8, s->width, n);
+  memset (s->c + s->n, 0, (n - s->n) * sizeof *s->c);
+  memset (s->op + s->n, 0, n - s->n);
+  memset (s->width + s->n, 0, n - s->n);
+  s->n = n;
+}
+
+static void
+site_counters_clear (SiteCounters *s)
+{
+  g_free (s->c);
+  g_free (s->op);
+  g_free (s->width);
+  memset (s, 0, sizeof *s);
+}
+
+/* The generic counts of one record, into its site's counters. */
+static inline MsCounters *
+count_record (const MsModelRun *run, SiteCounters *s, const MsWarpAccess *a)
+{
+  guint slot = (guint) a->site->id * MS_N_SPACES + a->space;
+  site_counters_grow (s, slot);
+  MsCounters *c = &s->c[slot];
+  guint32 mask = ms_warp_lanes (a->mask, run->arch->warp_size);
+  guint n_active = (guint) __builtin_popcount (mask);
+  /* the lanes that exist in this warp: a block's last warp may be short */
+  guint64 first = (guint64) a->warp * MS_WARP_SIZE;
+  guint64 exist = run->threads_per_block > first ? run->threads_per_block - first : 0;
+  guint32 full = exist >= MS_WARP_SIZE ? 0xffffffffu : (1u << exist) - 1u;
+  s->op[slot] = (guint8) (a->op + 1);
+  s->width[slot] = a->width;
+  c->executions++;
+  c->lanes += n_active;
+  c->partial += mask != ms_warp_lanes (full, run->arch->warp_size);
+  c->bytes += (guint64) n_active * a->width;
+  return c;
+}
+
+typedef struct {
+  MsModelRun *run;
+  SiteCounters s;
+} Worker;
+
+static gpointer
+worker_new (gpointer user)
+{
+  Worker *w = g_new0 (Worker, 1);
+  w->run = user;
+  return w;
+}
+
+static void
+worker_access (gpointer worker, const MsWarpAccess *a)
+{
+  Worker *w = worker;
+  MsModelRun *run = w->run;
+  MsCounters *c = count_record (run, &w->s, a);
+  if (G_LIKELY (a->space < MS_N_SPACES))
+    for (const MsModel *const *m = run->stateless[a->space]; *m; m++)
+      (*m)->cost (run->arch, a, c->v);
+}
+
+/* Adds src's counters into dst (slots beyond dst's grow it). */
+static void
+site_counters_merge (SiteCounters *dst, const SiteCounters *src)
+{
+  if (src->n == 0)
+    return;
+  site_counters_grow (dst, src->n - 1);
+  for (guint i = 0; i < src->n; i++)
+    if (src->op[i])
+      {
+        ms_counters_add (&dst->c[i], &src->c[i]);
+        dst->op[i] = src->op[i];
+        dst->width[i] = src->width[i];
+      }
+}
+
+static void
+worker_done (gpointer user, gpointer worker)
+{
+  MsModelRun *run = user;
+  Worker *w = worker;
+  g_mutex_lock (&run->lock);
+  site_counters_merge (&run->total, &w->s);
+  g_mutex_unlock (&run->lock);
+  site_counters_clear (&w->s);
+  g_free (w);
+}
+
+/* The stateful models, in stream order; their counters go straight into
+ * the run's totals (the ordered part runs one record at a time). */
+static void
+ordered_access (gpointer user, const MsWarpAccess *a)
+{
+  MsModelRun *run = user;
+  guint slot = (guint) a->site->id * MS_N_SPACES + a->space;
+  site_counters_grow (&run->total, slot);
+  for (guint i = 0; i < run->n_stateful; i++)
+    if (run->stateful[i]->space == a->space)
+      run->stateful[i]->ordered_cost (run->state[i], run->arch, a, run->total.c[slot].v);
+}
+
+MsModelRun *
+ms_model_run_new (const MsArch *arch, guint64 threads_per_block, GError **error)
+{
+  if (!ms_models_arch_check (arch, error))
+    return NULL;
+  MsModelRun *run = g_new0 (MsModelRun, 1);
+  run->arch = arch;
+  run->threads_per_block = threads_per_block;
+  g_mutex_init (&run->lock);
+  guint n[MS_N_SPACES] = { 0 };
+  for (const MsModel *const *m = ms_models (); *m; m++)
+    {
+      const MsModel *model = *m;
+      if (model->cost && n[model->space] + 1 < G_N_ELEMENTS (run->stateless[0]))
+        run->stateless[model->space][n[model->space]++] = model;
+      if (model->ordered_cost && run->n_stateful < G_N_ELEMENTS (run->stateful))
+        {
+          gpointer state = g_malloc0 (MAX (model->state_size, 1));
+          if (model->state_init)
+            model->state_init (state, arch);
+          run->state[run->n_stateful] = state;
+          run->stateful[run->n_stateful++] = model;
+        }
+    }
+  run->sink = (MsStreamSink) {
+    .worker_new = worker_new, .access = worker_access, .worker_done = worker_done,
+    .ordered = run->n_stateful ? ordered_access : NULL, .user = run,
+  };
+  return run;
+}
+
+void
+ms_model_run_free (MsModelRun *run)
+{
+  if (run == NULL)
+    return;
+  for (guint i = 0; i < run->n_stateful; i++)
+    {
+      if (run->stateful[i]->state_clear)
+        run->stateful[i]->state_clear (run->state[i]);
+      g_free (run->state[i]);
+    }
+  site_counters_clear (&run->total);
+  g_mutex_clear (&run->lock);
+  g_free (run);
+}
+
+const MsStreamSink *
+ms_model_run_sink (MsModelRun *run)
+{
+  return &run->sink;
+}
+
+static gint
+compare_site_stats (gconstpointer a, gconstpointer b)
+{
+  const MsSiteStats *x = a, *y = b;
+  int c = ms_site_compare (x->site, y->site);
+  return c ? c : (int) x->space - (int) y->space;
+}
+
+MsStats *
+ms_model_run_finish (MsModelRun *run, guint64 blocks)
+{
+  MsStats *stats = ms_stats_new ();
+  const SiteCounters *t = &run->total;
+  for (guint i = 0; i < t->n; i++)
+    if (t->op[i])
+      {
+        MsSiteStats s = {
+          .site = ms_site_lookup ((int) (i / MS_N_SPACES)), .space = (MsSpace) (i % MS_N_SPACES),
+          .op = (MsOp) (t->op[i] - 1), .width = t->width[i], .c = t->c[i],
+        };
+        g_array_append_val (stats->sites, s);
+      }
+  g_array_sort (stats->sites, compare_site_stats);
+  guint64 tpb = run->threads_per_block;
+  stats->blocks = blocks;
+  stats->threads = blocks * tpb;
+  stats->warps = blocks * ((tpb + MS_WARP_SIZE - 1) / MS_WARP_SIZE);
+  return stats;
+}

@@ -1,0 +1,48 @@
+/* stats.h - what the models computed: counters per access site.
+ *
+ * Every (site, space) gets one MsCounters: the generic counts of the
+ * records (executions, active lanes, partial warps, bytes requested) and
+ * MS_COUNTER_SLOTS model counters.  Each model owns some slots (its
+ * MsCounterDef list, model.h); the model table checks that no two models
+ * share a slot.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+
+G_BEGIN_DECLS
+
+#define MS_COUNTER_SLOTS 16
+
+typedef struct {
+  guint64 executions;   /* warp-level instructions executed (records) */
+  guint64 lanes;        /* active lanes summed over executions */
+  guint64 partial;      /* executions with fewer lanes than the warp has */
+  guint64 bytes;        /* bytes requested: width x active lanes */
+  guint64 v[MS_COUNTER_SLOTS];   /* the models' counters, by slot */
+} MsCounters;
+
+typedef struct {
+  const MsSite *site;
+  MsSpace space;
+  MsOp op;
+  guint width;
+  MsCounters c;
+} MsSiteStats;
+
+typedef struct {
+  GArray *sites;        /* MsSiteStats, in report order (ms_site_compare, space) */
+  guint64 blocks, threads, warps;
+} MsStats;
+
+MsStats *ms_stats_new (void);
+void ms_stats_free (MsStats *stats);
+void ms_counters_add (MsCounters *into, const MsCounters *c);
+/* Totals over all sites with the given space and op (op < 0: any op). */
+void ms_stats_total (const MsStats *stats, MsSpace space, int op, MsCounters *out);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsStats, ms_stats_free)
+
+G_END_DECLS

@@ -1,0 +1,98 @@
+/* access.h - the warp access record: the spine of memsim's pipeline.
+ *
+ * One record per warp-level memory instruction executed (per warp, per
+ * dynamic execution).  Producers (the emulator, the trace readers and
+ * importers under traces/) hand records to consumers (the models, the trace
+ * writers, the diagram capture) through an MsStreamSink (stream.h); nothing
+ * else passes between them.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "site.h"
+
+G_BEGIN_DECLS
+
+#define MS_WARP_SIZE 32
+
+typedef enum {
+  MS_SPACE_GLOBAL = 0,
+  MS_SPACE_SHARED = 1,
+  MS_SPACE_LOCAL = 2,
+} MsSpace;
+#define MS_N_SPACES 3
+
+typedef enum {
+  MS_OP_LD = 0,
+  MS_OP_ST = 1,
+  MS_OP_ATOMIC = 2,
+} MsOp;
+#define MS_N_OPS 3
+
+typedef struct {
+  const MsSite *site; /* registered: site->id >= 0 (ms_site_register) */
+  guint32 block;      /* linear block index in the grid: x + gx * (y + gy * z) */
+  guint16 warp;       /* warp index within the block (linear thread index / 32) */
+  guint8 space;       /* MsSpace */
+  guint8 op;          /* MsOp */
+  guint8 width;       /* bytes per lane: 1, 2, 4, 8 or 16 */
+  guint32 mask;       /* active lanes: bit l set = lane l took part */
+  /* Per lane: global = byte address (emulator: buffer i at virtual base
+   * (i + 1) << 40, see MS_VADDR_*; imported traces: the device address),
+   * shared = byte offset in the block's shared window.  Entries of
+   * inactive lanes are undefined. */
+  guint64 addr[MS_WARP_SIZE];
+} MsWarpAccess;
+
+/* Global addresses of emulated launches are virtual: buffer i (0-based)
+ * starts at (i + 1) << MS_BUFFER_SHIFT, so records do not depend on where
+ * the host allocator put the buffers, and alignment (256 B) is preserved. */
+#define MS_BUFFER_SHIFT 40
+#define MS_VADDR_BUFFER(a) ((int) ((a) >> MS_BUFFER_SHIFT) - 1)
+#define MS_VADDR_OFFSET(a) ((a) & ((G_GUINT64_CONSTANT (1) << MS_BUFFER_SHIFT) - 1))
+
+const char *ms_space_name (MsSpace space);
+const char *ms_op_name (MsOp op);
+/* "global"/"shared"/"local", "ld"/"st"/"atom" back to the enum; FALSE if
+ * the name is none of them. */
+gboolean ms_space_parse (const char *name, MsSpace *space);
+gboolean ms_op_parse (const char *name, MsOp *op);
+
+/* ---- the site table: one dense id per site, for the whole process ---- */
+
+#define MS_MAX_SITES 4096
+
+/* Gives site a dense id (site->id) on first use and returns it; -1 when
+ * the table is full (the caller reports it as an error). Thread-safe. */
+int ms_site_register (const MsSite *site);
+/* The site of an id, or NULL. */
+const MsSite *ms_site_lookup (int id);
+/* Sites registered so far (ids 0 .. n - 1). */
+int ms_site_count (void);
+
+/* Orders sites as reports list them: line, then textual order. */
+int ms_site_compare (const MsSite *a, const MsSite *b);
+
+/* Division that is 0 for an empty denominator (ratios in reports). */
+static inline double
+ms_ratio (guint64 a, guint64 b)
+{
+  return b ? (double) a / (double) b : 0.0;
+}
+
+/* Active lanes of a mask on an architecture with warp_size lanes. */
+static inline guint32
+ms_warp_lanes (guint32 mask, int warp_size)
+{
+  return warp_size >= MS_WARP_SIZE ? mask : mask & ((1u << warp_size) - 1u);
+}
+
+/* log2 of v when v is a power of two, else -1. */
+static inline int
+ms_exact_log2 (guint64 v)
+{
+  return (v != 0 && (v & (v - 1)) == 0) ? __builtin_ctzll (v) : -1;
+}
+
+G_END_DECLS

@@ -1,0 +1,53 @@
+/* launch.h - what a stream of warp accesses comes from: the kernel, its
+ * launch geometry, parameters and buffers, and where its sites' source
+ * lines are.  The same description heads a live run's report and a trace
+ * file, so a replayed trace reports exactly what the live run did.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+
+G_BEGIN_DECLS
+
+#define MS_RUN_MAX_PARAMS 16
+#define MS_RUN_MAX_BUFFERS 64
+
+typedef struct {
+  char *kernel;           /* "transpose_naive" */
+  char *family;           /* "transpose"; "" when unknown (imported traces) */
+  char *origin;           /* "seed 002"; for imports, the tool */
+  char *description;      /* one line */
+  char *source;           /* kernel source file name, "transpose.cu" */
+  char *arch;             /* architecture preset the stream was costed on */
+  char *producer;         /* "memsim emulator", "NVBit mem_trace", "Accel-Sim tracer" */
+  guint grid[3], block[3];
+  guint shared_bytes;     /* static shared memory per block (0: unknown) */
+  guint n_params;
+  char *param_name[MS_RUN_MAX_PARAMS];
+  gint64 param_value[MS_RUN_MAX_PARAMS];
+  guint n_buffers;
+  char *buffer_name[MS_RUN_MAX_BUFFERS];
+  guint64 buffer_base[MS_RUN_MAX_BUFFERS];   /* first byte's address in records */
+  guint64 buffer_bytes[MS_RUN_MAX_BUFFERS];
+  char *check;            /* the output check: "passed", a failure, or "not run" */
+  /* The text of a site's source line (newly allocated), or NULL. */
+  char *(*source_line) (gpointer data, const MsSite *site);
+  gpointer source_data;
+} MsRunInfo;
+
+MsRunInfo *ms_run_info_new (void);
+void ms_run_info_free (MsRunInfo *info);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsRunInfo, ms_run_info_free)
+
+void ms_run_info_add_param (MsRunInfo *info, const char *name, gint64 value);
+void ms_run_info_add_buffer (MsRunInfo *info, const char *name, guint64 base, guint64 bytes);
+/* The source line of a site through info->source_line, or NULL. */
+char *ms_run_info_source_line (const MsRunInfo *info, const MsSite *site);
+/* "width=1024 height=1024" */
+char *ms_run_info_params_text (const MsRunInfo *info);
+guint64 ms_run_info_blocks (const MsRunInfo *info);
+guint64 ms_run_info_threads_per_block (const MsRunInfo *info);
+
+G_END_DECLS

@@ -1,0 +1,19 @@
+/* site.h - a static source location of memory accesses: one LD/ST/atomic
+ * macro expansion in a kernel, or one site of an imported trace.
+ *
+ * Plain C without GLib: kernel sources include it through kernel.h.  The
+ * one definition of MsSite; sim/stream/access.h adds the site table.
+ */
+#ifndef MEMSIM_SITE_H
+#define MEMSIM_SITE_H
+
+typedef struct MsSite MsSite;
+struct MsSite {
+  const char *file;   /* source file name, e.g. "transpose.cu" */
+  int line;           /* 1-based source line (0: unknown, e.g. an imported trace) */
+  int order;          /* textual order within the file (__COUNTER__); the
+                       * emulator runs lanes waiting at the smallest first */
+  int id;             /* dense index in the site table, -1 before first use */
+};
+
+#endif /* MEMSIM_SITE_H */

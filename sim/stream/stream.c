@@ -1,0 +1,142 @@
+/* stream.c - sink sets and block reordering (see stream.h). */
+#include "config.h"
+#include "stream.h"
+
+gboolean
+ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink)
+{
+  if (sinks->n >= MS_MAX_SINKS)
+    return FALSE;
+  sinks->sink[sinks->n++] = sink;
+  return TRUE;
+}
+
+gboolean
+ms_sinks_ordered (const MsSinks *sinks)
+{
+  for (guint i = 0; sinks && i < sinks->n; i++)
+    if (sinks->sink[i]->ordered)
+      return TRUE;
+  return FALSE;
+}
+
+void
+ms_sink_worker_begin (MsSinkWorker *w, const MsSinks *sinks)
+{
+  w->sinks = sinks;
+  for (guint i = 0; i < sinks->n; i++)
+    {
+      const MsStreamSink *s = sinks->sink[i];
+      w->state[i] = s->worker_new ? s->worker_new (s->user) : NULL;
+    }
+}
+
+void
+ms_sink_worker_end (MsSinkWorker *w)
+{
+  for (guint i = 0; i < w->sinks->n; i++)
+    {
+      const MsStreamSink *s = w->sinks->sink[i];
+      if (s->worker_done)
+        s->worker_done (s->user, w->state[i]);
+      w->state[i] = NULL;
+    }
+}
+
+void
+ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
+{
+  for (guint i = 0; i < sinks->n; i++)
+    if (sinks->sink[i]->ordered)
+      sinks->sink[i]->ordered (sinks->sink[i]->user, a);
+}
+
+struct MsStreamOrder {
+  const MsSinks *sinks;
+  GMutex lock;
+  GCond cond;
+  guint64 next;          /* next block to deliver */
+  guint window;
+  GHashTable *done;      /* block -> GArray, finished but not delivered */
+  gboolean delivering;   /* a worker is delivering (outside the lock) */
+  guint64 limit;         /* blocks from this one on are not delivered */
+};
+
+MsStreamOrder *
+ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window)
+{
+  MsStreamOrder *o = g_new0 (MsStreamOrder, 1);
+  o->sinks = sinks;
+  o->next = first_block;
+  o->window = MAX (window, 1);
+  o->limit = G_MAXUINT64;
+  g_mutex_init (&o->lock);
+  g_cond_init (&o->cond);
+  o->done = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                   (GDestroyNotify) g_array_unref);
+  return o;
+}
+
+void
+ms_stream_order_free (MsStreamOrder *o)
+{
+  if (o == NULL)
+    return;
+  g_hash_table_destroy (o->done);
+  g_mutex_clear (&o->lock);
+  g_cond_clear (&o->cond);
+  g_free (o);
+}
+
+gboolean
+ms_stream_order_wait (MsStreamOrder *o, guint64 block)
+{
+  g_mutex_lock (&o->lock);
+  while (block < o->limit && block >= o->next + o->window)
+    g_cond_wait (&o->cond, &o->lock);
+  gboolean ok = block < o->limit;
+  g_mutex_unlock (&o->lock);
+  return ok;
+}
+
+void
+ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records)
+{
+  g_mutex_lock (&o->lock);
+  if (block >= o->limit)
+    {
+      g_mutex_unlock (&o->lock);
+      g_array_unref (records);
+      return;
+    }
+  g_hash_table_insert (o->done, g_memdup2 (&block, sizeof block), records);
+  /* One deliverer at a time; it keeps going while the next block is there,
+   * so records reach the sinks in block order without holding the lock. */
+  while (!o->delivering && o->next < o->limit)
+    {
+      gpointer key = NULL, ready_p = NULL;
+      if (!g_hash_table_steal_extended (o->done, &o->next, &key, &ready_p))
+        break;
+      g_free (key);
+      GArray *ready = ready_p;
+      o->delivering = TRUE;
+      g_mutex_unlock (&o->lock);
+      for (guint i = 0; i < ready->len; i++)
+        ms_sinks_ordered_access (o->sinks, &g_array_index (ready, MsWarpAccess, i));
+      g_array_unref (ready);
+      g_mutex_lock (&o->lock);
+      o->delivering = FALSE;
+      o->next++;
+      g_cond_broadcast (&o->cond);
+    }
+  g_mutex_unlock (&o->lock);
+}
+
+void
+ms_stream_order_stop_at (MsStreamOrder *o, guint64 block)
+{
+  g_mutex_lock (&o->lock);
+  o->limit = MIN (o->limit, block);
+  g_cond_broadcast (&o->cond);
+  g_mutex_unlock (&o->lock);
+}

@@ -1,0 +1,103 @@
+/* stream.h - how warp access records flow from a producer to consumers.
+ *
+ * A producer (the emulator, a trace reader) drives one or more sinks.  A
+ * sink has two optional parts:
+ *
+ *   parallel  worker_new / access / worker_done: every record goes to
+ *             access() on the worker (OS thread) that produced it, with that
+ *             worker's own state; the order of records across workers is
+ *             not defined, so this part suits order-free consumers (the
+ *             coalescing and bank models: sums of per-record costs).
+ *             worker_done() hands a worker's state back, one worker at a
+ *             time (merge it there), after the worker's last record.
+ *   ordered   ordered(): every record, one call at a time, in THE STREAM
+ *             ORDER, whatever the number of workers:
+ *               - blocks in ascending linear block index
+ *                 (x + gridDim.x * (y + gridDim.y * z));
+ *               - within a block, the order in which the emulator executes
+ *                 warp-level instructions: warps 0, 1, ... of the block each
+ *                 run until they stop (barrier, a collective that cannot
+ *                 complete yet, exit, or a budget of 4096 instructions),
+ *                 round after round, and within a warp instruction by
+ *                 instruction (one record per memory space the
+ *                 instruction's lanes touched, global before shared).
+ *             Trace files store records in this order, and a reader gives
+ *             them back in it.  Stateful consumers (a cache, the trace
+ *             writer, the diagram capture) use this part.
+ *
+ * Producers: the emulator (sim/emulator) runs blocks on several threads and
+ * reorders blocks for the ordered part (MsStreamOrder below); a trace reader
+ * (traces/) produces the stream order directly.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gpointer (*worker_new) (gpointer user);
+  void (*access) (gpointer worker, const MsWarpAccess *a);
+  void (*worker_done) (gpointer user, gpointer worker);
+  void (*ordered) (gpointer user, const MsWarpAccess *a);
+  gpointer user;
+} MsStreamSink;
+
+#define MS_MAX_SINKS 4
+
+/* A set of sinks a producer drives (the CLI composes it). */
+typedef struct {
+  const MsStreamSink *sink[MS_MAX_SINKS];
+  guint n;
+} MsSinks;
+
+/* Adds a sink (at most MS_MAX_SINKS; FALSE when full). */
+gboolean ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink);
+gboolean ms_sinks_ordered (const MsSinks *sinks);
+
+/* Per-worker side of a set of sinks, for producers. */
+typedef struct {
+  const MsSinks *sinks;
+  gpointer state[MS_MAX_SINKS];
+} MsSinkWorker;
+
+void ms_sink_worker_begin (MsSinkWorker *w, const MsSinks *sinks);
+/* Hands the record to every sink's parallel part. */
+static inline void
+ms_sink_worker_access (MsSinkWorker *w, const MsWarpAccess *a)
+{
+  for (guint i = 0; i < w->sinks->n; i++)
+    if (w->sinks->sink[i]->access)
+      w->sinks->sink[i]->access (w->state[i], a);
+}
+/* worker_done for every sink (call serially). */
+void ms_sink_worker_end (MsSinkWorker *w);
+/* Hands the record to every sink's ordered part (call in stream order). */
+void ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a);
+
+/* ---- block reordering, for producers that run blocks in parallel ----
+ *
+ * Workers record each block's accesses in a buffer and submit it when the
+ * block is done; blocks are delivered to the ordered sinks in ascending
+ * block order by whichever worker completes the next one.  A worker about
+ * to start block b first waits until b is within `window` blocks of the
+ * next block to deliver, so memory stays bounded (window block buffers)
+ * whatever the grid size.  The lowest undelivered block never waits, so
+ * this cannot deadlock as long as every block up to it is run. */
+typedef struct MsStreamOrder MsStreamOrder;
+
+MsStreamOrder *ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window);
+void ms_stream_order_free (MsStreamOrder *o);
+/* Waits until block may start; FALSE if it will not be delivered (see
+ * ms_stream_order_stop_at). */
+gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
+/* Hands over the block's records (the GArray of MsWarpAccess is taken). */
+void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records);
+/* After block failed: blocks from it on are neither waited for nor
+ * delivered; the blocks before it still are (so the first error of the
+ * grid can be found whatever the thread count). */
+void ms_stream_order_stop_at (MsStreamOrder *o, guint64 block);
+
+G_END_DECLS

@@ -1,0 +1,407 @@
+/* problem.c - parameters, buffers and launch geometry of a built-in kernel. */
+#include "config.h"
+#include "problem.h"
+
+#include <gio/gio.h>
+#include <sys/mman.h>
+
+#define HUGE_PAGE ((gsize) 2 << 20)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+G_DEFINE_QUARK (ms-problem-error-quark, ms_problem_error)
+
+static int
+param_index (const MsKernel *k, const char *name)
+{
+  for (int i = 0; k->params && k->params[i].name; i++)
+    if (strcmp (k->params[i].name, name) == 0)
+      return i;
+  return -1;
+}
+
+MsProblem *
+ms_problem_new (const MsKernel *kernel)
+{
+  MsProblem *p = g_new0 (MsProblem, 1);
+  p->kernel = kernel;
+  p->seed = 2026;
+  for (int i = 0; kernel->params && kernel->params[i].name; i++)
+    p->param[i] = kernel->params[i].def;
+  for (int d = 0; d < 3; d++)
+    p->args.block[d] = kernel->block[d] ? kernel->block[d] : 1;
+  return p;
+}
+
+void
+ms_problem_free (MsProblem *p)
+{
+  if (p == NULL)
+    return;
+  for (guint b = 0; b < p->n_buffers; b++)
+    free (p->args.buf[b]);
+  g_free (p);
+}
+
+gint64
+ms_problem_param (const MsProblem *p, const char *name)
+{
+  int i = param_index (p->kernel, name);
+  g_return_val_if_fail (i >= 0, 0);
+  return p->param[i];
+}
+
+static gboolean
+parse_int (const char *what, const char *text, gint64 min, gint64 max, gint64 *out,
+           GError **error)
+{
+  g_autoptr (GError) e = NULL;
+  if (!g_ascii_string_to_signed (text, 10, min, max, out, &e))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "%s: '%s' is not an integer in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT,
+                   what, text, min, max);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+ms_problem_set_param (MsProblem *p, const char *name, const char *value, GError **error)
+{
+  const MsKernel *k = p->kernel;
+  int i = param_index (k, name);
+  if (i < 0)
+    {
+      g_autoptr (GString) names = g_string_new (NULL);
+      for (int j = 0; k->params && k->params[j].name; j++)
+        g_string_append_printf (names, "%s%s", j ? ", " : "", k->params[j].name);
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "kernel %s has no parameter '%s'; its parameters are: %s", k->name, name,
+                   names->len ? names->str : "(none)");
+      return FALSE;
+    }
+  g_autofree char *what = g_strdup_printf ("%s parameter %s", k->name, name);
+  return parse_int (what, value, k->params[i].min, k->params[i].max, &p->param[i], error);
+}
+
+/* Splits "AxBxC" into up to 3 parts. */
+static int
+split_dims (const char *text, char ***parts)
+{
+  *parts = g_strsplit_set (text, "xX", 4);
+  return (int) g_strv_length (*parts);
+}
+
+gboolean
+ms_problem_set_size (MsProblem *p, const char *size, GError **error)
+{
+  const MsKernel *k = p->kernel;
+  int want = 0;
+  while (want < 3 && k->size_params[want])
+    want++;
+  g_auto (GStrv) parts = NULL;
+  int n = split_dims (size, &parts);
+  if (want == 0 || n < 1 || n > want)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--size %s: kernel %s takes %s", size, k->name,
+                   want == 3 ? "WxHxD" : want == 2 ? "WxH (or W for a square)" : want == 1 ? "N"
+                                                                            : "no size");
+      return FALSE;
+    }
+  for (int d = 0; d < want; d++)
+    {
+      const char *text = parts[MIN (d, n - 1)];   /* "W" alone means WxW */
+      if (n > 1 && d >= n)
+        text = "1";
+      if (!ms_problem_set_param (p, k->size_params[d], text, error))
+        {
+          g_prefix_error (error, "--size %s: ", size);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ms_problem_set_block (MsProblem *p, const char *block, GError **error)
+{
+  g_auto (GStrv) parts = NULL;
+  int n = split_dims (block, &parts);
+  if (n < 1 || n > 3)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--block %s: give X, XxY or XxYxZ threads", block);
+      return FALSE;
+    }
+  unsigned dims[3] = { 1, 1, 1 };
+  for (int d = 0; d < n; d++)
+    {
+      gint64 v;
+      if (!parse_int ("--block", parts[d], 1, 1024, &v, error))
+        return FALSE;
+      dims[d] = (unsigned) v;
+    }
+  const MsKernel *k = p->kernel;
+  gboolean one_d = dims[1] == 1 && dims[2] == 1;
+  const char *rule = NULL;
+  switch (k->block_rule)
+    {
+    case MS_BLOCK_FIXED:
+      if (dims[0] != k->block[0] || dims[1] != MAX (k->block[1], 1u)
+          || dims[2] != MAX (k->block[2], 1u))
+        rule = "its tile is built for its default block; leave --block out";
+      break;
+    case MS_BLOCK_1D:
+      if (!one_d)
+        rule = "it takes a 1D block: give --block X";
+      break;
+    case MS_BLOCK_POW2:
+      if (!one_d || (dims[0] & (dims[0] - 1)) != 0 || dims[0] < 64)
+        rule = "its tree reduction needs a 1D block of 64, 128, 256, 512 or 1024 threads";
+      break;
+    default:
+      break;
+    }
+  if (rule != NULL)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_BLOCK_RULE,
+                   "--block %s: kernel %s does not accept it: %s (default %ux%ux%u)", block,
+                   k->name, rule, k->block[0], MAX (k->block[1], 1u), MAX (k->block[2], 1u));
+      return FALSE;
+    }
+  memcpy (p->args.block, dims, sizeof dims);
+  guint64 threads = (guint64) dims[0] * dims[1] * dims[2];
+  if (threads > 1024 || dims[2] > 64)
+    return ms_launch_check_geometry (&(MsLaunchArgs) { .grid = { 1, 1, 1 },
+                                                       .block = { dims[0], dims[1], dims[2] } },
+                                     error);
+  return TRUE;
+}
+
+gboolean
+ms_problem_setup (MsProblem *p, GError **error)
+{
+  return p->kernel->setup (p, error);
+}
+
+/* Most of the machine's memory: a problem bigger than that would push the
+ * machine into swap or the out-of-memory killer. */
+static guint64
+memory_budget (void)
+{
+  long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0)
+    return G_MAXUINT64;
+  return (guint64) pages * (guint64) page / 10 * 8;
+}
+
+/* The descriptors fill their buffers right after asking for them, so an
+ * allocation cannot fail softly here: say what happened, in memsim's one
+ * line, and stop (exit status 2, as for any size that is not accepted). */
+static void G_GNUC_NORETURN
+too_big (const MsProblem *p, const char *name)
+{
+  g_autofree char *size = g_format_size (p->total_bytes);
+  fprintf (stderr, "memsim: %s: the problem needs %s of buffers (at '%s'), more than this "
+           "machine can hold; use a smaller --size\n", p->kernel->name, size, name);
+  exit (2);
+}
+
+void *
+ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output)
+{
+  g_assert (p->n_buffers < MS_MAX_BUFFERS);
+  guint b = p->n_buffers++;
+  p->buffer_names[b] = name;
+  p->buffer_bytes[b] = bytes;
+  p->buffer_output[b] = output;
+  /* Big buffers get transparent huge pages: a strided kernel (the naive
+   * transpose's stores) otherwise costs the emulator TLB misses per lane. */
+  gsize align = bytes >= HUGE_PAGE ? HUGE_PAGE : 256;
+  gsize alloc = (MAX (bytes, 1) + align - 1) / align * align;
+  p->total_bytes += alloc;
+  void *mem = NULL;
+  if (p->total_bytes > memory_budget () || posix_memalign (&mem, align, alloc) != 0)
+    too_big (p, name);
+  p->args.buf[b] = mem;
+#ifdef MADV_HUGEPAGE
+  if (align == HUGE_PAGE)
+    madvise (p->args.buf[b], alloc, MADV_HUGEPAGE);
+#endif
+  memset (p->args.buf[b], 0, alloc);
+  return p->args.buf[b];
+}
+
+void
+ms_fill_floats (MsProblem *p, float *x, gsize n)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
+  for (gsize i = 0; i < n; i++)
+    x[i] = (float) g_rand_double_range (r, -1.0, 1.0);
+}
+
+void
+ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
+  for (gsize i = 0; i < n; i++)
+    x[i] = g_rand_int_range (r, lo, hi + 1);
+}
+
+guint
+ms_div_up (guint64 a, guint b)
+{
+  return (guint) ((a + b - 1) / b);
+}
+
+gboolean
+ms_check_floats (const char *buffer, const float *got, const float *want, gsize n,
+                 double tolerance, GError **error)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      double d = (double) got[i] - (double) want[i];
+      if (!(d <= tolerance && -d <= tolerance))
+        {
+          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+                       "output check failed: %s[%zu] = %.9g, expected %.9g", buffer, i,
+                       (double) got[i], (double) want[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+ms_check_ints (const char *buffer, const int *got, const int *want, gsize n, GError **error)
+{
+  for (gsize i = 0; i < n; i++)
+    if (got[i] != want[i])
+      {
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+                     "output check failed: %s[%zu] = %d, expected %d", buffer, i, got[i],
+                     want[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+void
+ms_problem_launch (const MsProblem *p, MsLaunch *launch)
+{
+  memset (launch, 0, sizeof *launch);
+  launch->kernel = p->kernel->name;
+  launch->entry = p->kernel->cpu_entry;
+  launch->args = p->args;
+  launch->n_buffers = p->n_buffers;
+  for (guint b = 0; b < p->n_buffers; b++)
+    {
+      launch->buffer_names[b] = p->buffer_names[b];
+      launch->buffer_bytes[b] = p->buffer_bytes[b];
+    }
+}
+
+static char *
+kernel_source_line (gpointer data, const MsSite *site)
+{
+  return ms_kernel_source_line (site->file, site->line);
+}
+
+MsRunInfo *
+ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
+{
+  const MsKernel *k = p->kernel;
+  MsRunInfo *info = ms_run_info_new ();
+  info->kernel = g_strdup (k->name);
+  info->family = g_strdup (k->family);
+  info->origin = g_strdup (k->origin);
+  info->description = g_strdup (k->description);
+  const char *base = strrchr (k->source, '/');
+  info->source = g_strdup (base ? base + 1 : k->source);
+  info->arch = g_strdup (arch->name);
+  info->producer = g_strdup ("memsim emulator");
+  memcpy (info->grid, p->args.grid, sizeof info->grid);
+  memcpy (info->block, p->args.block, sizeof info->block);
+  for (int i = 0; k->params && k->params[i].name; i++)
+    ms_run_info_add_param (info, k->params[i].name, p->param[i]);
+  for (guint b = 0; b < p->n_buffers; b++)
+    ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
+                            p->buffer_bytes[b]);
+  info->check = g_strdup (check ? check : "not run");
+  info->source_line = kernel_source_line;
+  return info;
+}
+
+gboolean
+ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
+                     const MsSinks *extra, MsStats **stats, GError **error)
+{
+  g_autoptr (MsModelRun) run =
+    ms_model_run_new (arch, (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2],
+                      error);
+  if (run == NULL)
+    return FALSE;
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, ms_model_run_sink (run));
+  for (guint i = 0; extra && i < extra->n; i++)
+    if (!ms_sinks_add (&sinks, extra->sink[i]))
+      {
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                     "too many consumers of the access stream (at most %d)", MS_MAX_SINKS);
+        return FALSE;
+      }
+  MsLaunch launch;
+  ms_problem_launch (p, &launch);
+  launch.threads = threads;
+  launch.sinks = &sinks;
+  if (!ms_emulate (&launch, error))
+    return FALSE;
+  MsStats *s = ms_model_run_finish (run, (guint64) p->args.grid[0] * p->args.grid[1]
+                                           * p->args.grid[2]);
+  if (stats)
+    *stats = s;
+  else
+    ms_stats_free (s);
+  return TRUE;
+}
+
+/* ------------------------------------------------------- source lines */
+
+void ms_kernel_sources_register_resource (void);   /* kernels-resources.c */
+
+static GMutex source_lock;
+static GHashTable *source_cache;   /* file -> GStrv of lines */
+
+char *
+ms_kernel_source_line (const char *file, int line)
+{
+  const char *base = strrchr (file, '/');
+  base = base ? base + 1 : file;
+  g_mutex_lock (&source_lock);
+  if (source_cache == NULL)
+    ms_kernel_sources_register_resource ();
+  if (source_cache == NULL)
+    source_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) g_strfreev);
+  char **lines = g_hash_table_lookup (source_cache, base);
+  if (lines == NULL)
+    {
+      g_autofree char *path = g_strconcat ("/org/memsim/kernels/", base, NULL);
+      g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
+      if (bytes != NULL)
+        {
+          g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+          lines = g_strsplit (text, "\n", -1);
+          g_hash_table_insert (source_cache, g_strdup (base), lines);
+        }
+    }
+  char *result = NULL;
+  if (lines != NULL && line >= 1 && (guint) line <= g_strv_length (lines))
+    result = g_strstrip (g_strdup (lines[line - 1]));
+  g_mutex_unlock (&source_lock);
+  return result;
+}

@@ -1,0 +1,5 @@
+#include "kernel.h"
+#include "trace-device.cuh"
+namespace ms_gpu_trace {
+#include "/work/main/traces/kernels/reduce.cu"
+}

@@ -1,0 +1,208 @@
+/* report-compare.c - `memsim compare FAMILY`'s table: one row per variant
+ * with its ratios to the first, as text, JSON or CSV (see report.h). */
+#include "config.h"
+#include "report.h"
+
+#include <json-glib/json-glib.h>
+
+static void
+write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
+            GString *out)
+{
+  g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n\n", family,
+                          n, arch->name, arch->description);
+  g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %7s %8s"
+                               "  %s\n",
+                          "variant", "size", "block", "instructions", "sect/req", "wavefr/inst",
+                          "excessive", "global", "shared", "inst x", "global x", "bytes x",
+                          "partial", "check");
+  for (guint i = 0; i < n; i++)
+    {
+      const MsCompareRow *r = &rows[i];
+      /* "256", "32x8", "32x4x2"; * marks a variant that ignored --block */
+      g_autofree char *block =
+        r->block[2] > 1 ? g_strdup_printf ("%ux%ux%u%s", r->block[0], r->block[1], r->block[2],
+                                           r->block_default ? "*" : "")
+        : r->block[1] > 1 ? g_strdup_printf ("%ux%u%s", r->block[0], r->block[1],
+                                             r->block_default ? "*" : "")
+                          : g_strdup_printf ("%u%s", r->block[0], r->block_default ? "*" : "");
+      g_autofree char *global = g_format_size (r->global_bytes);
+      g_autofree char *shared = g_format_size (r->shared_bytes);
+      g_string_append_printf (out,
+                              "%-26s %-12s %-8s %12" G_GUINT64_FORMAT " %8.2f %11.2f %10"
+                              G_GUINT64_FORMAT " %10s %10s %6.2fx %7.2fx %6.2fx %7.1f%%  %s\n",
+                              r->kernel, r->size, block, r->instructions,
+                              ms_ratio (r->sectors, r->requests),
+                              ms_ratio (r->wavefronts, r->shared_inst), r->excessive, global, shared,
+                              ms_ratio (r->instructions, rows[0].instructions),
+                              ms_ratio (r->global_bytes, rows[0].global_bytes),
+                              ms_ratio (r->bytes, rows[0].bytes),
+                              100.0 * r->divergence.partial_warp_share,
+                              r->passed ? "passed" : "FAILED");
+    }
+  if (rows[0].gpu_measured)
+    {
+      g_string_append (out, "\nmeasured on the GPU (median of the launches, L2 flushed before "
+                            "each; GB/s: the kernel's buffers / time):\n");
+      g_string_append_printf (out, "%-26s %12s %10s %9s\n", "variant", "time (ms)", "GB/s",
+                              "speedup");
+      for (guint i = 0; i < n; i++)
+        if (rows[i].gpu_measured)
+          g_string_append_printf (out, "%-26s %12.4f %10.1f %8.2fx\n", rows[i].kernel,
+                                  rows[i].gpu_seconds * 1e3, rows[i].gpu_bandwidth,
+                                  rows[i].gpu_seconds > 0
+                                    ? rows[0].gpu_seconds / rows[i].gpu_seconds : 0.0);
+    }
+  gboolean any_default = FALSE;
+  for (guint i = 0; i < n; i++)
+    any_default |= rows[i].block_default;
+  g_string_append_printf (out, "\ninstructions: warp-level global + shared memory instructions; "
+                          "global: sectors x %d B;\nshared: wavefronts x %d B; bytes: global + "
+                          "shared; x: ratio to the first variant;\npartial: memory instructions "
+                          "run with a partial warp.\n",
+                          arch->sector_bytes, arch->banks * arch->bank_bytes);
+  if (any_default)
+    g_string_append (out, "*: this variant's block rule does not allow --block; it ran at its "
+                          "own block.\n");
+}
+
+static void
+write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
+            GString *out)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "family");
+  json_builder_add_string_value (b, family);
+  json_builder_set_member_name (b, "arch");
+  json_builder_add_string_value (b, arch->name);
+  json_builder_set_member_name (b, "variants");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < n; i++)
+    {
+      const MsCompareRow *r = &rows[i];
+      json_builder_begin_object (b);
+#define MEMBER_INT(name, v) \
+  (json_builder_set_member_name (b, name), json_builder_add_int_value (b, (gint64) (v)))
+#define MEMBER_DOUBLE(name, v) \
+  (json_builder_set_member_name (b, name), json_builder_add_double_value (b, v))
+#define MEMBER_STRING(name, v) \
+  (json_builder_set_member_name (b, name), json_builder_add_string_value (b, v))
+      MEMBER_STRING ("kernel", r->kernel);
+      MEMBER_STRING ("size", r->size);
+      json_builder_set_member_name (b, "block");
+      json_builder_begin_array (b);
+      for (int d = 0; d < 3; d++)
+        json_builder_add_int_value (b, r->block[d]);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "block_is_default");
+      json_builder_add_boolean_value (b, r->block_default);
+      MEMBER_INT ("instructions", r->instructions);
+      MEMBER_INT ("global_instructions", r->global_inst);
+      MEMBER_INT ("global_requests", r->requests);
+      MEMBER_INT ("global_sectors", r->sectors);
+      MEMBER_DOUBLE ("sectors_per_request", ms_ratio (r->sectors, r->requests));
+      MEMBER_INT ("shared_instructions", r->shared_inst);
+      MEMBER_INT ("shared_wavefronts", r->wavefronts);
+      MEMBER_DOUBLE ("wavefronts_per_instruction", ms_ratio (r->wavefronts, r->shared_inst));
+      MEMBER_INT ("excessive_wavefronts", r->excessive);
+      MEMBER_INT ("bytes_moved", r->bytes);
+      MEMBER_INT ("global_bytes", r->global_bytes);
+      MEMBER_INT ("shared_bytes", r->shared_bytes);
+      json_builder_set_member_name (b, "ratio_to_first");
+      json_builder_begin_object (b);
+      MEMBER_DOUBLE ("instructions", ms_ratio (r->instructions, rows[0].instructions));
+      MEMBER_DOUBLE ("bytes_moved", ms_ratio (r->bytes, rows[0].bytes));
+      MEMBER_DOUBLE ("global_bytes", ms_ratio (r->global_bytes, rows[0].global_bytes));
+      MEMBER_DOUBLE ("global_sectors", ms_ratio (r->sectors, rows[0].sectors));
+      MEMBER_DOUBLE ("shared_wavefronts", ms_ratio (r->wavefronts, rows[0].wavefronts));
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "divergence");
+      json_builder_begin_object (b);
+      MEMBER_DOUBLE ("partial_warp_share", r->divergence.partial_warp_share);
+      MEMBER_DOUBLE ("avg_active_lanes", r->divergence.avg_active_lanes);
+      json_builder_end_object (b);
+      MEMBER_STRING ("check", r->check);
+      MEMBER_DOUBLE ("simulated_seconds", r->seconds);
+      /* GPU HOOK: "gpu": {"seconds", "bandwidth", "speedup"} when measured. */
+      if (r->gpu_measured)
+        {
+          json_builder_set_member_name (b, "gpu");
+          json_builder_begin_object (b);
+          MEMBER_DOUBLE ("seconds", r->gpu_seconds);
+          MEMBER_DOUBLE ("bandwidth_gbs", r->gpu_bandwidth);
+          MEMBER_DOUBLE ("speedup", r->gpu_seconds > 0 ? rows[0].gpu_seconds / r->gpu_seconds
+                                                       : 0.0);
+          json_builder_end_object (b);
+        }
+#undef MEMBER_INT
+#undef MEMBER_DOUBLE
+#undef MEMBER_STRING
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *text = json_generator_to_data (gen, NULL);
+  g_string_append (out, text);
+  g_string_append_c (out, '\n');
+}
+
+static void
+write_csv (const MsCompareRow *rows, guint n, GString *out)
+{
+  g_string_append (out, "kernel,size,block,instructions,global_instructions,global_requests,"
+                        "global_sectors,sectors_per_request,shared_instructions,"
+                        "shared_wavefronts,wavefronts_per_instruction,excessive_wavefronts,"
+                        "bytes_moved,global_bytes,shared_bytes,instructions_ratio,"
+                        "global_bytes_ratio,bytes_ratio,partial_warp_share,check\n");
+  /* GPU HOOK: gpu_seconds,gpu_bandwidth,gpu_speedup columns. */
+  if (n > 0 && rows[0].gpu_measured)
+    {
+      g_string_truncate (out, out->len - 1);
+      g_string_append (out, ",gpu_seconds,gpu_bandwidth_gbs,gpu_speedup\n");
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const MsCompareRow *r = &rows[i];
+      g_autoptr (GString) check = g_string_new (r->check);
+      g_string_replace (check, "\"", "\"\"", 0);
+      g_string_append_printf (out,
+                              "%s,%s,%ux%ux%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.4f,%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%.4f,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.4f,%.4f,%.4f,%.4f,"
+                              "\"%s\"\n",
+                              r->kernel, r->size, r->block[0], r->block[1], r->block[2],
+                              r->instructions, r->global_inst, r->requests, r->sectors,
+                              ms_ratio (r->sectors, r->requests), r->shared_inst, r->wavefronts,
+                              ms_ratio (r->wavefronts, r->shared_inst), r->excessive, r->bytes,
+                              r->global_bytes, r->shared_bytes,
+                              ms_ratio (r->instructions, rows[0].instructions),
+                              ms_ratio (r->global_bytes, rows[0].global_bytes),
+                              ms_ratio (r->bytes, rows[0].bytes),
+                              r->divergence.partial_warp_share, check->str);
+      if (r->gpu_measured)
+        {
+          g_string_truncate (out, out->len - 1);
+          g_string_append_printf (out, ",%.9f,%.3f,%.4f\n", r->gpu_seconds, r->gpu_bandwidth,
+                                  r->gpu_seconds > 0 ? rows[0].gpu_seconds / r->gpu_seconds
+                                                     : 0.0);
+        }
+    }
+}
+
+void
+ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
+                         guint n, MsFormat format, GString *out)
+{
+  switch (format)
+    {
+    case MS_FORMAT_JSON: write_json (family, arch, rows, n, out); break;
+    case MS_FORMAT_CSV: write_csv (rows, n, out); break;
+    default: write_text (family, arch, rows, n, out); break;
+    }
+}

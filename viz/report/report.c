@@ -1,0 +1,338 @@
+/* report.c - text, JSON and CSV output of a run (see report.h). */
+#include "config.h"
+#include "report.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+gboolean
+ms_format_parse (const char *text, MsFormat *format, GError **error)
+{
+  if (text == NULL || strcmp (text, "text") == 0)
+    *format = MS_FORMAT_TEXT;
+  else if (strcmp (text, "json") == 0)
+    *format = MS_FORMAT_JSON;
+  else if (strcmp (text, "csv") == 0)
+    *format = MS_FORMAT_CSV;
+  else
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--format %s: choose text, json or csv", text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+ms_metric_name (MsSpace space, MsOp op, const char *what)
+{
+  if (strcmp (what, "inst") == 0)
+    return ms_metric_inst_name (space, op);
+  const MsCounterDef *d = ms_counter_find (space, strcmp (what, "conflicts") == 0 ? "excessive"
+                                                                                 : what);
+  return d ? ms_counter_metric_name (d, op) : NULL;
+}
+
+/* The (metric, value) pairs of one counter set. */
+typedef void (*MetricFn) (const char *name, guint64 value, gpointer user);
+
+static void
+for_each_metric (MsSpace space, MsOp op, const MsCounters *c, MetricFn fn, gpointer user)
+{
+  const char *n = ms_metric_inst_name (space, op);
+  if (n)
+    fn (n, c->executions, user);
+  for (const MsModel *const *m = ms_models (); *m; m++)
+    if ((*m)->space == space)
+      for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+        if ((n = ms_counter_metric_name (d, op)))
+          fn (n, c->v[d->slot], user);
+}
+
+static void
+add_json_metric (const char *name, guint64 value, gpointer user)
+{
+  JsonBuilder *b = user;
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, (gint64) value);
+}
+
+void
+ms_report_divergence (const MsStats *stats, MsDivergence *out)
+{
+  MsCounters all = { 0 };
+  for (guint i = 0; i < stats->sites->len; i++)
+    ms_counters_add (&all, &g_array_index (stats->sites, MsSiteStats, i).c);
+  out->executions = all.executions;
+  out->partial = all.partial;
+  out->partial_warp_share = ms_ratio (all.partial, all.executions);
+  out->avg_active_lanes = ms_ratio (all.lanes, all.executions);
+}
+
+static void
+write_json (const MsTraceReport *r, GString *out)
+{
+  const MsRunInfo *info = r->info;
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "kernel");
+  json_builder_add_string_value (b, info->kernel);
+  json_builder_set_member_name (b, "arch");
+  json_builder_add_string_value (b, r->arch->name);
+  json_builder_set_member_name (b, "params");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < info->n_params; i++)
+    {
+      json_builder_set_member_name (b, info->param_name[i]);
+      json_builder_add_int_value (b, info->param_value[i]);
+    }
+  json_builder_end_object (b);
+  const char *dims[2] = { "grid", "block" };
+  for (int d = 0; d < 2; d++)
+    {
+      const unsigned *v = d ? info->block : info->grid;
+      json_builder_set_member_name (b, dims[d]);
+      json_builder_begin_array (b);
+      for (int k = 0; k < 3; k++)
+        json_builder_add_int_value (b, v[k]);
+      json_builder_end_array (b);
+    }
+  json_builder_set_member_name (b, "check");
+  json_builder_add_string_value (b, info->check);
+
+  json_builder_set_member_name (b, "metrics");
+  json_builder_begin_object (b);
+  for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
+    for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
+      {
+        MsCounters c;
+        ms_stats_total (r->stats, (MsSpace) sp, op, &c);
+        if (op == MS_OP_ATOMIC && c.executions == 0)
+          continue;
+        for_each_metric ((MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
+      }
+  json_builder_end_object (b);
+
+  MsDivergence dv;
+  ms_report_divergence (r->stats, &dv);
+  json_builder_set_member_name (b, "divergence");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "partial_warp_share");
+  json_builder_add_double_value (b, dv.partial_warp_share);
+  json_builder_set_member_name (b, "partial_warp_executions");
+  json_builder_add_int_value (b, (gint64) dv.partial);
+  json_builder_set_member_name (b, "executions");
+  json_builder_add_int_value (b, (gint64) dv.executions);
+  json_builder_set_member_name (b, "avg_active_lanes");
+  json_builder_add_double_value (b, dv.avg_active_lanes);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "lines");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < r->stats->sites->len; i++)
+    {
+      const MsSiteStats *s = &g_array_index (r->stats->sites, MsSiteStats, i);
+      g_autofree char *text = ms_run_info_source_line (r->info, s->site);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "line");
+      json_builder_add_int_value (b, s->site->line);
+      json_builder_set_member_name (b, "source");
+      json_builder_add_string_value (b, text ? text : "");
+      json_builder_set_member_name (b, "space");
+      json_builder_add_string_value (b, ms_space_name (s->space));
+      json_builder_set_member_name (b, "op");
+      json_builder_add_string_value (b, ms_op_name (s->op));
+      json_builder_set_member_name (b, "width");
+      json_builder_add_int_value (b, s->width);
+      json_builder_set_member_name (b, "executions");
+      json_builder_add_int_value (b, (gint64) s->c.executions);
+      json_builder_set_member_name (b, "avg_active_lanes");
+      json_builder_add_double_value (b, ms_ratio (s->c.lanes, s->c.executions));
+      json_builder_set_member_name (b, "partial_warp_executions");
+      json_builder_add_int_value (b, (gint64) s->c.partial);
+      if (s->space == MS_SPACE_SHARED)
+        {
+          json_builder_set_member_name (b, "ideal_wavefronts");
+          json_builder_add_int_value (b, (gint64) s->c.v[MS_SLOT_IDEAL]);
+        }
+      for_each_metric (s->space, s->op, &s->c, add_json_metric, b);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *text = json_generator_to_data (gen, NULL);
+  g_string_append (out, text);
+  g_string_append_c (out, '\n');
+}
+
+static void
+write_csv (const MsTraceReport *r, GString *out)
+{
+  g_string_append (out, "kernel,file,line,space,op,width,executions,avg_active_lanes,"
+                        "partial_warp_executions,requests,sectors,sectors_per_request,"
+                        "wavefronts,ideal_wavefronts,excessive_wavefronts,source\n");
+  for (guint i = 0; i < r->stats->sites->len; i++)
+    {
+      const MsSiteStats *s = &g_array_index (r->stats->sites, MsSiteStats, i);
+      g_autofree char *text = ms_run_info_source_line (r->info, s->site);
+      g_autoptr (GString) quoted = g_string_new (text ? text : "");
+      g_string_replace (quoted, "\"", "\"\"", 0);
+      const char *base = strrchr (s->site->file, '/');
+      g_string_append_printf (out,
+                              "%s,%s,%d,%s,%s,%u,%" G_GUINT64_FORMAT ",%.2f,%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%" G_GUINT64_FORMAT
+                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",\"%s\"\n",
+                              r->info->kernel, base ? base + 1 : s->site->file,
+                              s->site->line, ms_space_name (s->space), ms_op_name (s->op),
+                              s->width, s->c.executions, ms_ratio (s->c.lanes, s->c.executions),
+                              s->c.partial, s->c.v[MS_SLOT_REQUESTS], s->c.v[MS_SLOT_SECTORS],
+                              ms_ratio (s->c.v[MS_SLOT_SECTORS], s->c.v[MS_SLOT_REQUESTS]), s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL],
+                              s->c.v[MS_SLOT_EXCESSIVE], quoted->str);
+    }
+}
+
+static void
+write_text (const MsTraceReport *r, GString *out)
+{
+  const MsRunInfo *info = r->info;
+  if (info->family && *info->family)
+    g_string_append_printf (out, "%s  (%s family, from %s)\n", info->kernel, info->family,
+                            info->origin ? info->origin : "?");
+  else
+    g_string_append_printf (out, "%s  (from %s)\n", info->kernel,
+                            info->producer ? info->producer : "?");
+  if (info->description && *info->description)
+    g_string_append_printf (out, "  %s\n", info->description);
+  g_string_append (out, "  params:");
+  for (guint i = 0; i < info->n_params; i++)
+    g_string_append_printf (out, " %s=%" G_GINT64_FORMAT, info->param_name[i],
+                            info->param_value[i]);
+  g_string_append_printf (out, "   grid %ux%ux%u  block %ux%ux%u\n", info->grid[0],
+                          info->grid[1], info->grid[2], info->block[0], info->block[1],
+                          info->block[2]);
+  g_string_append_printf (out,
+                          "  arch: %s (%s)   %" G_GUINT64_FORMAT " blocks, %" G_GUINT64_FORMAT
+                          " warps, %" G_GUINT64_FORMAT " threads   output check: %s\n\n",
+                          r->arch->name, r->arch->description, r->stats->blocks, r->stats->warps,
+                          r->stats->threads, info->check);
+
+  static const char *const op_label[] = { "loads", "stores", "atomics" };
+  g_string_append (out, "Global memory       instructions      requests       sectors  sectors/req  "
+                        "efficiency\n");
+  for (int op = 0; op < 3; op++)
+    {
+      MsCounters c;
+      ms_stats_total (r->stats, MS_SPACE_GLOBAL, op, &c);
+      if (op == MS_OP_ATOMIC && c.executions == 0)
+        continue;
+      g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
+                              " %13" G_GUINT64_FORMAT " %12.2f %10.1f%%\n",
+                              op_label[op], c.executions, c.v[MS_SLOT_REQUESTS], c.v[MS_SLOT_SECTORS],
+                              ms_ratio (c.v[MS_SLOT_SECTORS], c.v[MS_SLOT_REQUESTS]),
+                              100.0 * ms_ratio (c.bytes, c.v[MS_SLOT_SECTORS] * (guint64) r->arch->sector_bytes));
+    }
+  g_string_append (out, "Shared memory       instructions    wavefronts         ideal     excessive"
+                        "  wavefronts/instr\n");
+  for (int op = 0; op < 3; op++)
+    {
+      MsCounters c;
+      ms_stats_total (r->stats, MS_SPACE_SHARED, op, &c);
+      if (op == MS_OP_ATOMIC && c.executions == 0)
+        continue;
+      g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
+                              " %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT " %16.2f\n",
+                              op_label[op], c.executions, c.v[MS_SLOT_WAVEFRONTS], c.v[MS_SLOT_IDEAL], c.v[MS_SLOT_EXCESSIVE],
+                              ms_ratio (c.v[MS_SLOT_WAVEFRONTS], c.executions));
+    }
+  MsDivergence dv;
+  ms_report_divergence (r->stats, &dv);
+  g_string_append_printf (out,
+                          "Divergence: %.1f%% of memory instructions ran with a partial warp "
+                          "(%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                          "), %.1f active lanes on average\n",
+                          100.0 * dv.partial_warp_share, dv.partial, dv.executions,
+                          dv.avg_active_lanes);
+
+  for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
+    {
+      gboolean header = FALSE;
+      for (guint i = 0; i < r->stats->sites->len; i++)
+        {
+          const MsSiteStats *s = &g_array_index (r->stats->sites, MsSiteStats, i);
+          if ((int) s->space != sp)
+            continue;
+          if (!header)
+            {
+              const char *base = strrchr (s->site->file, '/');
+              g_string_append_printf (
+                out, "\n%s memory per source line (%s)\n", sp ? "Shared" : "Global",
+                base ? base + 1 : s->site->file);
+              g_string_append_printf (out, "%5s  %-44s %-4s %5s %10s %6s %11s %11s %9s\n", "line",
+                                      "source", "op", "width", "executions", "lanes",
+                                      sp ? "wavefronts" : "requests", sp ? "ideal" : "sectors",
+                                      sp ? "excessive" : "sect/req");
+              header = TRUE;
+            }
+          g_autofree char *text = ms_run_info_source_line (r->info, s->site);
+          g_autofree char *shown = g_strdup (text ? text : "");
+          if (g_utf8_strlen (shown, -1) > 44)
+            {
+              g_autofree char *cut = g_utf8_substring (shown, 0, 41);
+              g_free (shown);
+              shown = g_strconcat (cut, "...", NULL);
+            }
+          g_string_append_printf (out, "%5d  %-44s %-4s %5u %10" G_GUINT64_FORMAT " %6.1f",
+                                  s->site->line, shown, ms_op_name (s->op), s->width,
+                                  s->c.executions, ms_ratio (s->c.lanes, s->c.executions));
+          if (sp == MS_SPACE_GLOBAL)
+            g_string_append_printf (out, " %11" G_GUINT64_FORMAT " %11" G_GUINT64_FORMAT " %9.2f\n",
+                                    s->c.v[MS_SLOT_REQUESTS], s->c.v[MS_SLOT_SECTORS], ms_ratio (s->c.v[MS_SLOT_SECTORS], s->c.v[MS_SLOT_REQUESTS]));
+          else
+            g_string_append_printf (out, " %11" G_GUINT64_FORMAT " %11" G_GUINT64_FORMAT
+                                    " %9" G_GUINT64_FORMAT "\n",
+                                    s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL], s->c.v[MS_SLOT_EXCESSIVE]);
+        }
+    }
+  g_string_append_printf (out, "\nsimulated in %.3f s\n", r->seconds);
+}
+
+void
+ms_report_write (const MsTraceReport *r, MsFormat format, GString *out)
+{
+  switch (format)
+    {
+    case MS_FORMAT_JSON: write_json (r, out); break;
+    case MS_FORMAT_CSV: write_csv (r, out); break;
+    default: write_text (r, out); break;
+    }
+}
+
+gboolean
+ms_write_output (const char *path, const GString *text, GError **error)
+{
+  if (path != NULL && *path == '\0')
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "-o needs a file name (or - for standard output)");
+      return FALSE;
+    }
+  if (path == NULL || strcmp (path, "-") == 0)
+    {
+      fwrite (text->str, 1, text->len, stdout);
+      fflush (stdout);
+      return TRUE;
+    }
+  /* g_file_set_contents writes a temporary file and renames it. */
+  if (!g_file_set_contents (path, text->str, (gssize) text->len, error))
+    {
+      g_prefix_error (error, "cannot write -o %s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
