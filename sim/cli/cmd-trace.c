@@ -8,8 +8,10 @@
 #include "problem.h"
 #include "report.h"
 #include "side-by-side.h"
+#include "trace-file.h"
 
 static MsGpuOptions gpu_opts;   /* --gpu, --strict, --check-trace (gpu/side-by-side.h) */
+static char *save_trace;        /* --save-trace FILE */
 
 static int
 trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
@@ -40,7 +42,25 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("%s", error->message);
       return 2;
     }
+  if (save_trace != NULL && *save_trace == '\0')
+    {
+      ms_error ("--save-trace needs a file name");
+      return 2;
+    }
   MsSinks sinks = { 0 };
+  /* the trace heads with the launch; its check is written at the end */
+  g_autoptr (MsRunInfo) launch_info = ms_problem_run_info (p, arch, NULL);
+  g_autoptr (MsTraceWriter) writer = NULL;
+  if (save_trace != NULL)
+    {
+      writer = ms_trace_writer_new (save_trace, launch_info, &error);
+      if (writer == NULL)
+        {
+          ms_error ("--save-trace: %s", error->message);
+          return 1;
+        }
+      ms_sinks_add (&sinks, ms_trace_writer_sink (writer));
+    }
   g_autoptr (MsGpuSession) gpu = ms_gpu_session_begin (&gpu_opts, p, &sinks, &error);
   if (gpu == NULL && error != NULL)
     {
@@ -67,6 +87,11 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 
   g_autoptr (MsRunInfo) info =
     ms_problem_run_info (p, arch, checked ? "passed" : check_error->message);
+  if (writer != NULL && !ms_trace_writer_finish (writer, info->check, &error))
+    {
+      ms_error ("--save-trace: %s", error->message);
+      return 1;
+    }
   MsTraceReport report = { .info = info, .arch = arch, .stats = stats, .seconds = seconds };
   g_autoptr (GString) out = g_string_new (NULL);
   if (gpu != NULL)
@@ -104,10 +129,19 @@ ms_cmd_trace (int argc, char **argv)
          "Examples:\n"
          "  memsim trace transpose_naive\n"
          "  memsim trace transpose_padded --size 1000x700 --format json -o padded.json\n"
+         "  memsim trace transpose_shared --save-trace t.trace   # then: memsim replay t.trace\n"
          "  memsim trace transpose_shared --gpu --check-trace   # measured beside simulated\n");
   ms_kernel_options_add (ctx, &opts, TRUE);
+  GOptionEntry entries[] = {
+    { "save-trace", 0, 0, G_OPTION_ARG_FILENAME, &save_trace,
+      "Also write the access stream to FILE (memsim's trace format; `memsim replay FILE` "
+      "reports it)", "FILE" },
+    { NULL },
+  };
+  g_option_context_add_main_entries (ctx, entries, NULL);
   ms_gpu_options_add (ctx, &gpu_opts);
   int status = trace_run (&opts, ctx, argc, argv);
   ms_kernel_options_clear (&opts);
+  g_clear_pointer (&save_trace, g_free);
   return status;
 }

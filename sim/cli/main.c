@@ -13,6 +13,8 @@ static const MsCommand commands[] = {
     ms_cmd_trace },
   { "compare", "Simulate every variant of a kernel family, one row each (seed tables)",
     ms_cmd_compare },
+  { "replay", "Report a recorded access stream (memsim, NVBit or Accel-Sim trace) as trace does",
+    ms_cmd_replay },
   { "diagram", "Draw bank, sector, tile or per-line diagrams for slides (SVG, PNG, PDF)",
     ms_cmd_diagram },
 };

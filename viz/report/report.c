@@ -2,6 +2,8 @@
 #include "config.h"
 #include "report.h"
 
+#include "output.h"
+
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -322,17 +324,18 @@ ms_write_output (const char *path, const GString *text, GError **error)
                    "-o needs a file name (or - for standard output)");
       return FALSE;
     }
-  if (path == NULL || strcmp (path, "-") == 0)
+  MsOutput *o = ms_output_open (path ? path : "-", error);
+  if (o == NULL)
     {
-      fwrite (text->str, 1, text->len, stdout);
-      fflush (stdout);
-      return TRUE;
-    }
-  /* g_file_set_contents writes a temporary file and renames it. */
-  if (!g_file_set_contents (path, text->str, (gssize) text->len, error))
-    {
-      g_prefix_error (error, "cannot write -o %s: ", path);
+      g_prefix_error (error, "-o: ");
       return FALSE;
     }
-  return TRUE;
+  /* a short write sets the stream's error flag, which the commit reports */
+  gsize written = fwrite (text->str, 1, text->len, ms_output_file (o));
+  if (!ms_output_commit (o, error))
+    {
+      g_prefix_error (error, "-o: ");
+      return FALSE;
+    }
+  return written == text->len;
 }
