@@ -88,7 +88,8 @@ typedef struct {
   guint64 region_vbase;
   MsSpace region_space;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
-  GArray *ordered;       /* this block's records, for the ordered sinks (or NULL) */
+  MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
+  GArray *ordered;       /* this block's buffered records (with order) */
   GError *error;
   guint64 error_block;
   /* global buffers: host base and size, virtual base */
@@ -429,8 +430,8 @@ static inline void
 emit (Worker *W, const MsWarpAccess *acc)
 {
   ms_sink_worker_access (&W->sinks, acc);
-  if (W->ordered)
-    g_array_append_vals (W->ordered, acc, 1);
+  if (W->order)
+    ms_stream_order_emit (W->order, W->block, W->ordered, acc);
 }
 
 /* Whether every byte of a shared access was written (shadow bytes are 1). */
@@ -1186,7 +1187,10 @@ ms_emulate (const MsLaunch *launch, GError **error)
     {
       ok = (job.workers[w] = worker_new (launch, error)) != NULL;
       if (ok)
-        ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
+        {
+          ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
+          job.workers[w]->order = job.order;
+        }
     }
 
   if (ok && n_workers == 1)

@@ -99,6 +99,44 @@ ms_stream_order_wait (MsStreamOrder *o, guint64 block)
   return ok;
 }
 
+/* The head block: every block before it has been delivered. */
+static inline guint64
+head (MsStreamOrder *o)
+{
+  return __atomic_load_n (&o->next, __ATOMIC_ACQUIRE);
+}
+
+void
+ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a)
+{
+  if (head (o) != block)
+    {
+      g_array_append_vals (buf, a, 1);
+      if (buf->len < MS_STREAM_ORDER_BUFFER)
+        return;
+      /* a long block: wait for its turn instead of buffering without end */
+      g_mutex_lock (&o->lock);
+      while (o->next != block && block < o->limit)
+        g_cond_wait (&o->cond, &o->lock);
+      gboolean stopped = block >= o->limit;
+      g_mutex_unlock (&o->lock);
+      if (stopped)
+        {
+          g_array_set_size (buf, 0);   /* an earlier block failed: nobody wants these */
+          return;
+        }
+      for (guint i = 0; i < buf->len; i++)
+        ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
+      g_array_set_size (buf, 0);
+      return;
+    }
+  /* the head: what it buffered before it became the head goes first */
+  for (guint i = 0; i < buf->len; i++)
+    ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
+  g_array_set_size (buf, 0);
+  ms_sinks_ordered_access (o->sinks, a);
+}
+
 void
 ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records)
 {
@@ -126,7 +164,7 @@ ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records)
       g_array_unref (ready);
       g_mutex_lock (&o->lock);
       o->delivering = FALSE;
-      o->next++;
+      __atomic_store_n (&o->next, o->next + 1, __ATOMIC_RELEASE);
       g_cond_broadcast (&o->cond);
     }
   g_mutex_unlock (&o->lock);

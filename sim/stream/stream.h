@@ -79,13 +79,15 @@ void ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a);
 
 /* ---- block reordering, for producers that run blocks in parallel ----
  *
- * Workers record each block's accesses in a buffer and submit it when the
- * block is done; blocks are delivered to the ordered sinks in ascending
- * block order by whichever worker completes the next one.  A worker about
- * to start block b first waits until b is within `window` blocks of the
- * next block to deliver, so memory stays bounded (window block buffers)
- * whatever the grid size.  The lowest undelivered block never waits, so
- * this cannot deadlock as long as every block up to it is run. */
+ * The worker running the lowest undelivered block (the head) hands its
+ * records straight to the ordered sinks; the others keep theirs in a buffer
+ * per block (ms_stream_order_emit) and submit it when the block is done;
+ * whoever completes the head delivers the buffered blocks that follow, in
+ * ascending block order.  Memory stays bounded whatever the grid: a worker
+ * about to start block b first waits until b is within `window` blocks of
+ * the head, and a buffer that reaches MS_STREAM_ORDER_BUFFER records makes
+ * its worker wait, mid-block, until its block is the head.  The head never
+ * waits, so this cannot deadlock as long as blocks are claimed in order. */
 typedef struct MsStreamOrder MsStreamOrder;
 
 MsStreamOrder *ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window);
@@ -93,7 +95,12 @@ void ms_stream_order_free (MsStreamOrder *o);
 /* Waits until block may start; FALSE if it will not be delivered (see
  * ms_stream_order_stop_at). */
 gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
-/* Hands over the block's records (the GArray of MsWarpAccess is taken). */
+#define MS_STREAM_ORDER_BUFFER 65536
+/* One record of block (the caller runs it; buf is its buffer): to the
+ * sinks now if block is the head, else into buf. */
+void ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a);
+/* Hands over the block's remaining records (the GArray of MsWarpAccess is
+ * taken). */
 void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records);
 /* After block failed: blocks from it on are neither waited for nor
  * delivered; the blocks before it still are (so the first error of the

@@ -537,6 +537,9 @@ ms_trace_file_open (const char *path, GError **error)
       return NULL;
     }
   r->zd = ZSTD_createDCtx ();
+  /* the writer's frames need a 2 MiB window (level 3); refuse a corrupted
+   * header that asks for more than 8 MiB instead of allocating it */
+  ZSTD_DCtx_setParameter (r->zd, ZSTD_d_windowLogMax, 23);
   r->in_size = ZSTD_DStreamInSize ();
   r->out_size = ZSTD_DStreamOutSize ();
   r->in = g_malloc (r->in_size);

@@ -198,6 +198,7 @@ ms_trace_writer_new (const char *path, const MsRunInfo *info, GError **error)
   w->file = ms_output_file (out);
   w->zc = ZSTD_createCCtx ();
   ZSTD_CCtx_setParameter (w->zc, ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setParameter (w->zc, ZSTD_c_windowLog, 21);   /* readers allow up to 23 */
   w->zbuf_size = ZSTD_CStreamOutSize ();
   w->zbuf = g_malloc (w->zbuf_size);
   w->buf = g_string_sized_new (FLUSH_BYTES + 4096);

@@ -1,0 +1,288 @@
+/* test-trace.c - memsim's trace format (traces/format): every built-in
+ * kernel round-trips (the live report and the replayed one are the same
+ * bytes), traces do not depend on the thread count, the ordered stream is
+ * the documented order, and every kind of bad file is a one-line error with
+ * its place. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "problem.h"
+#include "replay.h"
+#include "report.h"
+#include "trace-file.h"
+#include "varint.h"
+
+static char *tmpdir;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static char *
+json_of (const MsRunInfo *info, const MsStats *stats)
+{
+  MsTraceReport r = { .info = info, .arch = ms_arch_default (), .stats = stats };
+  GString *out = g_string_new (NULL);
+  ms_report_write (&r, MS_FORMAT_JSON, out);
+  return g_string_free (out, FALSE);
+}
+
+/* Runs kernel live with --save-trace to path: the live JSON, or NULL when
+ * the kernel fails on purpose (the emulator's error tests). */
+static char *
+live_with_trace (const char *kernel, const char *path, guint threads)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (kernel));
+  g_assert_true (ms_problem_setup (p, NULL));
+  const MsArch *arch = ms_arch_default ();
+  g_autoptr (MsRunInfo) head = ms_problem_run_info (p, arch, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, head, &error);
+  g_assert_no_error (error);
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, ms_trace_writer_sink (w));
+  g_autoptr (MsStats) stats = NULL;
+  if (!ms_problem_simulate (p, arch, threads, &sinks, &stats, &error))
+    return NULL;   /* the writer, never finished, leaves no file */
+  g_autoptr (GError) check_error = NULL;
+  gboolean ok = p->kernel->check (p, &check_error);
+  g_autoptr (MsRunInfo) info = ms_problem_run_info (p, arch, ok ? "passed" : check_error->message);
+  g_assert_true (ms_trace_writer_finish (w, info->check, &error));
+  return json_of (info, stats);
+}
+
+static char *
+replay_json (const char *path, guint threads, GError **error)
+{
+  g_autoptr (MsTraceSource) src = ms_trace_source_open (path, error);
+  if (src == NULL)
+    return NULL;
+  g_autoptr (MsStats) stats = NULL;
+  if (!ms_trace_replay_models (src, ms_arch_default (), threads, NULL, &stats, NULL, error))
+    return NULL;
+  return json_of (src->info (src), stats);
+}
+
+static void
+test_roundtrip_all (void)
+{
+  guint n = 0;
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    {
+      /* these end the process on purpose (the crash handler's tests) */
+      if (strcmp ((*k)->name, "test_wild_pointer") == 0
+          || strcmp ((*k)->name, "test_stack_overflow") == 0)
+        continue;
+      g_autofree char *path = tmp_path ("rt.trace");
+      g_unlink (path);
+      g_autofree char *live = live_with_trace ((*k)->name, path, 2);
+      if (live == NULL)
+        {
+          g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+          g_assert_cmpstr ((*k)->family, ==, "test");   /* only error tests fail */
+          continue;
+        }
+      g_autoptr (GError) error = NULL;
+      g_autofree char *replayed = replay_json (path, 2, &error);
+      g_assert_no_error (error);
+      if (strcmp (live, replayed) != 0)
+        g_error ("%s: the replayed report differs from the live one", (*k)->name);
+      n++;
+    }
+  g_assert_cmpuint (n, >=, 40);   /* the 36 library kernels and the passing tests */
+}
+
+/* The same bytes whatever the thread count (ordered stream), and the same
+ * report whatever the replay's thread count. */
+static void
+test_thread_independent (void)
+{
+  const char *kernels[] = { "transpose_shared", "reduce_multiple", "gemm_tiled", "test_atomics" };
+  for (guint i = 0; i < G_N_ELEMENTS (kernels); i++)
+    {
+      g_autofree char *p1 = tmp_path ("t1.trace"), *p2 = tmp_path ("t2.trace");
+      g_autofree char *j1 = live_with_trace (kernels[i], p1, 1);
+      g_autofree char *j2 = live_with_trace (kernels[i], p2, 2);
+      g_assert_cmpstr (j1, ==, j2);
+      g_autofree char *b1 = NULL, *b2 = NULL;
+      gsize n1, n2;
+      g_assert_true (g_file_get_contents (p1, &b1, &n1, NULL));
+      g_assert_true (g_file_get_contents (p2, &b2, &n2, NULL));
+      g_assert_cmpmem (b1, n1, b2, n2);
+      g_autofree char *r1 = replay_json (p1, 1, NULL), *r3 = replay_json (p1, 3, NULL);
+      g_assert_cmpstr (r1, ==, r3);
+    }
+}
+
+/* The ordered stream is blocks in ascending order (stream.h), whatever the
+ * number of worker threads. */
+typedef struct {
+  guint64 last_block, records;
+  gboolean ordered;
+} OrderCheck;
+
+static void
+order_check (gpointer user, const MsWarpAccess *a)
+{
+  OrderCheck *c = user;
+  if (c->records++ > 0 && a->block < c->last_block)
+    c->ordered = FALSE;
+  c->last_block = a->block;
+}
+
+static void
+test_stream_order (void)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("reduce_interleaved"));
+  g_assert_true (ms_problem_setup (p, NULL));
+  OrderCheck c = { .ordered = TRUE };
+  MsStreamSink sink = { .ordered = order_check, .user = &c };
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, &sink);
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 4, &sinks, NULL, NULL));
+  g_assert_true (c.ordered);
+  g_assert_cmpuint (c.last_block, ==, ms_run_info_blocks (ms_problem_run_info (p, ms_arch_default (), NULL)) - 1);
+}
+
+/* ---- bad files ---- */
+
+static void
+write_bytes (const char *path, const void *data, gsize n)
+{
+  g_assert_true (g_file_set_contents (path, data, (gssize) n, NULL));
+}
+
+/* Opens and reads path to its end: the error (NULL if it read fine). */
+static GError *
+read_all (const char *path)
+{
+  GError *error = NULL;
+  g_autoptr (MsTraceSource) src = ms_trace_source_open (path, &error);
+  if (src == NULL)
+    return error;
+  MsWarpAccess a;
+  while (src->next (src, &a, &error))
+    ;
+  return error;
+}
+
+static void
+assert_bad (const char *path, const char *fragment)
+{
+  g_autoptr (GError) e = read_all (path);
+  g_assert_nonnull (e);
+  g_test_message ("%s", e->message);
+  g_assert_null (strchr (e->message, '\n'));
+  g_autofree char *base = g_path_get_basename (path);
+  g_assert_true (g_str_has_prefix (e->message, base) || strstr (e->message, path));
+  if (fragment && !strstr (e->message, fragment))
+    g_error ("'%s' does not say '%s'", e->message, fragment);
+}
+
+static void
+test_truncated_and_corrupted (void)
+{
+  g_autofree char *good = tmp_path ("good.trace");
+  g_free (live_with_trace ("transpose_shared", good, 1));
+  g_autofree char *data = NULL;
+  gsize n;
+  g_assert_true (g_file_get_contents (good, &data, &n, NULL));
+  g_autofree char *bad = tmp_path ("bad.trace");
+  /* every cut is an error, never a crash or a silent short read */
+  for (gsize cut = 0; cut < n; cut += (cut < 64 ? 1 : 37))
+    {
+      write_bytes (bad, data, cut);
+      assert_bad (bad, NULL);
+    }
+  /* flipped bits (every byte of the header and the first frame's start,
+   * then every 11th): an error or (in a string) a good read, never a crash */
+  for (gsize i = 0; i < n; i += i < 96 ? 1 : 11)
+    for (int bit = 0; bit < 8; bit += 3)
+      {
+        data[i] ^= (char) (1 << bit);
+        write_bytes (bad, data, n);
+        GError *e = read_all (bad);
+        if (e)
+          g_assert_null (strchr (e->message, '\n'));
+        g_clear_error (&e);
+        data[i] ^= (char) (1 << bit);
+      }
+  write_bytes (bad, "", 0);
+  assert_bad (bad, "empty");
+  write_bytes (bad, "hello, world\n", 13);
+  assert_bad (bad, "not a trace");
+  write_bytes (bad, MS_TRACE_MAGIC, MS_TRACE_MAGIC_LEN);
+  assert_bad (bad, "16-byte header");
+  memcpy (data + 8, "\x02\x00", 2);   /* version 2 */
+  write_bytes (bad, data, n);
+  assert_bad (bad, "version 2");
+}
+
+/* A file whose records the writer wrote faithfully but that no launch can
+ * have made: the reader's checks of counts and addresses. */
+static void
+write_synthetic (const char *path, const MsWarpAccess *a, const char *check)
+{
+  g_autoptr (MsRunInfo) info = ms_run_info_new ();
+  info->kernel = g_strdup ("synthetic");
+  info->grid[0] = 2;
+  info->block[0] = 64;
+  ms_run_info_add_buffer (info, "buf", G_GUINT64_CONSTANT (1) << 40, 1024);
+  g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, NULL);
+  ms_trace_writer_sink (w)->ordered (ms_trace_writer_sink (w)->user, a);
+  g_assert_true (ms_trace_writer_finish (w, check, NULL));
+}
+
+static void
+test_absurd_records (void)
+{
+  static MsSite site = { "synthetic.cu", 3, 0, -1 };
+  g_assert_cmpint (ms_site_register (&site), >=, 0);
+  MsWarpAccess a = { .site = &site, .block = 1, .warp = 1, .space = MS_SPACE_GLOBAL,
+                     .op = MS_OP_LD, .width = 4, .mask = 0xffffffffu };
+  for (int l = 0; l < 32; l++)
+    a.addr[l] = (G_GUINT64_CONSTANT (1) << 40) + 4 * (guint64) l;
+  g_autofree char *path = tmp_path ("syn.trace");
+  write_synthetic (path, &a, "passed");
+  g_autoptr (GError) ok = read_all (path);
+  g_assert_no_error (ok);
+
+  MsWarpAccess b = a;
+  b.block = 7;
+  write_synthetic (path, &b, "passed");
+  assert_bad (path, "block 7, but the grid has 2 blocks");
+  b = a;
+  b.warp = 2;
+  write_synthetic (path, &b, "passed");
+  assert_bad (path, "warp 2, but a block has 2 warps");
+  b = a;
+  b.addr[5] += 4096;
+  write_synthetic (path, &b, "passed");
+  assert_bad (path, "lane 5 accesses global address");
+  b = a;
+  b.space = MS_SPACE_SHARED;
+  b.addr[0] = 1u << 20;
+  write_synthetic (path, &b, "passed");
+  assert_bad (path, "outside every shared window");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("memsim-trace-XXXXXX", NULL);
+  g_test_add_func ("/trace/roundtrip-all-kernels", test_roundtrip_all);
+  g_test_add_func ("/trace/thread-independent", test_thread_independent);
+  g_test_add_func ("/trace/stream-order", test_stream_order);
+  g_test_add_func ("/trace/truncated-corrupted", test_truncated_and_corrupted);
+  g_test_add_func ("/trace/absurd-records", test_absurd_records);
+  int status = g_test_run ();
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmpdir);
+  (void) !system (cmd);
+  return status;
+}
