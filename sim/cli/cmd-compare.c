@@ -28,6 +28,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "replay.h"
 #include "report.h"
 
 typedef MsCompareRow CompareRow;
@@ -87,6 +88,49 @@ check_params (const char *family, char **params, GError **error)
   return TRUE;
 }
 
+/* The row's counts from a run's stats (live or replayed). */
+static void
+fill_counts (CompareRow *row, const MsStats *stats)
+{
+  const MsArch *arch = compare_arch;
+  MsCounters g, s;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &g);
+  ms_stats_total (stats, MS_SPACE_SHARED, -1, &s);
+  row->global_inst = g.executions;
+  row->requests = g.v[MS_SLOT_REQUESTS];
+  row->sectors = g.v[MS_SLOT_SECTORS];
+  row->shared_inst = s.executions;
+  row->wavefronts = s.v[MS_SLOT_WAVEFRONTS];
+  row->excessive = s.v[MS_SLOT_EXCESSIVE];
+  row->instructions = g.executions + s.executions;
+  row->global_bytes = row->sectors * (guint64) arch->sector_bytes;
+  row->shared_bytes = row->wavefronts * (guint64) (arch->banks * arch->bank_bytes);
+  row->bytes = row->global_bytes + row->shared_bytes;
+  ms_report_divergence (stats, &row->divergence);
+}
+
+/* One row per trace file: the replayed counts (`compare A.trace B.trace`);
+ * the size column names the file. */
+static gboolean
+replay_variant (const MsKernelOptions *opts, const char *path, CompareRow *row, GError **error)
+{
+  g_autoptr (MsTraceSource) src = ms_trace_source_open (path, error);
+  if (src == NULL)
+    return FALSE;
+  const MsRunInfo *info = src->info (src);
+  g_autoptr (MsStats) stats = NULL;
+  if (!ms_trace_replay_models (src, compare_arch, (guint) opts->threads, NULL, &stats,
+                               &row->seconds, error))
+    return FALSE;
+  row->kernel = g_intern_string (info->kernel);
+  row->size = g_path_get_basename (path);
+  memcpy (row->block, info->block, sizeof row->block);
+  row->check = g_strdup (info->check);
+  row->passed = TRUE;   /* a recorded run: its check is reported as recorded */
+  fill_counts (row, stats);
+  return TRUE;
+}
+
 /* Builds, simulates and checks one variant.  FALSE (error set) when it
  * cannot run; a failed output check is a row with passed = FALSE. */
 static gboolean
@@ -131,21 +175,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   row->size = g_string_free (g_steal_pointer (&size), FALSE);
   memcpy (row->block, p->args.block, sizeof row->block);
 
-  const MsArch *arch = compare_arch;
-  MsCounters g, s;
-  ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &g);
-  ms_stats_total (stats, MS_SPACE_SHARED, -1, &s);
-  row->global_inst = g.executions;
-  row->requests = g.v[MS_SLOT_REQUESTS];
-  row->sectors = g.v[MS_SLOT_SECTORS];
-  row->shared_inst = s.executions;
-  row->wavefronts = s.v[MS_SLOT_WAVEFRONTS];
-  row->excessive = s.v[MS_SLOT_EXCESSIVE];
-  row->instructions = g.executions + s.executions;
-  row->global_bytes = row->sectors * (guint64) arch->sector_bytes;
-  row->shared_bytes = row->wavefronts * (guint64) (arch->banks * arch->bank_bytes);
-  row->bytes = row->global_bytes + row->shared_bytes;
-  ms_report_divergence (stats, &row->divergence);
+  fill_counts (row, stats);
   /* GPU HOOK: measure the variant here (same p, after the check passed). */
   if (compare_gpu && row->passed)
     {
@@ -190,18 +220,26 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       return 2;
     }
   g_autofree char *families = family_names ();
-  if (argc != 2)
+  /* compare TRACE TRACE...: files instead of a family */
+  gboolean traces = argc >= 2 && ms_kernel_find (argv[1]) == NULL
+                    && g_file_test (argv[1], G_FILE_TEST_EXISTS);
+  if (argc != 2 && !traces)
     {
-      ms_error ("compare needs exactly one FAMILY: %s", families);
+      ms_error ("compare needs exactly one FAMILY (%s) or trace files", families);
       return 2;
     }
-  const char *family = argv[1];
+  const char *family = traces ? "traces" : argv[1];
   if (opts->threads < 0 || opts->threads > 1024)
     {
       ms_error ("--threads %d: give 0 (one per core) to 1024", opts->threads);
       return 2;
     }
-  if (!check_params (family, opts->params, &error))
+  if (traces && (opts->params || opts->size || opts->block))
+    {
+      ms_error ("-p, --size and --block do not apply to trace files (they were recorded)");
+      return 2;
+    }
+  if (!traces && !check_params (family, opts->params, &error))
     {
       ms_error ("%s", error->message);
       return 2;
@@ -221,7 +259,17 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 
   g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (CompareRow));
   g_array_set_clear_func (rows, (GDestroyNotify) compare_row_clear);
-  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+  for (int i = 1; traces && i < argc; i++)
+    {
+      g_array_set_size (rows, rows->len + 1);
+      CompareRow *row = &g_array_index (rows, CompareRow, rows->len - 1);
+      if (!replay_variant (opts, argv[i], row, &error))
+        {
+          ms_error ("%s", error->message);
+          return 1;
+        }
+    }
+  for (const MsKernel *const *k = ms_kernels (); *k && !traces; k++)
     {
       if (strcmp ((*k)->family, family) != 0)
         continue;
@@ -262,7 +310,7 @@ ms_cmd_compare (int argc, char **argv)
 {
   MsKernelOptions opts = { 0 };
   g_autoptr (GOptionContext) ctx = g_option_context_new (
-    "FAMILY - simulate every variant of a kernel family, one row each");
+    "FAMILY|TRACE... - simulate every variant of a kernel family, one row each");
   g_option_context_set_description (
     ctx, "Runs every kernel of FAMILY (transpose, reduce, stencil, gemm, access) in the\n"
          "order of the seeds' tables, at the same --size, checks each output, and prints\n"
@@ -282,7 +330,8 @@ ms_cmd_compare (int argc, char **argv)
          "Examples:\n"
          "  memsim compare reduce\n"
          "  memsim compare transpose --size 2048x2048 --format csv -o transpose.csv\n"
-         "  memsim compare reduce --block 512 -p n=1000000\n");
+         "  memsim compare reduce --block 512 -p n=1000000\n"
+         "  memsim compare naive.trace shared.trace   # one row per trace file, replayed\n");
   ms_kernel_options_add (ctx, &opts, TRUE);
   GOptionEntry gpu_entries[] = {
     { "gpu", 0, 0, G_OPTION_ARG_NONE, &compare_gpu,

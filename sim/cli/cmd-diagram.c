@@ -18,6 +18,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "replay.h"
 #include "report.h"
 #ifdef HAVE_GRAPHVIZ
 #include "diagram.h"
@@ -232,20 +233,10 @@ pick_site (const MsStats *stats, const Capture *cap, const char *kernel, int lin
   return NULL;
 }
 
-static char *
-params_text (const MsProblem *p)
-{
-  g_autoptr (GString) s = g_string_new (NULL);
-  for (int i = 0; p->kernel->params && p->kernel->params[i].name; i++)
-    g_string_append_printf (s, "%s%s=%" G_GINT64_FORMAT, s->len ? " " : "",
-                            p->kernel->params[i].name, p->param[i]);
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
 static int emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o,
-                             const MsProblem *p, const MsArch *arch, gboolean kind_given,
-                             MsDiagramKind kind, MsTileShape *tile_shape, MsDiagramFormat format,
-                             Capture *cap);
+                             const MsProblem *p, MsTraceSource *src, const MsRunInfo *run,
+                             const MsArch *arch, gboolean kind_given, MsDiagramKind kind,
+                             MsTileShape *tile_shape, MsDiagramFormat format, Capture *cap);
 
 static int
 diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int argc,
@@ -302,32 +293,49 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
       ms_error ("--tile only goes with --kind tile");
       return 2;
     }
-  g_autoptr (MsArch) arch = ms_kernel_options_arch (kopts, &error);
-  if (arch == NULL)
+  /* a built-in kernel, run now, or a trace file, replayed */
+  g_autoptr (MsProblem) p = NULL;
+  g_autoptr (MsTraceSource) src = NULL;
+  g_autoptr (MsRunInfo) own_run = NULL;
+  const MsRunInfo *run;
+  g_autoptr (MsArch) arch = NULL;
+  if (ms_kernel_find (argv[1]) == NULL && g_file_test (argv[1], G_FILE_TEST_EXISTS))
+    {
+      if ((src = ms_trace_source_open (argv[1], &error)) == NULL)
+        {
+          ms_error ("%s", error->message);
+          return 1;
+        }
+      run = src->info (src);
+      arch = ms_models_arch_lookup (kopts->arch ? kopts->arch : run->arch, &error);
+    }
+  else
+    {
+      arch = ms_kernel_options_arch (kopts, &error);
+      p = arch ? ms_kernel_options_problem (kopts, argv[1], &error) : NULL;
+      if (p != NULL && !ms_problem_setup (p, &error))
+        g_clear_pointer (&p, ms_problem_free);
+      if (p != NULL)
+        run = own_run = ms_problem_run_info (p, arch, NULL);
+    }
+  if (arch == NULL || (src == NULL && p == NULL))
     {
       ms_error ("%s", error->message);
       return 2;
     }
-
-  g_autoptr (MsProblem) p = ms_kernel_options_problem (kopts, argv[1], &error);
-  if (p == NULL || !ms_problem_setup (p, &error))
-    {
-      ms_error ("%s", error->message);
-      return 2;
-    }
-  guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
-  guint64 threads = (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2];
+  guint64 blocks = ms_run_info_blocks (run);
+  guint64 threads = ms_run_info_threads_per_block (run);
   guint64 warps = (threads + (guint64) arch->warp_size - 1) / (guint64) arch->warp_size;
   if (o->block >= 0 && (guint64) o->block >= blocks)
     {
       ms_error ("--in-block %d: %s has %" G_GUINT64_FORMAT " blocks here (0..%" G_GUINT64_FORMAT
-                ")", o->block, p->kernel->name, blocks, blocks - 1);
+                ")", o->block, run->kernel, blocks, blocks - 1);
       return 2;
     }
   if (o->warp >= 0 && (guint64) o->warp >= warps)
     {
       ms_error ("--in-warp %d: a block of %s has %" G_GUINT64_FORMAT " warps (0..%"
-                G_GUINT64_FORMAT ")", o->warp, p->kernel->name, warps, warps - 1);
+                G_GUINT64_FORMAT ")", o->warp, run->kernel, warps, warps - 1);
       return 2;
     }
 
@@ -335,18 +343,21 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
                   g_hash_table_new (g_direct_hash, g_direct_equal),
                   g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free),
                   g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, first_warp_free) };
-  int status = emulate_and_draw (kopts, o, p, arch, kind_given, kind, &tile_shape, format, &cap);
+  int status = emulate_and_draw (kopts, o, p, src, run, arch, kind_given, kind, &tile_shape,
+                                 format, &cap);
   g_hash_table_destroy (cap.count);
   g_hash_table_destroy (cap.pick);
   g_hash_table_destroy (cap.first);
   return status;
 }
 
-/* Runs the kernel, picks the access, draws, renders and writes. */
+/* Runs the kernel p (or replays src), picks the access, draws, renders and
+ * writes. */
 static int
 emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const MsProblem *p,
-                  const MsArch *arch, gboolean kind_given, MsDiagramKind kind,
-                  MsTileShape *tile_shape, MsDiagramFormat format, Capture *cap)
+                  MsTraceSource *src, const MsRunInfo *run, const MsArch *arch,
+                  gboolean kind_given, MsDiagramKind kind, MsTileShape *tile_shape,
+                  MsDiagramFormat format, Capture *cap)
 {
   g_autoptr (GError) error = NULL;
   MsStreamSink capture = { .ordered = capture_sink, .user = cap };
@@ -354,20 +365,24 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
   if (!(kind_given && kind == MS_DIAGRAM_LINES))
     ms_sinks_add (&sinks, &capture);
   g_autoptr (MsStats) stats = NULL;
-  if (!ms_problem_simulate (p, arch, (guint) kopts->threads, &sinks, &stats, &error))
+  gboolean ok = src ? ms_trace_replay_models (src, arch, (guint) kopts->threads, &sinks, &stats,
+                                               NULL, &error)
+                     : ms_problem_simulate (p, arch, (guint) kopts->threads, &sinks, &stats,
+                                            &error);
+  if (!ok)
     {
       ms_error ("%s", error->message);
       return 1;
     }
 
-  g_autofree char *params = params_text (p);
+  g_autofree char *params = ms_run_info_params_text (run);
   g_autofree char *source = NULL;
-  const char *base = strrchr (p->kernel->source, '/');
   MsDiagramInfo info = {
-    .kernel = p->kernel->name, .params = params,
-    .file = base ? base + 1 : p->kernel->source, .line = o->line, .arch = arch,
+    .kernel = run->kernel, .params = params,
+    .file = run->source ? run->source : "", .line = o->line, .arch = arch,
     .block = cap->block, .warp = cap->warp, .instance = (guint) o->instance,
-    .buffer_names = p->buffer_names, .n_buffers = p->n_buffers,
+    .buffer_names = (const char *const *) run->buffer_name, .n_buffers = run->n_buffers,
+    .run = run,
   };
   g_autoptr (GString) dot = g_string_new (NULL);
 
@@ -380,7 +395,7 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
         {
           g_autofree char *all = lines_with (stats, -1);
           ms_error ("line %d of %s has no memory access; lines with accesses: %s", o->line,
-                    p->kernel->name, all);
+                    run->kernel, all);
           return 2;
         }
       ms_diagram_lines (&info, stats, dot);
@@ -390,7 +405,7 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
       int space = !kind_given ? -1
                   : kind == MS_DIAGRAM_SECTORS ? MS_SPACE_GLOBAL
                                                : MS_SPACE_SHARED;
-      const MsSiteStats *s = pick_site (stats, cap, p->kernel->name, o->line, space, o->access, &error);
+      const MsSiteStats *s = pick_site (stats, cap, run->kernel, o->line, space, o->access, &error);
       if (s == NULL)
         {
           ms_error ("%s", error->message);
@@ -414,14 +429,14 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
           if (n == 0)
             ms_error ("warp %u of block %u never executes line %d of %s; try another "
                       "--in-warp or --in-block", info.warp, info.block, s->site->line,
-                      p->kernel->name);
+                      run->kernel);
           else
             ms_error ("warp %u of block %u executes line %d of %s %u time%s: --instance "
-                      "takes 0..%u", info.warp, info.block, s->site->line, p->kernel->name, n,
+                      "takes 0..%u", info.warp, info.block, s->site->line, run->kernel, n,
                       n == 1 ? "" : "s", n - 1);
           return 2;
         }
-      source = ms_kernel_source_line (s->site->file, s->site->line);
+      source = ms_run_info_source_line (run, s->site);
       const char *site_base = strrchr (s->site->file, '/');
       info.file = site_base ? site_base + 1 : s->site->file;   /* may be an included file */
       info.line = s->site->line;
@@ -439,7 +454,7 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
               tile_shape->name = "shared array";
               tile_shape->elem_bytes = a->width;
             }
-          else if (!ms_tile_shape_from_source (s->site->file, p->kernel->name, s->site->line, a,
+          else if (!ms_tile_shape_from_source (s->site->file, run->kernel, s->site->line, a,
                                                tile_shape, &name,
                                                &error))
             {
@@ -504,7 +519,7 @@ ms_cmd_diagram (int argc, char **argv)
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new (
-    "KERNEL -o FILE - draw a warp's memory access for a lecture slide");
+    "KERNEL|TRACE -o FILE - draw a warp's memory access for a lecture slide");
   g_option_context_set_summary (
     ctx, "Kinds:\n"
          "  banks    one shared access: 32 lanes, the words they request and the 32 banks,\n"
@@ -524,7 +539,8 @@ ms_cmd_diagram (int argc, char **argv)
          "  memsim diagram transpose_shared -o shared.svg\n"
          "  memsim diagram transpose_padded --kind tile -o padded-tile.png\n"
          "  memsim diagram transpose_naive --kind sectors --line 23 -o naive-store.pdf\n"
-         "  memsim diagram transpose_naive --kind lines -o naive-lines.svg\n");
+         "  memsim diagram transpose_naive --kind lines -o naive-lines.svg\n"
+         "  memsim diagram t.trace -o from-trace.svg   # a trace file instead of a kernel\n");
   g_option_context_add_main_entries (ctx, entries, NULL);
   ms_kernel_options_add (ctx, &kopts, FALSE);
   int status = diagram_run (&kopts, &o, ctx, argc, argv);
