@@ -34,6 +34,9 @@ ms_gpu_options_add (GOptionContext *ctx, MsGpuOptions *opts)
     { "check-trace", 0, 0, G_OPTION_ARG_NONE, &opts->check_trace,
       "With --gpu: record the GPU's own address trace and compare it with the emulator's, "
       "access by access", NULL },
+    { "save-gpu-trace", 0, 0, G_OPTION_ARG_FILENAME, &opts->save_gpu_trace,
+      "With --gpu: also write the GPU's own address trace to FILE (memsim trace format; "
+      "`memsim replay FILE --arch A` costs it on any preset; implies --check-trace)", "FILE" },
     { NULL },
   };
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -43,7 +46,7 @@ MsGpuSession *
 ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsSinks *sinks,
                       GError **error)
 {
-  if (!opts->gpu && !opts->strict && !opts->check_trace)
+  if (!opts->gpu && !opts->strict && !opts->check_trace && !opts->save_gpu_trace)
     return NULL;
   if (!ms_gpu_available (NULL, error))
     return NULL;
@@ -56,6 +59,7 @@ ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsSinks *sin
   MsGpuSession *s = g_new0 (MsGpuSession, 1);
   s->opts = *opts;
   s->opts.gpu = TRUE;   /* --strict and --check-trace imply --gpu */
+  s->opts.check_trace |= opts->save_gpu_trace != NULL;
   s->p = p;
   s->snapshot = ms_gpu_snapshot_new (p);
   if (opts->check_trace)
@@ -98,6 +102,13 @@ ms_gpu_session_run (MsGpuSession *s, GError **error)
       ms_trace_compare (s->collector->records, s->collector->total, s->result->trace,
                         s->result->trace_total, s->p->kernel->source, dump, &s->trace);
       s->traced = TRUE;
+    }
+  if (s->opts.save_gpu_trace
+      && !ms_gpu_trace_save (s->p, s->result, s->output_ok ? "passed" : s->output_check,
+                             s->opts.save_gpu_trace, error))
+    {
+      g_prefix_error (error, "--save-gpu-trace: ");
+      return FALSE;
     }
   return TRUE;
 }

@@ -31,6 +31,7 @@ typedef struct {
   gboolean gpu;
   gboolean strict;
   gboolean check_trace;
+  char *save_gpu_trace;   /* --save-gpu-trace FILE (implies --check-trace) */
 } MsGpuOptions;
 
 void ms_gpu_options_add (GOptionContext *ctx, MsGpuOptions *opts);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "problem.h"
+#include "trace-file.h"
 
 /* The emulator's side keeps at most this many accesses (296 bytes each,
  * and up to 32 per-lane entries of 32 bytes when compared). */
@@ -427,4 +428,72 @@ ms_trace_compare (const GArray *emu, guint64 emu_total, const GArray *gpu, guint
   g_free (erank);
   g_free (grank);
   check->message = g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+/* ---- saving the GPU's trace (--save-gpu-trace) ---- */
+
+static gint
+compare_block (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const MsTraceRecord *recs = data;
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  if (recs[x].block != recs[y].block)
+    return recs[x].block < recs[y].block ? -1 : 1;
+  return x < y ? -1 : x > y;   /* within a block: the GPU's own order */
+}
+
+gboolean
+ms_gpu_trace_save (const MsProblem *p, const MsGpuResult *r, const char *check, const char *path,
+                   GError **error)
+{
+  if (r->trace == NULL)
+    {
+      g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_FAILED, "no GPU trace was recorded");
+      return FALSE;
+    }
+  if (r->trace_total > r->trace->len)
+    {
+      g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_FAILED,
+                   "the GPU trace holds %u of the kernel's %" G_GUINT64_FORMAT " accesses (its "
+                   "buffer is capped); not saved: use a smaller --size", r->trace->len,
+                   r->trace_total);
+      return FALSE;
+    }
+  g_autoptr (MsRunInfo) info = ms_problem_run_info (p, ms_arch_default (), check);
+  g_free (info->producer);
+  info->producer = g_strdup_printf ("GPU address trace (%s, --check-trace)", r->info.name);
+  g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, error);
+  if (w == NULL)
+    return FALSE;
+  const MsTraceRecord *recs = (const MsTraceRecord *) (void *) r->trace->data;
+  g_autoptr (GArray) order = g_array_sized_new (FALSE, FALSE, sizeof (guint), r->trace->len);
+  for (guint i = 0; i < r->trace->len; i++)
+    g_array_append_val (order, i);
+  g_array_sort_with_data (order, compare_block, (gpointer) recs);
+  const MsStreamSink *sink = ms_trace_writer_sink (w);
+  const char *base = strrchr (p->kernel->source, '/');
+  for (guint i = 0; i < order->len; i++)
+    {
+      const MsTraceRecord *t = &recs[g_array_index (order, guint, i)];
+      if (t->unmapped || t->space > MS_SPACE_SHARED)
+        {
+          g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_FAILED,
+                       "the GPU trace has an access at line %d outside every buffer of the "
+                       "launch; not saved", t->line);
+          return FALSE;
+        }
+      /* the GPU build numbers sites in its own way, in the same textual order */
+      const MsSite *site = ms_trace_site_intern (base ? base + 1 : p->kernel->source, t->line,
+                                                 t->order);
+      if (site == NULL)
+        {
+          g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_FAILED, "too many access sites");
+          return FALSE;
+        }
+      MsWarpAccess a = { .site = site, .block = t->block, .warp = t->warp, .space = t->space,
+                         .op = t->op, .width = t->width, .mask = t->mask };
+      memcpy (a.addr, t->addr, sizeof a.addr);
+      sink->ordered (sink->user, &a);
+    }
+  return ms_trace_writer_finish (w, check, error);
 }

@@ -66,4 +66,11 @@ void ms_trace_compare (const GArray *emulator, guint64 emulator_total, const GAr
                        guint64 gpu_total, const char *source, const char *dump,
                        MsTraceCheck *check);
 
+/* --save-gpu-trace: the GPU's own trace (r, recorded with MS_GPU_RUN_TRACE)
+ * as a memsim trace file, blocks in ascending order, so that a trace
+ * measured on hardware replays on any preset.  check: the GPU output's
+ * check.  Sites are (kernel source, line, the GPU build's site order). */
+gboolean ms_gpu_trace_save (const MsProblem *p, const MsGpuResult *r, const char *check,
+                            const char *path, GError **error);
+
 G_END_DECLS

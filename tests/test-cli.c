@@ -239,6 +239,62 @@ test_bad_input (void)
     }
 }
 
+/* memsim trace --save-trace, then memsim replay: the same JSON; replay's
+ * errors are one line, exit 1, and leave no -o file. */
+static void
+test_save_and_replay (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-cli-XXXXXX", NULL);
+  g_autofree char *t = g_build_filename (dir, "t.trace", NULL);
+  g_autofree char *out = g_build_filename (dir, "r.json", NULL);
+  g_auto (Result) live = memsim ("trace", "transpose_shared", "--size", "96x64", "--save-trace",
+                                 t, "--format", "json", NULL);
+  g_assert_cmpint (live.status, ==, 0);
+  g_auto (Result) rep = memsim ("replay", t, "--format", "json", NULL);
+  g_assert_cmpint (rep.status, ==, 0);
+  g_assert_cmpstr (live.out, ==, rep.out);
+  /* another preset costs the same accesses differently (Kepler 64-bit banks) */
+  g_auto (Result) k64 = memsim ("replay", t, "--arch", "kepler64", "--format", "json", NULL);
+  g_assert_cmpint (k64.status, ==, 0);
+  g_assert_nonnull (strstr (k64.out, "\"arch\" : \"kepler64\""));
+  g_assert_cmpstr (k64.out, !=, rep.out);
+  /* compare and diagram take the file too */
+  g_auto (Result) cmp = memsim ("compare", t, t, "--format", "csv", NULL);
+  g_assert_cmpint (cmp.status, ==, 0);
+  g_assert_nonnull (strstr (cmp.out, "transpose_shared,t.trace,"));
+
+  g_autofree char *bad = g_build_filename (dir, "bad.trace", NULL);
+  g_autofree char *data = NULL;
+  gsize n;
+  g_assert_true (g_file_get_contents (t, &data, &n, NULL));
+  g_assert_true (g_file_set_contents (bad, data, (gssize) n / 2, NULL));
+  g_auto (Result) trunc = memsim ("replay", bad, "-o", out, NULL);
+  assert_one_line_error (&trunc, 1, "bad.trace: payload byte");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_set_contents (bad, "", 0, NULL));
+  g_auto (Result) empty = memsim ("replay", bad, NULL);
+  assert_one_line_error (&empty, 1, "empty");
+  g_auto (Result) missing = memsim ("replay", "no-such.trace", NULL);
+  assert_one_line_error (&missing, 1, "no-such.trace");
+  g_auto (Result) none = memsim ("replay", NULL);
+  assert_one_line_error (&none, 2, "exactly one trace FILE");
+  g_auto (Result) arch = memsim ("replay", t, "--arch", "nope", NULL);
+  assert_one_line_error (&arch, 2, "--arch");
+  /* a trace that cannot be written: one line, no file, no report */
+  g_autofree char *nodir = g_build_filename (dir, "no", "t.trace", NULL);
+  g_auto (Result) w = memsim ("trace", "copy", "--size", "64x64", "--save-trace", nodir, NULL);
+  assert_one_line_error (&w, 1, "--save-trace");
+  g_assert_cmpstr (w.out, ==, "");
+  /* a kernel that fails leaves no trace behind */
+  g_autofree char *t2 = g_build_filename (dir, "oob.trace", NULL);
+  g_auto (Result) oob = memsim ("trace", "test_oob", "--save-trace", t2, NULL);
+  assert_one_line_error (&oob, 1, "out-of-bounds");
+  g_assert_false (g_file_test (t2, G_FILE_TEST_EXISTS));
+  g_unlink (t);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -250,5 +306,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   return g_test_run ();
 }

@@ -143,5 +143,6 @@ ms_cmd_trace (int argc, char **argv)
   int status = trace_run (&opts, ctx, argc, argv);
   ms_kernel_options_clear (&opts);
   g_clear_pointer (&save_trace, g_free);
+  g_clear_pointer (&gpu_opts.save_gpu_trace, g_free);
   return status;
 }
