@@ -136,6 +136,26 @@ payload_end (Reader *r, gboolean *end, GError **error)
 static gboolean
 get_varint (Reader *r, guint64 *v, const char *what, GError **error)
 {
+  /* fast path: a whole varint is in the window (nearly always) */
+  if (G_LIKELY (r->out_len - r->out_pos >= 10))
+    {
+      const guint8 *p = r->out + r->out_pos;
+      guint64 x = 0;
+      for (int i = 0; i < 10; i++)
+        {
+          if (i == 9 && p[i] > 1)
+            break;
+          x |= (guint64) (p[i] & 0x7f) << (7 * i);
+          if (!(p[i] & 0x80))
+            {
+              r->out_pos += (gsize) i + 1;
+              r->offset += (guint64) i + 1;
+              *v = x;
+              return TRUE;
+            }
+        }
+      return corrupt (r, error, "%s: a number longer than 64 bits", what);
+    }
   *v = 0;
   for (int shift = 0; shift < 70; shift += 7)
     {
