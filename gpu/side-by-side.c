@@ -2,7 +2,6 @@
 #include "config.h"
 #include "side-by-side.h"
 
-#include <json-glib/json-glib.h>
 #include <string.h>
 
 #include "backend.h"
@@ -115,31 +114,10 @@ ms_gpu_session_run (MsGpuSession *s, GError **error)
 
 /* ------------------------------------------------------------ the rows */
 
-typedef enum { ROW_EXACT, ROW_APPROX, ROW_MEASURED_ONLY } RowKind;
-
-typedef struct {
-  const char *metric;
-  RowKind kind;
-  gboolean have_sim, have_measured;
-  guint64 simulated;
-  double measured;
-  const char *note;     /* NULL when they agree */
-  gboolean mismatch;    /* an exact metric that differs */
-} Row;
-
-/* No libm: memsim links without it where CUDA is absent. */
-static gint64
-round_to_int (double v)
-{
-  return (gint64) (v < 0 ? v - 0.5 : v + 0.5);
-}
-
-static gboolean
-is_integral (double v)
-{
-  double d = v - (double) round_to_int (v);
-  return d < 1e-6 && d > -1e-6;
-}
+typedef MsMeasuredRow Row;
+#define ROW_EXACT MS_ROW_EXACT
+#define ROW_APPROX MS_ROW_APPROX
+#define ROW_MEASURED_ONLY MS_ROW_MEASURED_ONLY
 
 static const char *const whats[] = { "inst", "requests", "sectors", "wavefronts", "conflicts" };
 
@@ -171,7 +149,7 @@ build_rows (MsGpuSession *s, const MsStats *stats)
           s->result, ms_metric_name ((MsSpace) sp, (MsOp) op, "inst"), &inst_measured);
         if (op == MS_OP_ATOMIC && c.executions == 0 && (!have_inst || inst_measured == 0))
           continue;
-        gboolean inst_differs = have_inst && (guint64) round_to_int (inst_measured) != c.executions;
+        gboolean inst_differs = have_inst && (guint64) ms_round_to_int (inst_measured) != c.executions;
         for (guint w = 0; w < G_N_ELEMENTS (whats); w++)
           {
             const char *name = ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);
@@ -182,8 +160,8 @@ build_rows (MsGpuSession *s, const MsStats *stats)
             row.have_measured = ms_gpu_result_metric (s->result, name, &row.measured);
             if (!row.have_measured)
               row.note = "not available on this GPU";
-            else if ((guint64) round_to_int (row.measured) != row.simulated
-                     || !is_integral (row.measured))
+            else if ((guint64) ms_round_to_int (row.measured) != row.simulated
+                     || !ms_is_integral (row.measured))
               {
                 if (row.kind == ROW_APPROX)
                   row.note = "approximate metric: it also counts conflicts from other traffic "
@@ -216,12 +194,6 @@ build_rows (MsGpuSession *s, const MsStats *stats)
   return rows;
 }
 
-static char *
-version_string (int v)
-{
-  return g_strdup_printf ("%d.%d", v / 1000, v % 1000 / 10);
-}
-
 static void
 update_failure (MsGpuSession *s)
 {
@@ -236,236 +208,32 @@ update_failure (MsGpuSession *s)
     s->failure = g_strdup_printf ("%s: --strict: the address traces differ", s->p->kernel->name);
 }
 
-/* ------------------------------------------------------------ writers */
-
-static void
-write_text (MsGpuSession *s, const MsTraceReport *r, GArray *rows, GString *out)
-{
-  const MsGpuResult *g = s->result;
-  ms_report_write (r, MS_FORMAT_TEXT, out);
-  g_autofree char *drv = version_string (g->info.driver_version);
-  g_autofree char *rt = version_string (g->info.runtime_version);
-  g_string_append_printf (out, "\nGPU: %s (sm_%d%d, driver %s, CUDA runtime %s)\n", g->info.name,
-                          g->info.cc_major, g->info.cc_minor, drv, rt);
-  g_string_append_printf (out, "  output check:  %s\n", s->output_check);
-  g_string_append_printf (out, "  time:          %.4f ms median of %d launches, L2 flushed "
-                               "before each (warm L2: %.4f ms)\n",
-                          g->time_ms, g->repeats, g->time_warm_ms);
-  g_string_append_printf (out, "  bandwidth:     %.1f GB/s effective (%" G_GUINT64_FORMAT
-                               " bytes: every buffer read or written once, / time)\n",
-                          g->bandwidth_gbs, g->bytes);
-  if (s->traced)
-    g_string_append_printf (out, "  address trace: %s\n", s->trace.message);
-  g_string_append_printf (out, "\n%-64s %14s %14s %12s\n", "Metric", "simulated", "measured",
-                          "difference");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const Row *row = &g_array_index (rows, Row, i);
-      g_string_append_printf (out, "%-64s", row->metric);
-      if (row->have_sim)
-        g_string_append_printf (out, " %14" G_GUINT64_FORMAT, row->simulated);
-      else
-        g_string_append_printf (out, " %14s", "-");
-      if (row->have_measured)
-        g_string_append_printf (out, " %14.0f", row->measured);
-      else
-        g_string_append_printf (out, " %14s", "n/a");
-      if (row->have_sim && row->have_measured)
-        g_string_append_printf (out, " %+12.0f", row->measured - (double) row->simulated);
-      else
-        g_string_append_printf (out, " %12s", "-");
-      if (row->note)
-        g_string_append_printf (out, "  %s%s", row->mismatch ? "<< " : "", row->note);
-      g_string_append_c (out, '\n');
-    }
-  g_string_append (out, "(global atomics: measured = ATOM + RED instructions; the exact metrics "
-                        "are every simulated one but the bank conflicts)\n");
-  if (s->exact_mismatches == 0)
-    g_string_append (out, "every exact metric agrees\n");
-  else
-    g_string_append_printf (out, "%u exact metric(s) differ\n", s->exact_mismatches);
-}
-
-static void
-add_number (JsonBuilder *b, double v)
-{
-  if (is_integral (v) && v < 9e15 && v > -9e15)
-    json_builder_add_int_value (b, round_to_int (v));
-  else
-    json_builder_add_double_value (b, v);
-}
-
-static void
-write_json (MsGpuSession *s, const MsTraceReport *r, GArray *rows, GString *out)
-{
-  const MsGpuResult *g = s->result;
-  g_autoptr (GString) sim = g_string_new (NULL);
-  ms_report_write (r, MS_FORMAT_JSON, sim);
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, sim->str, (gssize) sim->len, NULL))
-    {
-      g_string_append (out, sim->str);
-      return;
-    }
-  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
-
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  json_builder_begin_object (b);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const Row *row = &g_array_index (rows, Row, i);
-      if (!row->have_measured)
-        continue;
-      json_builder_set_member_name (b, row->metric);
-      add_number (b, row->measured);
-    }
-  json_builder_end_object (b);
-  json_object_set_member (root, "measured", json_builder_get_root (b));
-
-  /* every counter read, as read (RED twins of the atomics, unavailable ones: null) */
-  json_builder_reset (b);
-  json_builder_begin_object (b);
-  for (guint i = 0; i < g->metrics->len; i++)
-    {
-      const MsGpuMetric *m = &g_array_index (g->metrics, MsGpuMetric, i);
-      json_builder_set_member_name (b, m->name);
-      if (m->available)
-        add_number (b, m->value);
-      else
-        json_builder_add_null_value (b);
-    }
-  json_builder_end_object (b);
-  json_object_set_member (root, "measured_raw", json_builder_get_root (b));
-
-  json_builder_reset (b);
-  json_builder_begin_object (b);
-  g_autofree char *cc = g_strdup_printf ("%d.%d", g->info.cc_major, g->info.cc_minor);
-  g_autofree char *drv = version_string (g->info.driver_version);
-  g_autofree char *rt = version_string (g->info.runtime_version);
-  const char *keys[] = { "name", "cc", "driver", "runtime", "source", "output_check" };
-  const char *vals[] = { g->info.name, cc, drv, rt, s->p->kernel->source, s->output_check };
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      json_builder_set_member_name (b, keys[i]);
-      json_builder_add_string_value (b, vals[i]);
-    }
-  json_builder_set_member_name (b, "output_ok");
-  json_builder_add_boolean_value (b, s->output_ok);
-  json_builder_set_member_name (b, "time_ms");
-  json_builder_add_double_value (b, g->time_ms);
-  json_builder_set_member_name (b, "time_warm_ms");
-  json_builder_add_double_value (b, g->time_warm_ms);
-  json_builder_set_member_name (b, "repeats");
-  json_builder_add_int_value (b, g->repeats);
-  json_builder_set_member_name (b, "bytes");
-  json_builder_add_int_value (b, (gint64) g->bytes);
-  json_builder_set_member_name (b, "bandwidth_gbs");
-  json_builder_add_double_value (b, g->bandwidth_gbs);
-  json_builder_set_member_name (b, "exact_mismatches");
-  json_builder_add_int_value (b, s->exact_mismatches);
-  if (s->traced)
-    {
-      json_builder_set_member_name (b, "trace_check");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "identical");
-      json_builder_add_boolean_value (b, s->trace.identical);
-      json_builder_set_member_name (b, "grouping_identical");
-      json_builder_add_boolean_value (b, s->trace.grouping_identical);
-      json_builder_set_member_name (b, "lane_accesses");
-      json_builder_add_int_value (b, (gint64) s->trace.lane_accesses);
-      json_builder_set_member_name (b, "emulator_accesses");
-      json_builder_add_int_value (b, (gint64) s->trace.emulator_accesses);
-      json_builder_set_member_name (b, "gpu_accesses");
-      json_builder_add_int_value (b, (gint64) s->trace.gpu_accesses);
-      if (s->trace.shared_seen)
-        {
-          json_builder_set_member_name (b, "shared_base");
-          json_builder_add_int_value (b, s->trace.shared_base);
-        }
-      json_builder_set_member_name (b, "message");
-      json_builder_add_string_value (b, s->trace.message);
-      json_builder_end_object (b);
-    }
-  json_builder_end_object (b);
-  json_object_set_member (root, "gpu", json_builder_get_root (b));
-
-  json_builder_reset (b);
-  json_builder_begin_array (b);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const Row *row = &g_array_index (rows, Row, i);
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "metric");
-      json_builder_add_string_value (b, row->metric);
-      json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, row->kind == ROW_EXACT    ? "exact"
-                                        : row->kind == ROW_APPROX ? "approximate"
-                                                                  : "measured-only");
-      json_builder_set_member_name (b, "simulated");
-      if (row->have_sim)
-        json_builder_add_int_value (b, (gint64) row->simulated);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "measured");
-      if (row->have_measured)
-        add_number (b, row->measured);
-      else
-        json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "mismatch");
-      json_builder_add_boolean_value (b, row->mismatch);
-      if (row->note)
-        {
-          json_builder_set_member_name (b, "note");
-          json_builder_add_string_value (b, row->note);
-        }
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  json_object_set_member (root, "comparison", json_builder_get_root (b));
-
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_root (gen, json_parser_get_root (parser));
-  json_generator_set_pretty (gen, TRUE);
-  g_autofree char *text = json_generator_to_data (gen, NULL);
-  g_string_append (out, text);
-  g_string_append_c (out, '\n');
-}
-
-static void
-write_csv (MsGpuSession *s, const MsTraceReport *r, GArray *rows, GString *out)
-{
-  (void) s;
-  g_string_append (out, "kernel,metric,kind,simulated,measured,difference,note\n");
-  for (guint i = 0; i < rows->len; i++)
-    {
-      const Row *row = &g_array_index (rows, Row, i);
-      g_string_append_printf (out, "%s,%s,%s,", r->info->kernel, row->metric,
-                              row->kind == ROW_EXACT    ? "exact"
-                              : row->kind == ROW_APPROX ? "approximate"
-                                                        : "measured-only");
-      if (row->have_sim)
-        g_string_append_printf (out, "%" G_GUINT64_FORMAT, row->simulated);
-      g_string_append_c (out, ',');
-      if (row->have_measured)
-        g_string_append_printf (out, "%.0f", row->measured);
-      g_string_append_c (out, ',');
-      if (row->have_sim && row->have_measured)
-        g_string_append_printf (out, "%.0f", row->measured - (double) row->simulated);
-      g_string_append_printf (out, ",\"%s\"\n", row->note ? row->note : "");
-    }
-}
-
 void
 ms_gpu_report_write (MsGpuSession *s, const MsTraceReport *r, MsFormat format, GString *out)
 {
   g_autoptr (GArray) rows = build_rows (s, r->stats);
   update_failure (s);
-  switch (format)
+  const MsGpuResult *g = s->result;
+  g_autoptr (GArray) raw = g_array_new (FALSE, TRUE, sizeof (MsMeasuredRaw));
+  for (guint i = 0; i < g->metrics->len; i++)
     {
-    case MS_FORMAT_JSON: write_json (s, r, rows, out); break;
-    case MS_FORMAT_CSV: write_csv (s, r, rows, out); break;
-    default: write_text (s, r, rows, out); break;
+      const MsGpuMetric *m = &g_array_index (g->metrics, MsGpuMetric, i);
+      MsMeasuredRaw x = { m->name, m->value, m->available };
+      g_array_append_val (raw, x);
     }
+  MsMeasuredRun m = {
+    .device = g->info.name, .cc_major = g->info.cc_major, .cc_minor = g->info.cc_minor,
+    .driver_version = g->info.driver_version, .runtime_version = g->info.runtime_version,
+    .source = s->p->kernel->source, .output_check = s->output_check, .output_ok = s->output_ok,
+    .time_ms = g->time_ms, .time_warm_ms = g->time_warm_ms, .repeats = g->repeats,
+    .bytes = g->bytes, .bandwidth_gbs = g->bandwidth_gbs,
+    .exact_mismatches = s->exact_mismatches, .raw = raw, .traced = s->traced,
+    .trace_identical = s->trace.identical, .grouping_identical = s->trace.grouping_identical,
+    .lane_accesses = s->trace.lane_accesses, .emulator_accesses = s->trace.emulator_accesses,
+    .gpu_accesses = s->trace.gpu_accesses, .shared_seen = s->trace.shared_seen,
+    .shared_base = s->trace.shared_base, .trace_message = s->trace.message,
+  };
+  ms_report_write_measured (r, &m, rows, format, out);
 }
 
 int

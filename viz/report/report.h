@@ -64,6 +64,68 @@ typedef struct {
 void ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
                               guint n, MsFormat format, GString *out);
 
+/* ---- simulated beside measured (trace --gpu; report-measured.c) ---- */
+
+typedef enum { MS_ROW_EXACT, MS_ROW_APPROX, MS_ROW_MEASURED_ONLY } MsRowKind;
+
+/* One metric, simulated and measured. */
+typedef struct {
+  const char *metric;
+  MsRowKind kind;
+  gboolean have_sim, have_measured;
+  guint64 simulated;
+  double measured;
+  const char *note;     /* NULL when they agree */
+  gboolean mismatch;    /* an exact metric that differs */
+} MsMeasuredRow;
+
+/* Rounding without libm (memsim links without it where CUDA is absent). */
+static inline gint64
+ms_round_to_int (double v)
+{
+  return (gint64) (v < 0 ? v - 0.5 : v + 0.5);
+}
+
+static inline gboolean
+ms_is_integral (double v)
+{
+  double d = v - (double) ms_round_to_int (v);
+  return d < 1e-6 && d > -1e-6;
+}
+
+/* A counter as the GPU read it (available FALSE where the chip lacks it). */
+typedef struct {
+  const char *name;
+  double value;
+  gboolean available;
+} MsMeasuredRaw;
+
+/* What the GPU run gave besides the rows. */
+typedef struct {
+  const char *device;
+  int cc_major, cc_minor, driver_version, runtime_version;  /* 1000 * major + 10 * minor */
+  const char *source, *output_check;
+  gboolean output_ok;
+  double time_ms, time_warm_ms;
+  int repeats;
+  guint64 bytes;
+  double bandwidth_gbs;
+  guint exact_mismatches;
+  const GArray *raw;    /* MsMeasuredRaw, every counter read */
+  gboolean traced;      /* --check-trace: the address traces compared */
+  gboolean trace_identical, grouping_identical, shared_seen;
+  guint64 lane_accesses, emulator_accesses, gpu_accesses;
+  gint64 shared_base;
+  const char *trace_message;
+} MsMeasuredRun;
+
+/* The simulation's report with the measured numbers: text (a table
+ * metric | simulated | measured | difference after it), JSON (the
+ * simulation's object plus "measured", "measured_raw", "gpu" and
+ * "comparison"), CSV (one row per metric). */
+void ms_report_write_measured (const MsTraceReport *r, const MsMeasuredRun *m,
+                               const GArray *rows, MsFormat format, GString *out);
+
 /* Writes text to path, or stdout for NULL/"-"; never leaves a partial file. */
 gboolean ms_write_output (const char *path, const GString *text, GError **error);
 
