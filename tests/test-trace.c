@@ -233,6 +233,7 @@ write_synthetic (const char *path, const MsWarpAccess *a, const char *check)
   info->grid[0] = 2;
   info->block[0] = 64;
   ms_run_info_add_buffer (info, "buf", G_GUINT64_CONSTANT (1) << 40, 1024);
+  info->buffers_complete = TRUE;
   g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, NULL);
   ms_trace_writer_sink (w)->ordered (ms_trace_writer_sink (w)->user, a);
   g_assert_true (ms_trace_writer_finish (w, check, NULL));
@@ -269,6 +270,23 @@ test_absurd_records (void)
   b.addr[0] = 1u << 20;
   write_synthetic (path, &b, "passed");
   assert_bad (path, "outside every shared window");
+  /* an end record that does not count the accesses */
+  write_synthetic (path, &a, "passed");
+  g_autofree char *data = NULL;
+  gsize n;
+  g_assert_true (g_file_get_contents (path, &data, &n, NULL));
+  gsize rn = 0;
+  g_autofree char *raw = g_malloc (1 << 16);
+  rn = ZSTD_decompress (raw, 1 << 16, data + MS_TRACE_HEADER_LEN, n - MS_TRACE_HEADER_LEN);
+  g_assert_false (ZSTD_isError (rn));
+  /* the payload ends with 'E', count 1, "passed": make the count 2 */
+  g_assert_cmpint (raw[rn - 9], ==, MS_TRACE_TAG_END);
+  raw[rn - 8] = 2;
+  g_autofree char *re = g_malloc (MS_TRACE_HEADER_LEN + ZSTD_compressBound (rn));
+  memcpy (re, data, MS_TRACE_HEADER_LEN);
+  gsize cn = ZSTD_compress (re + MS_TRACE_HEADER_LEN, ZSTD_compressBound (rn), raw, rn, 1);
+  write_bytes (path, re, MS_TRACE_HEADER_LEN + cn);
+  assert_bad (path, "the end record counts 2 accesses, the file holds 1");
 }
 
 int

@@ -15,6 +15,7 @@ int ms_cmd_trace (int argc, char **argv);
 int ms_cmd_compare (int argc, char **argv);
 int ms_cmd_diagram (int argc, char **argv);
 int ms_cmd_replay (int argc, char **argv);
+int ms_cmd_convert (int argc, char **argv);
 
 /* Prints "memsim: MESSAGE" on stderr, one line. */
 void ms_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);

@@ -15,6 +15,8 @@ static const MsCommand commands[] = {
     ms_cmd_compare },
   { "replay", "Report a recorded access stream (memsim, NVBit or Accel-Sim trace) as trace does",
     ms_cmd_replay },
+  { "convert", "Convert a trace between memsim's, NVBit's and Accel-Sim's formats",
+    ms_cmd_convert },
   { "diagram", "Draw bank, sector, tile or per-line diagrams for slides (SVG, PNG, PDF)",
     ms_cmd_diagram },
 };

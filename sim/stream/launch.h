@@ -31,6 +31,10 @@ typedef struct {
   char *buffer_name[MS_RUN_MAX_BUFFERS];
   guint64 buffer_base[MS_RUN_MAX_BUFFERS];   /* first byte's address in records */
   guint64 buffer_bytes[MS_RUN_MAX_BUFFERS];
+  gboolean buffers_complete; /* every global access falls in a listed buffer (the
+                              * emulator's launches; imports may list only some) */
+  gboolean warp_is_slot;  /* MsWarpAccess.warp is a hardware warp slot, not the
+                           * warp index in the block (NVBit) */
   char *check;            /* the output check: "passed", a failure, or "not run" */
   /* The text of a site's source line (newly allocated), or NULL. */
   char *(*source_line) (gpointer data, const MsSite *site);

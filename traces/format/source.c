@@ -7,6 +7,8 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
+#include "accelsim.h"
+#include "nvbit.h"
 #include "trace-file.h"
 
 G_DEFINE_QUARK (ms-trace-error-quark, ms_trace_error)
@@ -23,6 +25,16 @@ ms_trace_source_open (const char *path, GError **error)
 {
   guint8 head[256];
   gsize n = 0;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      /* an Accel-Sim trace folder (memsim convert --to accelsim makes one) */
+      g_autofree char *list = g_build_filename (path, "kernelslist.g", NULL);
+      if (g_file_test (list, G_FILE_TEST_IS_REGULAR))
+        return ms_accelsim_open (list, error);
+      g_set_error (error, MS_TRACE_ERROR, MS_TRACE_ERROR_FORMAT,
+                   "%s is a folder without a kernelslist.g, not a trace", path);
+      return NULL;
+    }
   FILE *f = g_fopen (path, "rb");
   if (f == NULL)
     {
@@ -39,8 +51,13 @@ ms_trace_source_open (const char *path, GError **error)
                    path);
       return NULL;
     }
+  /* one line per reader: the first bytes tell the format */
   if (ms_trace_file_sniff (head, n))
     return ms_trace_file_open (path, error);
+  if (ms_nvbit_sniff (head, n))
+    return ms_nvbit_open (path, error);
+  if (ms_accelsim_sniff (head, n))
+    return ms_accelsim_open (path, error);
   g_autofree char *base = g_path_get_basename (path);
   if (n == 0)
     g_set_error (error, MS_TRACE_ERROR, MS_TRACE_ERROR_FORMAT, "%s is empty, not a trace", base);
@@ -67,7 +84,9 @@ ms_trace_site_intern (const char *file, int line, int order)
   if (site == NULL)
     {
       site = g_new0 (MsSite, 1);
-      site->file = g_intern_string (file);
+      /* owned by the site, which lives as long as the process (not a quark:
+       * GLib leaks its quark array as it grows) */
+      site->file = g_strdup (file);
       site->line = line;
       site->order = order;
       site->id = -1;

@@ -16,6 +16,9 @@
 /* Shared memory a block can have on any preset memsim knows (228 KiB on
  * sm_90): a shared offset beyond it is corrupt. */
 #define MAX_SHARED_OFFSET (228u * 1024)
+/* Warp slots of an SM (64 on sm_70 and later): the bound of a warp number
+ * that is a hardware slot rather than an index in the block. */
+#define MS_MAX_WARP_SLOTS 64
 
 typedef struct {
   MsTraceSource base;
@@ -255,6 +258,9 @@ parse_launch (Reader *r, const char *text, GError **error)
     return corrupt (r, error, "the launch's block has more than 1024 threads");
   gint sb = g_key_file_get_integer (kf, "launch", "shared_bytes", NULL);
   info->shared_bytes = sb > 0 ? (guint) sb : 0;
+  g_autofree char *warps = g_key_file_get_string (kf, "launch", "warps", NULL);
+  info->warp_is_slot = g_strcmp0 (warps, "slots") == 0;
+  info->buffers_complete = g_key_file_get_boolean (kf, "buffers", "complete", NULL);
 
   gsize np = 0, nb = 0;
   g_auto (GStrv) pnames = g_key_file_get_string_list (kf, "params", "names", &np, NULL);
@@ -284,6 +290,8 @@ parse_launch (Reader *r, const char *text, GError **error)
     }
   r->n_blocks = ms_run_info_blocks (info);
   r->n_warps = (ms_run_info_threads_per_block (info) + MS_WARP_SIZE - 1) / MS_WARP_SIZE;
+  if (info->warp_is_slot)
+    r->n_warps = MAX (r->n_warps, MS_MAX_WARP_SLOTS);
   return TRUE;
 }
 
@@ -327,11 +335,11 @@ read_site (Reader *r, GError **error)
 }
 
 /* Whether [addr, addr + width) lies in one of the launch's buffers (any
- * address when the launch lists none). */
+ * address when the launch's list is not complete). */
 static gboolean
 in_buffers (const MsRunInfo *info, guint64 addr, guint width)
 {
-  if (info->n_buffers == 0)
+  if (!info->buffers_complete)
     return TRUE;
   for (guint i = 0; i < info->n_buffers; i++)
     if (addr >= info->buffer_base[i] && addr - info->buffer_base[i] <= info->buffer_bytes[i]

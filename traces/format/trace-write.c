@@ -160,6 +160,7 @@ launch_text (const MsRunInfo *info)
   g_key_file_set_integer_list (kf, "launch", "grid", dims[0], 3);
   g_key_file_set_integer_list (kf, "launch", "block", dims[1], 3);
   g_key_file_set_integer (kf, "launch", "shared_bytes", (gint) info->shared_bytes);
+  g_key_file_set_string (kf, "launch", "warps", info->warp_is_slot ? "slots" : "indices");
   /* parameters in their order: a list of names and one of values */
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
   g_autoptr (GString) values = g_string_new (NULL);
@@ -183,6 +184,7 @@ launch_text (const MsRunInfo *info)
   g_key_file_set_string_list (kf, "buffers", "names", (const char *const *) bn, info->n_buffers);
   g_key_file_set_value (kf, "buffers", "bases", bases->str);
   g_key_file_set_value (kf, "buffers", "bytes", bytes->str);
+  g_key_file_set_boolean (kf, "buffers", "complete", info->buffers_complete);
   return g_key_file_to_data (kf, NULL, NULL);
 }
 

@@ -331,6 +331,7 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   for (guint b = 0; b < p->n_buffers; b++)
     ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
                             p->buffer_bytes[b]);
+  info->buffers_complete = TRUE;
   info->check = g_strdup (check ? check : "not run");
   info->source_line = kernel_source_line;
   return info;

@@ -1,0 +1,6 @@
+MemcpyHtoD,0x00007f0000000000,4096
+MemcpyHtoD,0x00007f0000001000,4096
+MemcpyHtoD,0x00007f0000000000,8192
+kernel-1.traceg
+MemcpyHtoD,0x00007f0000003000,64
+kernel-2.traceg
