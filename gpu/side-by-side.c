@@ -61,7 +61,7 @@ ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsSinks *sin
   s->opts.check_trace |= opts->save_gpu_trace != NULL;
   s->p = p;
   s->snapshot = ms_gpu_snapshot_new (p);
-  if (opts->check_trace)
+  if (s->opts.check_trace)
     {
       s->collector = ms_trace_collector_new ();
       ms_sinks_add (sinks, &s->collector->sink);
