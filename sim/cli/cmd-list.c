@@ -91,12 +91,8 @@ ms_cmd_list (int argc, char **argv)
   json_builder_end_array (b);
   if (format == MS_FORMAT_JSON)
     {
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      g_autofree char *text = json_generator_to_data (gen, NULL);
-      g_string_append_printf (out, "%s\n", text);
+      ms_report_append_json (root, out);
     }
   else if (format == MS_FORMAT_CSV)
     {

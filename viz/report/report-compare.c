@@ -142,13 +142,8 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  g_autofree char *text = json_generator_to_data (gen, NULL);
-  g_string_append (out, text);
-  g_string_append_c (out, '\n');
+  ms_report_append_json (root, out);
 }
 
 static void

@@ -195,12 +195,7 @@ write_json (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
   json_builder_end_array (b);
   json_object_set_member (root, "comparison", json_builder_get_root (b));
 
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_root (gen, json_parser_get_root (parser));
-  json_generator_set_pretty (gen, TRUE);
-  g_autofree char *text = json_generator_to_data (gen, NULL);
-  g_string_append (out, text);
-  g_string_append_c (out, '\n');
+  ms_report_append_json (json_parser_get_root (parser), out);
 }
 
 static void

@@ -72,6 +72,17 @@ ms_report_divergence (const MsStats *stats, MsDivergence *out)
   out->avg_active_lanes = ms_ratio (all.lanes, all.executions);
 }
 
+void
+ms_report_append_json (JsonNode *root, GString *out)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *text = json_generator_to_data (gen, NULL);
+  g_string_append (out, text);
+  g_string_append_c (out, '\n');
+}
+
 static void
 write_json (const MsTraceReport *r, GString *out)
 {
@@ -164,13 +175,8 @@ write_json (const MsTraceReport *r, GString *out)
   json_builder_end_array (b);
   json_builder_end_object (b);
 
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autoptr (JsonNode) root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  g_autofree char *text = json_generator_to_data (gen, NULL);
-  g_string_append (out, text);
-  g_string_append_c (out, '\n');
+  ms_report_append_json (root, out);
 }
 
 static void

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "arch.h"
 #include "launch.h"
@@ -31,6 +32,9 @@ typedef struct {
 const char *ms_metric_name (MsSpace space, MsOp op, const char *what);
 
 void ms_report_write (const MsTraceReport *r, MsFormat format, GString *out);
+
+/* root as pretty-printed JSON and a newline: every JSON output's end. */
+void ms_report_append_json (JsonNode *root, GString *out);
 
 /* Divergence over every memory instruction of a run (all spaces and ops):
  * executions, those executed with a partial warp (MsCounters.partial: fewer
