@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
   int status;
@@ -290,6 +291,19 @@ test_save_and_replay (void)
   g_auto (Result) oob = memsim ("trace", "test_oob", "--save-trace", t2, NULL);
   assert_one_line_error (&oob, 1, "out-of-bounds");
   g_assert_false (g_file_test (t2, G_FILE_TEST_EXISTS));
+  /* -o through a symlink writes its target and keeps the link */
+  g_autofree char *target = g_build_filename (dir, "target.json", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.json", NULL);
+  g_assert_true (g_file_set_contents (target, "old", -1, NULL));
+  g_assert_cmpint (symlink (target, link), ==, 0);
+  g_auto (Result) sl = memsim ("replay", t, "--format", "json", "-o", link, NULL);
+  g_assert_cmpint (sl.status, ==, 0);
+  g_assert_true (g_file_test (link, G_FILE_TEST_IS_SYMLINK));
+  g_autofree char *written = NULL;
+  g_assert_true (g_file_get_contents (target, &written, NULL, NULL));
+  g_assert_cmpstr (written, ==, rep.out);
+  g_unlink (link);
+  g_unlink (target);
   g_unlink (t);
   g_unlink (bad);
   g_rmdir (dir);
