@@ -9,6 +9,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "coalescing.h"
 #include "problem.h"
 #include "replay.h"
 #include "report.h"
@@ -147,6 +148,131 @@ test_stream_order (void)
   g_assert_true (ms_problem_simulate (p, ms_arch_default (), 4, &sinks, NULL, NULL));
   g_assert_true (c.ordered);
   g_assert_cmpuint (c.last_block, ==, ms_run_info_blocks (ms_problem_run_info (p, ms_arch_default (), NULL)) - 1);
+}
+
+/* ---- a stateful model gets the stream order ---- */
+
+/* Two counters of a test model that needs the global order: the 128-byte
+ * global lines seen for the first time (a cache that never forgets: its
+ * total is the kernel's distinct lines), and a hash of the sequence of
+ * (block, warp, site, first address) it was given. */
+#define SLOT_NEW_LINES MS_SLOT_FIRST_FREE
+#define SLOT_ORDER_HASH (MS_SLOT_FIRST_FREE + 1)
+
+typedef struct {
+  GHashTable *lines;
+  guint64 hash;
+} SeenState;
+
+static void
+seen_init (gpointer state, const MsArch *arch)
+{
+  SeenState *s = state;
+  s->lines = g_hash_table_new (g_int64_hash, g_int64_equal);
+}
+
+static void
+seen_clear (gpointer state)
+{
+  SeenState *s = state;
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, s->lines);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    g_free (key);
+  g_hash_table_destroy (s->lines);
+}
+
+static void
+seen_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+{
+  SeenState *s = state;
+  for (guint32 m = a->mask; m; m &= m - 1)
+    {
+      guint64 line = a->addr[__builtin_ctz (m)] / 128;
+      if (!g_hash_table_contains (s->lines, &line))
+        {
+          g_hash_table_add (s->lines, g_memdup2 (&line, sizeof line));
+          v[SLOT_NEW_LINES]++;
+        }
+    }
+  guint64 x = ((guint64) a->block << 40) ^ ((guint64) a->warp << 24) ^ (guint64) a->site->line
+              ^ (a->addr[__builtin_ctz (a->mask)] << 8);
+  s->hash = (s->hash ^ x) * G_GUINT64_CONSTANT (0x100000001b3);
+  v[SLOT_ORDER_HASH] = s->hash;   /* the last record's site keeps the final hash */
+}
+
+static const MsCounterDef seen_counters[] = {
+  { "new_lines", SLOT_NEW_LINES, NULL },
+  { "order_hash", SLOT_ORDER_HASH, NULL },
+  { NULL },
+};
+
+static const MsModel seen_model = {
+  .name = "seen", .summary = "test: lines seen, order hash", .space = MS_SPACE_GLOBAL,
+  .counters = seen_counters, .state_size = sizeof (SeenState), .state_init = seen_init,
+  .state_clear = seen_clear, .ordered_cost = seen_cost,
+};
+
+/* Totals of the seen model: new lines, and the hash (max over sites: the
+ * final one sits on the site of the last record). */
+static void
+seen_totals (const MsStats *stats, guint64 *lines, guint64 *hash)
+{
+  *lines = *hash = 0;
+  for (guint i = 0; i < stats->sites->len; i++)
+    {
+      const MsSiteStats *s = &g_array_index (stats->sites, MsSiteStats, i);
+      *lines += s->c.v[SLOT_NEW_LINES];
+      *hash ^= s->c.v[SLOT_ORDER_HASH];
+    }
+}
+
+static const MsModel *const seen_table[] = { &ms_model_coalescing, &seen_model, NULL };
+
+static void
+seen_live (const MsProblem *p, guint threads, guint64 *lines, guint64 *hash)
+{
+  const unsigned *g = p->args.grid, *b = p->args.block;
+  g_autoptr (MsModelRun) run =
+    ms_model_run_new_with (ms_arch_default (), (guint64) b[0] * b[1] * b[2], seen_table, NULL);
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, ms_model_run_sink (run));
+  MsLaunch launch;
+  ms_problem_launch (p, &launch);
+  launch.threads = threads;
+  launch.sinks = &sinks;
+  g_assert_true (ms_emulate (&launch, NULL));
+  g_autoptr (MsStats) stats = ms_model_run_finish (run, (guint64) g[0] * g[1] * g[2]);
+  seen_totals (stats, lines, hash);
+}
+
+static void
+test_stateful_model (void)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("transpose_naive"));
+  g_assert_true (ms_problem_setup (p, NULL));   /* 1024 x 1024 floats in, the same out */
+  guint64 l1, h1, l4, h4;
+  seen_live (p, 1, &l1, &h1);
+  seen_live (p, 4, &l4, &h4);
+  /* every 128-byte line of the 4 MiB input and the 4 MiB output, once */
+  g_assert_cmpuint (l1, ==, 2 * 1024 * 1024 * 4 / 128);
+  g_assert_cmpuint (l4, ==, l1);
+  g_assert_cmpuint (h4, ==, h1);   /* the same order on 1 and 4 threads */
+
+  /* and the same order from a trace file, replayed on 3 threads */
+  g_autofree char *path = tmp_path ("seen.trace");
+  g_free (live_with_trace ("transpose_naive", path, 2));
+  g_autoptr (MsTraceSource) src = ms_trace_source_open (path, NULL);
+  g_autoptr (MsModelRun) run = ms_model_run_new_with (ms_arch_default (), 1024, seen_table, NULL);
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, ms_model_run_sink (run));
+  g_assert_true (ms_trace_replay (src, &sinks, 3, NULL, NULL));
+  g_autoptr (MsStats) stats = ms_model_run_finish (run, 1024);
+  guint64 lr, hr;
+  seen_totals (stats, &lr, &hr);
+  g_assert_cmpuint (lr, ==, l1);
+  g_assert_cmpuint (hr, ==, h1);
 }
 
 /* ---- bad files ---- */
@@ -297,6 +423,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/roundtrip-all-kernels", test_roundtrip_all);
   g_test_add_func ("/trace/thread-independent", test_thread_independent);
   g_test_add_func ("/trace/stream-order", test_stream_order);
+  g_test_add_func ("/trace/stateful-model", test_stateful_model);
   g_test_add_func ("/trace/truncated-corrupted", test_truncated_and_corrupted);
   g_test_add_func ("/trace/absurd-records", test_absurd_records);
   int status = g_test_run ();

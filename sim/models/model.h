@@ -87,6 +87,10 @@ typedef struct MsModelRun MsModelRun;
 
 /* threads_per_block: to tell partial warps from full ones. */
 MsModelRun *ms_model_run_new (const MsArch *arch, guint64 threads_per_block, GError **error);
+/* The same with another table of models (NULL-terminated), for tests and
+ * tools that run a model outside the table. */
+MsModelRun *ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
+                                   const MsModel *const *models, GError **error);
 void ms_model_run_free (MsModelRun *run);
 /* The sink to drive with the stream (stream.h). */
 const MsStreamSink *ms_model_run_sink (MsModelRun *run);

@@ -144,14 +144,24 @@ ordered_access (gpointer user, const MsWarpAccess *a)
 MsModelRun *
 ms_model_run_new (const MsArch *arch, guint64 threads_per_block, GError **error)
 {
+  return ms_model_run_new_with (arch, threads_per_block, ms_models (), error);
+}
+
+MsModelRun *
+ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
+                       const MsModel *const *models, GError **error)
+{
   if (!ms_models_arch_check (arch, error))
     return NULL;
+  for (const MsModel *const *m = models; *m; m++)
+    if ((*m)->arch_check && !(*m)->arch_check (arch, error))
+      return NULL;
   MsModelRun *run = g_new0 (MsModelRun, 1);
   run->arch = arch;
   run->threads_per_block = threads_per_block;
   g_mutex_init (&run->lock);
   guint n[MS_N_SPACES] = { 0 };
-  for (const MsModel *const *m = ms_models (); *m; m++)
+  for (const MsModel *const *m = models; *m; m++)
     {
       const MsModel *model = *m;
       if (model->cost && n[model->space] + 1 < G_N_ELEMENTS (run->stateless[0]))
