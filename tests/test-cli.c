@@ -3,6 +3,7 @@
  * path is in $MEMSIM under `make check`). */
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -230,6 +231,10 @@ test_bad_input (void)
     { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
     { { "trace", "test_float3_access" }, 1, "12-byte load" },
     { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
+    { { "trace", "copy", "-o", "" }, 2, "needs a file name" },
+    { { "trace", "copy", "--save-trace", "/" }, 1, "it is a directory" },
+    { { "compare", "reduce", "-o", "/nonexistent-memsim-dir/x.csv" }, 1, "cannot write" },
+    { { "replay", "x.trace", "-o", "" }, 2, "needs a file name" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -309,6 +314,40 @@ test_save_and_replay (void)
   g_rmdir (dir);
 }
 
+/* stdout that cannot take the output (a full device): exit 1, one line.
+ * (stdout is redirected; -o is never pointed at a device in a test.) */
+static void
+stdout_to_full (gpointer data)
+{
+  int fd = open ("/dev/full", O_WRONLY);
+  if (fd >= 0)
+    dup2 (fd, 1);
+}
+
+static void
+test_full_stdout (void)
+{
+  if (!g_file_test ("/dev/full", G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("no /dev/full");
+      return;
+    }
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *cmds[][4] = { { "list" }, { "--version" }, { "trace", "copy", "--size", "64x64" } };
+  for (guint i = 0; i < G_N_ELEMENTS (cmds); i++)
+    {
+      const char *argv[6] = { exe, cmds[i][0], cmds[i][1], cmds[i][2], cmds[i][3], NULL };
+      g_autofree char *err = NULL;
+      int wait_status = 0;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                   stdout_to_full, NULL, NULL, &err, &wait_status, NULL));
+      g_assert_true (WIFEXITED (wait_status));
+      g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
+      g_assert_true (g_str_has_prefix (err, "memsim: cannot write to standard output"));
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,5 +360,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
+  g_test_add_func ("/cli/full-stdout", test_full_stdout);
   return g_test_run ();
 }

@@ -229,6 +229,9 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       return 2;
     }
   const char *family = traces ? "traces" : argv[1];
+  int bad = ms_check_output ("-o", opts->output);
+  if (bad != 0)
+    return bad;
   if (opts->threads < 0 || opts->threads > 1024)
     {
       ms_error ("--threads %d: give 0 (one per core) to 1024", opts->threads);

@@ -55,6 +55,9 @@ ms_cmd_convert (int argc, char **argv)
       ms_error ("convert needs -o OUT");
       return 2;
     }
+  int bad = strcmp (to, "accelsim") == 0 ? 0 : ms_check_output ("-o", output);
+  if (bad != 0)
+    return bad;
   g_autoptr (MsTraceSource) src = ms_trace_source_open (argv[1], &error);
   if (src == NULL)
     {

@@ -265,6 +265,9 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
       ms_error ("%s", error->message);
       return 2;
     }
+  int bad = ms_check_output ("-o", o->output);
+  if (bad != 0)
+    return bad;
   gboolean kind_given = o->kind != NULL;
   MsDiagramKind kind = MS_DIAGRAM_BANKS;
   if (kind_given && !ms_diagram_kind_parse (o->kind, &kind, &error))

@@ -99,6 +99,10 @@ ms_cmd_list (int argc, char **argv)
       ms_error ("list supports --format text or json");
       return 2;
     }
-  fwrite (out->str, 1, out->len, stdout);
+  if (!ms_write_output (NULL, out, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
   return 0;
 }

@@ -75,11 +75,9 @@ ms_cmd_replay (int argc, char **argv)
       ms_error ("--threads %d: give 0 (one per core) to 1024", threads);
       return 2;
     }
-  if (output && *output == '\0')
-    {
-      ms_error ("-o needs a file name (or - for standard output)");
-      return 2;
-    }
+  int bad = ms_check_output ("-o", output);
+  if (bad != 0)
+    return bad;
   g_autoptr (MsTraceSource) src = ms_trace_source_open (argv[1], &error);
   if (src == NULL)
     {

@@ -29,6 +29,13 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("trace needs exactly one KERNEL; `memsim list` shows them");
       return 2;
     }
+  int bad = ms_check_output ("-o", opts->output);
+  if (bad == 0 && save_trace != NULL)
+    bad = ms_check_output ("--save-trace", save_trace);
+  if (bad == 0 && gpu_opts.save_gpu_trace != NULL)
+    bad = ms_check_output ("--save-gpu-trace", gpu_opts.save_gpu_trace);
+  if (bad != 0)
+    return bad;
   g_autoptr (MsProblem) p = ms_kernel_options_problem (opts, argv[1], &error);
   if (p == NULL || !ms_problem_setup (p, &error))
     {
@@ -40,11 +47,6 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
   if (arch == NULL)
     {
       ms_error ("%s", error->message);
-      return 2;
-    }
-  if (save_trace != NULL && *save_trace == '\0')
-    {
-      ms_error ("--save-trace needs a file name");
       return 2;
     }
   MsSinks sinks = { 0 };

@@ -17,5 +17,10 @@ int ms_cmd_diagram (int argc, char **argv);
 int ms_cmd_replay (int argc, char **argv);
 int ms_cmd_convert (int argc, char **argv);
 
+/* Before a run: whether the output path given to option can be written
+ * (0), else the one-line error is printed and the exit status returned (2
+ * for an empty name, 1 for an unwritable place). */
+int ms_check_output (const char *option, const char *path);
+
 /* Prints "memsim: MESSAGE" on stderr, one line. */
 void ms_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);

@@ -1,11 +1,13 @@
 /* main.c - memsim's entry point: one table of commands, one file each. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "output.h"
 
 static const MsCommand commands[] = {
   { "list", "List the built-in kernels", ms_cmd_list },
@@ -31,6 +33,16 @@ ms_error (const char *fmt, ...)
   fprintf (stderr, "memsim: %s\n", msg);
 }
 
+int
+ms_check_output (const char *option, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  if (ms_output_check (path, &error))
+    return 0;
+  ms_error ("%s: %s", option, error->message);
+  return g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_INVAL) ? 2 : 1;
+}
+
 static void
 usage (FILE *to)
 {
@@ -44,8 +56,25 @@ usage (FILE *to)
                "version.\nExample: memsim trace transpose_naive --size 1024x1024\n");
 }
 
+static int run (int argc, char **argv);
+
+/* Whatever the command, output that did not reach stdout (a full disk, a
+ * closed pipe) is a failure: exit 1 with one line (unless the command
+ * already failed and said why). */
 int
 main (int argc, char **argv)
+{
+  int status = run (argc, argv);
+  if ((fflush (stdout) != 0 || ferror (stdout)) && status == 0)
+    {
+      ms_error ("cannot write to standard output: %s", g_strerror (errno));
+      return 1;
+    }
+  return status;
+}
+
+static int
+run (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
   if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0

@@ -85,6 +85,33 @@ ms_output_open (const char *path, GError **error)
   return o;
 }
 
+gboolean
+ms_output_check (const char *path, GError **error)
+{
+  if (path != NULL && *path == '\0')
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "an output needs a file name "
+                   "(or - for standard output)");
+      return FALSE;
+    }
+  if (path == NULL || strcmp (path, "-") == 0)
+    return TRUE;
+  struct stat st;
+  if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_ISDIR, "cannot write %s: it is a directory",
+                   path);
+      return FALSE;
+    }
+  if (g_lstat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    return g_access (path, W_OK) == 0 || io_error (error, path, errno);
+  /* a regular file or a new one: its folder must take a new file */
+  g_autofree char *dir = g_path_get_dirname (path);
+  if (g_access (dir, W_OK | X_OK) != 0)
+    return io_error (error, path, errno);
+  return TRUE;
+}
+
 FILE *
 ms_output_file (MsOutput *o)
 {

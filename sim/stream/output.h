@@ -19,6 +19,10 @@ typedef struct MsOutput MsOutput;
 
 /* "-" is standard output. */
 MsOutput *ms_output_open (const char *path, GError **error);
+/* Whether path can be written as ms_output_open would (checked before a
+ * long run, so a typo does not cost the run); writes nothing.  NULL or "-"
+ * is standard output: TRUE. */
+gboolean ms_output_check (const char *path, GError **error);
 FILE *ms_output_file (MsOutput *o);
 /* Flushes, closes and (for a temporary file) renames; FALSE on any error,
  * and then no file was created or replaced.  Frees o. */

@@ -330,7 +330,8 @@ ms_write_output (const char *path, const GString *text, GError **error)
                    "-o needs a file name (or - for standard output)");
       return FALSE;
     }
-  MsOutput *o = ms_output_open (path ? path : "-", error);
+  gboolean to_file = path != NULL && strcmp (path, "-") != 0;
+  MsOutput *o = ms_output_open (to_file ? path : "-", error);
   if (o == NULL)
     {
       g_prefix_error (error, "-o: ");
@@ -340,7 +341,8 @@ ms_write_output (const char *path, const GString *text, GError **error)
   gsize written = fwrite (text->str, 1, text->len, ms_output_file (o));
   if (!ms_output_commit (o, error))
     {
-      g_prefix_error (error, "-o: ");
+      if (to_file)
+        g_prefix_error (error, "-o: ");
       return FALSE;
     }
   return written == text->len;
