@@ -89,6 +89,7 @@ typedef struct {
   MsSpace region_space;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
+  void *signal_stack;    /* the crash handler's, while the worker runs */
   GArray *ordered;       /* this block's buffered records (with order) */
   GError *error;
   guint64 error_block;
@@ -952,18 +953,17 @@ crash_handler (int sig, siginfo_t *info, void *context)
   _exit (1);
 }
 
-/* Installs the handler and gives the calling thread an alternate signal
- * stack (each worker thread calls this). */
+#define SIGNAL_STACK_BYTES (SIGSTKSZ * 4)
+
+/* Installs the handler and gives the calling thread the worker's alternate
+ * signal stack, for the time the worker runs on it (uninstall_crash_handler
+ * takes it back, so the worker can free it: nothing stays behind in a pool
+ * thread, which AddressSanitizer would count as a leak). */
 static void
-install_crash_handler (void)
+install_crash_handler (void *signal_stack)
 {
-  static __thread void *signal_stack;   /* kept for the thread's life: the pool may reuse it */
-  if (signal_stack == NULL)
-    {
-      signal_stack = g_malloc (SIGSTKSZ * 4);
-      stack_t ss = { .ss_sp = signal_stack, .ss_size = SIGSTKSZ * 4, .ss_flags = 0 };
-      sigaltstack (&ss, NULL);
-    }
+  stack_t ss = { .ss_sp = signal_stack, .ss_size = SIGNAL_STACK_BYTES, .ss_flags = 0 };
+  sigaltstack (&ss, NULL);
   static gsize once;
   if (g_once_init_enter (&once))
     {
@@ -976,6 +976,13 @@ install_crash_handler (void)
       sigaction (SIGFPE, &sa, NULL);
       g_once_init_leave (&once, 1);
     }
+}
+
+static void
+uninstall_crash_handler (void)
+{
+  stack_t ss = { .ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE };
+  sigaltstack (&ss, NULL);
 }
 
 /* ------------------------------------------------------------ driver */
@@ -1007,6 +1014,7 @@ worker_new (const MsLaunch *launch, GError **error)
   W->n_lanes = n;
   W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
   W->shadow = g_malloc0 (MAX_SHARED_BYTES + 4096);
+  W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
     {
@@ -1036,6 +1044,7 @@ worker_free (Worker *W)
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
   g_free (W->shadow);
+  g_free (W->signal_stack);
   if (W->ordered)
     g_array_unref (W->ordered);
   g_clear_error (&W->error);
@@ -1066,7 +1075,7 @@ worker_run (gpointer data, gpointer user_data)
 {
   Job *job = user_data;
   Worker *W = data;
-  install_crash_handler ();
+  install_crash_handler (W->signal_stack);
   cur_worker = W;
   ms_warp_ctl = &W->ctl;
   for (;;)
@@ -1099,6 +1108,7 @@ out:
   ms_cur_lane = NULL;
   ms_warp_ctl = NULL;
   cur_worker = NULL;
+  uninstall_crash_handler ();
 }
 
 gboolean
