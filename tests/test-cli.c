@@ -314,6 +314,37 @@ test_save_and_replay (void)
   g_rmdir (dir);
 }
 
+/* Every option that a command's --help lists is in the man page. */
+static void
+test_help_in_man_page (void)
+{
+  g_autofree char *man_path = g_test_build_filename (G_TEST_DIST, "..", "docs", "memsim.1", NULL);
+  g_autofree char *man = NULL;
+  g_assert_true (g_file_get_contents (man_path, &man, NULL, NULL));
+  g_autoptr (GString) plain = g_string_new (man);
+  g_string_replace (plain, "\\-", "-", 0);   /* roff's \- is a hyphen */
+  const char *commands[] = { "list", "trace", "replay", "convert", "compare", "diagram" };
+  g_autoptr (GRegex) opt = g_regex_new ("--[a-z][a-z-]*", 0, 0, NULL);
+  guint n = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto (Result) r = memsim (commands[i], "--help", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (GMatchInfo) m = NULL;
+      g_regex_match (opt, r.out, 0, &m);
+      for (; g_match_info_matches (m); g_match_info_next (m, NULL))
+        {
+          g_autofree char *o = g_match_info_fetch (m, 0);
+          if (strcmp (o, "--help") == 0 || g_str_has_prefix (o, "--help-"))
+            continue;
+          n++;
+          if (strstr (plain->str, o) == NULL)
+            g_error ("`memsim %s --help` lists %s, which docs/memsim.1 does not", commands[i], o);
+        }
+    }
+  g_assert_cmpuint (n, >, 40);
+}
+
 /* stdout that cannot take the output (a full device): exit 1, one line.
  * (stdout is redirected; -o is never pointed at a device in a test.) */
 static void
@@ -361,5 +392,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
+  g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
   return g_test_run ();
 }
