@@ -232,6 +232,9 @@ test_bad_input (void)
     { { "trace", "test_float3_access" }, 1, "12-byte load" },
     { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
     { { "trace", "copy", "-o", "" }, 2, "needs a file name" },
+    { { "trace", "transpose_naive", "--size", "100x" }, 2, "height is missing" },
+    { { "compare", "nope", "-p", "x=1" }, 2, "unknown family 'nope'" },
+    { { "trace", "smem_stride", "-p", "op=atomic" }, 2, "not one of ld|st" },
     { { "trace", "copy", "--save-trace", "/" }, 1, "it is a directory" },
     { { "compare", "reduce", "-o", "/nonexistent-memsim-dir/x.csv" }, 1, "cannot write" },
     { { "replay", "x.trace", "-o", "" }, 2, "needs a file name" },
@@ -314,6 +317,20 @@ test_save_and_replay (void)
   g_rmdir (dir);
 }
 
+/* Choice parameters take their names: -p op=st is -p op=1. */
+static void
+test_choice_names (void)
+{
+  g_auto (Result) by_name = memsim ("trace", "smem_gather", "-p", "pattern=pairs", "-p", "op=st",
+                                    "-p", "width=8", "--format", "json", NULL);
+  g_auto (Result) by_number = memsim ("trace", "smem_gather", "-p", "pattern=3", "-p", "op=1",
+                                      "-p", "width=8", "--format", "json", NULL);
+  g_assert_cmpint (by_name.status, ==, 0);
+  g_assert_cmpstr (by_name.out, ==, by_number.out);
+  g_auto (Result) list = memsim ("list", "--params", NULL);
+  g_assert_nonnull (strstr (list.out, "-p op=ld|st|atomic"));
+}
+
 /* Every option that a command's --help lists is in the man page. */
 static void
 test_help_in_man_page (void)
@@ -393,5 +410,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
+  g_test_add_func ("/cli/choice-names", test_choice_names);
   return g_test_run ();
 }

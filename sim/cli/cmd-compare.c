@@ -242,6 +242,14 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("-p, --size and --block do not apply to trace files (they were recorded)");
       return 2;
     }
+  gboolean known = traces;
+  for (const MsKernel *const *k = ms_kernels (); *k && !known; k++)
+    known = strcmp ((*k)->family, family) == 0;
+  if (!known)
+    {
+      ms_error ("unknown family '%s'; the families are: %s", family, families);
+      return 2;
+    }
   if (!traces && !check_params (family, opts->params, &error))
     {
       ms_error ("%s", error->message);

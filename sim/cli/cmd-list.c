@@ -75,6 +75,14 @@ ms_cmd_list (int argc, char **argv)
               json_builder_add_int_value (b, s->max);
               json_builder_set_member_name (b, "help");
               json_builder_add_string_value (b, s->help);
+              if (s->choices)
+                {
+                  json_builder_set_member_name (b, "choices");
+                  json_builder_begin_array (b);
+                  for (gint64 v = s->min; v <= s->max; v++)
+                    json_builder_add_string_value (b, ms_param_choice_name (s, v));
+                  json_builder_end_array (b);
+                }
               json_builder_end_object (b);
             }
           json_builder_end_array (b);
@@ -84,9 +92,17 @@ ms_cmd_list (int argc, char **argv)
       g_string_append_printf (out, "%-26s %-10s %s\n%26s %10s from %s\n", (*k)->name,
                               (*k)->family, (*k)->description, "", "", (*k)->origin);
       for (const MsParamSpec *s = (*k)->params; params && s && s->name; s++)
-        g_string_append_printf (out, "%26s %10s -p %s=N  %s (default %" G_GINT64_FORMAT
-                                ", %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")\n",
-                                "", "", s->name, s->help, s->def, s->min, s->max);
+        if (s->choices)
+          {
+            g_autofree char *names = g_strjoinv ("|", (char **) s->choices);
+            g_string_append_printf (out, "%26s %10s -p %s=%s  %s (default %s)\n", "", "",
+                                    s->name, names, s->help,
+                                    ms_param_choice_name (s, s->def));
+          }
+        else
+          g_string_append_printf (out, "%26s %10s -p %s=N  %s (default %" G_GINT64_FORMAT
+                                  ", %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT ")\n",
+                                  "", "", s->name, s->help, s->def, s->min, s->max);
     }
   json_builder_end_array (b);
   if (format == MS_FORMAT_JSON)

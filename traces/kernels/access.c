@@ -157,14 +157,17 @@ gmem_stride_check (MsProblem *p, GError **error)
 
 #define SMEM_MAX_STRIDE 64
 
+static const char *const stride_op_names[] = { "ld", "st", NULL };
+static const char *const gather_op_names[] = { "ld", "st", "atomic", NULL };
+
 static const MsParamSpec smem_stride_params[] = {
   { "n", "threads (each does one strided shared access)", 1 << 14, 1, 1 << 24 },
   { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element)", 1,
     0, SMEM_MAX_STRIDE },
   { "width", "bytes per element: 1, 2, 4, 8 or 16 (uint8_t, uint16_t, float, float2, float4)",
     4, 1, 16 },
-  { "op", "the strided access: 0 = ld (load, after a coalesced fill), 1 = st (store, then "
-          "load back); an integer because kernel parameters are integers", 0, 0, 1 },
+  { "op", "the strided access: ld (0, load, after a coalesced fill) or st (1, store, then "
+          "load back)", 0, 0, 1, stride_op_names },
   { NULL },
 };
 
@@ -290,6 +293,15 @@ gather_element (guint pattern, guint width, guint l)
     }
 }
 
+/* -p pattern=NAME: the names of GATHER_* in order */
+static const char *const gather_pattern_names[] = {
+  "identity", "broadcast", "half-repeat", "pairs", "quarter-repeat", "quads", "halves-conflict",
+  "permutation", "stride2-interleaved", "stride2-half0", "two-elements", "two-rows", "random",
+  "pairs-identity", "pairs-overlap", "pairs-overlap-conflict", "pairs-identity-conflict",
+  "identity-pairs", "stride2", "column", "stride8", NULL,
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (gather_pattern_names) == GATHER_N_PATTERNS + 1);
+
 static const MsParamSpec smem_gather_params[] = {
   { "n", "threads (each does one shared access of the pattern)", 1 << 14, 1, 1 << 24 },
   { "pattern", "lane l accesses element P(l), R = 128/width elements per 128-byte bank row: "
@@ -302,12 +314,13 @@ static const MsParamSpec smem_gather_params[] = {
                "14 pairs-overlap (l<16: l/2, else l-16), 15 pairs-overlap-conflict (14, but lane "
                "17 takes 2R), 16 pairs-identity-conflict (13, but lane 17 takes 16+4R), "
                "17 identity-pairs (l<16: l, else (l-16)/2), 18 stride2 (2l), 19 column "
-               "(lR mod 256), 20 stride8 (8l mod 256)", 0, 0, GATHER_N_PATTERNS - 1 },
+               "(lR mod 256), 20 stride8 (8l mod 256)", 0, 0, GATHER_N_PATTERNS - 1,
+    gather_pattern_names },
   { "width", "bytes per element: 4, 8 or 16 (float, float2, float4)", 4, 4, 16 },
-  { "op", "the pattern access: 0 = ld (load, after a coalesced fill), 1 = st (store, then "
-          "load back), 2 = atomic (after the fill, atomicAdd of 1 to the element's bits as an "
-          "int or, width 8, unsigned long long; then load back; widths 4 and 8 only); an "
-          "integer because kernel parameters are integers", 0, 0, 2 },
+  { "op", "the pattern access: ld (0, load, after a coalesced fill), st (1, store, then "
+          "load back) or atomic (2, after the fill, atomicAdd of 1 to the element's bits as an "
+          "int or, width 8, unsigned long long; then load back; widths 4 and 8 only)", 0, 0, 2,
+    gather_op_names },
   { "mask", "active lanes: lanes 0 .. mask-1 of each warp access, the others output zero", 32,
     1, 32 },
   { NULL },

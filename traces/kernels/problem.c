@@ -83,8 +83,40 @@ ms_problem_set_param (MsProblem *p, const char *name, const char *value, GError 
                    names->len ? names->str : "(none)");
       return FALSE;
     }
+  const MsParamSpec *spec = &k->params[i];
+  for (gint64 v = spec->min; spec->choices && v <= spec->max; v++)
+    if (g_strcmp0 (ms_param_choice_name (spec, v), value) == 0)
+      {
+        p->param[i] = v;
+        return TRUE;
+      }
   g_autofree char *what = g_strdup_printf ("%s parameter %s", k->name, name);
-  return parse_int (what, value, k->params[i].min, k->params[i].max, &p->param[i], error);
+  if (*value == '\0')
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM, "%s is missing its value",
+                   what);
+      return FALSE;
+    }
+  if (spec->choices && !g_ascii_isdigit (*value))
+    {
+      g_autofree char *names = g_strjoinv ("|", (char **) spec->choices);
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "%s: '%s' is not one of %s (or their numbers %" G_GINT64_FORMAT "..%"
+                   G_GINT64_FORMAT ")", what, value, names, spec->min, spec->max);
+      return FALSE;
+    }
+  return parse_int (what, value, spec->min, spec->max, &p->param[i], error);
+}
+
+const char *
+ms_param_choice_name (const MsParamSpec *spec, gint64 value)
+{
+  if (spec->choices == NULL || value < spec->min || value > spec->max)
+    return NULL;
+  for (gint64 v = spec->min; v <= value; v++)
+    if (spec->choices[v - spec->min] == NULL)
+      return NULL;
+  return spec->choices[value - spec->min];
 }
 
 /* Splits "AxBxC" into up to 3 parts. */

@@ -26,7 +26,13 @@ typedef struct {
   const char *name;
   const char *help;
   gint64 def, min, max;
+  /* a choice parameter: the names of the values min, min + 1, ..., max
+   * (NULL-terminated); -p NAME=CHOICE takes a name or its number */
+  const char *const *choices;
 } MsParamSpec;
+
+/* The name of a choice parameter's value, or NULL. */
+const char *ms_param_choice_name (const MsParamSpec *spec, gint64 value);
 
 typedef enum {
   MS_BLOCK_ANY,     /* any block CUDA allows */
