@@ -99,7 +99,7 @@ ms_arch_load_file (const char *path, GError **error)
 }
 
 /* Where presets are looked for: $MEMSIM_ARCH_PATH (colon-separated), the
- * source tree's sim/arch (uninstalled builds), the installed data dir. */
+ * source tree's sim/arch (uninstalled builds only), the installed data dir. */
 static GPtrArray *
 search_dirs (void)
 {
@@ -112,7 +112,12 @@ search_dirs (void)
         if (*parts[i])
           g_ptr_array_add (dirs, g_strdup (parts[i]));
     }
-  g_ptr_array_add (dirs, g_strdup (MEMSIM_SRCDIR "/sim/arch"));
+  /* an installed memsim (running from its bindir) reads the installed
+   * presets only; a build-tree one the source tree's first */
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *exe_dir = exe ? g_path_get_dirname (exe) : NULL;
+  if (g_strcmp0 (exe_dir, MEMSIM_BINDIR) != 0)
+    g_ptr_array_add (dirs, g_strdup (MEMSIM_SRCDIR "/sim/arch"));
   g_ptr_array_add (dirs, g_strdup (MEMSIM_PKGDATADIR "/arch"));
   return dirs;
 }
