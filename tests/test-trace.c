@@ -147,7 +147,8 @@ test_stream_order (void)
   ms_sinks_add (&sinks, &sink);
   g_assert_true (ms_problem_simulate (p, ms_arch_default (), 4, &sinks, NULL, NULL));
   g_assert_true (c.ordered);
-  g_assert_cmpuint (c.last_block, ==, ms_run_info_blocks (ms_problem_run_info (p, ms_arch_default (), NULL)) - 1);
+  g_autoptr (MsRunInfo) info = ms_problem_run_info (p, ms_arch_default (), NULL);
+  g_assert_cmpuint (c.last_block, ==, ms_run_info_blocks (info) - 1);
 }
 
 /* ---- a stateful model gets the stream order ---- */

@@ -10,6 +10,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Under AddressSanitizer: a fiber parked in the middle of a function leaves
+ * its frames' redzones poisoned in the shadow memory, which outlives the
+ * stack mapping; a new pool at the same address must start clean. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION (p, n)
+#else
+#define UNPOISON(p, n) ((void) (p), (void) (n))
+#endif
+
 struct MsStackPool {
   guint8 *base;
   gsize stack_bytes;   /* usable bytes per stack */
@@ -43,6 +53,7 @@ ms_stack_pool_new (guint n, gsize stack_bytes, GError **error)
                      "mappings); use fewer threads (--threads)", n);
         return NULL;
       }
+  UNPOISON (base, slot * n);
   MsStackPool *pool = g_new0 (MsStackPool, 1);
   pool->base = base;
   pool->stack_bytes = stack_bytes;
@@ -57,6 +68,7 @@ ms_stack_pool_free (MsStackPool *pool)
 {
   if (pool == NULL)
     return;
+  UNPOISON (pool->base, pool->slot_bytes * pool->n);
   munmap (pool->base, pool->slot_bytes * pool->n);
   g_free (pool);
 }

@@ -44,6 +44,7 @@ typedef struct {
 
 #define LD(x) (x)
 #define ST(x, v) ((x) = (v))
+#define MS_NO_UBSAN
 #define SHARED_ARRAY(T, name, n) __shared__ T name[n]
 #define SHARED_ARRAY2(T, name, n, m) __shared__ T name[n][m]
 #define MS_ENTRY(name) \
@@ -102,6 +103,9 @@ extern __thread MsBlockInfo ms_block;
 #define warpSize 32
 
 #define __global__ static
+/* for the emulator's own crash tests, which dereference a null pointer on
+ * purpose: kept out of UndefinedBehaviorSanitizer's way */
+#define MS_NO_UBSAN __attribute__ ((no_sanitize ("undefined")))
 #define __device__ static inline
 #define __forceinline__ __attribute__ ((always_inline))
 #define __noinline__ __attribute__ ((noinline))
