@@ -317,6 +317,94 @@ test_save_and_replay (void)
   g_rmdir (dir);
 }
 
+/* Every memsim command line quoted in the README, the docs and the man
+ * page's examples runs and exits 0, in the order the documents give them
+ * (later ones use files earlier ones wrote), in a scratch folder holding the
+ * sample files the importers' examples name.  Lines that need a GPU
+ * (--gpu) or stand for something (COMMAND, shell variables) are skipped. */
+static void
+run_doc_line (const char *dir, const char *doc, const char *line, guint *n)
+{
+  g_autofree char *cmd = g_strstrip (g_strdup (line));
+  char *hash = strstr (cmd, " #");
+  if (hash)
+    *hash = '\0';
+  g_strstrip (cmd);
+  if (strstr (cmd, "--gpu") || strstr (cmd, "--save-gpu-trace") || strstr (cmd, "COMMAND")
+      || strchr (cmd, '$') || g_str_has_suffix (cmd, "\\"))
+    return;
+  g_auto (GStrv) argv = NULL;
+  g_assert_true (g_shell_parse_argv (cmd, NULL, &argv, NULL));
+  g_free (argv[0]);
+  argv[0] = g_strdup (g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim");
+  g_autofree char *err = NULL;
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (dir, argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                               &err, &wait_status, NULL));
+  if (!WIFEXITED (wait_status) || WEXITSTATUS (wait_status) != 0)
+    g_error ("%s quotes `%s`, which fails: %s", doc, cmd, err);
+  (*n)++;
+}
+
+static void
+test_docs_commands (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-docs-XXXXXX", NULL);
+  /* the files docs/importers.md's examples read */
+  struct { const char *from[3], *to; } fixtures[] = {
+    { { "data", "nvbit-mem_trace.txt" }, "mem_trace.log" },
+    { { "data", "accelsim", "kernel-1.traceg" }, "kernel-1.traceg" },
+    { { "data", "accelsim", "kernel-1.traceg" }, "accelsim-traces/kernel-1.traceg" },
+    { { "data", "accelsim", "kernelslist.g" }, "accelsim-traces/kernelslist.g" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, fixtures[i].from[0],
+                                                     fixtures[i].from[1], fixtures[i].from[2],
+                                                     NULL);
+      g_autofree char *to = g_build_filename (dir, fixtures[i].to, NULL);
+      g_autofree char *to_dir = g_path_get_dirname (to);
+      g_autofree char *data = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_cmpint (g_mkdir_with_parents (to_dir, 0755), ==, 0);
+      g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+    }
+  const char *docs[] = { "README.md", "docs/user-guide.md", "docs/trace-format.md",
+                         "docs/importers.md", "docs/kernels.md", "docs/diagrams.md",
+                         "docs/memsim.1" };
+  guint n = 0;
+  for (guint d = 0; d < G_N_ELEMENTS (docs); d++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", docs[d], NULL);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      gboolean man = g_str_has_suffix (docs[d], ".1"), in_nf = FALSE;
+      g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+      for (guint i = 0; lines[i]; i++)
+        {
+          const char *l = lines[i];
+          if (man)
+            {
+              in_nf = g_str_has_prefix (l, ".nf") ? TRUE : g_str_has_prefix (l, ".fi") ? FALSE
+                                                                                        : in_nf;
+              if (in_nf && g_str_has_prefix (l, "memsim "))
+                {
+                  g_autoptr (GString) plain = g_string_new (l);
+                  g_string_replace (plain, "\\-", "-", 0);
+                  run_doc_line (dir, docs[d], plain->str, &n);
+                }
+            }
+          else if (g_str_has_prefix (l, "    ") && g_str_has_prefix (g_strchug ((char *) l),
+                                                                  "memsim "))
+            run_doc_line (dir, docs[d], l, &n);
+        }
+    }
+  g_assert_cmpuint (n, >, 50);
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
 /* Choice parameters take their names: -p op=st is -p op=1. */
 static void
 test_choice_names (void)
@@ -411,5 +499,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
   g_test_add_func ("/cli/choice-names", test_choice_names);
+  g_test_add_func ("/cli/docs-commands", test_docs_commands);
   return g_test_run ();
 }
