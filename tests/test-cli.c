@@ -7,6 +7,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -312,6 +314,29 @@ test_save_and_replay (void)
   g_assert_cmpstr (written, ==, rep.out);
   g_unlink (link);
   g_unlink (target);
+
+  /* -o a FIFO writes into it (a reader gets the report) and leaves it a FIFO */
+  g_autofree char *fifo = g_build_filename (dir, "report.fifo", NULL);
+  g_autofree char *got = g_build_filename (dir, "from-fifo.json", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_autofree char *reader = g_strdup_printf ("cat '%s' > '%s'", fifo, got);
+  const char *sh[] = { "/bin/sh", "-c", reader, NULL };
+  GPid pid;
+  g_assert_true (g_spawn_async (NULL, (char **) sh, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                &pid, NULL));
+  g_auto (Result) ff = memsim ("replay", t, "--format", "json", "-o", fifo, NULL);
+  g_assert_cmpint (ff.status, ==, 0);
+  int reader_status = 0;
+  g_assert_cmpint (waitpid (pid, &reader_status, 0), ==, pid);
+  g_spawn_close_pid (pid);
+  g_autofree char *through = NULL;
+  g_assert_true (g_file_get_contents (got, &through, NULL, NULL));
+  g_assert_cmpstr (through, ==, rep.out);
+  struct stat st;
+  g_assert_cmpint (g_lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_unlink (fifo);
+  g_unlink (got);
   g_unlink (t);
   g_unlink (bad);
   g_rmdir (dir);
