@@ -310,7 +310,7 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
           return 1;
         }
       run = src->info (src);
-      arch = ms_models_arch_lookup (kopts->arch ? kopts->arch : run->arch, &error);
+      arch = ms_kernel_options_trace_arch (kopts->arch, run, &error);
     }
   else
     {

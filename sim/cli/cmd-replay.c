@@ -9,24 +9,6 @@
 #include "report.h"
 #include "source.h"
 
-/* The preset to cost on: --arch, else the one the trace was recorded on. */
-static MsArch *
-replay_arch (const char *option, const MsRunInfo *info, GError **error)
-{
-  const char *name = option ? option : info->arch && *info->arch ? info->arch : NULL;
-  g_autoptr (GError) e = NULL;
-  MsArch *arch = ms_models_arch_lookup (name, &e);
-  if (arch == NULL)
-    {
-      if (option == NULL)
-        g_set_error (error, e->domain, e->code, "%s (the trace's arch); choose one with --arch",
-                     e->message);
-      else
-        g_set_error (error, e->domain, e->code, "--arch: %s", e->message);
-    }
-  return arch;
-}
-
 int
 ms_cmd_replay (int argc, char **argv)
 {
@@ -84,7 +66,7 @@ ms_cmd_replay (int argc, char **argv)
       ms_error ("%s", error->message);
       return 1;
     }
-  g_autoptr (MsArch) arch = replay_arch (arch_name, src->info (src), &error);
+  g_autoptr (MsArch) arch = ms_kernel_options_trace_arch (arch_name, src->info (src), &error);
   if (arch == NULL)
     {
       ms_error ("%s", error->message);

@@ -50,6 +50,24 @@ ms_kernel_options_arch (const MsKernelOptions *opts, GError **error)
   return arch;
 }
 
+/* The preset to cost on: --arch, else the one the trace was recorded on. */
+MsArch *
+ms_kernel_options_trace_arch (const char *option, const MsRunInfo *info, GError **error)
+{
+  const char *name = option ? option : info->arch && *info->arch ? info->arch : NULL;
+  g_autoptr (GError) e = NULL;
+  MsArch *arch = ms_models_arch_lookup (name, &e);
+  if (arch == NULL)
+    {
+      if (option == NULL)
+        g_set_error (error, e->domain, e->code, "%s (the trace's arch); choose one with --arch",
+                     e->message);
+      else
+        g_set_error (error, e->domain, e->code, "--arch: %s", e->message);
+    }
+  return arch;
+}
+
 MsProblem *
 ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError **error)
 {

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "arch.h"
+#include "launch.h"
 #include "model.h"
 #include "problem.h"
 #include "report.h"
@@ -25,6 +26,11 @@ void ms_kernel_options_clear (MsKernelOptions *opts);
 
 /* The --arch preset (default h100); free with ms_arch_free. */
 MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);
+
+/* The preset a recorded trace is costed on: option (--arch) if given, else
+ * the one the trace was recorded for (info->arch); the error says which. */
+MsArch *ms_kernel_options_trace_arch (const char *option, const MsRunInfo *info,
+                                      GError **error);
 
 /* Finds the kernel and builds the problem from the options. */
 MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,
