@@ -26,8 +26,8 @@ test_builtin_and_presets (void)
   g_assert_cmpint (h->compute_capability, ==, 90);
   g_assert_true (ms_arch_lookup ("h100", NULL) == h);
   g_assert_true (ms_arch_lookup (NULL, NULL) == h);
-  const char *names[] = { "a100", "v100", "kepler32", "kepler64" };
-  int ccs[] = { 80, 70, 35, 35 };
+  const char *names[] = { "a100", "v100", "kepler32", "kepler64", "fermi", "cc13" };
+  int ccs[] = { 80, 70, 35, 35, 20, 13 };
   for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (MsArch) a = preset (names[i]);
@@ -35,9 +35,95 @@ test_builtin_and_presets (void)
       g_assert_cmpint (a->compute_capability, ==, ccs[i]);
       g_assert_cmpint (a->warp_size, ==, 32);
       g_assert_cmpint (a->sector_bytes, ==, 32);
+      /* every shipped preset carries the cost models' figures */
+      g_assert_true (a->has_costs);
     }
   g_autofree char *list = ms_arch_list ();
-  g_assert_cmpstr (list, ==, "a100, h100, kepler32, kepler64, v100");
+  g_assert_cmpstr (list, ==, "a100, cc13, fermi, h100, kepler32, kepler64, v100");
+}
+
+/* The compiled-in H100 is sim/arch/h100.arch, and its figures are the
+ * sm_90 ones of CUDA's occupancy calculator (cuda_occupancy.h, CUDA 13.0)
+ * and the Programming Guide's compute-capability table. */
+static void
+test_h100_figures (void)
+{
+  const MsArch *h = ms_arch_default ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MsArch) f = ms_arch_load_file (MEMSIM_SRCDIR "/sim/arch/h100.arch", &error);
+  g_assert_no_error (error);
+  g_assert_true (h->has_costs);
+  g_assert_cmpint (memcmp (&h->compute_capability, &f->compute_capability,
+                           sizeof (MsArch) - G_STRUCT_OFFSET (MsArch, compute_capability)), ==, 0);
+  g_assert_cmpint (h->sm_count, ==, 132);
+  g_assert_cmpint (h->max_warps_per_sm, ==, 64);
+  g_assert_cmpint (h->max_blocks_per_sm, ==, 32);
+  g_assert_cmpint (h->register_alloc_unit, ==, 256);
+  g_assert_cmpint (h->register_alloc, ==, MS_REG_ALLOC_WARP);
+  g_assert_cmpint (h->shared_alloc_unit, ==, 128);
+  g_assert_cmpint (h->reserved_shared_per_block, ==, 1024);
+  g_assert_cmpint (h->shared_per_sm, ==, 228 * 1024);
+  g_assert_cmpint (h->n_carveouts, ==, 10);
+  g_assert_cmpint (h->carveouts_kib[5], ==, 100);
+  g_assert_cmpint (h->l2_bytes, ==, 50 * 1024 * 1024);
+  /* cc 1.3: half-warp coalescing, shrinking segments, per-block registers */
+  g_autoptr (MsArch) c = preset ("cc13");
+  g_assert_cmpint (c->coalesce_lanes, ==, 16);
+  g_assert_cmpint (c->segment_rule, ==, MS_SEGMENTS_SHRINK);
+  g_assert_cmpint (c->banks, ==, 16);
+  g_assert_cmpint (c->register_alloc, ==, MS_REG_ALLOC_BLOCK);
+  g_assert_cmpint (c->warp_alloc_granularity, ==, 2);
+  g_assert_cmpint (h->coalesce_lanes, ==, 32);
+  g_assert_cmpint (h->segment_rule, ==, MS_SEGMENTS_SECTORS);
+}
+
+/* Nonsense values in a preset: one line naming the key (issue 9's cases
+ * first: 33 banks, 3-byte banks, a phase of 1 byte). */
+static void
+test_nonsense_values (void)
+{
+  g_autofree char *h100 = NULL;
+  g_assert_true (g_file_get_contents (MEMSIM_SRCDIR "/sim/arch/h100.arch", &h100, NULL, NULL));
+  struct { const char *from, *to, *fragment; } cases[] = {
+    { "banks=32", "banks=33", "[shared] banks must be a power of two" },
+    { "bank_bytes=4", "bank_bytes=3", "[shared] bank_bytes must be a power of two" },
+    { "\nphase_bytes=128", "\nphase_bytes=1", "[shared] phase_bytes must be" },
+    { "\nphase_bytes=128", "\nphase_bytes=1024", "[shared] phase_bytes must be at most twice" },
+    { "sector_bytes=32", "sector_bytes=48", "[global] sector_bytes must be a power of two" },
+    { "line_bytes=128", "line_bytes=16", "[global] line_bytes must be at least sector_bytes" },
+    { "count=132", "count=0", "[sm] count must be" },
+    { "count=132", "count=many", "[sm] count must be" },
+    { "register_alloc=warp", "register_alloc=thread", "[occupancy] register_alloc must be warp or block" },
+    { "carveouts_kib=0;8;16;32;64;100;132;164;196;228", "carveouts_kib=0;8;16;32;64;100;132;164;228;196",
+      "[occupancy] carveouts_kib must be" },
+    { "carveouts_kib=0;8;16;32;64;100;132;164;196;228", "carveouts_kib=0;8;16;32;64;100;132;164;196",
+      "[occupancy] carveouts_kib must end with shared_per_sm" },
+    { "shared_per_block=49152", "shared_per_block=300000", "[occupancy] shared_per_block must be at most" },
+    { "max_warps_per_sm=64", "max_warps_per_sm=32", "[occupancy] max_warps_per_sm must hold" },
+    { "dram_gbs=3352", "dram_gbs=-5", "[memory] dram_gbs must be a number" },
+    { "dram_granularity=64", "dram_granularity=256", "[memory] dram_granularity must be between" },
+    { "l2_ways=16", "l2_ways=7", "[memory] l2_bytes must be 0 (no L2) or a multiple" },
+    { "overhead_us=3.0\n", "", "[launch] overhead_us is missing" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("memsim-arch-XXXXXX", NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *from = g_strcompress (cases[i].from), *to = g_strcompress (cases[i].to);
+      g_assert_nonnull (strstr (h100, from));
+      g_auto (GStrv) parts = g_strsplit (h100, from, 2);
+      g_autofree char *text = g_strjoinv (to, parts);
+      g_autofree char *path = g_strdup_printf ("%s/bad%zu.arch", dir, i);
+      g_assert_true (g_file_set_contents (path, text, -1, NULL));
+      g_autoptr (GError) error = NULL;
+      g_assert_null (ms_arch_lookup (path, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s", error->message);
+      g_assert_nonnull (strstr (error->message, cases[i].fragment));
+      g_assert_nonnull (strstr (error->message, path));
+      g_assert_null (strchr (error->message, '\n'));
+      g_unlink (path);
+    }
+  g_rmdir (dir);
 }
 
 /* paired_load_phase_bytes: 256 on the H100 (measured, docs/validation.md),
@@ -160,6 +246,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/arch/builtin-and-presets", test_builtin_and_presets);
   g_test_add_func ("/arch/bad-files", test_bad_files);
+  g_test_add_func ("/arch/h100-figures", test_h100_figures);
+  g_test_add_func ("/arch/nonsense-values", test_nonsense_values);
   g_test_add_func ("/arch/paired-load-phase-bytes", test_paired_load_phase_bytes);
   g_test_add_func ("/arch/kepler64-padding", test_kepler64_padding);
   return g_test_run ();

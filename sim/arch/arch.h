@@ -1,6 +1,17 @@
 /* arch.h - the description of a GPU architecture used by the models.
  *
- * The H100 (sm_90) is built in; other presets are small GKeyFile files.
+ * Every preset is a small GKeyFile file (sim/arch/NAME.arch, installed in
+ * $(pkgdatadir)/arch); the H100's (h100.arch) is also compiled into the
+ * library, so memsim works without its data files.  docs/model.md lists
+ * every key.  Groups:
+ *
+ *   [arch] [global] [shared]   what the counting models need (required)
+ *   [sm] [occupancy] [memory] [launch]
+ *                              what the cost models need (occupancy, L1/L2
+ *                              and DRAM traffic, time); optional as a
+ *                              whole: a file with none of them has
+ *                              has_costs FALSE, and a file with any of them
+ *                              must give every key of the four.
  */
 #pragma once
 
@@ -8,15 +19,34 @@
 
 G_BEGIN_DECLS
 
+#define MS_ARCH_MAX_CARVEOUTS 16
+
+/* How global accesses become transactions. */
+typedef enum {
+  MS_SEGMENTS_SECTORS,  /* sm_20+: each distinct sector_bytes sector of a warp access */
+  MS_SEGMENTS_SHRINK,   /* cc 1.2/1.3: per group of coalesce_lanes lanes, one segment
+                           per line_bytes segment touched, shrunk to 64 then 32 bytes
+                           while only one half of it is used (seed 001) */
+} MsSegmentRule;
+
+/* The unit in which registers are allocated. */
+typedef enum {
+  MS_REG_ALLOC_WARP,    /* per warp (sm_20+) */
+  MS_REG_ALLOC_BLOCK,   /* per block (cc 1.x) */
+} MsRegAlloc;
+
 typedef struct {
   char *name;              /* "h100" */
   char *description;       /* "NVIDIA H100 SXM (Hopper, sm_90)" */
   int compute_capability;  /* 90 */
   int warp_size;           /* 32 */
-  /* global memory */
+  /* [global] */
   int sector_bytes;        /* 32 */
   int line_bytes;          /* 128 */
-  /* shared memory */
+  int coalesce_lanes;      /* lanes whose accesses are coalesced together:
+                              warp_size, 16 (a half-warp) on cc 1.x */
+  MsSegmentRule segment_rule;
+  /* [shared] */
   int banks;               /* 32 */
   int bank_bytes;          /* 4 */
   /* bytes one shared-memory wavefront can serve (banks * bank_bytes); an
@@ -29,14 +59,54 @@ typedef struct {
    * of paired_load_phase_bytes (H100: 256, measured, see sim/models/banks.c);
    * other loads, stores and atomics use phase_bytes.  0 = phase_bytes. */
   int paired_load_phase_bytes;   /* 256 */
+
+  /* ---- the cost models' figures (valid when has_costs) ---- */
+  gboolean has_costs;
+  /* [sm] */
+  int sm_count;                  /* 132 */
+  int clock_mhz;                 /* SM clock under load */
+  int sub_partitions;            /* warp schedulers per SM */
+  /* [occupancy] (CUDA's occupancy calculator, cuda_occupancy.h) */
+  int max_threads_per_block;
+  int max_threads_per_sm;
+  int max_warps_per_sm;
+  int max_blocks_per_sm;
+  int registers_per_sm;
+  int max_registers_per_block;
+  int max_registers_per_thread;
+  int register_alloc_unit;       /* registers, per warp or per block */
+  MsRegAlloc register_alloc;
+  int warp_alloc_granularity;    /* warps (cc 1.x: blocks' warps rounded to 2) */
+  int shared_per_sm;             /* bytes the SM can give blocks at most */
+  int shared_per_block;          /* bytes without opt-in (48 KiB) */
+  int shared_per_block_optin;    /* bytes with cudaFuncAttributeMaxDynamicSharedMemorySize */
+  int shared_alloc_unit;         /* bytes */
+  int reserved_shared_per_block; /* bytes the system takes per block (sm_80+: 1 KiB) */
+  int n_carveouts;               /* shared-memory capacities the SM can be set to, KiB, */
+  int carveouts_kib[MS_ARCH_MAX_CARVEOUTS];   /* ascending; n = 1: fixed */
+  /* [memory] */
+  int l1_bytes;                  /* the L1 + shared array per SM (L1 = this - shared carveout) */
+  int l2_bytes;
+  int l2_ways;
+  int dram_granularity;          /* bytes DRAM reads a missing sector in (64 on the H100) */
+  double dram_gbs;               /* DRAM bandwidth, GB/s (10^9 B/s) */
+  double l2_gbs;                 /* L2 bandwidth, GB/s */
+  int dram_latency_cycles;
+  int l2_latency_cycles;
+  int launch_read_bytes;         /* DRAM bytes a launch reads besides the kernel's data */
+  /* [launch] */
+  double launch_overhead_us;     /* a launch's fixed time (launch to end of an empty kernel) */
 } MsArch;
 
+/* The built-in H100 (h100.arch compiled in). */
 const MsArch *ms_arch_default (void);
 
-/* "h100" (built in), a preset name (sim/arch/NAME.arch) or a path to a
- * .arch file; free with ms_arch_free (a no-op for the built-in one). */
+/* "h100" (built in), a preset name (NAME.arch in the search path) or a path
+ * to a .arch file; free with ms_arch_free (a no-op for the built-in one). */
 MsArch *ms_arch_lookup (const char *name_or_path, GError **error);
 MsArch *ms_arch_load_file (const char *path, GError **error);
+/* The same from the text of a preset; `origin` names it in errors. */
+MsArch *ms_arch_load_data (const char *data, gsize len, const char *origin, GError **error);
 void ms_arch_free (MsArch *arch);
 /* Comma-separated names of the presets found. */
 char *ms_arch_list (void);

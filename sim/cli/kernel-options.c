@@ -17,7 +17,7 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
     { "threads", 'j', 0, G_OPTION_ARG_INT, &opts->threads,
       "CPU threads for the emulator (default: one per core)", "N" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
-      "Architecture: h100 (default), a100, v100, kepler32, kepler64 or a .arch file", "ARCH" },
+      "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
