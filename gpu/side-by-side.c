@@ -135,7 +135,7 @@ counter_of (const MsCounters *c, guint w)
 }
 
 static GArray *
-build_rows (MsGpuSession *s, const MsStats *stats)
+build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
 {
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
   s->exact_mismatches = 0;
@@ -188,6 +188,15 @@ build_rows (MsGpuSession *s, const MsStats *stats)
     {
       Row row = { .metric = extra[i], .kind = ROW_MEASURED_ONLY };
       row.have_measured = ms_gpu_result_metric (s->result, extra[i], &row.measured);
+      /* what a cost model predicts (L2 sectors, DRAM bytes) */
+      const MsCounterDef *d = ms_counter_find_launch_metric (arch, extra[i]);
+      if (d != NULL)
+        {
+          row.kind = MS_ROW_PREDICTED;
+          row.have_sim = TRUE;
+          row.simulated = ms_stats_launch_total (stats, d);
+          row.note = "predicted (cache model, docs/model.md); difference in percent";
+        }
       if (row.have_measured)
         g_array_append_val (rows, row);
     }
@@ -211,7 +220,7 @@ update_failure (MsGpuSession *s)
 void
 ms_gpu_report_write (MsGpuSession *s, const MsTraceReport *r, MsFormat format, GString *out)
 {
-  g_autoptr (GArray) rows = build_rows (s, r->stats);
+  g_autoptr (GArray) rows = build_rows (s, r->arch, r->stats);
   update_failure (s);
   const MsGpuResult *g = s->result;
   g_autoptr (GArray) raw = g_array_new (FALSE, TRUE, sizeof (MsMeasuredRaw));

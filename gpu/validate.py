@@ -124,9 +124,11 @@ def resimulate(j, memsim):
     new = json.loads(r.stdout)["metrics"]
     rows = j.get("comparison", [])
     for x in rows:
-        if x["simulated"] is not None and x["metric"] in new:
+        if x["metric"] in new and (x["simulated"] is not None or x["kind"] == "measured-only"):
             x.setdefault("simulated_at_run", x["simulated"])
             x["simulated"] = new[x["metric"]]
+            if x["kind"] == "measured-only":
+                x["kind"] = "predicted"   # a cost model gives it now
     byname = {x["metric"]: x for x in rows}
     for x in rows:
         if x["kind"] not in ("exact", "approximate") or x["measured"] is None:
@@ -148,6 +150,51 @@ def resimulate(j, memsim):
                 x["note"] = "MISMATCH: same instructions, different count (model error?)"
             x["mismatch"] = x["kind"] == "exact"
     return None
+
+
+def pct(predicted, measured):
+    """Error of a prediction in percent of the measurement."""
+    return 100.0 * (predicted - measured) / measured if measured else 0.0
+
+
+def predicted_summary(w, results):
+    """The cost models' predictions (L2 sectors, DRAM bytes) against the
+    measurements: one row per kernel, then median and worst error."""
+    metrics = ["dram__bytes_read.sum", "dram__bytes_write.sum",
+               "lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum"]
+    rows = []
+    for r in results:
+        j = r["json"]
+        cmp = {x["metric"]: x for x in (j or {}).get("comparison", []) if x["kind"] == "predicted"}
+        if not cmp:
+            continue
+        rows.append((r["name"], [cmp.get(m) for m in metrics]))
+    if not rows:
+        return
+    w("## L2 and DRAM: predicted vs measured\n")
+    w("The cache model (sim/models/cache.c) against the GPU (cold L2). "
+      "Cells: predicted / measured (error of the prediction).\n")
+    w("| kernel | " + " | ".join(short(m) for m in metrics) + " |")
+    w("|---|" + "---:|" * len(metrics))
+    errs = {m: [] for m in metrics}
+    for name, xs in rows:
+        cells = []
+        for m, x in zip(metrics, xs):
+            if x is None or x["measured"] is None or x["simulated"] is None:
+                cells.append("-")
+                continue
+            e = pct(x["simulated"], x["measured"])
+            if x["measured"] >= 65536:   # errors on a few sectors or bytes say nothing
+                errs[m].append(abs(e))
+            cells.append(f"{fmt(x['simulated'])} / {fmt(x['measured'])} ({e:+.1f}%)")
+        w(f"| {name} | " + " | ".join(cells) + " |")
+    w("")
+    for m in metrics:
+        e = sorted(errs[m])
+        if e:
+            w(f"- `{short(m)}`: median error {e[len(e) // 2]:.1f}%, worst {e[-1]:.1f}% "
+              f"over {len(e)} kernels with at least 65,536 measured")
+    w("")
 
 
 def per_inst(rows, sp, op, key, what="wavefronts"):
@@ -412,6 +459,8 @@ def main():
             w(notes["probes"] + "\n")
         gather_section(w, probe_json, notes, bool(a.resimulate))
 
+    predicted_summary(w, results)
+
     # per kernel
     w("## Per kernel\n")
     for r in results:
@@ -437,7 +486,12 @@ def main():
         w("| metric | simulated | measured | difference | |")
         w("|---|---:|---:|---:|---|")
         for x in j.get("comparison", []):
-            d = "-" if x["simulated"] is None or x["measured"] is None else f"{x['measured'] - x['simulated']:+,.0f}"
+            if x["simulated"] is None or x["measured"] is None:
+                d = "-"
+            elif x["kind"] == "predicted":
+                d = f"{pct(x['simulated'], x['measured']):+.1f}%"
+            else:
+                d = f"{x['measured'] - x['simulated']:+,.0f}"
             mark = ("**" + x.get("note", "") + "**") if x["mismatch"] else x.get("note", "")
             w(f"| `{short(x['metric'])}` | {fmt(x['simulated'])} | {fmt(x['measured'])} | {d} | {mark} |")
         w("")

@@ -446,7 +446,8 @@ ms_coalescing_arch_check (const MsArch *arch, GError **error)
     }
   /* cc 1.x's half-warp segments are another function (not written yet):
    * refuse rather than count them as sectors */
-  if (arch->segment_rule != MS_SEGMENTS_SECTORS || arch->coalesce_lanes != arch->warp_size)
+  if (arch->segment_rule != MS_SEGMENTS_SECTORS
+      || (arch->coalesce_lanes < arch->warp_size && arch->coalesce_lanes < MS_WARP_SIZE))
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
                    "architecture %s: the coalescing model does not implement segment_rule=shrink "

@@ -39,7 +39,11 @@ enum {
   MS_SLOT_WAVEFRONTS = 3, /* banks.c */
   MS_SLOT_IDEAL = 4,
   MS_SLOT_EXCESSIVE = 5,
-  MS_SLOT_FIRST_FREE = 6,
+  MS_SLOT_L2_READ = 6,    /* cache.c */
+  MS_SLOT_L2_WRITE = 7,
+  MS_SLOT_DRAM_READ = 8,
+  MS_SLOT_DRAM_WRITE = 9,
+  MS_SLOT_FIRST_FREE = 10,
 };
 
 typedef struct {
@@ -49,6 +53,10 @@ typedef struct {
    * "atom"), e.g. "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum"; NULL
    * when Nsight has none. */
   const char *nsight;
+  /* A launch-wide counter (L2, DRAM): reported once per launch, summed
+   * over every site and op plus the launch's own part (MsStats.launch),
+   * under the fixed name `nsight`, rather than per op. */
+  gboolean per_launch;
 } MsCounterDef;
 
 typedef struct {
@@ -65,6 +73,12 @@ typedef struct {
   void (*state_init) (gpointer state, const MsArch *arch);
   void (*state_clear) (gpointer state);
   void (*ordered_cost) (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v);
+  /* optional, after the last record: adds what belongs to the launch and
+   * no site (a launch's fixed DRAM reads) into launch_v */
+  void (*finish) (gpointer state, const MsArch *arch, guint64 *launch_v);
+  /* optional: whether the model's counters mean anything on arch (a preset
+   * without the figures it needs); reports leave them out otherwise */
+  gboolean (*applies) (const MsArch *arch);
 } MsModel;
 
 /* The model table, NULL-terminated. */
@@ -78,6 +92,13 @@ MsArch *ms_models_arch_lookup (const char *name_or_path, GError **error);
 const char *ms_metric_inst_name (MsSpace space, MsOp op);
 /* Nsight's name of a counter for an op (a static string), or NULL. */
 const char *ms_counter_metric_name (const MsCounterDef *def, MsOp op);
+/* Whether any launch-wide counter (MsCounterDef.per_launch) applies on
+ * arch, and the total of one: every site's and the launch's own part. */
+gboolean ms_models_launch_counters (const MsArch *arch);
+guint64 ms_stats_launch_total (const MsStats *stats, const MsCounterDef *def);
+/* The launch-wide counter named `nsight` of a model that applies on arch,
+ * or NULL. */
+const MsCounterDef *ms_counter_find_launch_metric (const MsArch *arch, const char *nsight);
 /* The counter of `space` called key ("sectors"), or NULL. */
 const MsCounterDef *ms_counter_find (MsSpace space, const char *key);
 

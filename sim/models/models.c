@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "banks.h"
+#include "cache.h"
 #include "coalescing.h"
 
 static const MsModel *const models[] = {
   &ms_model_coalescing,   /* global: requests, sectors, lines */
   &ms_model_banks,        /* shared: wavefronts, ideal, excessive */
+  &ms_model_cache,        /* global, in stream order: L2 sectors, DRAM bytes */
   NULL,
 };
 
@@ -64,6 +66,36 @@ const char *
 ms_counter_metric_name (const MsCounterDef *def, MsOp op)
 {
   return def->nsight ? intern_printf (def->nsight, ms_op_name (op)) : NULL;
+}
+
+gboolean
+ms_models_launch_counters (const MsArch *arch)
+{
+  for (const MsModel *const *m = models; *m; m++)
+    for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+      if (d->per_launch && (!(*m)->applies || (*m)->applies (arch)))
+        return TRUE;
+  return FALSE;
+}
+
+const MsCounterDef *
+ms_counter_find_launch_metric (const MsArch *arch, const char *nsight)
+{
+  for (const MsModel *const *m = models; *m; m++)
+    if (!(*m)->applies || (*m)->applies (arch))
+      for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+        if (d->per_launch && d->nsight && strcmp (d->nsight, nsight) == 0)
+          return d;
+  return NULL;
+}
+
+guint64
+ms_stats_launch_total (const MsStats *stats, const MsCounterDef *def)
+{
+  guint64 sum = stats->launch.v[def->slot];
+  for (guint i = 0; i < stats->sites->len; i++)
+    sum += g_array_index (stats->sites, MsSiteStats, i).c.v[def->slot];
+  return sum;
 }
 
 const MsCounterDef *

@@ -227,6 +227,9 @@ ms_model_run_finish (MsModelRun *run, guint64 blocks)
         g_array_append_val (stats->sites, s);
       }
   g_array_sort (stats->sites, compare_site_stats);
+  for (guint i = 0; i < run->n_stateful; i++)
+    if (run->stateful[i]->finish)
+      run->stateful[i]->finish (run->state[i], run->arch, stats->launch.v);
   guint64 tpb = run->threads_per_block;
   stats->blocks = blocks;
   stats->threads = blocks * tpb;

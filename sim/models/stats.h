@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
   GArray *sites;        /* MsSiteStats, in report order (ms_site_compare, space) */
   guint64 blocks, threads, warps;
+  MsCounters launch;    /* what models charged to the launch, not a site (model.h finish) */
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -43,7 +43,11 @@ write_text (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
         g_string_append_printf (out, " %14.0f", row->measured);
       else
         g_string_append_printf (out, " %14s", "n/a");
-      if (row->have_sim && row->have_measured)
+      if (row->have_sim && row->have_measured && row->kind == MS_ROW_PREDICTED)
+        g_string_append_printf (out, " %+11.1f%%", row->simulated
+                                ? 100.0 * (row->measured - (double) row->simulated)
+                                    / (double) row->simulated : 0.0);
+      else if (row->have_sim && row->have_measured)
         g_string_append_printf (out, " %+12.0f", row->measured - (double) row->simulated);
       else
         g_string_append_printf (out, " %12s", "-");
@@ -170,9 +174,7 @@ write_json (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
       json_builder_set_member_name (b, "metric");
       json_builder_add_string_value (b, row->metric);
       json_builder_set_member_name (b, "kind");
-      json_builder_add_string_value (b, row->kind == MS_ROW_EXACT    ? "exact"
-                                        : row->kind == MS_ROW_APPROX ? "approximate"
-                                                                  : "measured-only");
+      json_builder_add_string_value (b, ms_row_kind_name (row->kind));
       json_builder_set_member_name (b, "simulated");
       if (row->have_sim)
         json_builder_add_int_value (b, (gint64) row->simulated);
@@ -198,6 +200,18 @@ write_json (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
   ms_report_append_json (json_parser_get_root (parser), out);
 }
 
+const char *
+ms_row_kind_name (MsRowKind kind)
+{
+  switch (kind)
+    {
+    case MS_ROW_EXACT: return "exact";
+    case MS_ROW_APPROX: return "approximate";
+    case MS_ROW_PREDICTED: return "predicted";
+    default: return "measured-only";
+    }
+}
+
 static void
 write_csv (const MsTraceReport *r, const GArray *rows, GString *out)
 {
@@ -206,9 +220,7 @@ write_csv (const MsTraceReport *r, const GArray *rows, GString *out)
     {
       const MsMeasuredRow *row = &g_array_index (rows, MsMeasuredRow, i);
       g_string_append_printf (out, "%s,%s,%s,", r->info->kernel, row->metric,
-                              row->kind == MS_ROW_EXACT    ? "exact"
-                              : row->kind == MS_ROW_APPROX ? "approximate"
-                                                        : "measured-only");
+                              ms_row_kind_name (row->kind));
       if (row->have_sim)
         g_string_append_printf (out, "%" G_GUINT64_FORMAT, row->simulated);
       g_string_append_c (out, ',');

@@ -48,8 +48,19 @@ for_each_metric (MsSpace space, MsOp op, const MsCounters *c, MetricFn fn, gpoin
   for (const MsModel *const *m = ms_models (); *m; m++)
     if ((*m)->space == space)
       for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-        if ((n = ms_counter_metric_name (d, op)))
+        if (!d->per_launch && (n = ms_counter_metric_name (d, op)))
           fn (n, c->v[d->slot], user);
+}
+
+/* The launch-wide counters (L2, DRAM) of the models that apply on arch. */
+static void
+for_each_launch_metric (const MsArch *arch, const MsStats *stats, MetricFn fn, gpointer user)
+{
+  for (const MsModel *const *m = ms_models (); *m; m++)
+    if (!(*m)->applies || (*m)->applies (arch))
+      for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+        if (d->per_launch)
+          fn (d->nsight, ms_stats_launch_total (stats, d), user);
 }
 
 static void
@@ -125,6 +136,7 @@ write_json (const MsTraceReport *r, GString *out)
           continue;
         for_each_metric ((MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
       }
+  for_each_launch_metric (r->arch, r->stats, add_json_metric, b);
   json_builder_end_object (b);
 
   MsDivergence dv;
@@ -257,6 +269,22 @@ write_text (const MsTraceReport *r, GString *out)
                               " %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT " %16.2f\n",
                               op_label[op], c.executions, c.v[MS_SLOT_WAVEFRONTS], c.v[MS_SLOT_IDEAL], c.v[MS_SLOT_EXCESSIVE],
                               ms_ratio (c.v[MS_SLOT_WAVEFRONTS], c.executions));
+    }
+  if (ms_models_launch_counters (r->arch))
+    {
+      const MsCounterDef *d[4] = {
+        ms_counter_find (MS_SPACE_GLOBAL, "l2_read_sectors"),
+        ms_counter_find (MS_SPACE_GLOBAL, "l2_write_sectors"),
+        ms_counter_find (MS_SPACE_GLOBAL, "dram_read_bytes"),
+        ms_counter_find (MS_SPACE_GLOBAL, "dram_write_bytes"),
+      };
+      g_string_append (out, "L2 and DRAM         L2 sectors rd  L2 sectors wr    DRAM read   DRAM write"
+                            "  (cold L2 at launch)\n");
+      g_string_append (out, "  kernel           ");
+      for (int i = 0; i < 4; i++)
+        g_string_append_printf (out, i < 2 ? " %13" G_GUINT64_FORMAT : " %12" G_GUINT64_FORMAT,
+                                ms_stats_launch_total (r->stats, d[i]));
+      g_string_append (out, "\n");
     }
   MsDivergence dv;
   ms_report_divergence (r->stats, &dv);

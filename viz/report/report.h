@@ -70,7 +70,13 @@ void ms_compare_report_write (const char *family, const MsArch *arch, const MsCo
 
 /* ---- simulated beside measured (trace --gpu; report-measured.c) ---- */
 
-typedef enum { MS_ROW_EXACT, MS_ROW_APPROX, MS_ROW_MEASURED_ONLY } MsRowKind;
+/* exact: must agree; approximate: Nsight's counter also counts other things;
+ * predicted: a cost model's estimate (L2, DRAM), compared in percent;
+ * measured-only: no model gives it. */
+typedef enum { MS_ROW_EXACT, MS_ROW_APPROX, MS_ROW_MEASURED_ONLY, MS_ROW_PREDICTED } MsRowKind;
+
+/* "exact", "approximate", "measured-only", "predicted" */
+const char *ms_row_kind_name (MsRowKind kind);
 
 /* One metric, simulated and measured. */
 typedef struct {

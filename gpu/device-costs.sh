@@ -1,0 +1,91 @@
+#!/bin/bash
+# device-costs.sh - the measurements the cost models (L2/DRAM traffic,
+# time) are checked against, on a machine with an NVIDIA GPU: every built-in
+# kernel family at the seeds' sizes, and probes of the DRAM rules (strided
+# reads and writes, how much written data stays in the L2).
+#
+#   bash gpu/device-costs.sh GROUP [PREBUILT]
+#
+# GROUP: big (transposes 8192x8192, reductions 16M, stencils 256^3, matrix
+# add), gemm (GEMMs 1024^3), probes (gmem_stride/aos/soa/broadcast at large
+# n, copy at several sizes); all = the three.  PREBUILT: a folder made by
+# `bash gpu/device-validate.sh --pack DIR` (memsim and its libraries), or
+# empty to use ./memsim.  Each run is `memsim trace ... --gpu --format json`
+# (simulated and measured side by side, the GPU timed with a cold L2,
+# median of repeats); the JSON files, stderr and a one-line status per run
+# go to $OUT/costs/, packed into $OUT/costs.tar.gz.
+set -u
+group=${1:?usage: device-costs.sh big|gemm|probes|all [PREBUILT]}
+pre=${2:-}
+OUT=${OUT:-/tmp/memsim-costs-out}
+mkdir -p "$OUT/costs"
+if [ -n "$pre" ]; then
+  export LD_LIBRARY_PATH=$pre/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64
+  M=$pre/memsim
+else
+  M=./memsim
+fi
+status=$OUT/costs/status.txt
+
+# run NAME KERNEL ARGS...: one side-by-side run
+run () {
+  local name=$1; shift
+  local t0=$SECONDS
+  timeout "${RUN_TIMEOUT:-150}" "$M" trace "$@" --gpu --format json -o "$OUT/costs/$name.json" \
+    2>"$OUT/costs/$name.err"
+  local rc=$?
+  printf '%-40s rc=%d %4d s  %s\n' "$name" "$rc" "$((SECONDS - t0))" "$*" \
+    | tee -a "$status"
+}
+
+big () {
+  for k in transpose_naive transpose_shared transpose_padded transpose_padded2 transpose_swizzled \
+           copy transpose_coalesced transpose_nobankconflicts; do
+    run "$k-8192" "$k" --size 8192x8192
+  done
+  for k in reduce_interleaved reduce_nondivergent reduce_sequential reduce_firstadd \
+           reduce_unroll_last reduce_unroll_complete reduce_multiple reduce_shfl; do
+    run "$k-16M" "$k" -p n=16777216
+  done
+  for k in stencil_naive stencil_shared stencil_nondivergent stencil_25d stencil_25d_single; do
+    run "$k-256" "$k" --size 256x256x256
+  done
+  run matrix_add-4096 matrix_add --size 4096x4096
+}
+
+gemm () {
+  for k in gemm_naive gemm_tiled gemm_tiled_nopad gemm_regtile gemm_double_buffer; do
+    run "$k-1024" "$k" -p n=1024 -p m=1024 -p k=1024
+  done
+}
+
+probes () {
+  # strided reads: DRAM bytes per sector by stride and width
+  for w in 4 8 16; do
+    for s in 1 2 4 8 16 32 64; do
+      run "gmem_stride-w$w-s$s" gmem_stride -p n=1048576 -p stride=$s -p width=$w
+    done
+  done
+  # how much written data the L2 keeps at the end: copies of growing size
+  for n in 1024 2048 3072 4096 6144 8192; do
+    run "copy-$n" copy --size ${n}x$n
+  done
+  for k in aos_read soa_read aos_float3_read broadcast_read; do
+    run "$k-4M" "$k" -p n=4194304
+  done
+}
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv \
+  >"$OUT/costs/env.txt" 2>&1
+"$M" --version >>"$OUT/costs/env.txt" 2>&1
+date -u '+%Y-%m-%d %H:%M UTC' >>"$OUT/costs/env.txt"
+case $group in
+  big) big ;;
+  gemm) gemm ;;
+  probes) probes ;;
+  all) big; gemm; probes ;;
+  *) echo "device-costs.sh: unknown group '$group' (big, gemm, probes or all)" >&2; exit 2 ;;
+esac
+ok=$(grep -c 'rc=0' "$status")
+tar -czf "$OUT/costs-$group.tar.gz" -C "$OUT" costs && rm -rf "$OUT/costs"
+echo "device-costs: $ok runs ok"

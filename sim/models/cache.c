@@ -1,0 +1,325 @@
+/* cache.c - L1, L2 and DRAM traffic of global accesses: a stateful model
+ * over the ordered access stream (model.h).
+ *
+ * Modelling assumptions (what this file does and does not simulate):
+ *
+ * - The L2 starts empty at the launch (as `--gpu` measures it: the L2 is
+ *   flushed before each measured run) and what is still in it at the end
+ *   is not written back: dirty data left in the L2 costs no DRAM bytes,
+ *   as the H100 shows (kernels that write less than the L2 holds show
+ *   almost no dram__bytes_write).
+ * - Blocks run one after another in the stream order (stream.h), block b
+ *   on SM b mod sm_count.  A real GPU runs many blocks at once and
+ *   interleaves their accesses; where the reuse distance of data is close
+ *   to a cache's capacity this order can make a hit a miss or the reverse.
+ *   Concurrency is not modelled.
+ * - L1: one per SM, of l1_bytes minus the shared memory the SM reserves
+ *   (assumed: the largest carveout, shared_per_sm, which is what CUDA's
+ *   occupancy calculator assumes by default), 128-byte lines of 32-byte
+ *   sectors, 4 ways, LRU; loads allocate the sectors they miss; stores
+ *   write through to the L2 and do not allocate (a line they hit stays);
+ *   atomics are done at the L2 and drop the sector from the L1.  Each L1
+ *   miss of a load is one L2 read sector (lts__t_sectors_srcunit_tex_op_read)
+ *   and each store sector one L2 write sector (..._op_write).  Atomics are
+ *   counted in neither (Nsight's op_atom/op_red).
+ * - L2: one cache of l2_bytes, l2_ways ways, 128-byte lines of 32-byte
+ *   sectors, LRU within a set, sets chosen by a hash of the line address
+ *   (the hardware's hash is not published).  The H100's two L2 halves and
+ *   any copying between them are not modelled.
+ * - DRAM: a load that misses the L2 reads the dram_granularity-aligned
+ *   chunk around its sector (64 bytes on the H100: measured, a sparse
+ *   pattern reads 64 bytes per 32-byte sector) and counts the chunk's
+ *   sectors that were not already in the L2.  Stores allocate in the L2
+ *   without reading DRAM (partial sectors included: the L2 keeps byte
+ *   masks); a dirty sector costs 32 DRAM write bytes when its line is
+ *   evicted.  Every launch also reads launch_read_bytes (the kernel's code
+ *   and constants: about 9 KB measured on the H100), added once at the end.
+ * - Traffic is charged to the site whose access caused it (an eviction's
+ *   write-back to the access that evicted the line).
+ */
+#include "config.h"
+#include "cache.h"
+
+#include <string.h>
+
+#include "coalescing.h"
+
+#define LINE_SHIFT 7           /* 128-byte lines */
+#define SECTOR_SHIFT 5         /* 32-byte sectors */
+#define SECTORS_PER_LINE 4
+#define L1_WAYS 4
+
+/* One way of a set: a line and its sector bits, 16 bytes so a set's ways
+ * sit together in the host's cache. */
+typedef struct {
+  guint64 tag;      /* line address + 1; 0 = empty way */
+  guint32 used;     /* last use, for LRU */
+  guint8 valid;     /* sector bits */
+  guint8 dirty;
+} Way;
+
+/* A set-associative cache of sectored lines, LRU within a set. */
+typedef struct {
+  Way *way;         /* [set * ways + w] */
+  guint sets, ways;
+  guint32 clock;
+} Cache;
+
+static void
+cache_init (Cache *c, guint64 bytes, guint ways)
+{
+  guint64 lines = bytes >> LINE_SHIFT;
+  c->ways = ways;
+  c->sets = (guint) MAX (lines / ways, 1);
+  c->way = g_new0 (Way, (gsize) c->sets * ways);
+  c->clock = 0;
+}
+
+static void
+cache_clear (Cache *c)
+{
+  g_free (c->way);
+  memset (c, 0, sizeof *c);
+}
+
+/* sectors in a line's 4 sector bits */
+static inline guint
+bits_count (guint8 bits)
+{
+  static const guint8 n[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+  return n[bits & 15];
+}
+
+static inline guint
+cache_set (const Cache *c, guint64 line)
+{
+  return (guint) (((line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) % c->sets);
+}
+
+/* The next LRU time stamp.  After 2^32 uses the stamps restart (all ways
+ * equally old once: a negligible error against a 32-bit stamp per way). */
+static inline guint32
+cache_tick (Cache *c)
+{
+  if (G_UNLIKELY (c->clock == G_MAXUINT32))
+    {
+      for (gsize i = 0; i < (gsize) c->sets * c->ways; i++)
+        c->way[i].used = 0;
+      c->clock = 0;
+    }
+  return ++c->clock;
+}
+
+/* The way holding line, or -1. */
+static inline gssize
+cache_find (Cache *c, guint64 line)
+{
+  gsize base = (gsize) cache_set (c, line) * c->ways;
+  for (guint w = 0; w < c->ways; w++)
+    if (c->way[base + w].tag == line + 1)
+      {
+        c->way[base + w].used = cache_tick (c);
+        return (gssize) (base + w);
+      }
+  return -1;
+}
+
+/* Puts line in its set, evicting the least recently used way; returns the
+ * way and, in *evicted_dirty, the dirty sector bits of the line it
+ * replaced. */
+static gsize
+cache_insert (Cache *c, guint64 line, guint8 *evicted_dirty)
+{
+  gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
+  for (guint w = 0; w < c->ways; w++)
+    {
+      gsize i = base + w;
+      if (c->way[i].tag == 0)
+        {
+          victim = i;
+          break;
+        }
+      if (c->way[i].used < c->way[victim].used)
+        victim = i;
+    }
+  Way *v = &c->way[victim];
+  *evicted_dirty = v->tag ? v->dirty : 0;
+  *v = (Way) { .tag = line + 1, .used = cache_tick (c) };
+  return victim;
+}
+
+typedef struct {
+  Cache l2;
+  Cache *l1;            /* one per SM (NULL when the preset has no L1) */
+  guint n_sm;
+  guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
+  gboolean on;          /* the preset has the figures (has_costs, an L2) */
+} CacheState;
+
+static gboolean
+cache_applies (const MsArch *arch)
+{
+  return arch->has_costs && arch->l2_bytes > 0 && arch->line_bytes == 1 << LINE_SHIFT
+         && arch->sector_bytes == 1 << SECTOR_SHIFT;
+}
+
+static void
+cache_state_init (gpointer state, const MsArch *arch)
+{
+  CacheState *s = state;
+  s->on = cache_applies (arch);
+  if (!s->on)
+    return;
+  cache_init (&s->l2, (guint64) arch->l2_bytes, (guint) arch->l2_ways);
+  s->chunk_sectors = (guint) arch->dram_granularity >> SECTOR_SHIFT;
+  gint64 l1 = (gint64) arch->l1_bytes - arch->shared_per_sm;
+  if (arch->l1_bytes > 0 && l1 >= (L1_WAYS << LINE_SHIFT))
+    {
+      s->n_sm = (guint) arch->sm_count;
+      s->l1 = g_new0 (Cache, s->n_sm);
+      for (guint i = 0; i < s->n_sm; i++)
+        cache_init (&s->l1[i], (guint64) l1, L1_WAYS);
+    }
+}
+
+static void
+cache_state_clear (gpointer state)
+{
+  CacheState *s = state;
+  if (!s->on)
+    return;
+  cache_clear (&s->l2);
+  for (guint i = 0; s->l1 && i < s->n_sm; i++)
+    cache_clear (&s->l1[i]);
+  g_free (s->l1);
+}
+
+/* The L2's way for line, inserted if absent (a write-back charged to v). */
+static gsize
+l2_line (CacheState *s, guint64 line, guint64 *v)
+{
+  gssize w = cache_find (&s->l2, line);
+  if (w >= 0)
+    return (gsize) w;
+  guint8 dirty = 0;
+  gsize i = cache_insert (&s->l2, line, &dirty);
+  v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
+  return i;
+}
+
+/* The sectors `want` of an L2 line read: those missing are read from DRAM
+ * with the rest of their dram_granularity chunk. */
+static void
+l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
+{
+  gsize w = l2_line (s, line, v);
+  guint8 missing = want & (guint8) ~s->l2.way[w].valid;
+  if (missing == 0)
+    return;
+  guint8 chunks = 0, unit = (guint8) ((1u << s->chunk_sectors) - 1);
+  for (guint first = 0; first < SECTORS_PER_LINE; first += s->chunk_sectors)
+    if (missing & (unit << first))
+      chunks |= (guint8) (unit << first);
+  guint8 fetched = chunks & (guint8) ~s->l2.way[w].valid;
+  v[MS_SLOT_DRAM_READ] += (guint64) bits_count (fetched) << SECTOR_SHIFT;
+  s->l2.way[w].valid |= chunks;
+}
+
+static void
+l2_write (CacheState *s, guint64 line, guint8 bits, guint64 *v)
+{
+  gsize w = l2_line (s, line, v);
+  s->l2.way[w].valid |= bits;
+  s->l2.way[w].dirty |= bits;
+}
+
+/* One line's sectors `bits` of an access of op. */
+static void
+cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint64 *v)
+{
+  if (op == MS_OP_LD)
+    {
+      if (l1)
+        {
+          gssize w = cache_find (l1, line);
+          if (w < 0)
+            {
+              guint8 unused;
+              w = (gssize) cache_insert (l1, line, &unused);
+            }
+          guint8 miss = bits & (guint8) ~l1->way[w].valid;
+          l1->way[w].valid |= bits;
+          bits = miss;
+          if (bits == 0)
+            return;
+        }
+      v[MS_SLOT_L2_READ] += bits_count (bits);
+      l2_read (s, line, bits, v);
+    }
+  else if (op == MS_OP_ST)
+    {
+      v[MS_SLOT_L2_WRITE] += bits_count (bits);
+      l2_write (s, line, bits, v);
+    }
+  else
+    {
+      if (l1)
+        {
+          gssize w = cache_find (l1, line);
+          if (w >= 0)
+            l1->way[w].valid &= (guint8) ~bits;
+        }
+      l2_read (s, line, bits, v);
+      l2_write (s, line, bits, v);
+    }
+}
+
+static void
+cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+{
+  CacheState *s = state;
+  if (!s->on || a->space != MS_SPACE_GLOBAL)
+    return;
+  guint64 sectors[MS_COALESCING_MAX_SECTORS];
+  guint n = ms_coalescing_sectors (arch, a, sectors);
+  Cache *l1 = s->l1 ? &s->l1[a->block % s->n_sm] : NULL;
+  /* the sectors come sorted: one visit per line */
+  for (guint i = 0; i < n;)
+    {
+      guint64 line = sectors[i] >> 2;
+      guint8 bits = 0;
+      for (; i < n && sectors[i] >> 2 == line; i++)
+        bits |= (guint8) (1u << (sectors[i] & 3));
+      cache_line (s, l1, (MsOp) a->op, line, bits, v);
+    }
+}
+
+static void
+cache_finish (gpointer state, const MsArch *arch, guint64 *launch_v)
+{
+  CacheState *s = state;
+  if (s->on)
+    launch_v[MS_SLOT_DRAM_READ] += (guint64) arch->launch_read_bytes;
+}
+
+static const MsCounterDef cache_counters[] = {
+  { "l2_read_sectors", MS_SLOT_L2_READ, "lts__t_sectors_srcunit_tex_op_read.sum", TRUE },
+  { "l2_write_sectors", MS_SLOT_L2_WRITE, "lts__t_sectors_srcunit_tex_op_write.sum", TRUE },
+  { "dram_read_bytes", MS_SLOT_DRAM_READ, "dram__bytes_read.sum", TRUE },
+  { "dram_write_bytes", MS_SLOT_DRAM_WRITE, "dram__bytes_write.sum", TRUE },
+  { NULL },
+};
+
+const MsModel ms_model_cache = {
+  .name = "cache",
+  .summary = "global memory: L1 misses to the L2, L2 sectors read and written, DRAM bytes "
+             "(cold L2 at launch)",
+  .space = MS_SPACE_GLOBAL,
+  .counters = cache_counters,
+  .state_size = sizeof (CacheState),
+  .state_init = cache_state_init,
+  .state_clear = cache_state_clear,
+  .ordered_cost = cache_ordered_cost,
+  .finish = cache_finish,
+  .applies = cache_applies,
+};

@@ -1,0 +1,227 @@
+/* test-cache.c - the L1/L2/DRAM traffic model (sim/models/cache.c), driven
+ * with synthetic warp accesses whose traffic follows from the model's
+ * stated rules by hand: cold L2, 32-byte sectors, DRAM reads in 64-byte
+ * chunks, write-back only on eviction, one L1 per SM. */
+#include "config.h"
+
+#include <string.h>
+
+#include "cache.h"
+#include "model.h"
+
+static MsSite site_a = { "synthetic.cu", 1, 0, -1 };
+
+typedef struct {
+  guint64 l2_read, l2_write, dram_read, dram_write;
+} Traffic;
+
+/* Runs records through the cache model alone on arch. */
+static void
+run (const MsArch *arch, const MsWarpAccess *recs, guint n, Traffic *t)
+{
+  static const MsModel *const only_cache[] = { &ms_model_cache, NULL };
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpint (ms_site_register (&site_a), >=, 0);
+  g_autoptr (MsModelRun) r = ms_model_run_new_with (arch, 1024, only_cache, &error);
+  g_assert_no_error (error);
+  /* both parts of the sink, as a producer drives them (stream.h) */
+  const MsStreamSink *sink = ms_model_run_sink (r);
+  gpointer w = sink->worker_new (sink->user);
+  for (guint i = 0; i < n; i++)
+    {
+      sink->access (w, &recs[i]);
+      sink->ordered (sink->user, &recs[i]);
+    }
+  sink->worker_done (sink->user, w);
+  g_autoptr (MsStats) stats = ms_model_run_finish (r, 1);
+  guint64 v[4];
+  const char *keys[] = { "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
+                         "dram_write_bytes" };
+  for (int i = 0; i < 4; i++)
+    {
+      const MsCounterDef *d = ms_counter_find (MS_SPACE_GLOBAL, keys[i]);
+      g_assert_nonnull (d);
+      g_assert_true (d->per_launch);
+      v[i] = ms_stats_launch_total (stats, d);
+    }
+  *t = (Traffic) { v[0], v[1], v[2], v[3] };
+}
+
+/* A full warp: lane l at base + l * stride, `width` bytes each. */
+static MsWarpAccess
+warp (MsOp op, guint64 base, guint64 stride, guint width, guint32 block)
+{
+  MsWarpAccess a = { .site = &site_a, .block = block, .space = MS_SPACE_GLOBAL, .op = op,
+                     .width = (guint8) width, .mask = 0xffffffffu };
+  for (int l = 0; l < MS_WARP_SIZE; l++)
+    a.addr[l] = base + (guint64) l * stride;
+  return a;
+}
+
+#define BUF ((guint64) 1 << MS_BUFFER_SHIFT)
+
+/* h100 without the launch's fixed reads, so the data's bytes show alone. */
+static MsArch
+h100_data_only (void)
+{
+  MsArch a = *ms_arch_default ();
+  a.launch_read_bytes = 0;
+  return a;
+}
+
+static void
+test_dense_read (void)
+{
+  MsArch arch = h100_data_only ();
+  /* 1024 warps each reading 128 consecutive bytes (float per lane), all
+   * distinct: 4 sectors per warp, every one a cold miss; DRAM reads the
+   * 64-byte chunks, each holding 2 of the sectors: exactly the bytes */
+  g_autofree MsWarpAccess *r = g_new (MsWarpAccess, 1024);
+  for (guint i = 0; i < 1024; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * i, 4, 4, i);
+  Traffic t;
+  run (&arch, r, 1024, &t);
+  g_assert_cmpuint (t.l2_read, ==, 4096);
+  g_assert_cmpuint (t.dram_read, ==, 1024 * 128);
+  g_assert_cmpuint (t.l2_write, ==, 0);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+  /* the launch's fixed reads are added once */
+  run (ms_arch_default (), r, 1024, &t);
+  g_assert_cmpuint (t.dram_read, ==, 1024 * 128 + (guint64) ms_arch_default ()->launch_read_bytes);
+}
+
+static void
+test_sparse_read (void)
+{
+  MsArch arch = h100_data_only ();
+  /* stride 16 words = 64 bytes: each lane's 4 bytes in its own 64-byte
+   * chunk, so every 32-byte sector costs a 64-byte DRAM read (the rule
+   * measured on the H100); stride 32 words the same; stride 8 words = 32
+   * bytes: two lanes per chunk, 32 bytes each */
+  struct { guint64 stride, dram_per_warp; } cases[] = {
+    { 64, 32 * 64 }, { 128, 32 * 64 }, { 32, 32 * 32 }, { 4, 128 },
+  };
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      MsWarpAccess r = warp (MS_OP_LD, BUF, cases[c].stride, 4, 0);
+      Traffic t;
+      run (&arch, &r, 1, &t);
+      g_assert_cmpuint (t.dram_read, ==, cases[c].dram_per_warp);
+      /* L2 read sectors = distinct sectors, whatever DRAM fetched */
+      g_assert_cmpuint (t.l2_read, ==, cases[c].stride >= 32 ? 32 : cases[c].stride * 32 / 32);
+    }
+}
+
+static void
+test_l1_reuse (void)
+{
+  MsArch arch = h100_data_only ();
+  /* block 0 reads a line twice: the second is an L1 hit (no L2 sector);
+   * block 1 runs on another SM (1 mod 132) and misses its own L1, but the
+   * L2 has the line: no DRAM; block 132 shares SM 0's L1 with block 0 */
+  MsWarpAccess r[4] = {
+    warp (MS_OP_LD, BUF, 4, 4, 0), warp (MS_OP_LD, BUF, 4, 4, 0),
+    warp (MS_OP_LD, BUF, 4, 4, 1), warp (MS_OP_LD, BUF, 4, 4, 132),
+  };
+  Traffic t;
+  run (&arch, r, 4, &t);
+  g_assert_cmpuint (t.l2_read, ==, 4 + 0 + 4 + 0);
+  g_assert_cmpuint (t.dram_read, ==, 128);
+}
+
+static void
+test_writes_stay_in_l2 (void)
+{
+  MsArch arch = h100_data_only ();
+  /* 1 MiB of stores into a 50 MiB L2: all dirty at the end, none written
+   * back; no DRAM read (stores allocate without reading) */
+  guint n = (1 << 20) / 128;
+  g_autofree MsWarpAccess *r = g_new (MsWarpAccess, n);
+  for (guint i = 0; i < n; i++)
+    r[i] = warp (MS_OP_ST, BUF + 128 * (guint64) i, 4, 4, i);
+  Traffic t;
+  run (&arch, r, n, &t);
+  g_assert_cmpuint (t.l2_write, ==, (guint64) n * 4);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+  g_assert_cmpuint (t.dram_read, ==, 0);
+
+  /* the same into a 64 KiB, 1-way L2 (512 lines): a line is evicted when
+   * a later line maps to its set; with one way and a hash, at the end
+   * each set still holds its last line, so the write-back is the stores
+   * minus what the occupied sets still hold: exactly 128 bytes per line
+   * evicted, and at most 512 lines remain */
+  arch.l2_bytes = 64 * 1024;
+  arch.l2_ways = 1;
+  run (&arch, r, n, &t);
+  g_assert_cmpuint (t.dram_write % 128, ==, 0);
+  g_assert_cmpuint (t.dram_write, >=, ((guint64) n - 512) * 128);
+  g_assert_cmpuint (t.dram_write, <, (guint64) n * 128);
+}
+
+static void
+test_eviction_by_capacity (void)
+{
+  /* a fully associative 4 KiB L2 (32 lines, LRU) read in a loop over 33
+   * lines: LRU keeps missing (the classic cyclic pattern), so every read
+   * of the second pass misses again: 2 x 33 lines read from DRAM */
+  MsArch arch = h100_data_only ();
+  arch.l2_bytes = 32 * 128;
+  arch.l2_ways = 32;
+  arch.l1_bytes = 0;     /* no L1: every load reaches the L2 */
+  MsWarpAccess r[66];
+  for (guint i = 0; i < 66; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 33), 4, 4, 0);
+  Traffic t;
+  run (&arch, r, 66, &t);
+  g_assert_cmpuint (t.dram_read, ==, 66 * 128);
+  g_assert_cmpuint (t.l2_read, ==, 66 * 4);
+  /* 32 lines fit: the second pass hits */
+  for (guint i = 0; i < 64; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 32), 4, 4, 0);
+  run (&arch, r, 64, &t);
+  g_assert_cmpuint (t.dram_read, ==, 32 * 128);
+}
+
+static void
+test_atomics_and_shared (void)
+{
+  MsArch arch = h100_data_only ();
+  /* atomics: done at the L2, neither op_read nor op_write sectors; the
+   * cold sector is read (64-byte chunk) and then dirty.  Shared accesses
+   * are not the cache's. */
+  MsWarpAccess r[2] = { warp (MS_OP_ATOMIC, BUF, 0, 4, 0), warp (MS_OP_LD, 0, 4, 4, 0) };
+  r[1].space = MS_SPACE_SHARED;
+  Traffic t;
+  run (&arch, r, 2, &t);
+  g_assert_cmpuint (t.l2_read, ==, 0);
+  g_assert_cmpuint (t.l2_write, ==, 0);
+  g_assert_cmpuint (t.dram_read, ==, 64);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+}
+
+static void
+test_presets_without_figures (void)
+{
+  /* a preset without cost figures: the model stays out of reports */
+  MsArch arch = *ms_arch_default ();
+  g_assert_true (ms_models_launch_counters (&arch));
+  arch.has_costs = FALSE;
+  g_assert_false (ms_models_launch_counters (&arch));
+  arch = *ms_arch_default ();
+  arch.l2_bytes = 0;
+  g_assert_false (ms_models_launch_counters (&arch));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cache/dense-read", test_dense_read);
+  g_test_add_func ("/cache/sparse-read", test_sparse_read);
+  g_test_add_func ("/cache/l1-reuse", test_l1_reuse);
+  g_test_add_func ("/cache/writes-stay-in-l2", test_writes_stay_in_l2);
+  g_test_add_func ("/cache/eviction-by-capacity", test_eviction_by_capacity);
+  g_test_add_func ("/cache/atomics-and-shared", test_atomics_and_shared);
+  g_test_add_func ("/cache/presets-without-figures", test_presets_without_figures);
+  return g_test_run ();
+}
