@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -513,6 +514,45 @@ test_full_stdout (void)
     }
 }
 
+/* A problem bigger than the memory memsim can have fails before any
+ * simulation: exit 2, one line that says to use a smaller --size.
+ * transpose_naive at 32768x32768 (its largest size) needs two buffers of
+ * 32768^2 floats, 4 GiB = 4294967296 bytes each ("4.3 GB" in g_format_size's
+ * SI units); memsim runs with its address space limited to 3 GiB, so the
+ * first buffer is refused whatever the machine's memory: by the
+ * available-memory check where less than 4.3 GB is available, else by the
+ * allocation.  (AddressSanitizer's shadow memory cannot live under such a
+ * limit: skipped in that build.) */
+static void
+limit_address_space (gpointer data)
+{
+  struct rlimit rl = { (rlim_t) 3 << 30, (rlim_t) 3 << 30 };
+  setrlimit (RLIMIT_AS, &rl);
+}
+
+static void
+test_too_big (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("an address-space limit and AddressSanitizer do not mix");
+  return;
+#endif
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *argv[] = { exe, "trace", "transpose_naive", "--size", "32768x32768", NULL };
+  g_auto (Result) r = { 0 };
+  int wait_status = 0;
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, limit_address_space,
+                               NULL, &r.out, &r.err, &wait_status, NULL));
+  double seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  assert_one_line_error (&r, 2, "smaller --size");
+  g_assert_nonnull (strstr (r.err, "memsim: transpose_naive: the problem needs at least 4.3 GB"));
+  g_assert_cmpstr (r.out, ==, "");
+  /* no simulation: that size takes over a minute to simulate on 2 cores */
+  g_assert_cmpfloat (seconds, <, 10.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +564,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/too-big", test_too_big);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);

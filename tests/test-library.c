@@ -700,11 +700,30 @@ test_compare_errors (void)
     }
 }
 
+/* A buffer bigger than any machine's memory (2^50 bytes: 1 PiB, which
+ * g_format_size writes in SI units as 1.1 PB): NULL and a one-line error
+ * naming the kernel and the size, nothing allocated, no exit. */
+static void
+test_buffer_too_big (void)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("transpose_naive"));
+  g_autoptr (GError) error = NULL;
+  g_assert_null (ms_problem_buffer (p, "huge", (gsize) 1 << 50, FALSE, &error));
+  g_assert_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "transpose_naive: the problem needs at least 1.1 PB of buffers"));
+  g_assert_true (g_str_has_suffix (error->message, "; use a smaller --size"));
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_cmpuint (p->n_buffers, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/library/descriptors", test_descriptors);
+  g_test_add_func ("/library/buffer-too-big", test_buffer_too_big);
   g_autoptr (GPtrArray) cases = g_ptr_array_new_with_free_func (g_free);
   add_output_tests (cases);
   g_test_add_func ("/library/reduce/totals", test_reduce_totals);

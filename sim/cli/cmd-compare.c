@@ -289,7 +289,9 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       if (!run_variant (opts, *k, row, &error))
         {
           ms_error ("%s", error->message);
-          return g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM) ? 2 : 1;
+          /* a bad parameter or a size too big for the machine: usage */
+          return g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM)
+                 || g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG) ? 2 : 1;
         }
     }
   if (rows->len == 0)
