@@ -553,6 +553,53 @@ test_too_big (void)
   g_assert_cmpfloat (seconds, <, 10.0);
 }
 
+/* The progress line: a simulation of over a second (transpose_naive at
+ * 8192x8192 on one thread: 2.8 s on the 2-core development VM) with
+ * MEMSIM_PROGRESS=1 shows "memsim: transpose_naive: D/65536 blocks (P%)"
+ * (8192/32 = 256 blocks of 32x32 threads each way) on stderr, which is a
+ * pipe here, and ends with it erased: a \r, spaces, a \r.  Without
+ * MEMSIM_PROGRESS, stderr that is not a terminal gets nothing. */
+static Result
+memsim_env (const char *progress)
+{
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *argv[] = { exe, "trace", "transpose_naive", "--size", "8192x8192", "-j", "1",
+                         NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  env = progress ? g_environ_setenv (env, "MEMSIM_PROGRESS", progress, TRUE)
+                 : g_environ_unsetenv (env, "MEMSIM_PROGRESS");
+  Result r = { 0 };
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                               &r.err, &wait_status, NULL));
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  return r;
+}
+
+static void
+test_progress (void)
+{
+  g_auto (Result) on = memsim_env ("1");
+  g_assert_cmpint (on.status, ==, 0);
+  g_assert_true (g_str_has_prefix (on.err, "\rmemsim: transpose_naive: "));
+  g_assert_nonnull (strstr (on.err, "/65536 blocks ("));
+  g_assert_null (strchr (on.err, '\n'));
+  /* erased: the last piece between \r's is spaces as wide as the widest line */
+  g_auto (GStrv) pieces = g_strsplit (on.err, "\r", -1);
+  guint n = g_strv_length (pieces), widest = 0;
+  g_assert_cmpuint (n, >=, 4);
+  g_assert_cmpstr (pieces[n - 1], ==, "");
+  for (guint i = 0; i + 2 < n; i++)
+    widest = MAX (widest, (guint) strlen (pieces[i]));
+  g_assert_cmpuint (strlen (pieces[n - 2]), ==, widest);
+  g_assert_cmpuint (strspn (pieces[n - 2], " "), ==, widest);
+  g_assert_nonnull (strstr (on.out, "simulated in"));
+
+  g_auto (Result) off = memsim_env (NULL);
+  g_assert_cmpint (off.status, ==, 0);
+  g_assert_cmpstr (off.err, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -565,6 +612,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/too-big", test_too_big);
+  g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);

@@ -28,6 +28,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "progress.h"
 #include "replay.h"
 #include "report.h"
 
@@ -158,7 +159,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   g_autoptr (MsStats) stats = NULL;
   g_autoptr (MsGpuSnapshot) input = compare_gpu ? ms_gpu_snapshot_new (p) : NULL;
   gint64 t0 = g_get_monotonic_time ();
-  if (!ms_problem_simulate (p, compare_arch, (guint) opts->threads, NULL, &stats, error))
+  if (!ms_simulate_with_progress (p, compare_arch, (guint) opts->threads, NULL, &stats, error))
     {
       g_prefix_error (error, "%s: ", k->name);
       return FALSE;

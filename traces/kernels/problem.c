@@ -355,6 +355,13 @@ ms_check_ints (const char *buffer, const int *got, const int *want, gsize n, GEr
 }
 
 void
+ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data)
+{
+  p->progress = progress;
+  p->progress_data = data;
+}
+
+void
 ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 {
   memset (launch, 0, sizeof *launch);
@@ -362,6 +369,8 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->entry = p->kernel->cpu_entry;
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;
+  launch->progress = p->progress;
+  launch->progress_data = p->progress_data;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];

@@ -73,6 +73,8 @@ struct MsProblem {
   guint n_buffers;
   guint64 total_bytes;       /* of all buffers so far */
   guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
+  MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
+  gpointer progress_data;
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -111,7 +113,11 @@ gboolean ms_check_floats (const char *buffer, const float *got, const float *wan
 gboolean ms_check_ints (const char *buffer, const int *got, const int *want, gsize n,
                         GError **error);
 
-/* The emulator launch for this problem (no sinks, threads 0). */
+/* Has the emulator report the simulation's progress (emulator.h) to
+ * progress (NULL: no reports). */
+void ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data);
+
+/* The emulator launch for this problem (no sinks, threads 0; its progress). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
 
 /* Runs the problem in the emulator through the model table of arch, and
