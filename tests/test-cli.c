@@ -238,6 +238,10 @@ test_bad_input (void)
     { { "trace", "transpose_naive", "--size", "100x" }, 2, "height is missing" },
     { { "compare", "nope", "-p", "x=1" }, 2, "unknown family 'nope'" },
     { { "trace", "smem_stride", "-p", "op=atomic" }, 2, "not one of ld|st" },
+    /* the shared array holds strides up to 128, 64 for 16-byte elements */
+    { { "trace", "smem_stride", "-p", "stride=129" }, 2, "not an integer in 0..128" },
+    { { "trace", "smem_stride", "-p", "stride=65", "-p", "width=16" }, 2,
+      "stride 65 is over 64, the largest for 16-byte elements" },
     { { "trace", "copy", "--save-trace", "/" }, 1, "it is a directory" },
     { { "compare", "reduce", "-o", "/nonexistent-memsim-dir/x.csv" }, 1, "cannot write" },
     { { "replay", "x.trace", "-o", "" }, 2, "needs a file name" },

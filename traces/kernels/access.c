@@ -1,5 +1,6 @@
 /* access.c - descriptors of the access-pattern family (access.cu). */
 #include "config.h"
+#include "access-limits.h"
 #include "entries.h"
 #include "problem.h"
 
@@ -162,15 +163,13 @@ gmem_stride_check (MsProblem *p, GError **error)
 
 /* ----------------------------------------------------------- smem_stride */
 
-#define SMEM_MAX_STRIDE 64
-
 static const char *const stride_op_names[] = { "ld", "st", NULL };
 static const char *const gather_op_names[] = { "ld", "st", "atomic", NULL };
 
 static const MsParamSpec smem_stride_params[] = {
   { "n", "threads (each does one strided shared access)", 1 << 14, 1, 1 << 24 },
-  { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element)", 1,
-    0, SMEM_MAX_STRIDE },
+  { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element; "
+              "at most 64 for 16-byte elements)", 1, 0, SMEM_MAX_STRIDE },
   { "width", "bytes per element: 1, 2, 4, 8 or 16 (uint8_t, uint16_t, float, float2, float4)",
     4, 1, 16 },
   { "op", "the strided access: ld (0, load, after a coalesced fill) or st (1, store, then "
@@ -188,6 +187,15 @@ smem_stride_setup (MsProblem *p, GError **error)
     return FALSE;
   gint64 n = ms_problem_param (p, "n"), stride = ms_problem_param (p, "stride"),
          width = ms_problem_param (p, "width");
+  if (stride > SMEM_MAX_STRIDE_OF_WIDTH (width))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "smem_stride: stride %" G_GINT64_FORMAT " is over %d, the largest for "
+                   "%" G_GINT64_FORMAT "-byte elements (their shared array must fit in 48 KB); "
+                   "use -p stride=%d or less, or a narrower width", stride,
+                   SMEM_MAX_STRIDE_OF_WIDTH (width), width, SMEM_MAX_STRIDE_OF_WIDTH (width));
+      return FALSE;
+    }
   gint64 elems = 32 * stride + ms_div_up (p->args.block[0], 32);
   if (!ms_problem_buffer (p, "out", (gsize) (n * width), TRUE, error))
     return FALSE;
