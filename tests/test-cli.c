@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -237,6 +238,10 @@ test_bad_input (void)
     { { "trace", "transpose_naive", "--size", "100x" }, 2, "height is missing" },
     { { "compare", "nope", "-p", "x=1" }, 2, "unknown family 'nope'" },
     { { "trace", "smem_stride", "-p", "op=atomic" }, 2, "not one of ld|st" },
+    /* the shared array holds strides up to 128, 64 for 16-byte elements */
+    { { "trace", "smem_stride", "-p", "stride=129" }, 2, "not an integer in 0..128" },
+    { { "trace", "smem_stride", "-p", "stride=65", "-p", "width=16" }, 2,
+      "stride 65 is over 64, the largest for 16-byte elements" },
     { { "trace", "copy", "--save-trace", "/" }, 1, "it is a directory" },
     { { "compare", "reduce", "-o", "/nonexistent-memsim-dir/x.csv" }, 1, "cannot write" },
     { { "replay", "x.trace", "-o", "" }, 2, "needs a file name" },
@@ -513,6 +518,92 @@ test_full_stdout (void)
     }
 }
 
+/* A problem bigger than the memory memsim can have fails before any
+ * simulation: exit 2, one line that says to use a smaller --size.
+ * transpose_naive at 32768x32768 (its largest size) needs two buffers of
+ * 32768^2 floats, 4 GiB = 4294967296 bytes each ("4.3 GB" in g_format_size's
+ * SI units); memsim runs with its address space limited to 3 GiB, so the
+ * first buffer is refused whatever the machine's memory: by the
+ * available-memory check where less than 4.3 GB is available, else by the
+ * allocation.  (AddressSanitizer's shadow memory cannot live under such a
+ * limit: skipped in that build.) */
+static void
+limit_address_space (gpointer data)
+{
+  struct rlimit rl = { (rlim_t) 3 << 30, (rlim_t) 3 << 30 };
+  setrlimit (RLIMIT_AS, &rl);
+}
+
+static void
+test_too_big (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("an address-space limit and AddressSanitizer do not mix");
+  return;
+#endif
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *argv[] = { exe, "trace", "transpose_naive", "--size", "32768x32768", NULL };
+  g_auto (Result) r = { 0 };
+  int wait_status = 0;
+  gint64 t0 = g_get_monotonic_time ();
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, limit_address_space,
+                               NULL, &r.out, &r.err, &wait_status, NULL));
+  double seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  assert_one_line_error (&r, 2, "smaller --size");
+  g_assert_nonnull (strstr (r.err, "memsim: transpose_naive: the problem needs at least 4.3 GB"));
+  g_assert_cmpstr (r.out, ==, "");
+  /* no simulation: that size takes over a minute to simulate on 2 cores */
+  g_assert_cmpfloat (seconds, <, 10.0);
+}
+
+/* The progress line: a simulation of over a second (transpose_naive at
+ * 8192x8192 on one thread: 2.8 s on the 2-core development VM) with
+ * MEMSIM_PROGRESS=1 shows "memsim: transpose_naive: D/65536 blocks (P%)"
+ * (8192/32 = 256 blocks of 32x32 threads each way) on stderr, which is a
+ * pipe here, and ends with it erased: a \r, spaces, a \r.  Without
+ * MEMSIM_PROGRESS, stderr that is not a terminal gets nothing. */
+static Result
+memsim_env (const char *progress)
+{
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *argv[] = { exe, "trace", "transpose_naive", "--size", "8192x8192", "-j", "1",
+                         NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  env = progress ? g_environ_setenv (env, "MEMSIM_PROGRESS", progress, TRUE)
+                 : g_environ_unsetenv (env, "MEMSIM_PROGRESS");
+  Result r = { 0 };
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                               &r.err, &wait_status, NULL));
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  return r;
+}
+
+static void
+test_progress (void)
+{
+  g_auto (Result) on = memsim_env ("1");
+  g_assert_cmpint (on.status, ==, 0);
+  g_assert_true (g_str_has_prefix (on.err, "\rmemsim: transpose_naive: "));
+  g_assert_nonnull (strstr (on.err, "/65536 blocks ("));
+  g_assert_null (strchr (on.err, '\n'));
+  /* erased: the last piece between \r's is spaces as wide as the widest line */
+  g_auto (GStrv) pieces = g_strsplit (on.err, "\r", -1);
+  guint n = g_strv_length (pieces), widest = 0;
+  g_assert_cmpuint (n, >=, 4);
+  g_assert_cmpstr (pieces[n - 1], ==, "");
+  for (guint i = 0; i + 2 < n; i++)
+    widest = MAX (widest, (guint) strlen (pieces[i]));
+  g_assert_cmpuint (strlen (pieces[n - 2]), ==, widest);
+  g_assert_cmpuint (strspn (pieces[n - 2], " "), ==, widest);
+  g_assert_nonnull (strstr (on.out, "simulated in"));
+
+  g_auto (Result) off = memsim_env (NULL);
+  g_assert_cmpint (off.status, ==, 0);
+  g_assert_cmpstr (off.err, ==, "");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -524,6 +615,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/too-big", test_too_big);
+  g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);

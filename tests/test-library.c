@@ -463,6 +463,26 @@ test_smem_stride (void)
   /* 1- and 2-byte elements at stride 1: 32 or 64 contiguous bytes, 1 */
   check_smem ("1", "1", "0", 1);
   check_smem ("2", "1", "0", 1);
+  /* Strides past 64 (up to 128; 64 for 16-byte elements).  1-byte,
+   * stride 128: lane l's byte 128l + w lies in word 32l + w/4, bank
+   * (32l + w/4) mod 32 = w/4 for all 32 lanes, 32 different words: 32
+   * wavefronts (the H100 case "1-byte elements, stride 128"), stores too.
+   * 1-byte, stride 96: word 24l + w/4, and 24l mod 32 takes 4 values
+   * (0, 24, 16, 8): 4 banks of 8 lanes, 8.  2-byte, stride 128: word
+   * 64l + w/2, one bank: 32.  4-byte, stride 128: word 128l + w, bank w:
+   * 32; stride 100: bank (100l + w) mod 32 = (4l + w) mod 32, 8 banks of 4
+   * lanes: 4.  8-byte, stride 128: in each half the 16 lanes' words
+   * 256l + 2w and +1 are on the same two banks: 16 per half, 32.  16-byte
+   * at its largest stride, 64: words 256l + 4w..+3, each quarter's 8 lanes
+   * on the same 4 banks: 8 per quarter, 32. */
+  check_smem ("1", "128", "0", 32);
+  check_smem ("1", "128", "1", 32);
+  check_smem ("1", "96", "0", 8);
+  check_smem ("2", "128", "0", 32);
+  check_smem ("4", "128", "0", 32);
+  check_smem ("4", "100", "0", 4);
+  check_smem ("8", "128", "0", 32);
+  check_smem ("16", "64", "0", 32);
 }
 
 /* smem_gather at n = 1024 threads (32 warp-level pattern accesses): the
@@ -700,11 +720,30 @@ test_compare_errors (void)
     }
 }
 
+/* A buffer bigger than any machine's memory (2^50 bytes: 1 PiB, which
+ * g_format_size writes in SI units as 1.1 PB): NULL and a one-line error
+ * naming the kernel and the size, nothing allocated, no exit. */
+static void
+test_buffer_too_big (void)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("transpose_naive"));
+  g_autoptr (GError) error = NULL;
+  g_assert_null (ms_problem_buffer (p, "huge", (gsize) 1 << 50, FALSE, &error));
+  g_assert_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message,
+                                   "transpose_naive: the problem needs at least 1.1 PB of buffers"));
+  g_assert_true (g_str_has_suffix (error->message, "; use a smaller --size"));
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_cmpuint (p->n_buffers, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/library/descriptors", test_descriptors);
+  g_test_add_func ("/library/buffer-too-big", test_buffer_too_big);
   g_autoptr (GPtrArray) cases = g_ptr_array_new_with_free_func (g_free);
   add_output_tests (cases);
   g_test_add_func ("/library/reduce/totals", test_reduce_totals);

@@ -28,6 +28,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "progress.h"
 #include "replay.h"
 #include "report.h"
 
@@ -158,7 +159,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   g_autoptr (MsStats) stats = NULL;
   g_autoptr (MsGpuSnapshot) input = compare_gpu ? ms_gpu_snapshot_new (p) : NULL;
   gint64 t0 = g_get_monotonic_time ();
-  if (!ms_problem_simulate (p, compare_arch, (guint) opts->threads, NULL, &stats, error))
+  if (!ms_simulate_with_progress (p, compare_arch, (guint) opts->threads, NULL, &stats, error))
     {
       g_prefix_error (error, "%s: ", k->name);
       return FALSE;
@@ -289,7 +290,9 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       if (!run_variant (opts, *k, row, &error))
         {
           ms_error ("%s", error->message);
-          return g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM) ? 2 : 1;
+          /* a bad parameter or a size too big for the machine: usage */
+          return g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM)
+                 || g_error_matches (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG) ? 2 : 1;
         }
     }
   if (rows->len == 0)

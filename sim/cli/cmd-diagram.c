@@ -18,6 +18,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "progress.h"
 #include "replay.h"
 #include "report.h"
 #ifdef HAVE_GRAPHVIZ
@@ -234,7 +235,7 @@ pick_site (const MsStats *stats, const Capture *cap, const char *kernel, int lin
 }
 
 static int emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o,
-                             const MsProblem *p, MsTraceSource *src, const MsRunInfo *run,
+                             MsProblem *p, MsTraceSource *src, const MsRunInfo *run,
                              const MsArch *arch, gboolean kind_given, MsDiagramKind kind,
                              MsTileShape *tile_shape, MsDiagramFormat format, Capture *cap);
 
@@ -357,7 +358,7 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
 /* Runs the kernel p (or replays src), picks the access, draws, renders and
  * writes. */
 static int
-emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const MsProblem *p,
+emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, MsProblem *p,
                   MsTraceSource *src, const MsRunInfo *run, const MsArch *arch,
                   gboolean kind_given, MsDiagramKind kind, MsTileShape *tile_shape,
                   MsDiagramFormat format, Capture *cap)
@@ -370,8 +371,8 @@ emulate_and_draw (const MsKernelOptions *kopts, const DiagramOptions *o, const M
   g_autoptr (MsStats) stats = NULL;
   gboolean ok = src ? ms_trace_replay_models (src, arch, (guint) kopts->threads, &sinks, &stats,
                                                NULL, &error)
-                     : ms_problem_simulate (p, arch, (guint) kopts->threads, &sinks, &stats,
-                                            &error);
+                     : ms_simulate_with_progress (p, arch, (guint) kopts->threads, &sinks,
+                                                  &stats, &error);
   if (!ok)
     {
       ms_error ("%s", error->message);

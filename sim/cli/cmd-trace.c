@@ -6,6 +6,7 @@
 #include "emulator.h"
 #include "kernel-options.h"
 #include "problem.h"
+#include "progress.h"
 #include "report.h"
 #include "side-by-side.h"
 #include "trace-file.h"
@@ -71,7 +72,7 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
     }
   g_autoptr (MsStats) stats = NULL;
   gint64 t0 = g_get_monotonic_time ();
-  if (!ms_problem_simulate (p, arch, (guint) opts->threads, &sinks, &stats, &error))
+  if (!ms_simulate_with_progress (p, arch, (guint) opts->threads, &sinks, &stats, &error))
     {
       ms_error ("%s", error->message);
       return 1;

@@ -93,6 +93,7 @@ typedef struct {
   GArray *ordered;       /* this block's buffered records (with order) */
   GError *error;
   guint64 error_block;
+  guint64 blocks_done;   /* for launch->progress: written by this worker only (atomic) */
   /* global buffers: host base and size, virtual base */
   guint8 *buf_base[MS_MAX_BUFFERS];
   gsize buf_bytes[MS_MAX_BUFFERS];
@@ -997,6 +998,8 @@ typedef struct {
   Worker **workers;
   MsStreamOrder *order;   /* when a sink has an ordered part */
   guint chunk;            /* blocks a worker claims at a time */
+  guint n_workers;
+  gint64 next_report;     /* monotonic time of the next progress call (atomic) */
 } Job;
 
 static Worker *
@@ -1053,6 +1056,25 @@ worker_free (Worker *W)
 
 #define CHUNK 8
 
+/* After worker W ran a block: counts it in W's own counter (nothing shared
+ * is written per block) and, when the next report time has passed, the one
+ * worker that moves it on sums the counters and calls launch->progress. */
+static void
+report_progress (Job *job, Worker *W)
+{
+  __atomic_store_n (&W->blocks_done, W->blocks_done + 1, __ATOMIC_RELAXED);
+  gint64 now = g_get_monotonic_time ();
+  gint64 next = __atomic_load_n (&job->next_report, __ATOMIC_RELAXED);
+  if (now < next
+      || !__atomic_compare_exchange_n (&job->next_report, &next, now + MS_PROGRESS_INTERVAL_US,
+                                       FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    return;
+  guint64 done = 0;
+  for (guint w = 0; w < job->n_workers; w++)
+    done += __atomic_load_n (&job->workers[w]->blocks_done, __ATOMIC_RELAXED);
+  job->launch->progress (job->launch->progress_data, done, job->n_blocks);
+}
+
 /* Records this worker's failure at block b, if it is the first block to fail. */
 static void
 record_failure (Job *job, Worker *W, gint64 b)
@@ -1102,6 +1124,8 @@ worker_run (gpointer data, gpointer user_data)
             }
           if (job->order)
             ms_stream_order_submit (job->order, (guint64) b, g_steal_pointer (&W->ordered));
+          if (job->launch->progress)
+            report_progress (job, W);
         }
     }
 out:
@@ -1187,7 +1211,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
   n_workers = MAX (n_workers, 1);
 
   Job job = { .launch = launch, .n_blocks = n_blocks, .error_block = (gint64) n_blocks,
-              .chunk = chunk };
+              .chunk = chunk, .n_workers = n_workers,
+              .next_report = g_get_monotonic_time () + MS_PROGRESS_INTERVAL_US };
   g_mutex_init (&job.lock);
   if (ordered)
     job.order = ms_stream_order_new (sinks, 0, 2 * n_workers);

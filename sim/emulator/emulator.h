@@ -25,6 +25,12 @@ typedef enum {
   MS_EMULATOR_ERROR_UNINITIALISED, /* a read of shared memory nothing wrote */
 } MsEmulatorError;
 
+/* Progress of a launch: blocks_done of blocks_total have run.  Called on a
+ * worker thread after a block, at most once per MS_PROGRESS_INTERVAL_US (the
+ * first after one interval); the emulator itself never writes to stderr. */
+typedef void (*MsProgressFn) (gpointer data, guint64 blocks_done, guint64 blocks_total);
+#define MS_PROGRESS_INTERVAL_US 200000
+
 typedef struct {
   const char *kernel;                     /* name for messages */
   MsEntryFn entry;                        /* ms_cpu_entry_<name> */
@@ -34,6 +40,8 @@ typedef struct {
   guint n_buffers;
   guint threads;                          /* worker threads; 0 = one per core */
   const MsSinks *sinks;                   /* where the records go (may be NULL) */
+  MsProgressFn progress;                  /* may be NULL */
+  gpointer progress_data;
 } MsLaunch;
 
 /* Runs the launch; on success the buffers hold the kernel's results and

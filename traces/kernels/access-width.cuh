@@ -25,7 +25,7 @@ __global__ void ACCESS_NAME (gmem_stride) (T *out, const T *in, int n, int strid
 __global__ void ACCESS_NAME (smem_stride) (T *out, const T *in, int n, int stride,
                                            int op, int elems)
 {
-  SHARED_ARRAY (T, sh, SMEM_MAX_ELEMS);
+  SHARED_ARRAY (T, sh, SMEM_MAX_ELEMS_OF_WIDTH (ACCESS_W));
   unsigned int tid = threadIdx.x, g = blockIdx.x * blockDim.x + tid;
   unsigned int idx = (tid % 32) * stride + tid / 32;
   T v;

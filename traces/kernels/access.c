@@ -1,5 +1,6 @@
 /* access.c - descriptors of the access-pattern family (access.cu). */
 #include "config.h"
+#include "access-limits.h"
 #include "entries.h"
 #include "problem.h"
 
@@ -72,12 +73,16 @@ static const MsParamSpec matrix_add_params[] = {
 static gboolean
 matrix_add_setup (MsProblem *p, GError **error)
 {
-  (void) error;
   gint64 nx = ms_problem_param (p, "width"), ny = ms_problem_param (p, "height");
   gsize n = (gsize) (nx * ny);
-  ms_problem_buffer (p, "C", n * sizeof (float), TRUE);
-  float *a = ms_problem_buffer (p, "A", n * sizeof (float), FALSE);
-  float *b = ms_problem_buffer (p, "B", n * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "C", n * sizeof (float), TRUE, error))
+    return FALSE;
+  float *a = ms_problem_buffer (p, "A", n * sizeof (float), FALSE, error);
+  if (a == NULL)
+    return FALSE;
+  float *b = ms_problem_buffer (p, "B", n * sizeof (float), FALSE, error);
+  if (b == NULL)
+    return FALSE;
   ms_fill_floats (p, a, n);
   p->seed++;   /* B differs from A */
   ms_fill_floats (p, b, n);
@@ -130,8 +135,11 @@ gmem_stride_setup (MsProblem *p, GError **error)
                    "gmem_stride: n*stride*width is over 1 GiB of input; lower n or stride");
       return FALSE;
     }
-  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
-  void *in = ms_problem_buffer (p, "in", (gsize) (in_elems * width), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) (n * width), TRUE, error))
+    return FALSE;
+  void *in = ms_problem_buffer (p, "in", (gsize) (in_elems * width), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   fill_elements (p, in, (gsize) in_elems, (guint) width);
   p->args.i[0] = n;
   p->args.i[1] = stride;
@@ -155,15 +163,13 @@ gmem_stride_check (MsProblem *p, GError **error)
 
 /* ----------------------------------------------------------- smem_stride */
 
-#define SMEM_MAX_STRIDE 64
-
 static const char *const stride_op_names[] = { "ld", "st", NULL };
 static const char *const gather_op_names[] = { "ld", "st", "atomic", NULL };
 
 static const MsParamSpec smem_stride_params[] = {
   { "n", "threads (each does one strided shared access)", 1 << 14, 1, 1 << 24 },
-  { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element)", 1,
-    0, SMEM_MAX_STRIDE },
+  { "stride", "elements between neighbouring lanes (0: all lanes of a warp on one element; "
+              "at most 64 for 16-byte elements)", 1, 0, SMEM_MAX_STRIDE },
   { "width", "bytes per element: 1, 2, 4, 8 or 16 (uint8_t, uint16_t, float, float2, float4)",
     4, 1, 16 },
   { "op", "the strided access: ld (0, load, after a coalesced fill) or st (1, store, then "
@@ -181,9 +187,21 @@ smem_stride_setup (MsProblem *p, GError **error)
     return FALSE;
   gint64 n = ms_problem_param (p, "n"), stride = ms_problem_param (p, "stride"),
          width = ms_problem_param (p, "width");
+  if (stride > SMEM_MAX_STRIDE_OF_WIDTH (width))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "smem_stride: stride %" G_GINT64_FORMAT " is over %d, the largest for "
+                   "%" G_GINT64_FORMAT "-byte elements (their shared array must fit in 48 KB); "
+                   "use -p stride=%d or less, or a narrower width", stride,
+                   SMEM_MAX_STRIDE_OF_WIDTH (width), width, SMEM_MAX_STRIDE_OF_WIDTH (width));
+      return FALSE;
+    }
   gint64 elems = 32 * stride + ms_div_up (p->args.block[0], 32);
-  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
-  void *in = ms_problem_buffer (p, "in", (gsize) (elems * width), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) (n * width), TRUE, error))
+    return FALSE;
+  void *in = ms_problem_buffer (p, "in", (gsize) (elems * width), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   fill_elements (p, in, (gsize) elems, (guint) width);
   p->args.i[0] = n;
   p->args.i[1] = stride;
@@ -345,10 +363,15 @@ smem_gather_setup (MsProblem *p, GError **error)
                    "smem_gather op=2 (atomic): width must be 4 or 8 bytes, not 16");
       return FALSE;
     }
-  ms_problem_buffer (p, "out", (gsize) (n * width), TRUE);
-  void *in = ms_problem_buffer (p, "in", (gsize) (GATHER_ELEMS * width), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) (n * width), TRUE, error))
+    return FALSE;
+  void *in = ms_problem_buffer (p, "in", (gsize) (GATHER_ELEMS * width), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   fill_elements (p, in, GATHER_ELEMS, (guint) width);
-  int *pattern = ms_problem_buffer (p, "pattern", 32 * sizeof (int), FALSE);
+  int *pattern = ms_problem_buffer (p, "pattern", 32 * sizeof (int), FALSE, error);
+  if (pattern == NULL)
+    return FALSE;
   for (guint l = 0; l < 32; l++)
     pattern[l] = gather_element ((guint) ms_problem_param (p, "pattern"), (guint) width, l);
   p->args.i[0] = n;
@@ -411,10 +434,12 @@ static const MsParamSpec n_params[] = {
 static gboolean
 aos_read_setup (MsProblem *p, GError **error)
 {
-  (void) error;
   gint64 n = ms_problem_param (p, "n");
-  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
-  int *rec = ms_problem_buffer (p, "records", (gsize) n * 3 * sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE, error))
+    return FALSE;
+  int *rec = ms_problem_buffer (p, "records", (gsize) n * 3 * sizeof (int), FALSE, error);
+  if (rec == NULL)
+    return FALSE;
   ms_fill_ints (p, rec, (gsize) n * 3, -1000000, 1000000);
   p->args.i[0] = n;
   grid_1d (p, n);
@@ -436,13 +461,15 @@ aos_read_check (MsProblem *p, GError **error)
 static gboolean
 soa_read_setup (MsProblem *p, GError **error)
 {
-  (void) error;
   gint64 n = ms_problem_param (p, "n");
-  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
+  if (!ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE, error))
+    return FALSE;
   const char *names[3] = { "keys", "values", "flags" };
   for (int f = 0; f < 3; f++)
     {
-      int *a = ms_problem_buffer (p, names[f], (gsize) n * sizeof (int), FALSE);
+      int *a = ms_problem_buffer (p, names[f], (gsize) n * sizeof (int), FALSE, error);
+      if (a == NULL)
+        return FALSE;
       p->seed += (guint32) f;
       ms_fill_ints (p, a, (gsize) n, -1000000, 1000000);
       p->seed -= (guint32) f;
@@ -462,10 +489,12 @@ soa_read_check (MsProblem *p, GError **error)
 static gboolean
 aos_float3_setup (MsProblem *p, GError **error)
 {
-  (void) error;
   gint64 n = ms_problem_param (p, "n");
-  ms_problem_buffer (p, "out", (gsize) n * sizeof (float), TRUE);
-  float *in = ms_problem_buffer (p, "input2", (gsize) n * 3 * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) n * sizeof (float), TRUE, error))
+    return FALSE;
+  float *in = ms_problem_buffer (p, "input2", (gsize) n * 3 * sizeof (float), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   ms_fill_floats (p, in, (gsize) n * 3);
   p->args.i[0] = n;
   grid_1d (p, n);
@@ -487,13 +516,15 @@ aos_float3_check (MsProblem *p, GError **error)
 static gboolean
 broadcast_setup (MsProblem *p, GError **error)
 {
-  (void) error;
   gint64 n = ms_problem_param (p, "n");
   grid_1d (p, n);
   gsize threads = (gsize) p->args.grid[0] * p->args.block[0];
   gsize words = ms_div_up (threads, 32);
-  ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE);
-  int *in = ms_problem_buffer (p, "in", words * sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) n * sizeof (int), TRUE, error))
+    return FALSE;
+  int *in = ms_problem_buffer (p, "in", words * sizeof (int), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   ms_fill_ints (p, in, words, -1000000, 1000000);
   p->args.i[0] = n;
   return TRUE;
@@ -552,9 +583,14 @@ per_thread_sum_setup_common (MsProblem *p, gint64 threads, GError **error)
                    p->kernel->name, total);
       return FALSE;
     }
-  ms_problem_buffer (p, "sums", (gsize) n * sizeof (float), TRUE);
-  int *indices = ms_problem_buffer (p, "indices", (gsize) (n + 1) * sizeof (int), FALSE);
-  float *data = ms_problem_buffer (p, "data", (gsize) total * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "sums", (gsize) n * sizeof (float), TRUE, error))
+    return FALSE;
+  int *indices = ms_problem_buffer (p, "indices", (gsize) (n + 1) * sizeof (int), FALSE, error);
+  if (indices == NULL)
+    return FALSE;
+  float *data = ms_problem_buffer (p, "data", (gsize) total * sizeof (float), FALSE, error);
+  if (data == NULL)
+    return FALSE;
   indices[0] = 0;
   for (gint64 i = 0; i < n; i++)
     indices[i + 1] = indices[i] + lengths[i];

@@ -5,6 +5,7 @@
  * hand; the test suite does exactly that.
  */
 #include "kernel.h"
+#include "access-limits.h"
 
 /* matrix_add (seed 002, matrixSumGPU): C = A + B over an nx x ny matrix,
  * 2D grid of 2D blocks; every access coalesced: 4 sectors per request. */
@@ -34,9 +35,8 @@ __global__ void matrix_add (float *A, float *B, float *C, int nx, int ny)
  * access is the one marked below.  For 4-byte elements the wavefronts are
  * gcd(stride, 32) (stride 0: a broadcast, 1); 8-byte elements go in two
  * halves of 16 lanes, 16-byte ones in four quarters of 8.  One kernel per
- * width, as for gmem_stride.  The array holds SMEM_MAX_ELEMS elements:
- * 32 lanes * stride 64 + 32 warps. */
-#define SMEM_MAX_ELEMS (32 * 64 + 32)
+ * width, as for gmem_stride.  The array holds SMEM_MAX_ELEMS_OF_WIDTH
+ * elements (access-limits.h): strides up to 128, 64 for 16-byte elements. */
 
 /* smem_gather: lane l of every warp accesses shared element pattern[l]
  * (pattern: 32 element indices in global memory, filled by the descriptor

@@ -21,13 +21,18 @@ static const MsParamSpec gemm_params[] = {
 
 /* tile_x, tile_y: the part of C one block computes (0: the block itself) */
 static gboolean
-gemm_setup_common (MsProblem *p, guint tile_x, guint tile_y)
+gemm_setup_common (MsProblem *p, guint tile_x, guint tile_y, GError **error)
 {
   gint64 m = ms_problem_param (p, "m"), n = ms_problem_param (p, "n"),
          k = ms_problem_param (p, "k");
-  ms_problem_buffer (p, "C", (gsize) (m * n) * sizeof (float), TRUE);
-  float *a = ms_problem_buffer (p, "A", (gsize) (m * k) * sizeof (float), FALSE);
-  float *b = ms_problem_buffer (p, "B", (gsize) (k * n) * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "C", (gsize) (m * n) * sizeof (float), TRUE, error))
+    return FALSE;
+  float *a = ms_problem_buffer (p, "A", (gsize) (m * k) * sizeof (float), FALSE, error);
+  if (a == NULL)
+    return FALSE;
+  float *b = ms_problem_buffer (p, "B", (gsize) (k * n) * sizeof (float), FALSE, error);
+  if (b == NULL)
+    return FALSE;
   ms_fill_floats (p, a, (gsize) (m * k));
   p->seed++;   /* B differs from A */
   ms_fill_floats (p, b, (gsize) (k * n));
@@ -44,24 +49,21 @@ gemm_setup_common (MsProblem *p, guint tile_x, guint tile_y)
 static gboolean
 gemm_setup_naive (MsProblem *p, GError **error)
 {
-  (void) error;
-  return gemm_setup_common (p, 0, 0);
+  return gemm_setup_common (p, 0, 0, error);
 }
 
 /* 32x32 tiles of C (gemm_tiled, _nopad, _double_buffer) */
 static gboolean
 gemm_setup_tile32 (MsProblem *p, GError **error)
 {
-  (void) error;
-  return gemm_setup_common (p, 32, 32);
+  return gemm_setup_common (p, 32, 32, error);
 }
 
 /* 64x64 tiles of C from 16x16 threads (gemm_regtile) */
 static gboolean
 gemm_setup_tile64 (MsProblem *p, GError **error)
 {
-  (void) error;
-  return gemm_setup_common (p, 64, 64);
+  return gemm_setup_common (p, 64, 64, error);
 }
 
 static gboolean

@@ -6,7 +6,6 @@
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((gsize) 2 << 20)
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -220,45 +219,78 @@ ms_problem_setup (MsProblem *p, GError **error)
   return p->kernel->setup (p, error);
 }
 
-/* Most of the machine's memory: a problem bigger than that would push the
- * machine into swap or the out-of-memory killer. */
+/* What the problem's buffers may take: the memory the machine has available
+ * now (MemAvailable: free memory plus what the kernel can reclaim), else 80%
+ * of its physical memory.  A problem bigger than that would push the machine
+ * into swap or the out-of-memory killer.  *what names it for the message. */
 static guint64
-memory_budget (void)
+memory_budget (const char **what)
 {
+  g_autofree char *text = NULL;
+  if (g_file_get_contents ("/proc/meminfo", &text, NULL, NULL))
+    {
+      const char *line = strstr (text, "\nMemAvailable:");
+      char *end = NULL;
+      guint64 kb = line ? g_ascii_strtoull (line + strlen ("\nMemAvailable:"), &end, 10) : 0;
+      if (kb > 0 && end != NULL && g_str_has_prefix (g_strchug (end), "kB"))
+        {
+          *what = "is available";
+          return kb * 1024;
+        }
+    }
+  *what = "is 80% of this machine's memory";
   long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
   if (pages <= 0 || page <= 0)
     return G_MAXUINT64;
   return (guint64) pages * (guint64) page / 10 * 8;
 }
 
-/* The descriptors fill their buffers right after asking for them, so an
- * allocation cannot fail softly here: say what happened, in memsim's one
- * line, and stop (exit status 2, as for any size that is not accepted). */
-static void G_GNUC_NORETURN
-too_big (const MsProblem *p, const char *name)
+/* g_format_size with a plain space before the unit (GLib writes a no-break
+ * space), for a message that is grepped as often as read. */
+static char *
+format_size (guint64 bytes)
 {
-  g_autofree char *size = g_format_size (p->total_bytes);
-  fprintf (stderr, "memsim: %s: the problem needs %s of buffers (at '%s'), more than this "
-           "machine can hold; use a smaller --size\n", p->kernel->name, size, name);
-  exit (2);
+  g_autofree char *text = g_format_size (bytes);
+  GString *s = g_string_new (text);
+  g_string_replace (s, "\u00a0", " ", 0);
+  return g_string_free (s, FALSE);
 }
 
 void *
-ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output)
+ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output, GError **error)
 {
   g_assert (p->n_buffers < MS_MAX_BUFFERS);
-  guint b = p->n_buffers++;
-  p->buffer_names[b] = name;
-  p->buffer_bytes[b] = bytes;
-  p->buffer_output[b] = output;
+  /* read once: the problem's own buffers lower MemAvailable as they fill */
+  const char *what = NULL;
+  if (p->memory_budget == 0)
+    p->memory_budget = memory_budget (&what);
   /* Big buffers get transparent huge pages: a strided kernel (the naive
    * transpose's stores) otherwise costs the emulator TLB misses per lane. */
   gsize align = bytes >= HUGE_PAGE ? HUGE_PAGE : 256;
   gsize alloc = (MAX (bytes, 1) + align - 1) / align * align;
   p->total_bytes += alloc;
   void *mem = NULL;
-  if (p->total_bytes > memory_budget () || posix_memalign (&mem, align, alloc) != 0)
-    too_big (p, name);
+  gboolean over = p->total_bytes > p->memory_budget;
+  if (over || posix_memalign (&mem, align, alloc) != 0)
+    {
+      g_autofree char *need = format_size (p->total_bytes);
+      g_autofree char *budget = format_size (p->memory_budget);
+      if (what == NULL)
+        memory_budget (&what);   /* where the budget came from, for the message */
+      if (over)
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG,
+                     "%s: the problem needs at least %s of buffers but %s %s; use a smaller "
+                     "--size", p->kernel->name, need, budget, what);
+      else
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_TOO_BIG,
+                     "%s: the problem needs at least %s of buffers and the allocation of "
+                     "'%s' failed; use a smaller --size", p->kernel->name, need, name);
+      return NULL;
+    }
+  guint b = p->n_buffers++;
+  p->buffer_names[b] = name;
+  p->buffer_bytes[b] = bytes;
+  p->buffer_output[b] = output;
   p->args.buf[b] = mem;
 #ifdef MADV_HUGEPAGE
   if (align == HUGE_PAGE)
@@ -323,6 +355,13 @@ ms_check_ints (const char *buffer, const int *got, const int *want, gsize n, GEr
 }
 
 void
+ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data)
+{
+  p->progress = progress;
+  p->progress_data = data;
+}
+
+void
 ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 {
   memset (launch, 0, sizeof *launch);
@@ -330,6 +369,8 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->entry = p->kernel->cpu_entry;
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;
+  launch->progress = p->progress;
+  launch->progress_data = p->progress_data;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];

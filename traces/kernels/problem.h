@@ -20,6 +20,7 @@ typedef enum {
   MS_PROBLEM_ERROR_PARAM,    /* unknown or out-of-range parameter */
   MS_PROBLEM_ERROR_CHECK,    /* kernel output differs from the reference */
   MS_PROBLEM_ERROR_BLOCK_RULE, /* --block is valid CUDA but the kernel's block rule forbids it */
+  MS_PROBLEM_ERROR_TOO_BIG,  /* the buffers do not fit in the machine's available memory */
 } MsProblemError;
 
 typedef struct {
@@ -71,6 +72,9 @@ struct MsProblem {
   gboolean buffer_output[MS_MAX_BUFFERS];
   guint n_buffers;
   guint64 total_bytes;       /* of all buffers so far */
+  guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
+  MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
+  gpointer progress_data;
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -92,8 +96,13 @@ gint64 ms_problem_param (const MsProblem *p, const char *name);
 /* Runs the descriptor's setup: buffers and grid. */
 gboolean ms_problem_setup (MsProblem *p, GError **error);
 /* For setup functions: a zeroed, 256-byte aligned buffer (cudaMalloc's
- * alignment), passed to the kernel as L->buf[n] in call order. */
-void *ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output);
+ * alignment), passed to the kernel as L->buf[n] in call order.  NULL with
+ * MS_PROBLEM_ERROR_TOO_BIG when the buffers so far exceed the memory the
+ * machine has available (MemAvailable of /proc/meminfo when the first
+ * buffer is asked for, else 80% of its physical memory) or cannot be
+ * allocated: the setup function returns FALSE at once. */
+void *ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
+                         GError **error);
 /* Deterministic input: fills with uniform floats in [-1, 1) / ints in [lo, hi]. */
 void ms_fill_floats (MsProblem *p, float *x, gsize n);
 void ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi);
@@ -104,7 +113,11 @@ gboolean ms_check_floats (const char *buffer, const float *got, const float *wan
 gboolean ms_check_ints (const char *buffer, const int *got, const int *want, gsize n,
                         GError **error);
 
-/* The emulator launch for this problem (no sinks, threads 0). */
+/* Has the emulator report the simulation's progress (emulator.h) to
+ * progress (NULL: no reports). */
+void ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data);
+
+/* The emulator launch for this problem (no sinks, threads 0; its progress). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
 
 /* Runs the problem in the emulator through the model table of arch, and

@@ -24,13 +24,16 @@ static const MsParamSpec reduce_multiple_params[] = {
 /* How a kernel maps elements to blocks: element e goes to block
  * (e / per_block) % grid. */
 static gboolean
-reduce_setup_common (MsProblem *p, guint per_thread, guint max_blocks)
+reduce_setup_common (MsProblem *p, guint per_thread, guint max_blocks, GError **error)
 {
   gint64 n = ms_problem_param (p, "n");
   guint per_block = p->args.block[0] * per_thread;
   guint grid = MIN (ms_div_up ((guint64) n, per_block), max_blocks);
-  ms_problem_buffer (p, "out", (gsize) grid * sizeof (int), TRUE);
-  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) grid * sizeof (int), TRUE, error))
+    return FALSE;
+  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   ms_fill_ints (p, in, (gsize) n, -1000, 1000);
   p->args.i[0] = n;
   p->args.i[1] = per_block;   /* for the check, not read by the kernels */
@@ -43,24 +46,21 @@ reduce_setup_common (MsProblem *p, guint per_thread, guint max_blocks)
 static gboolean
 reduce_setup_one (MsProblem *p, GError **error)
 {
-  (void) error;
-  return reduce_setup_common (p, 1, G_MAXUINT);
+  return reduce_setup_common (p, 1, G_MAXUINT, error);
 }
 
 /* two elements per thread (add during load) */
 static gboolean
 reduce_setup_two (MsProblem *p, GError **error)
 {
-  (void) error;
-  return reduce_setup_common (p, 2, G_MAXUINT);
+  return reduce_setup_common (p, 2, G_MAXUINT, error);
 }
 
 /* two per step of a grid-stride loop over at most `blocks` blocks */
 static gboolean
 reduce_setup_multiple (MsProblem *p, GError **error)
 {
-  (void) error;
-  return reduce_setup_common (p, 2, (guint) ms_problem_param (p, "blocks"));
+  return reduce_setup_common (p, 2, (guint) ms_problem_param (p, "blocks"), error);
 }
 
 static gboolean

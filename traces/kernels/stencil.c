@@ -33,8 +33,11 @@ stencil_setup_common (MsProblem *p, GError **error)
                    p->kernel->name, nx, ny, nz);
       return FALSE;
     }
-  ms_problem_buffer (p, "out", (gsize) n * sizeof (float), TRUE);
-  float *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) n * sizeof (float), TRUE, error))
+    return FALSE;
+  float *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (float), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   ms_fill_floats (p, in, (gsize) n);
   p->args.i[0] = nx;
   p->args.i[1] = ny;

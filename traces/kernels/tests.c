@@ -10,11 +10,14 @@ static const MsParamSpec n_params[] = {
 
 /* out (n_out ints), in (n ints of [lo, hi]); arg: n; 1D grid over n. */
 static gboolean
-setup_1d (MsProblem *p, gsize n_out, int lo, int hi)
+setup_1d (MsProblem *p, gsize n_out, int lo, int hi, GError **e)
 {
   gint64 n = ms_problem_param (p, "n");
-  ms_problem_buffer (p, "out", n_out * sizeof (int), TRUE);
-  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", n_out * sizeof (int), TRUE, e))
+    return FALSE;
+  int *in = ms_problem_buffer (p, "in", (gsize) n * sizeof (int), FALSE, e);
+  if (in == NULL)
+    return FALSE;
   ms_fill_ints (p, in, (gsize) n, lo, hi);
   p->args.i[0] = n;
   p->args.grid[0] = ms_div_up ((guint64) n, p->args.block[0] * p->args.block[1] * p->args.block[2]);
@@ -27,8 +30,7 @@ static gint64 param_n (MsProblem *p) { return ms_problem_param (p, "n"); }
 static gboolean
 setup_copy (MsProblem *p, GError **e)
 {
-  (void) e;
-  return setup_1d (p, (gsize) param_n (p), -100, 100);
+  return setup_1d (p, (gsize) param_n (p), -100, 100, e);
 }
 
 static gboolean
@@ -40,9 +42,8 @@ check_copy (MsProblem *p, GError **e)
 static gboolean
 setup_blocks (MsProblem *p, GError **e)
 {
-  (void) e;
   guint per = p->args.block[0];
-  return setup_1d (p, ms_div_up ((guint64) param_n (p), per), -100, 100);
+  return setup_1d (p, ms_div_up ((guint64) param_n (p), per), -100, 100, e);
 }
 
 /* out[b] = sum of block b's elements. */
@@ -61,11 +62,10 @@ check_block_sums (MsProblem *p, GError **e)
 static gboolean
 setup_shuffle (MsProblem *p, GError **e)
 {
-  (void) e;
   /* whole warps: n rounded up so every lane has an input */
   gint64 n = (param_n (p) + 31) / 32 * 32;
   p->param[0] = n;
-  return setup_1d (p, (gsize) n * 7, -50, 50);
+  return setup_1d (p, (gsize) n * 7, -50, 50, e);
 }
 
 static gboolean
@@ -118,8 +118,7 @@ check_divergence (MsProblem *p, GError **e)
 static gboolean
 setup_atomics (MsProblem *p, GError **e)
 {
-  (void) e;
-  return setup_1d (p, 18, 0, 15);
+  return setup_1d (p, 18, 0, 15, e);
 }
 
 static gboolean
@@ -147,7 +146,6 @@ static const MsParamSpec box_params[] = {
 static gboolean
 setup_3d (MsProblem *p, GError **e)
 {
-  (void) e;
   const char *names[3] = { "width", "height", "depth" };
   gsize total = 1;
   for (int d = 0; d < 3; d++)
@@ -155,8 +153,10 @@ setup_3d (MsProblem *p, GError **e)
       p->args.grid[d] = ms_div_up ((guint64) ms_problem_param (p, names[d]), p->args.block[d]);
       total *= (gsize) p->args.grid[d] * p->args.block[d];
     }
-  ms_problem_buffer (p, "out", total * sizeof (int), TRUE);
-  ms_problem_buffer (p, "in", total * sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", total * sizeof (int), TRUE, e))
+    return FALSE;
+  if (!ms_problem_buffer (p, "in", total * sizeof (int), FALSE, e))
+    return FALSE;
   p->args.i[0] = (long long) total;
   return TRUE;
 }
@@ -215,12 +215,13 @@ TEST_KERNEL (test_float3_access, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setu
 static gboolean
 setup_per_thread (MsProblem *p, GError **e)
 {
-  (void) e;
   gint64 n = param_n (p);
   guint per = p->args.block[0];
   guint blocks = ms_div_up ((guint64) n, per);
-  ms_problem_buffer (p, "out", (gsize) blocks * per * sizeof (int), TRUE);
-  ms_problem_buffer (p, "in", sizeof (int), FALSE);
+  if (!ms_problem_buffer (p, "out", (gsize) blocks * per * sizeof (int), TRUE, e))
+    return FALSE;
+  if (!ms_problem_buffer (p, "in", sizeof (int), FALSE, e))
+    return FALSE;
   p->args.i[0] = n;
   p->args.grid[0] = blocks;
   p->args.grid[1] = p->args.grid[2] = 1;

@@ -12,12 +12,15 @@ static const MsParamSpec transpose_params[] = {
 /* Buffers: odata (output), idata (input); args: width, height.  Tiled
  * kernels cover a 32x32 tile per block whatever the block's shape. */
 static gboolean
-transpose_setup_common (MsProblem *p, gboolean tiled)
+transpose_setup_common (MsProblem *p, gboolean tiled, GError **error)
 {
   gint64 w = ms_problem_param (p, "width"), h = ms_problem_param (p, "height");
   gsize n = (gsize) w * (gsize) h;
-  ms_problem_buffer (p, "odata", n * sizeof (float), TRUE);
-  float *in = ms_problem_buffer (p, "idata", n * sizeof (float), FALSE);
+  if (!ms_problem_buffer (p, "odata", n * sizeof (float), TRUE, error))
+    return FALSE;
+  float *in = ms_problem_buffer (p, "idata", n * sizeof (float), FALSE, error);
+  if (in == NULL)
+    return FALSE;
   ms_fill_floats (p, in, n);
   p->args.i[0] = w;
   p->args.i[1] = h;
@@ -31,15 +34,13 @@ transpose_setup_common (MsProblem *p, gboolean tiled)
 static gboolean
 transpose_setup_naive (MsProblem *p, GError **error)
 {
-  (void) error;
-  return transpose_setup_common (p, FALSE);
+  return transpose_setup_common (p, FALSE, error);
 }
 
 static gboolean
 transpose_setup_tiled (MsProblem *p, GError **error)
 {
-  (void) error;
-  return transpose_setup_common (p, TRUE);
+  return transpose_setup_common (p, TRUE, error);
 }
 
 static gboolean
