@@ -255,6 +255,111 @@ test_bad_input (void)
     }
 }
 
+/* memsim occupancy: numbers derived by hand from the h100 preset (seed
+ * 002's limits, tests/test-occupancy.c explains the rules). */
+static void
+test_occupancy (void)
+{
+  /* transpose_naive's default launch: 32x32 blocks (32 warps) over a
+   * 1024x1024 matrix = 32 x 32 = 1024 blocks.  With 40 registers a warp
+   * takes 1280, 4 x floor(16384 / 1280) = 48 warps per SM: 1 block of 32
+   * warps (the warps alone would allow 64 / 32 = 2): 50%, limited by
+   * registers; waves 1024 / (1 x 132 SMs). */
+  g_auto (Result) r = memsim ("occupancy", "transpose_naive", "-p", "regs=40", "--format",
+                              "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *top = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (top, "kernel"), ==, "transpose_naive");
+  JsonObject *o = json_object_get_object_member (top, "occupancy");
+  const char *keys[] = { "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+                         "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+                         "launch__occupancy_limit_barriers",
+                         "sm__maximum_warps_per_active_cycle_pct", "launch__registers_per_thread",
+                         "launch__shared_mem_per_block_static",
+                         "launch__shared_mem_per_block_dynamic",
+                         "launch__waves_per_multiprocessor" };
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_assert_true (json_object_has_member (o, keys[i]));
+  g_assert_cmpint (json_object_get_int_member (o, "launch__registers_per_thread"), ==, 40);
+  g_assert_cmpint (json_object_get_int_member (o, "launch__occupancy_limit_registers"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (o, "launch__occupancy_limit_warps"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (o, "launch__occupancy_limit_blocks"), ==, 32);
+  g_assert_cmpfloat_with_epsilon (
+    json_object_get_double_member (o, "sm__maximum_warps_per_active_cycle_pct"), 50.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (
+    json_object_get_double_member (o, "launch__waves_per_multiprocessor"), 1024.0 / 132, 1e-9);
+  g_assert_cmpint (json_object_get_int_member (o, "launch__grid_size"), ==, 1024);
+
+  /* transpose_shared: a 32x32 float tile = 4096 static bytes (nvcc or the
+   * emulator), + 1 KiB reserved = 5120: 233472 / 5120 = 45 blocks */
+  g_auto (Result) s = memsim ("occupancy", "transpose_shared", "--format", "json", NULL);
+  g_assert_cmpint (s.status, ==, 0);
+  g_autoptr (JsonParser) sp = json_parser_new ();
+  o = json_object_get_object_member (parse_object (sp, s.out), "occupancy");
+  g_assert_cmpint (json_object_get_int_member (o, "launch__shared_mem_per_block_static"), ==,
+                   4096);
+  g_assert_cmpint (json_object_get_int_member (o, "launch__occupancy_limit_shared_mem"), ==, 45);
+
+  /* --block-sizes all: every multiple of 32 up to 1024, 32 rows; at 256
+   * threads with 40 registers: 48 warps / 8 = 6 blocks, 75% */
+  g_auto (Result) all = memsim ("occupancy", "transpose_naive", "-p", "regs=40",
+                                "--block-sizes", "all", "--format", "json", NULL);
+  g_assert_cmpint (all.status, ==, 0);
+  g_autoptr (JsonParser) ap = json_parser_new ();
+  JsonArray *rows = json_object_get_array_member (parse_object (ap, all.out), "block_sizes");
+  g_assert_cmpuint (json_array_get_length (rows), ==, 32);
+  JsonObject *r256 = json_array_get_object_element (rows, 7);
+  g_assert_cmpint (json_object_get_int_member (r256, "launch__block_size"), ==, 256);
+  g_assert_cmpint (json_object_get_int_member (r256, "active_blocks_per_sm"), ==, 6);
+  g_assert_cmpfloat_with_epsilon (
+    json_object_get_double_member (r256, "sm__maximum_warps_per_active_cycle_pct"), 75.0, 1e-9);
+
+  /* the text table names every limit; the CSV has one row per size */
+  g_auto (Result) text = memsim ("occupancy", "transpose_naive", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  const char *words[] = { "limit by registers", "limit by shared memory", "limit by warps",
+                          "limit by blocks", "active warps per SM", "theoretical occupancy" };
+  for (gsize i = 0; i < G_N_ELEMENTS (words); i++)
+    g_assert_nonnull (strstr (text.out, words[i]));
+  g_auto (Result) csv = memsim ("occupancy", "copy", "--block-sizes", "64,128,256", "--format",
+                                "csv", NULL);
+  g_assert_cmpint (csv.status, ==, 0);
+  g_auto (GStrv) lines = g_strsplit (csv.out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 6);   /* header, launch, 3 sizes, "" */
+  g_assert_true (g_str_has_prefix (lines[0], "kernel,arch,row,launch__block_size"));
+
+  /* trace: the same figures in the report */
+  g_auto (Result) t = memsim ("trace", "transpose_naive", "--size", "256x256", "-p", "regs=40",
+                              "--format", "json", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autoptr (JsonParser) tp = json_parser_new ();
+  o = json_object_get_object_member (parse_object (tp, t.out), "occupancy");
+  g_assert_cmpint (json_object_get_int_member (o, "launch__occupancy_limit_registers"), ==, 1);
+  g_auto (Result) tt = memsim ("trace", "copy", "--size", "64x64", NULL);
+  g_assert_nonnull (strstr (tt.out, "theoretical occupancy"));
+
+  struct { const char *args[6]; const char *fragment; } bad[] = {
+    { { "occupancy", "nope" }, "unknown kernel 'nope'" },
+    { { "occupancy" }, "exactly one KERNEL" },
+    { { "occupancy", "copy", "--block-sizes", "64,x" }, "--block-sizes 64,x" },
+    { { "occupancy", "copy", "--block-sizes", "" }, "--block-sizes" },
+    { { "occupancy", "copy", "-p", "regs=abc" }, "regs=abc" },
+    { { "trace", "copy", "-p", "regs=-1" }, "regs=-1" },
+    { { "occupancy", "copy", "--arch", "nope" }, "--arch" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      const char *const *a = bad[i].args;
+      g_auto (Result) e = memsim (a[0], a[1], a[2], a[3], a[4], a[5], NULL);
+      assert_one_line_error (&e, 2, bad[i].fragment);
+      g_assert_cmpstr (e.out, ==, "");
+    }
+  /* a block that cannot launch: 300 registers, 45 above the h100's 255 */
+  g_auto (Result) big = memsim ("occupancy", "copy", "-p", "regs=300", NULL);
+  assert_one_line_error (&big, 2, "45 too many");
+}
+
 /* memsim trace --save-trace, then memsim replay: the same JSON; replay's
  * errors are one line, exit 1, and leave no -o file. */
 static void
@@ -268,7 +373,19 @@ test_save_and_replay (void)
   g_assert_cmpint (live.status, ==, 0);
   g_auto (Result) rep = memsim ("replay", t, "--format", "json", NULL);
   g_assert_cmpint (rep.status, ==, 0);
-  g_assert_cmpstr (live.out, ==, rep.out);
+  /* the live report adds the launch's occupancy (a trace file has no
+   * registers per thread); the rest is the replay's */
+  g_autoptr (JsonParser) lp = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (lp, live.out, -1, NULL));
+  JsonNode *live_root = json_parser_get_root (lp);
+  g_assert_true (json_object_has_member (json_node_get_object (live_root), "occupancy"));
+  json_object_remove_member (json_node_get_object (live_root), "occupancy");
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  json_generator_set_root (gen, live_root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *live_rest = json_generator_to_data (gen, NULL);
+  g_autofree char *live_rest_nl = g_strconcat (live_rest, "\n", NULL);
+  g_assert_cmpstr (live_rest_nl, ==, rep.out);
   /* another preset costs the same accesses differently (Kepler 64-bit banks) */
   g_auto (Result) k64 = memsim ("replay", t, "--arch", "kepler64", "--format", "json", NULL);
   g_assert_cmpint (k64.status, ==, 0);
@@ -462,7 +579,8 @@ test_help_in_man_page (void)
   g_assert_true (g_file_get_contents (man_path, &man, NULL, NULL));
   g_autoptr (GString) plain = g_string_new (man);
   g_string_replace (plain, "\\-", "-", 0);   /* roff's \- is a hyphen */
-  const char *commands[] = { "list", "trace", "replay", "convert", "compare", "diagram" };
+  const char *commands[] = { "list", "trace", "replay", "convert", "compare", "diagram",
+                             "occupancy" };
   g_autoptr (GRegex) opt = g_regex_new ("--[a-z][a-z-]*", 0, 0, NULL);
   guint n = 0;
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
@@ -617,6 +735,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/too-big", test_too_big);
   g_test_add_func ("/cli/progress", test_progress);
+  g_test_add_func ("/cli/occupancy", test_occupancy);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);

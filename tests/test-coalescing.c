@@ -31,6 +31,7 @@ arch_h100 (MsArch *arch)
   arch->banks = 32;
   arch->bank_bytes = 4;
   arch->phase_bytes = 128;
+  arch->coalesce_lanes = 32;   /* a whole warp (ms_coalescing_arch_check) */
 }
 
 /* lane l at base + l * stride_bytes */
@@ -408,6 +409,7 @@ test_arch_check (void)
   g_clear_error (&error);
   arch_h100 (&arch);
   arch.warp_size = 64;   /* checked once for every model, in the model table */
+  arch.coalesce_lanes = 64;
   g_assert_true (ms_coalescing_arch_check (&arch, NULL));
   g_assert_false (ms_models_arch_check (&arch, &error));
   g_assert_nonnull (strstr (error->message, "warp_size 64"));

@@ -14,6 +14,19 @@
 static MsGpuOptions gpu_opts;   /* --gpu, --strict, --check-trace (gpu/side-by-side.h) */
 static char *save_trace;        /* --save-trace FILE */
 
+/* The launch's occupancy after the report (text and JSON); left out
+ * where the arch has no occupancy figures or the emulator's probe of block
+ * 0 fails (the run itself has then said why). */
+static void
+append_occupancy (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arch,
+                  MsFormat format, GString *out)
+{
+  MsOccupancyRow row = { 0 };
+  if (arch->has_costs && ms_kernel_options_occupancy (opts, p, arch, &row, NULL))
+    ms_occupancy_report_append (&row, arch, format, out);
+  ms_occupancy_row_clear (&row);
+}
+
 static int
 trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 {
@@ -37,8 +50,10 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
     bad = ms_check_output ("--save-gpu-trace", gpu_opts.save_gpu_trace);
   if (bad != 0)
     return bad;
+  int regs;
   g_autoptr (MsProblem) p = ms_kernel_options_problem (opts, argv[1], &error);
-  if (p == NULL || !ms_problem_setup (p, &error))
+  if (p == NULL || !ms_kernel_options_registers (opts, &regs, &error)
+      || !ms_problem_setup (p, &error))
     {
       ms_error ("%s", error->message);
       return 2;
@@ -101,6 +116,7 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
     ms_gpu_report_write (gpu, &report, format, out);
   else
     ms_report_write (&report, format, out);
+  append_occupancy (opts, p, arch, format, out);
   if (!ms_write_output (opts->output, out, &error))
     {
       ms_error ("%s", error->message);

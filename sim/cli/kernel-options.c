@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "kernel-usage.h"
+
 void
 ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format)
 {
@@ -99,8 +101,77 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
           return NULL;
         }
       g_autofree char *pname = g_strndup (opts->params[i], (gsize) (eq - opts->params[i]));
+      if (strcmp (pname, "regs") == 0)
+        continue;   /* ms_kernel_options_registers */
       if (!ms_problem_set_param (p, pname, eq + 1, error))
         return NULL;
     }
   return g_steal_pointer (&p);
+}
+
+gboolean
+ms_kernel_options_registers (const MsKernelOptions *opts, int *regs, GError **error)
+{
+  *regs = -1;
+  for (int i = 0; opts->params && opts->params[i]; i++)
+    {
+      if (!g_str_has_prefix (opts->params[i], "regs="))
+        continue;
+      const char *v = opts->params[i] + 5;
+      char *end = NULL;
+      gint64 n = g_ascii_strtoll (v, &end, 10);
+      if (*v == '\0' || *end != '\0' || n < 0 || n > 1024)
+        {
+          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                       "-p %s: give registers per thread as a number from 0 to 1024",
+                       opts->params[i]);
+          return FALSE;
+        }
+      *regs = (int) n;
+    }
+  return TRUE;
+}
+
+gboolean
+ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
+                             const MsArch *arch, MsOccupancyRow *row, GError **error)
+{
+  int regs;
+  if (!ms_kernel_options_registers (opts, &regs, error))
+    return FALSE;
+  const MsKernelUsage *u = ms_kernel_usage_find (p);
+  *row = (MsOccupancyRow) { .in.carveout_pct = -1, .in.barriers = 1 };
+  row->in.threads_per_block = (int) (p->args.block[0] * p->args.block[1] * p->args.block[2]);
+  row->blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
+  if (regs >= 0)
+    {
+      row->in.registers_per_thread = regs;
+      row->registers_source = g_strdup ("-p regs");
+    }
+  else if (u != NULL)
+    {
+      row->in.registers_per_thread = u->registers;
+      row->registers_source = g_strdup_printf ("nvcc sm_90 build of %s", u->function);
+    }
+  else
+    {
+      row->in.registers_per_thread = MS_DEFAULT_REGISTERS;
+      row->registers_source = g_strdup ("default: no nvcc build; set with -p regs=N");
+    }
+  if (u != NULL)
+    {
+      row->in.static_shared = u->shared_bytes;
+      row->in.barriers = u->barriers;
+      row->shared_source = g_strdup_printf ("nvcc sm_90 build of %s", u->function);
+    }
+  else
+    {
+      guint bytes = 0;
+      if (!ms_problem_probe_shared (p, &bytes, error))
+        return FALSE;
+      row->in.static_shared = (int) bytes;
+      row->shared_source = g_strdup ("emulator");
+    }
+  ms_occupancy_row_compute (row, arch);
+  return TRUE;
 }

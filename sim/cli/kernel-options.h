@@ -9,6 +9,7 @@
 #include "model.h"
 #include "problem.h"
 #include "report.h"
+#include "report-occupancy.h"
 
 typedef struct {
   char *size;
@@ -32,6 +33,19 @@ MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);
 MsArch *ms_kernel_options_trace_arch (const char *option, const MsRunInfo *info,
                                       GError **error);
 
-/* Finds the kernel and builds the problem from the options. */
+/* -p regs=N: registers per thread for the occupancy of any kernel (not a
+ * kernel parameter: the problem never sees it); *regs = -1 when not given. */
+gboolean ms_kernel_options_registers (const MsKernelOptions *opts, int *regs, GError **error);
+
+/* The occupancy of the problem's launch on arch: registers from -p regs,
+ * else the nvcc build, else MS_DEFAULT_REGISTERS; static shared bytes from
+ * the nvcc build, else the emulator (block 0 alone, see kernel-usage.h);
+ * barriers from the nvcc build, else 1.  Clear row with
+ * ms_occupancy_row_clear. */
+gboolean ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
+                                      const MsArch *arch, MsOccupancyRow *row, GError **error);
+
+/* Finds the kernel and builds the problem from the options (-p regs=N is
+ * left out: see ms_kernel_options_registers). */
 MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,
                                       GError **error);

@@ -21,6 +21,7 @@ static const MsCommand commands[] = {
     ms_cmd_convert },
   { "diagram", "Draw bank, sector, tile or per-line diagrams for slides (SVG, PNG, PDF)",
     ms_cmd_diagram },
+  { "occupancy", "Theoretical occupancy of a kernel's launch, per block size", ms_cmd_occupancy },
 };
 
 void

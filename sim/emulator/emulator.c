@@ -1122,6 +1122,15 @@ worker_run (gpointer data, gpointer user_data)
               record_failure (job, W, b);
               goto out;
             }
+          if (W->launch->shared_bytes != NULL)
+            {
+              guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
+              while (W->shared_used > seen
+                     && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen,
+                                                      W->shared_used, TRUE, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED))
+                ;
+            }
           if (job->order)
             ms_stream_order_submit (job->order, (guint64) b, g_steal_pointer (&W->ordered));
           if (job->launch->progress)
@@ -1201,6 +1210,10 @@ ms_emulate (const MsLaunch *launch, GError **error)
   static const MsSinks no_sinks;
   const MsSinks *sinks = launch->sinks ? launch->sinks : &no_sinks;
   guint64 n_blocks = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
+  if (launch->max_blocks > 0)
+    n_blocks = MIN (n_blocks, launch->max_blocks);
+  if (launch->shared_bytes != NULL)
+    *launch->shared_bytes = 0;
   guint n_workers = launch->threads ? launch->threads : g_get_num_processors ();
   gboolean ordered = ms_sinks_ordered (sinks);
   /* Ordered sinks: workers claim one block at a time, so the blocks in

@@ -42,6 +42,11 @@ typedef struct {
   const MsSinks *sinks;                   /* where the records go (may be NULL) */
   MsProgressFn progress;                  /* may be NULL */
   gpointer progress_data;
+  guint64 max_blocks;                     /* run only the first blocks (linear
+                                             order); 0 = all */
+  guint *shared_bytes;                    /* if set: gets the most shared memory a
+                                             block declared (bytes, SHARED_ARRAYs
+                                             with their alignment) */
 } MsLaunch;
 
 /* Runs the launch; on success the buffers hold the kernel's results and

@@ -1,0 +1,40 @@
+/* kernel-usage.h - what a built-in kernel's launch uses per thread and per
+ * block: registers and static shared bytes, from the nvcc build's
+ * resource usage where memsim was built with CUDA, else from the emulator
+ * (shared bytes) and a stated default (registers).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "problem.h"
+
+G_BEGIN_DECLS
+
+/* One __global__ function as ptxas compiled it (sm_90, the nvcc build's
+ * NVCC_FLAGS): generated at build time into kernel-usage-table.c by
+ * traces/kernels/nvcc-usage.sh (empty without CUDA). */
+typedef struct {
+  const char *function;   /* the identifier: "transpose_naive", "smem_stride_4" */
+  int registers;          /* per thread */
+  int shared_bytes;       /* static, per block */
+  int barriers;           /* block barriers */
+} MsKernelUsage;
+
+extern const MsKernelUsage ms_kernel_usage_table[];   /* ends with { NULL } */
+
+/* Registers per thread assumed where no nvcc figure exists. */
+#define MS_DEFAULT_REGISTERS 32
+
+/* The row of the __global__ function the problem's launch runs, or NULL:
+ * the function named like the kernel, else (an entry that launches one
+ * instantiation per element width or block size) NAME_<width parameter>,
+ * else NAME_<block x>. */
+const MsKernelUsage *ms_kernel_usage_find (const MsProblem *p);
+
+/* The shared bytes the emulator sees block 0 declare (its SHARED_ARRAYs,
+ * aligned as the emulator places them): runs block 0 alone, on copies of
+ * the problem's buffers, without sinks; the problem is left unchanged. */
+gboolean ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error);
+
+G_END_DECLS
