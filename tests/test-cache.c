@@ -133,7 +133,7 @@ static void
 test_writes_stay_in_l2 (void)
 {
   MsArch arch = h100_data_only ();
-  /* 1 MiB of stores into a 50 MiB L2: all dirty at the end, none written
+  /* 1 MiB of stores into a 50 MiB L2 (25 MiB per half): all dirty at the end, none written
    * back; no DRAM read (stores allocate without reading) */
   guint n = (1 << 20) / 128;
   g_autofree MsWarpAccess *r = g_new (MsWarpAccess, n);
@@ -151,6 +151,7 @@ test_writes_stay_in_l2 (void)
    * minus what the occupied sets still hold: exactly 128 bytes per line
    * evicted, and at most 512 lines remain */
   arch.l2_bytes = 64 * 1024;
+  arch.l2_partitions = 1;
   arch.l2_ways = 1;
   run (&arch, r, n, &t);
   g_assert_cmpuint (t.dram_write % 128, ==, 0);
@@ -166,6 +167,7 @@ test_eviction_by_capacity (void)
    * of the second pass misses again: 2 x 33 lines read from DRAM */
   MsArch arch = h100_data_only ();
   arch.l2_bytes = 32 * 128;
+  arch.l2_partitions = 1;
   arch.l2_ways = 32;
   arch.l1_bytes = 0;     /* no L1: every load reaches the L2 */
   MsWarpAccess r[66];
@@ -176,6 +178,18 @@ test_eviction_by_capacity (void)
   g_assert_cmpuint (t.dram_read, ==, 66 * 128);
   g_assert_cmpuint (t.l2_read, ==, 66 * 4);
   /* 32 lines fit: the second pass hits */
+  for (guint i = 0; i < 64; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 32), 4, 4, 0);
+  run (&arch, r, 64, &t);
+  g_assert_cmpuint (t.dram_read, ==, 32 * 128);
+  /* two partitions of 32 lines each: a kernel's data sees one (cache.c),
+   * so 33 lines thrash and 32 fit, as above with twice the bytes */
+  arch.l2_bytes = 64 * 128;
+  arch.l2_partitions = 2;
+  for (guint i = 0; i < 66; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 33), 4, 4, 0);
+  run (&arch, r, 66, &t);
+  g_assert_cmpuint (t.dram_read, ==, 66 * 128);
   for (guint i = 0; i < 64; i++)
     r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 32), 4, 4, 0);
   run (&arch, r, 64, &t);

@@ -77,6 +77,7 @@ static const Key keys[] = {
   { "occupancy", "carveouts_kib", KEY_LIST, O (carveouts_kib), 0, 4096, .costs = TRUE },
   { "memory", "l1_bytes", KEY_INT, O (l1_bytes), 0, 1 << 24, .costs = TRUE },
   { "memory", "l2_bytes", KEY_INT, O (l2_bytes), 0, 1 << 30, .costs = TRUE },
+  { "memory", "l2_partitions", KEY_INT, O (l2_partitions), 1, 8, .costs = TRUE },
   { "memory", "l2_ways", KEY_INT, O (l2_ways), 1, 128, .costs = TRUE },
   { "memory", "dram_granularity", KEY_INT, O (dram_granularity), 16, 1024, TRUE, .costs = TRUE },
   { "memory", "dram_gbs", KEY_DOUBLE, O (dram_gbs), 1, 1e6, .costs = TRUE },
@@ -208,9 +209,9 @@ check_relations (const MsArch *a, const char *origin, GError **error)
   if (a->l1_bytes != 0 && a->l1_bytes < a->shared_per_sm)
     REFUSE ("memory", "l1_bytes", "must be 0 (no L1 cache for global loads) or at least "
             "shared_per_sm (%d): it is the L1 + shared array", a->shared_per_sm);
-  if (a->l2_bytes % (a->line_bytes * a->l2_ways) != 0)
-    REFUSE ("memory", "l2_bytes", "must be 0 (no L2) or a multiple of line_bytes * l2_ways (%d)",
-            a->line_bytes * a->l2_ways);
+  if (a->l2_bytes % (a->line_bytes * a->l2_ways * a->l2_partitions) != 0)
+    REFUSE ("memory", "l2_bytes", "must be 0 (no L2) or a multiple of line_bytes * l2_ways * "
+            "l2_partitions (%d)", a->line_bytes * a->l2_ways * a->l2_partitions);
   if (a->dram_granularity < a->sector_bytes || a->dram_granularity > a->line_bytes)
     REFUSE ("memory", "dram_granularity", "must be between sector_bytes (%d) and line_bytes (%d)",
             a->sector_bytes, a->line_bytes);
