@@ -86,6 +86,14 @@ static const Key keys[] = {
   { "memory", "l2_latency_cycles", KEY_INT, O (l2_latency_cycles), 1, 100000, .costs = TRUE },
   { "memory", "launch_read_bytes", KEY_INT, O (launch_read_bytes), 0, 1 << 24, .costs = TRUE },
   { "launch", "overhead_us", KEY_DOUBLE, O (launch_overhead_us), 0, 1000, .costs = TRUE },
+  { "time", "dram_efficiency", KEY_DOUBLE, O (dram_efficiency), 0.05, 1, .costs = TRUE },
+  { "time", "dram_write_cost", KEY_DOUBLE, O (dram_write_cost), 0.1, 10, .costs = TRUE },
+  { "time", "l2_partial_write_ps", KEY_DOUBLE, O (l2_partial_write_ps), 0, 10000, .costs = TRUE },
+  { "time", "lsu_per_clock", KEY_DOUBLE, O (lsu_per_clock), 0.01, 64, .costs = TRUE },
+  { "time", "loads_in_flight_per_warp", KEY_DOUBLE, O (loads_in_flight_per_warp), 0.1, 64,
+    .costs = TRUE },
+  { "time", "l1_latency_cycles", KEY_INT, O (l1_latency_cycles), 1, 100000, .costs = TRUE },
+  { "time", "shared_phase_cycles", KEY_INT, O (shared_phase_cycles), 0, 100000, .costs = TRUE },
 };
 #undef O
 
@@ -237,7 +245,8 @@ ms_arch_load_data (const char *data, gsize len, const char *origin, GError **err
     }
   g_autoptr (MsArch) a = g_new0 (MsArch, 1);
   a->has_costs = g_key_file_has_group (kf, "sm") || g_key_file_has_group (kf, "occupancy")
-                 || g_key_file_has_group (kf, "memory") || g_key_file_has_group (kf, "launch");
+                 || g_key_file_has_group (kf, "memory") || g_key_file_has_group (kf, "launch")
+                 || g_key_file_has_group (kf, "time");
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       const Key *k = &keys[i];

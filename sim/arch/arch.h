@@ -97,6 +97,14 @@ typedef struct {
   int launch_read_bytes;         /* DRAM bytes a launch reads besides the kernel's data */
   /* [launch] */
   double launch_overhead_us;     /* a launch's fixed time (launch to end of an empty kernel) */
+  /* [time] the time model's constants (sim/models/kernel-time.c) */
+  double dram_efficiency;        /* sustained / peak DRAM bandwidth */
+  double dram_write_cost;        /* time of a written DRAM byte, in read bytes */
+  double l2_partial_write_ps;    /* extra time of a partially written L2 sector */
+  double lsu_per_clock;          /* global lines + shared wavefronts per SM and clock */
+  double loads_in_flight_per_warp;
+  int l1_latency_cycles;
+  int shared_phase_cycles;       /* per shared-memory instruction of a warp's chain */
 } MsArch;
 
 /* The built-in H100 (h100.arch compiled in). */

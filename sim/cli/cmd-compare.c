@@ -10,13 +10,12 @@
  *   sectors/req   global sectors / global requests
  *   wavefr/inst   shared wavefronts / shared instructions
  *   excessive     shared wavefronts beyond the ideal (bank conflicts)
- *   bytes moved   global bytes + shared bytes: the traffic the L1/shared-
- *                 memory pipeline handles for the kernel's memory instructions
- *     global      global sectors x 32 B (every sector whether or not the lanes
- *                 use all of it, L1 hits included: a cache model would tell
- *                 how much of it reaches L2 and DRAM)
- *     shared      shared wavefronts x 128 B (each wavefront is one 128-byte
+ *   global        global sectors x 32 B (every sector whether or not the lanes
+ *                 use all of it, L1 hits included)
+ *   shared        shared wavefronts x 128 B (each wavefront is one 128-byte
  *                 pass over the 32 banks)
+ *   DRAM          bytes read + written, from the cache model (sim/models/cache.c)
+ *   then the predicted time, bandwidth, speedup and bound (kernel-time.c)
  *   partial       share of the memory instructions run with a partial warp
  */
 #include "config.h"
@@ -27,6 +26,7 @@
 #include "commands.h"
 #include "emulator.h"
 #include "kernel-options.h"
+#include "kernel-time.h"
 #include "problem.h"
 #include "progress.h"
 #include "replay.h"
@@ -35,6 +35,39 @@
 typedef MsCompareRow CompareRow;
 
 static gboolean compare_gpu;   /* --gpu: measure every variant (gpu/backend.h) */
+static gboolean seed_sizes;    /* --seed-sizes: the sizes of the seeds' tables */
+
+/* The sizes of the seeds' tables (--seed-sizes).  Seed 004's GEMM table is
+ * at 4096^3; the emulator would take about an hour there (no block
+ * sampling yet), so the GEMMs run at 1024^3 and say so. */
+static const struct {
+  const char *family, *size, *params[4], *note;
+} seed_table[] = {
+  { "transpose", "8192x8192", { NULL }, "seed 002 / issue: 8192x8192" },
+  { "reduce", NULL, { "n=16777216", NULL }, "seed 003: 16M elements" },
+  { "stencil", "256x256x256", { NULL }, "seed 003's stencil has no size; 256^3 (64 MB per array)" },
+  { "gemm", NULL, { "n=1024", "m=1024", "k=1024", NULL },
+    "seed 004 is 4096^3; 1024^3 here (the emulator is too slow at 4096^3)" },
+};
+
+/* Puts the seed's size for family into opts; FALSE when it has none. */
+static gboolean
+apply_seed_sizes (MsKernelOptions *opts, const char *family, GError **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (seed_table); i++)
+    if (strcmp (seed_table[i].family, family) == 0)
+      {
+        g_free (opts->size);
+        opts->size = g_strdup (seed_table[i].size);
+        g_strfreev (opts->params);
+        opts->params = g_strdupv ((char **) seed_table[i].params);
+        g_printerr ("memsim: compare %s --seed-sizes: %s\n", family, seed_table[i].note);
+        return TRUE;
+      }
+  g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+               "--seed-sizes: no seed table for the %s family; give --size or -p instead", family);
+  return FALSE;
+}
 static const MsArch *compare_arch;   /* --arch, resolved once per run */
 
 static void
@@ -42,6 +75,30 @@ compare_row_clear (CompareRow *row)
 {
   g_free (row->size);
   g_free (row->check);
+  g_free (row->bound);
+}
+
+/* The cache and time models' figures for a variant that ran. */
+static void
+predict_variant (const MsKernelOptions *opts, const MsProblem *p, const MsStats *stats,
+                 CompareRow *row)
+{
+  const MsArch *arch = compare_arch;
+  MsOccupancyRow occ = { 0 };
+  MsTimePrediction t;
+  if (arch->has_costs && ms_kernel_options_occupancy (opts, p, arch, &occ, NULL) && occ.ok
+      && ms_time_predict (arch, stats, occ.occ.active_blocks, occ.occ.warps_per_block, &t))
+    {
+      guint64 bytes = 0;
+      for (guint b = 0; b < p->n_buffers; b++)
+        bytes += p->buffer_bytes[b];
+      row->predicted = TRUE;
+      row->dram_bytes = t.dram_bytes;
+      row->pred_seconds = t.seconds;
+      row->pred_bandwidth = t.seconds > 0 ? (double) bytes / t.seconds / 1e9 : 0.0;
+      row->bound = ms_time_bound_text (&t, arch);
+    }
+  ms_occupancy_row_clear (&occ);
 }
 
 /* Sets -p NAME=VALUE on every variant that has the parameter. */
@@ -177,6 +234,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   memcpy (row->block, p->args.block, sizeof row->block);
 
   fill_counts (row, stats);
+  predict_variant (opts, p, stats, row);
   /* GPU HOOK: measure the variant here (same p, after the check passed). */
   if (compare_gpu && row->passed)
     {
@@ -249,6 +307,16 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
   if (!known)
     {
       ms_error ("unknown family '%s'; the families are: %s", family, families);
+      return 2;
+    }
+  if (seed_sizes && (traces || opts->size || opts->params))
+    {
+      ms_error ("--seed-sizes sets the size itself: leave out --size and -p (and trace files)");
+      return 2;
+    }
+  if (seed_sizes && !apply_seed_sizes (opts, family, &error))
+    {
+      ms_error ("%s", error->message);
       return 2;
     }
   if (!traces && !check_params (family, opts->params, &error))
@@ -336,21 +404,28 @@ ms_cmd_compare (int argc, char **argv)
          "  global        global sectors x 32 B (every sector a warp touches, used or\n"
          "                not; L1 hits included)\n"
          "  shared        shared wavefronts x 128 B (every pass over the 32 banks)\n"
-         "  bytes         global + shared: the bytes the memory pipeline moves\n"
+         "  DRAM          bytes read + written, predicted by the cache model\n"
          "  partial       memory instructions run with a partial warp (divergence)\n"
          "--block applies where a variant's block rule allows it; the others run at\n"
          "their own block (marked *).  -p sets a parameter on the variants that have it.\n"
+         "Then, where the preset has the cost figures, the predicted time, effective\n"
+         "bandwidth (the kernel's buffers / time), speedup over the first and what\n"
+         "bounds each variant (docs/model.md).\n"
          "A failed output check is an error (exit status 1).\n\n"
          "Examples:\n"
          "  memsim compare reduce\n"
          "  memsim compare transpose --size 2048x2048 --format csv -o transpose.csv\n"
          "  memsim compare reduce --block 512 -p n=1000000\n"
+         "  memsim compare reduce --seed-sizes   # seed 003's 16M elements\n"
          "  memsim compare naive.trace shared.trace   # one row per trace file, replayed\n");
   ms_kernel_options_add (ctx, &opts, TRUE);
   GOptionEntry gpu_entries[] = {
     { "gpu", 0, 0, G_OPTION_ARG_NONE, &compare_gpu,
       "Also run every variant on the GPU: measured time (median, L2 flushed), effective "
       "bandwidth (the kernel's buffers / time) and speedup over the first", NULL },
+    { "seed-sizes", 0, 0, G_OPTION_ARG_NONE, &seed_sizes,
+      "Run at the sizes of the seeds' tables: transposes 8192x8192, reductions 16M, "
+      "stencils 256^3, GEMMs 1024^3 (seed 004: 4096^3)", NULL },
     { NULL },
   };
   g_option_context_add_main_entries (ctx, gpu_entries, NULL);

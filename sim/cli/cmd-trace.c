@@ -8,22 +8,31 @@
 #include "problem.h"
 #include "progress.h"
 #include "report.h"
+#include "report-time.h"
 #include "side-by-side.h"
 #include "trace-file.h"
 
 static MsGpuOptions gpu_opts;   /* --gpu, --strict, --check-trace (gpu/side-by-side.h) */
 static char *save_trace;        /* --save-trace FILE */
 
-/* The launch's occupancy after the report (text and JSON); left out
- * where the arch has no occupancy figures or the emulator's probe of block
- * 0 fails (the run itself has then said why). */
+/* The launch's occupancy and predicted time after the report (text and
+ * JSON); left out where the arch has no cost figures or the emulator's
+ * probe of block 0 fails (the run itself has then said why). */
 static void
-append_occupancy (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arch,
-                  MsFormat format, GString *out)
+append_costs (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arch,
+              const MsStats *stats, MsFormat format, GString *out)
 {
   MsOccupancyRow row = { 0 };
   if (arch->has_costs && ms_kernel_options_occupancy (opts, p, arch, &row, NULL))
-    ms_occupancy_report_append (&row, arch, format, out);
+    {
+      ms_occupancy_report_append (&row, arch, format, out);
+      MsTimePrediction t;
+      guint64 bytes = 0;
+      for (guint b = 0; b < p->n_buffers; b++)
+        bytes += p->buffer_bytes[b];
+      if (row.ok && ms_time_predict (arch, stats, row.occ.active_blocks, row.occ.warps_per_block, &t))
+        ms_time_report_append (&t, arch, bytes, format, out);
+    }
   ms_occupancy_row_clear (&row);
 }
 
@@ -116,7 +125,7 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
     ms_gpu_report_write (gpu, &report, format, out);
   else
     ms_report_write (&report, format, out);
-  append_occupancy (opts, p, arch, format, out);
+  append_costs (opts, p, arch, stats, format, out);
   if (!ms_write_output (opts->output, out, &error))
     {
       ms_error ("%s", error->message);

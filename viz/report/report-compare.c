@@ -11,10 +11,10 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
 {
   g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n\n", family,
                           n, arch->name, arch->description);
-  g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %7s %8s"
+  g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %10s %8s"
                                "  %s\n",
                           "variant", "size", "block", "instructions", "sect/req", "wavefr/inst",
-                          "excessive", "global", "shared", "inst x", "global x", "bytes x",
+                          "excessive", "global", "shared", "inst x", "global x", "DRAM",
                           "partial", "check");
   for (guint i = 0; i < n; i++)
     {
@@ -28,17 +28,31 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
                           : g_strdup_printf ("%u%s", r->block[0], r->block_default ? "*" : "");
       g_autofree char *global = g_format_size (r->global_bytes);
       g_autofree char *shared = g_format_size (r->shared_bytes);
+      g_autofree char *dram = r->predicted ? g_format_size (r->dram_bytes) : g_strdup ("-");
       g_string_append_printf (out,
                               "%-26s %-12s %-8s %12" G_GUINT64_FORMAT " %8.2f %11.2f %10"
-                              G_GUINT64_FORMAT " %10s %10s %6.2fx %7.2fx %6.2fx %7.1f%%  %s\n",
+                              G_GUINT64_FORMAT " %10s %10s %6.2fx %7.2fx %10s %7.1f%%  %s\n",
                               r->kernel, r->size, block, r->instructions,
                               ms_ratio (r->sectors, r->requests),
                               ms_ratio (r->wavefronts, r->shared_inst), r->excessive, global, shared,
                               ms_ratio (r->instructions, rows[0].instructions),
-                              ms_ratio (r->global_bytes, rows[0].global_bytes),
-                              ms_ratio (r->bytes, rows[0].bytes),
+                              ms_ratio (r->global_bytes, rows[0].global_bytes), dram,
                               100.0 * r->divergence.partial_warp_share,
                               r->passed ? "passed" : "FAILED");
+    }
+  if (rows[0].predicted)
+    {
+      g_string_append_printf (out, "\npredicted on %s (cache and time models, docs/model.md; GB/s: "
+                                   "the kernel's buffers / time):\n", arch->name);
+      g_string_append_printf (out, "%-26s %12s %10s %9s  %s\n", "variant", "time (ms)", "GB/s",
+                              "speedup", "bound");
+      for (guint i = 0; i < n; i++)
+        if (rows[i].predicted)
+          g_string_append_printf (out, "%-26s %12.4f %10.1f %8.2fx  %s\n", rows[i].kernel,
+                                  rows[i].pred_seconds * 1e3, rows[i].pred_bandwidth,
+                                  rows[i].pred_seconds > 0
+                                    ? rows[0].pred_seconds / rows[i].pred_seconds : 0.0,
+                                  rows[i].bound);
     }
   if (rows[0].gpu_measured)
     {
@@ -57,9 +71,9 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
   for (guint i = 0; i < n; i++)
     any_default |= rows[i].block_default;
   g_string_append_printf (out, "\ninstructions: warp-level global + shared memory instructions; "
-                          "global: sectors x %d B;\nshared: wavefronts x %d B; bytes: global + "
-                          "shared; x: ratio to the first variant;\npartial: memory instructions "
-                          "run with a partial warp.\n",
+                          "global: sectors x %d B (L1 traffic);\nshared: wavefronts x %d B; "
+                          "DRAM: bytes read + written (cache model); x: ratio to the first "
+                          "variant;\npartial: memory instructions run with a partial warp.\n",
                           arch->sector_bytes, arch->banks * arch->bank_bytes);
   if (any_default)
     g_string_append (out, "*: this variant's block rule does not allow --block; it ran at its "
@@ -124,6 +138,18 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
       json_builder_end_object (b);
       MEMBER_STRING ("check", r->check);
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
+      if (r->predicted)
+        {
+          json_builder_set_member_name (b, "predicted");
+          json_builder_begin_object (b);
+          MEMBER_INT ("dram_bytes", r->dram_bytes);
+          MEMBER_DOUBLE ("seconds", r->pred_seconds);
+          MEMBER_DOUBLE ("bandwidth_gbs", r->pred_bandwidth);
+          MEMBER_DOUBLE ("speedup", r->pred_seconds > 0 ? rows[0].pred_seconds / r->pred_seconds
+                                                        : 0.0);
+          MEMBER_STRING ("bound", r->bound);
+          json_builder_end_object (b);
+        }
       /* GPU HOOK: "gpu": {"seconds", "bandwidth", "speedup"} when measured. */
       if (r->gpu_measured)
         {
@@ -154,6 +180,12 @@ write_csv (const MsCompareRow *rows, guint n, GString *out)
                         "shared_wavefronts,wavefronts_per_instruction,excessive_wavefronts,"
                         "bytes_moved,global_bytes,shared_bytes,instructions_ratio,"
                         "global_bytes_ratio,bytes_ratio,partial_warp_share,check\n");
+  if (n > 0 && rows[0].predicted)
+    {
+      g_string_truncate (out, out->len - 1);
+      g_string_append (out, ",dram_bytes,predicted_seconds,predicted_bandwidth_gbs,"
+                            "predicted_speedup,bound\n");
+    }
   /* GPU HOOK: gpu_seconds,gpu_bandwidth,gpu_speedup columns. */
   if (n > 0 && rows[0].gpu_measured)
     {
@@ -180,6 +212,15 @@ write_csv (const MsCompareRow *rows, guint n, GString *out)
                               ms_ratio (r->global_bytes, rows[0].global_bytes),
                               ms_ratio (r->bytes, rows[0].bytes),
                               r->divergence.partial_warp_share, check->str);
+      if (rows[0].predicted)
+        {
+          g_string_truncate (out, out->len - 1);
+          g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%.9f,%.3f,%.4f,\"%s\"\n",
+                                  r->dram_bytes, r->pred_seconds, r->pred_bandwidth,
+                                  r->pred_seconds > 0 ? rows[0].pred_seconds / r->pred_seconds
+                                                      : 0.0,
+                                  r->bound ? r->bound : "");
+        }
       if (r->gpu_measured)
         {
           g_string_truncate (out, out->len - 1);

@@ -329,18 +329,9 @@ ms_occupancy_report_append (const MsOccupancyRow *row, const MsArch *arch, MsFor
     }
   if (format != MS_FORMAT_JSON)
     return;
-  /* the report is one JSON object: add a member and write it again */
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, out->str, (gssize) out->len, NULL))
-    return;
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return;
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
   json_row (b, row, arch);
   json_builder_end_object (b);
-  json_object_set_member (json_node_get_object (root), "occupancy", json_builder_get_root (b));
-  g_string_truncate (out, 0);
-  ms_report_append_json (root, out);
+  ms_report_json_add_member (out, "occupancy", json_builder_get_root (b));
 }

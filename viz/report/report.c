@@ -94,6 +94,22 @@ ms_report_append_json (JsonNode *root, GString *out)
   g_string_append_c (out, '\n');
 }
 
+void
+ms_report_json_add_member (GString *out, const char *name, JsonNode *node)
+{
+  /* the report is one JSON object: add the member and write it again */
+  g_autoptr (JsonNode) owned = node;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, out->str, (gssize) out->len, NULL))
+    return;
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return;
+  json_object_set_member (json_node_get_object (root), name, g_steal_pointer (&owned));
+  g_string_truncate (out, 0);
+  ms_report_append_json (root, out);
+}
+
 static void
 write_json (const MsTraceReport *r, GString *out)
 {

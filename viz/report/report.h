@@ -62,6 +62,13 @@ typedef struct {
   gboolean gpu_measured;
   double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */
   double gpu_bandwidth;    /* GB/s: the kernel's buffers / gpu_seconds */
+  /* predicted by the cache and time models (absent when predicted is FALSE:
+   * a preset without cost figures, a replayed trace) */
+  gboolean predicted;
+  guint64 dram_bytes;      /* DRAM bytes read + written */
+  double pred_seconds;     /* gpu__time_duration.sum */
+  double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_seconds */
+  char *bound;             /* "DRAM-bound", ... */
 } MsCompareRow;
 
 /* The compare table (report-compare.c); ratios are to rows[0]. */
@@ -74,6 +81,10 @@ void ms_compare_report_write (const char *family, const MsArch *arch, const MsCo
  * predicted: a cost model's estimate (L2, DRAM), compared in percent;
  * measured-only: no model gives it. */
 typedef enum { MS_ROW_EXACT, MS_ROW_APPROX, MS_ROW_MEASURED_ONLY, MS_ROW_PREDICTED } MsRowKind;
+
+/* Adds member `name` (node, taken) to the JSON object that out holds (a
+ * report just written) and writes it again. */
+void ms_report_json_add_member (GString *out, const char *name, JsonNode *node);
 
 /* "exact", "approximate", "measured-only", "predicted" */
 const char *ms_row_kind_name (MsRowKind kind);

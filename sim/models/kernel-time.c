@@ -1,0 +1,145 @@
+/* kernel-time.c - the kernel time model: gpu__time_duration predicted from the
+ * counts of the other models and the launch's occupancy.
+ *
+ * The model follows the bound-and-bottleneck ("roofline with waves")
+ * family, with the latency term of MWP-CWP (Hong and Kim, ISCA 2009) in a
+ * simplified form: a kernel takes the launch's fixed time plus the longest
+ * of three times, each the time one resource needs for the whole launch:
+ *
+ *   DRAM     (read bytes + dram_write_cost x written bytes)
+ *            / (dram_gbs x dram_efficiency)
+ *   L2       (L2 sectors x 32) / l2_gbs
+ *            + partially written sectors x l2_partial_write_ps
+ *            (a warp store that leaves a sector partly written: the naive
+ *            transpose's column stores; counted as store sectors beyond 4
+ *            per store request)
+ *   SM       max(LSU, latency) + min(LSU, latency) / active blocks per SM
+ *            where
+ *              LSU = (global lines + shared wavefronts) / (SMs in use x
+ *                    clock x lsu_per_clock): the L1 tag and data stages
+ *                    every global line and shared wavefront passes;
+ *              latency = waves x per-warp chain: (global loads per warp /
+ *                    loads_in_flight_per_warp) x the latency of a load
+ *                    (L1, L2 or loaded DRAM latency, weighted by the L1
+ *                    and L2 miss ratios of the cache model) + shared
+ *                    instructions per warp x shared_phase_cycles;
+ *            blocks on an SM hide each other's latency behind the LSU work
+ *            only partly: the shorter of the two is divided among the
+ *            active blocks, not hidden entirely.
+ *
+ * Assumptions and what is left out:
+ * - Only memory work is known (the emulator does not count arithmetic
+ *   instructions), so compute-bound kernels are predicted too fast.
+ * - Loads in flight per warp is one number for every kernel (fitted: 2.2);
+ *   a kernel that keeps many more independent loads in flight (an
+ *   unrolled grid-stride loop: reduce_multiple) is predicted too slow.
+ * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
+ * - The constants of [time] (and dram_efficiency, l2_gbs) were fitted on
+ *   the H100 to 58 launches measured on 2026-11-24 (docs/validation.md,
+ *   "Kernel time"); the other presets reuse them with their own clocks,
+ *   bandwidths and SM counts, unmeasured.
+ */
+#include "config.h"
+#include "kernel-time.h"
+
+#include <math.h>
+
+#include "model.h"
+
+static double
+launch_total (const MsStats *stats, const char *key)
+{
+  const MsCounterDef *d = ms_counter_find (MS_SPACE_GLOBAL, key);
+  return d ? (double) ms_stats_launch_total (stats, d) : 0.0;
+}
+
+gboolean
+ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
+                 int warps_per_block, MsTimePrediction *out)
+{
+  *out = (MsTimePrediction) { 0 };
+  if (!arch->has_costs || !ms_models_launch_counters (arch) || active_blocks_per_sm <= 0
+      || warps_per_block <= 0 || stats->blocks == 0)
+    return FALSE;
+  MsCounters ld, st, sld, sst;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+  ms_stats_total (stats, MS_SPACE_SHARED, MS_OP_LD, &sld);
+  ms_stats_total (stats, MS_SPACE_SHARED, MS_OP_ST, &sst);
+  double clock = arch->clock_mhz * 1e6;
+  double blocks = (double) stats->blocks;
+  double sms = MIN ((double) arch->sm_count, blocks);
+
+  /* DRAM */
+  double dram_rd = launch_total (stats, "dram_read_bytes");
+  double dram_wr = launch_total (stats, "dram_write_bytes");
+  out->dram_bytes = (guint64) (dram_rd + dram_wr);
+  out->t_dram = (dram_rd + arch->dram_write_cost * dram_wr)
+                / (arch->dram_gbs * 1e9 * arch->dram_efficiency);
+
+  /* L2 */
+  double l2_rd = launch_total (stats, "l2_read_sectors");
+  double l2_wr = launch_total (stats, "l2_write_sectors");
+  double partial = MAX (0.0, (double) st.v[MS_SLOT_SECTORS] - 4.0 * (double) st.v[MS_SLOT_REQUESTS]);
+  out->t_l2 = (l2_rd + l2_wr) * 32.0 / (arch->l2_gbs * 1e9)
+              + partial * arch->l2_partial_write_ps * 1e-12;
+
+  /* SM: the LSU's work and the warps' latency chain */
+  double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
+  double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
+  out->t_lsu = (lines + wavefronts) / (sms * clock * arch->lsu_per_clock);
+  double slots = (double) active_blocks_per_sm * arch->sm_count;
+  out->waves = ceil (blocks / slots);
+  double warps = blocks * warps_per_block;
+  double loads_per_warp = (double) ld.v[MS_SLOT_REQUESTS] / warps;
+  double shared_per_warp = (double) (sld.executions + sst.executions) / warps;
+  double ld_sectors = (double) ld.v[MS_SLOT_SECTORS];
+  double l1_miss = ld_sectors > 0 ? MIN (1.0, l2_rd / ld_sectors) : 1.0;
+  double l2_miss = l2_rd > 0 ? MIN (1.0, dram_rd / (32.0 * l2_rd)) : 1.0;
+  double latency = arch->l1_latency_cycles
+                   + (arch->l2_latency_cycles - arch->l1_latency_cycles) * l1_miss
+                   + (arch->dram_latency_cycles - arch->l2_latency_cycles) * l1_miss * l2_miss;
+  double chain = MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp) * latency
+                 + shared_per_warp * arch->shared_phase_cycles;
+  out->t_latency = out->waves * chain / clock;
+  out->t_sm = MAX (out->t_lsu, out->t_latency)
+              + MIN (out->t_lsu, out->t_latency) / active_blocks_per_sm;
+
+  double longest = MAX (out->t_dram, MAX (out->t_l2, out->t_sm));
+  out->t_launch = arch->launch_overhead_us * 1e-6;
+  out->seconds = out->t_launch + longest;
+  if (out->t_launch > longest)
+    out->bound = MS_BOUND_LAUNCH;
+  else if (longest == out->t_dram)
+    out->bound = MS_BOUND_DRAM;
+  else if (longest == out->t_l2)
+    out->bound = MS_BOUND_L2;
+  else if (out->t_lsu >= out->t_latency)
+    out->bound = MS_BOUND_LSU;
+  else
+    out->bound = MS_BOUND_LATENCY;
+  out->blocks = stats->blocks;
+  out->slots = (guint64) slots;
+  return TRUE;
+}
+
+char *
+ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
+{
+  switch (t->bound)
+    {
+    case MS_BOUND_LAUNCH:
+      return g_strdup ("launch-bound: the kernel's work takes less than the launch's fixed time");
+    case MS_BOUND_DRAM:
+      return g_strdup ("DRAM-bound");
+    case MS_BOUND_L2:
+      return g_strdup ("L2-bound (partially written sectors)");
+    case MS_BOUND_LSU:
+      return g_strdup ("L1/shared-memory-bound (global lines and shared wavefronts)");
+    default:
+      return g_strdup_printf ("latency-bound: %" G_GUINT64_FORMAT " blocks in %.0f wave%s of %"
+                              G_GUINT64_FORMAT " blocks on %d SMs",
+                              t->blocks, t->waves, t->waves == 1 ? "" : "s", t->slots,
+                              arch->sm_count);
+    }
+}

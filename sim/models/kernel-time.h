@@ -1,0 +1,40 @@
+/* kernel-time.h - the kernel time model (kernel-time.c opens with its
+ * assumptions and the model it follows). */
+#pragma once
+
+#include <glib.h>
+
+#include "arch.h"
+#include "stats.h"
+
+G_BEGIN_DECLS
+
+/* What bounds a kernel's predicted time. */
+typedef enum {
+  MS_BOUND_LAUNCH,    /* the launch's fixed time is longer than the work */
+  MS_BOUND_DRAM,
+  MS_BOUND_L2,
+  MS_BOUND_LSU,       /* L1 tag/data stages: global lines, shared wavefronts */
+  MS_BOUND_LATENCY,   /* too few warps in flight to hide the loads' latency */
+} MsBound;
+
+typedef struct {
+  double seconds;        /* predicted gpu__time_duration */
+  MsBound bound;
+  /* the resources' times, seconds */
+  double t_launch, t_dram, t_l2, t_lsu, t_latency, t_sm;
+  double waves;
+  guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */
+  guint64 dram_bytes;     /* read + written (the cache model's) */
+} MsTimePrediction;
+
+/* Predicts the launch's time from its counters (every model of the table
+ * has run) and occupancy; FALSE when the preset has no cost figures or the
+ * block cannot run. */
+gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
+                          int warps_per_block, MsTimePrediction *out);
+/* "DRAM-bound", "latency-bound: 64 blocks in 1 wave of 1056 blocks on 132
+ * SMs", ... (free it). */
+char *ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch);
+
+G_END_DECLS

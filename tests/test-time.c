@@ -1,0 +1,170 @@
+/* test-time.c - the kernel time model (sim/models/kernel-time.c) on
+ * hand-made counters, each expected time worked out from the model's
+ * stated formula and the h100 preset's figures:
+ *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
+ *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
+ *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
+ *   L1 40 / L2 184 / DRAM 2262 cycles, shared_phase_cycles 30,
+ *   launch 3.7 us. */
+#include "config.h"
+
+#include <math.h>
+
+#include "kernel-time.h"
+#include "model.h"
+
+static MsSite site_ld = { "synthetic.cu", 1, 0, -1 };
+static MsSite site_st = { "synthetic.cu", 2, 1, -1 };
+static MsSite site_sh = { "synthetic.cu", 3, 2, -1 };
+
+/* Stats with one global load site, one global store site and one shared
+ * load site, and the cache model's launch totals. */
+static MsStats *
+make_stats (guint64 blocks, guint64 ld_req, guint64 ld_sec, guint64 st_req, guint64 st_sec,
+            guint64 sh_inst, guint64 sh_wf, guint64 l2_rd, guint64 l2_wr, guint64 dram_rd,
+            guint64 dram_wr)
+{
+  ms_site_register (&site_ld);
+  ms_site_register (&site_st);
+  ms_site_register (&site_sh);
+  MsStats *s = ms_stats_new ();
+  s->blocks = blocks;
+  MsSiteStats ld = { .site = &site_ld, .space = MS_SPACE_GLOBAL, .op = MS_OP_LD, .width = 4 };
+  ld.c.executions = ld_req;
+  ld.c.v[MS_SLOT_REQUESTS] = ld_req;
+  ld.c.v[MS_SLOT_SECTORS] = ld_sec;
+  ld.c.v[MS_SLOT_LINES] = (ld_sec + 3) / 4;
+  MsSiteStats st = { .site = &site_st, .space = MS_SPACE_GLOBAL, .op = MS_OP_ST, .width = 4 };
+  st.c.executions = st_req;
+  st.c.v[MS_SLOT_REQUESTS] = st_req;
+  st.c.v[MS_SLOT_SECTORS] = st_sec;
+  st.c.v[MS_SLOT_LINES] = st_sec <= 4 * st_req ? (st_sec + 3) / 4 : st_sec;
+  MsSiteStats sh = { .site = &site_sh, .space = MS_SPACE_SHARED, .op = MS_OP_LD, .width = 4 };
+  sh.c.executions = sh_inst;
+  sh.c.v[MS_SLOT_WAVEFRONTS] = sh_wf;
+  g_array_append_val (s->sites, ld);
+  g_array_append_val (s->sites, st);
+  g_array_append_val (s->sites, sh);
+  s->launch.v[MS_SLOT_L2_READ] = l2_rd;
+  s->launch.v[MS_SLOT_L2_WRITE] = l2_wr;
+  s->launch.v[MS_SLOT_DRAM_READ] = dram_rd;
+  s->launch.v[MS_SLOT_DRAM_WRITE] = dram_wr;
+  return s;
+}
+
+static void
+assert_close (double got, double want)
+{
+  g_assert_cmpfloat (fabs (got - want), <=, 1e-9 * fabs (want) + 1e-15);
+}
+
+/* A streaming copy of 256 MiB each way: 65536 blocks of 256 threads (8
+ * warps), 8 active blocks per SM.  Per warp one 128-byte load and store. */
+static void
+test_dram_bound (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 65536 * 8, bytes = 256ull << 20;
+  g_autoptr (MsStats) s = make_stats (65536, warps, 4 * warps, warps, 4 * warps, 0, 0, 4 * warps,
+                                      4 * warps, bytes, bytes);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  /* DRAM: (2^28 + 1.54 x 2^28) / (3352e9 x 0.936) = 217.38 us */
+  double dram = (268435456.0 + 1.54 * 268435456.0) / (3352e9 * 0.936);
+  assert_close (t.t_dram, dram);
+  /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
+   * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
+   * L2 misses all (dram_rd >= 32 x l2_rd) -> 2262 cycles: 63 x 2262 /
+   * 1.98e9 = 71.97 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) =
+   * 3.52 us; SM = 71.97 + 3.52 / 8 */
+  double lat = 63 * 2262 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
+  assert_close (t.t_latency, lat);
+  assert_close (t.t_lsu, lsu);
+  assert_close (t.t_sm, lat + lsu / 8);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_DRAM);
+  assert_close (t.seconds, 3.7e-6 + dram);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_cmpstr (text, ==, "DRAM-bound");
+}
+
+/* The naive transpose's column stores: every store request writes 32
+ * sectors 4 bytes each, so 28 of them per request are partial. */
+static void
+test_partial_writes (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 req = 2097152;   /* 8192^2 / 32 */
+  g_autoptr (MsStats) s = make_stats (65536, req, 4 * req, req, 32 * req, 0, 0, 4 * req,
+                                      32 * req, 4 * req * 32, 4 * req * 32);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 2, 32, &t));
+  /* L2: 36 x 2097152 sectors x 32 B / 28000e9 + (32 - 4) x 2097152 x 17.6 ps
+   *   = 86.27 us + 1033.5 us */
+  double l2 = 36.0 * req * 32 / 28000e9 + 28.0 * req * 17.6e-12;
+  assert_close (t.t_l2, l2);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_L2);
+}
+
+/* 64 blocks of 8 warps, each warp 1024 loads of 128 bytes (a grid-stride
+ * reduction): one wave on 132 SMs, the latency chain bounds. */
+static void
+test_latency_bound (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 64 * 8, req = warps * 1024;
+  g_autoptr (MsStats) s = make_stats (64, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  /* 1 wave x (1024 / 2.16) x 2262 cycles / 1.98e9 */
+  double lat = 1024 / 2.16 * 2262 / 1.98e9;
+  assert_close (t.t_latency, lat);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_cmpstr (text, ==, "latency-bound: 64 blocks in 1 wave of 1056 blocks on 132 SMs");
+}
+
+/* Bank conflicts cost time: the same kernel with 32-way conflicts on its
+ * shared loads is not faster; with few other costs, the LSU bounds. */
+static void
+test_shared_conflicts (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 65536 * 8, req = warps;
+  g_autoptr (MsStats) s1 = make_stats (65536, req, 4 * req, 0, 0, req, req, 4 * req, 0, 0, 0);
+  g_autoptr (MsStats) s32 = make_stats (65536, req, 4 * req, 0, 0, req, 32 * req, 4 * req, 0,
+                                        0, 0);
+  MsTimePrediction t1, t32;
+  g_assert_true (ms_time_predict (h, s1, 8, 8, &t1));
+  g_assert_true (ms_time_predict (h, s32, 8, 8, &t32));
+  /* LSU: (524288 lines + 32 x 524288 wavefronts) / (132 x 1.98e9 x 1.14) */
+  assert_close (t32.t_lsu, (req + 32.0 * req) / (132 * 1.98e9 * 1.14));
+  g_assert_cmpfloat (t32.seconds, >, t1.seconds);
+  g_assert_cmpint (t32.bound, ==, MS_BOUND_LSU);
+}
+
+static void
+test_launch_bound_and_no_figures (void)
+{
+  const MsArch *h = ms_arch_default ();
+  g_autoptr (MsStats) s = make_stats (1, 1, 4, 1, 4, 0, 0, 4, 4, 128, 0);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 32, 1, &t));
+  g_assert_cmpint (t.bound, ==, MS_BOUND_LAUNCH);
+  /* no prediction without the figures, or for a block that cannot run */
+  MsArch bare = *h;
+  bare.has_costs = FALSE;
+  g_assert_false (ms_time_predict (&bare, s, 32, 1, &t));
+  g_assert_false (ms_time_predict (h, s, 0, 1, &t));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/time/dram-bound", test_dram_bound);
+  g_test_add_func ("/time/partial-writes", test_partial_writes);
+  g_test_add_func ("/time/latency-bound", test_latency_bound);
+  g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
+  g_test_add_func ("/time/launch-bound-and-no-figures", test_launch_bound_and_no_figures);
+  return g_test_run ();
+}

@@ -1,0 +1,50 @@
+/* report-time.c - the predicted kernel time in trace reports (report-time.h). */
+#include "config.h"
+#include "report-time.h"
+
+#include <json-glib/json-glib.h>
+
+void
+ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 bytes,
+                       MsFormat format, GString *out)
+{
+  g_autofree char *bound = ms_time_bound_text (t, arch);
+  double gbs = t->seconds > 0 ? (double) bytes / t->seconds / 1e9 : 0.0;
+  const char *names[] = { "launch", "dram", "l2", "lsu", "latency" };
+  double terms[] = { t->t_launch, t->t_dram, t->t_l2, t->t_lsu, t->t_latency };
+  if (format == MS_FORMAT_TEXT)
+    {
+      g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);
+      g_string_append_printf (out, "  gpu__time_duration.sum      %.4f ms   %s\n", t->seconds * 1e3,
+                              bound);
+      g_string_append_printf (out, "  effective bandwidth         %.1f GB/s (%" G_GUINT64_FORMAT
+                              " bytes of buffers / time)\n", gbs, bytes);
+      g_string_append (out, "  resources (ms)             ");
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        g_string_append_printf (out, " %s %.4f", names[i], terms[i] * 1e3);
+      g_string_append_printf (out, "   waves %.0f\n", t->waves);
+      return;
+    }
+  if (format != MS_FORMAT_JSON)
+    return;
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpu__time_duration.sum");
+  json_builder_add_double_value (b, t->seconds * 1e9);
+  json_builder_set_member_name (b, "bound");
+  json_builder_add_string_value (b, bound);
+  json_builder_set_member_name (b, "effective_gbs");
+  json_builder_add_double_value (b, gbs);
+  json_builder_set_member_name (b, "waves");
+  json_builder_add_double_value (b, t->waves);
+  json_builder_set_member_name (b, "resources_ns");
+  json_builder_begin_object (b);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      json_builder_set_member_name (b, names[i]);
+      json_builder_add_double_value (b, terms[i] * 1e9);
+    }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  ms_report_json_add_member (out, "time", json_builder_get_root (b));
+}
