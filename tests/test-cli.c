@@ -187,6 +187,63 @@ test_trace_text_and_csv (void)
   g_assert_cmpuint (g_strv_length (rows), ==, 6);   /* 5 rows + empty after last \n */
 }
 
+/* Seed 001's example under --arch cc13 (compute capability 1.3's segment
+ * rule, docs/model.md): threads 0-15 read 4-byte words from byte 116
+ * (gmem_stride, 16 threads, element offset 29).  The load: lanes 0-2
+ * (116..127) in segment 0..127 use only its top 32 bytes -> one 32-byte
+ * transaction; lanes 3-15 (128..179) use the lower half of 128..255, both
+ * of its 32-byte halves -> one 64-byte.  The store of out[0..15] (bytes
+ * 0..63 of a 256-aligned buffer): the lower half of segment 0..127 -> one
+ * 64-byte.  Sectors = bytes moved / 32: 96 / 32 = 3 and 64 / 32 = 2.  The
+ * transaction counters exist only under cc13. */
+static void
+test_trace_cc13 (void)
+{
+  g_auto (Result) r = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", "--arch",
+                              "cc13", "--format", "json", NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_cmpstr (json_object_get_string_member (o, "arch"), ==, "cc13");
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "gld_32b"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (m, "gld_64b"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (m, "gld_128b"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (m, "gst_32b"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (m, "gst_64b"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (m, "gst_128b"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 2);
+  JsonObject *l0 = json_array_get_object_element (json_object_get_array_member (o, "lines"), 0);
+  g_assert_cmpint (json_object_get_int_member (l0, "gld_32b"), ==, 1);
+
+  /* the text report's transaction table: loads 1, 1, 0, 96 bytes moved */
+  g_auto (Result) t = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", "--arch",
+                              "cc13", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_assert_nonnull (strstr (t.out, "Global transactions    32-byte       64-byte      128-byte"));
+  g_autoptr (GRegex) loads = g_regex_new ("Global transactions.*\n  loads +1 +1 +0 +96\n",
+                                          0, 0, NULL);
+  g_assert_true (g_regex_match (loads, t.out, 0, NULL));
+  g_auto (Result) c = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", "--arch",
+                              "cc13", "--format", "csv", NULL);
+  g_assert_nonnull (strstr (c.out, ",transactions_32b,transactions_64b,transactions_128b,source\n"));
+  g_assert_nonnull (strstr (c.out, ",1,1,0,\""));
+
+  /* the H100 has no such counters: none in its JSON, text or CSV */
+  g_auto (Result) h = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", "--format",
+                              "json", NULL);
+  g_assert_cmpint (h.status, ==, 0);
+  g_assert_null (strstr (h.out, "_32b"));
+  g_auto (Result) ht = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", NULL);
+  g_assert_null (strstr (ht.out, "Global transactions"));
+  g_auto (Result) hc = memsim ("trace", "gmem_stride", "-p", "n=16", "-p", "offset=29", "--format",
+                               "csv", NULL);
+  g_assert_null (strstr (hc.out, "transactions_"));
+}
+
 static void
 test_output_file (void)
 {
@@ -733,6 +790,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-json", test_trace_json);
   g_test_add_func ("/cli/trace-shared-json", test_trace_shared_json);
   g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
+  g_test_add_func ("/cli/trace-cc13", test_trace_cc13);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/too-big", test_too_big);

@@ -34,6 +34,15 @@ arch_h100 (MsArch *arch)
   arch->coalesce_lanes = 32;   /* a whole warp (ms_coalescing_arch_check) */
 }
 
+/* compute capability 1.3: the same sizes, half-warps, segment_rule=shrink */
+static void
+arch_cc13 (MsArch *arch)
+{
+  arch_h100 (arch);
+  arch->coalesce_lanes = 16;
+  arch->segment_rule = MS_SEGMENTS_SHRINK;
+}
+
 /* lane l at base + l * stride_bytes */
 static void
 make_strided (MsWarpAccess *a, guint width, guint32 mask, guint64 base,
@@ -413,6 +422,25 @@ test_arch_check (void)
   g_assert_true (ms_coalescing_arch_check (&arch, NULL));
   g_assert_false (ms_models_arch_check (&arch, &error));
   g_assert_nonnull (strstr (error->message, "warp_size 64"));
+  g_clear_error (&error);
+
+  /* the sector rule coalesces whole warps; the shrink rule takes groups
+   * that tile the warp, with cc 1.2/1.3's 32- and 128-byte sizes */
+  arch_h100 (&arch);
+  arch.coalesce_lanes = 16;
+  g_assert_false (ms_coalescing_arch_check (&arch, &error));
+  g_assert_nonnull (strstr (error->message, "segment_rule=shrink"));
+  g_clear_error (&error);
+  arch_cc13 (&arch);
+  g_assert_true (ms_coalescing_arch_check (&arch, NULL));
+  arch.coalesce_lanes = 12;
+  g_assert_false (ms_coalescing_arch_check (&arch, &error));
+  g_assert_nonnull (strstr (error->message, "coalesce_lanes"));
+  g_clear_error (&error);
+  arch_cc13 (&arch);
+  arch.line_bytes = 256;
+  g_assert_false (ms_coalescing_arch_check (&arch, &error));
+  g_assert_nonnull (strstr (error->message, "line_bytes=128"));
 }
 
 static void
@@ -462,6 +490,7 @@ reference_cost (const MsArch *arch, const MsWarpAccess *a, MsGlobalCost *c,
   c->sectors = ns;
   c->lines = nl;
   c->bytes = (guint64) active * a->width;
+  c->transactions[0] = c->transactions[1] = c->transactions[2] = 0;
 
   /* sorted copy, by selection */
   for (guint i = 0; i < ns; i++)
@@ -600,6 +629,273 @@ test_random (void)
   g_rand_free (r);
 }
 
+/* ---- compute capability 1.2/1.3: segment_rule=shrink ----
+ *
+ * The rule (seed 001; CUDA Programming Guide 2.x-3.x, cc 1.2/1.3), per
+ * half-warp (16 lanes) of one instruction: the segment holding the lowest
+ * unserved active lane's address (32 bytes for 1-byte words, 64 for
+ * 2-byte, 128 for 4-, 8-, 16-byte) serves every unserved active lane whose
+ * address is in it; 128 -> 64 bytes when only one half is used, 64 -> 32
+ * likewise; repeat until the half-warp is served.  Expected values below
+ * are worked out from that text, not from memsim. */
+
+/* the cost under cc13; checks the segment list agrees with the counts */
+static MsGlobalCost
+cc13_cost (const MsWarpAccess *a, guint64 tx32, guint64 tx64, guint64 tx128)
+{
+  MsArch arch;
+  arch_cc13 (&arch);
+  MsGlobalCost c = cost_of (&arch, a);
+  g_assert_cmpuint (c.transactions[0], ==, tx32);
+  g_assert_cmpuint (c.transactions[1], ==, tx64);
+  g_assert_cmpuint (c.transactions[2], ==, tx128);
+  /* sectors = bytes moved / 32 */
+  g_assert_cmpuint (c.sectors, ==, tx32 + 2 * tx64 + 4 * tx128);
+  g_assert_cmpuint (c.requests, ==, a->mask != 0 ? 1 : 0);
+  MsSegment seg[MS_COALESCING_MAX_SEGMENTS];
+  g_assert_cmpuint (ms_coalescing_segments (&arch, a, seg), ==, tx32 + tx64 + tx128);
+  return c;
+}
+
+/* Seed 001: threads 0-15 read 4-byte words from byte 116 (116..179).
+ * Lane 0 (116) is in the 128-byte segment 0..127 with lanes 1, 2 (120,
+ * 124): only bytes 116..127 are used, the upper half -> 64 bytes 64..127,
+ * of which only the upper half -> 32 bytes 96..127.  Lane 3 (128) is the
+ * lowest left: segment 128..255 serves lanes 3..15 (128..179), the lower
+ * half -> 64 bytes 128..191; both of its halves (128..159, 160..179) are
+ * used, so it stays 64.  96 bytes moved = 3 sectors; lines 0 and 1. */
+static void
+test_cc13_seed001 (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, 0x0000FFFFu, 0x10000 + 116, 4);
+  MsGlobalCost c = cc13_cost (&a, 1, 1, 0);
+  g_assert_cmpuint (c.sectors, ==, 3);
+  g_assert_cmpuint (c.lines, ==, 2);
+  g_assert_cmpuint (c.bytes, ==, 64);
+
+  MsArch arch;
+  arch_cc13 (&arch);
+  MsSegment seg[MS_COALESCING_MAX_SEGMENTS];
+  g_assert_cmpuint (ms_coalescing_segments (&arch, &a, seg), ==, 2);
+  g_assert_cmpuint (seg[0].addr, ==, 0x10000 + 96);
+  g_assert_cmpuint (seg[0].size, ==, 32);
+  g_assert_cmpuint (seg[0].group, ==, 0);
+  g_assert_cmpuint (seg[0].lanes, ==, 0x7);      /* lanes 0, 1, 2 */
+  g_assert_cmpuint (seg[1].addr, ==, 0x10000 + 128);
+  g_assert_cmpuint (seg[1].size, ==, 64);
+  g_assert_cmpuint (seg[1].lanes, ==, 0xFFF8);   /* lanes 3..15 */
+
+  /* the same under the sector rule: 3 sectors too (96..127, 128..159,
+   * 160..191), and no transaction counts */
+  arch_h100 (&arch);
+  MsGlobalCost h = cost_of (&arch, &a);
+  g_assert_cmpuint (h.sectors, ==, 3);
+  g_assert_cmpuint (h.transactions[0] + h.transactions[1] + h.transactions[2], ==, 0);
+  g_assert_cmpuint (ms_coalescing_segments (&arch, &a, seg), ==, 0);
+}
+
+/* Fully coalesced 4-byte words, full warp from a 256-aligned base:
+ * half-warp 0 reads bytes 0..63, the lower half of segment 0..127 -> 64
+ * bytes, both of whose halves are used; half-warp 1 reads 64..127, the
+ * upper half -> 64 bytes.  Two 64-byte transactions, 128 bytes moved. */
+static void
+test_cc13_coalesced (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, FULL, 0x10000, 4);
+  MsGlobalCost c = cc13_cost (&a, 0, 2, 0);
+  g_assert_cmpuint (c.lines, ==, 1);
+  g_assert_cmpuint (c.bytes, ==, 128);
+}
+
+/* 8-byte words: half-warp 0 reads 0..127 (both halves of segment 0) -> 128
+ * bytes; half-warp 1 128..255 -> 128.  16-byte words: half-warp 0 reads
+ * 0..255: lane 0's segment 0..127 serves lanes 0-7 (both halves used: 128),
+ * lane 8's segment 128..255 lanes 8-15 (128); half-warp 1 likewise. */
+static void
+test_cc13_wide (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 8, FULL, 0x10000, 8);
+  cc13_cost (&a, 0, 0, 2);
+  make_strided (&a, 16, FULL, 0x10000, 16);
+  cc13_cost (&a, 0, 0, 4);
+}
+
+/* 4-byte words at stride 2 (lane l at 8l): half-warp 0 reads words in
+ * 0..123, both halves of segment 0..127 -> 128; half-warp 1 128..251 ->
+ * 128.  Two 128-byte transactions: 256 bytes moved for 128 used. */
+static void
+test_cc13_stride2 (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, FULL, 0x10000, 8);
+  MsGlobalCost c = cc13_cost (&a, 0, 0, 2);
+  g_assert_cmpuint (c.sectors, ==, 8);
+}
+
+/* A permutation within each half-warp's 64 bytes: cc 1.2+ coalesces any
+ * order within a segment (cc 1.0/1.1 did not), so the same two 64-byte
+ * transactions as in order. */
+static void
+test_cc13_permuted (void)
+{
+  static const guint perm[16] = { 5, 0, 15, 3, 9, 12, 1, 7, 14, 2, 11, 4, 8, 13, 6, 10 };
+  MsWarpAccess a;
+  make_strided (&a, 4, FULL, 0x10000, 4);
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = 0x10000 + 64 * (l / 16) + 4 * perm[l % 16];
+  cc13_cost (&a, 0, 2, 0);
+  /* all 32 lanes on one word: per half-warp one 32-byte transaction */
+  make_strided (&a, 4, FULL, 0x10000 + 200, 0);
+  cc13_cost (&a, 2, 0, 0);
+}
+
+/* 1-byte words use 32-byte segments: a full warp from 0 reads 0..15 in
+ * half-warp 0 (segment 0..31) and 16..31 in half-warp 1 (segment 0..31
+ * again, a second transaction): two 32-byte.  From byte 24: half-warp 0
+ * reads 24..39 = segment 0..31 (lanes 0-7) and segment 32..63 (lanes
+ * 8-15); half-warp 1 reads 40..55 in segment 32..63: three 32-byte.
+ * 2-byte words use 64-byte segments: half-warp 0 reads 0..31, only the
+ * lower half -> 32; half-warp 1 32..63, the upper half -> 32. */
+static void
+test_cc13_small_words (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 1, FULL, 0x10000, 1);
+  cc13_cost (&a, 2, 0, 0);
+  make_strided (&a, 1, FULL, 0x10000 + 24, 1);
+  cc13_cost (&a, 3, 0, 0);
+  make_strided (&a, 2, FULL, 0x10000, 2);
+  cc13_cost (&a, 2, 0, 0);
+  /* 2-byte words at stride 2 (lane l at 4l): half-warp 0 reads 0..61,
+   * both halves of segment 0..63 -> 64; half-warp 1 64..125 -> 64 */
+  make_strided (&a, 2, FULL, 0x10000, 4);
+  cc13_cost (&a, 0, 2, 0);
+}
+
+/* Lanes of one half-warp in two segments.  Lanes 0-7 read 4-byte words
+ * 0..31, lanes 8-15 words 4096..4127: lane 0's segment 0..127 serves lanes
+ * 0-7, only bytes 0..31 used -> 64 -> 32; lane 8's segment 4096.. serves
+ * 8-15, likewise 32.  Interleaved (even lanes 0..31, odd lanes 128..159):
+ * lane 0's segment takes the even lanes (32 bytes), lane 1's the odd ones
+ * (32 bytes): still two transactions. */
+static void
+test_cc13_two_segments (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, 0x0000FFFFu, 0x10000, 4);
+  for (guint l = 8; l < 16; l++)
+    a.addr[l] = 0x10000 + 4096 + 4 * (l - 8);
+  MsGlobalCost c = cc13_cost (&a, 2, 0, 0);
+  g_assert_cmpuint (c.lines, ==, 2);
+  for (guint l = 0; l < 16; l++)
+    a.addr[l] = 0x10000 + (l % 2 ? 128 : 0) + 4 * (l / 2);
+  cc13_cost (&a, 2, 0, 0);
+}
+
+/* Inactive lanes.  Coalesced 4-byte words with only lanes 0 and 31 active:
+ * half-warp 0 lane 0 reads 0..3 -> 128 -> 64 (lower) -> 32 (lower);
+ * half-warp 1 lane 31 reads 124..127 -> 64 (upper) -> 32 (upper): two
+ * 32-byte.  Seed 001's pattern without lanes 0-2 (mask 0xFFF8): lane 3
+ * (128) is the lowest active lane, segment 128..255 serves all, bytes
+ * 128..179 -> 64: one 64-byte transaction.  Garbage in inactive lanes
+ * changes nothing. */
+static void
+test_cc13_inactive (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, 0x80000001u, 0x10000, 4);
+  for (guint l = 1; l < 31; l++)
+    a.addr[l] = G_GUINT64_CONSTANT (0xDEADBEEF000) + 977 * l;
+  cc13_cost (&a, 2, 0, 0);
+  make_strided (&a, 4, 0x0000FFF8u, 0x10000 + 116, 4);
+  a.addr[0] = 0x999999;
+  cc13_cost (&a, 0, 1, 0);
+}
+
+/* A half-warp with no active lane issues nothing: coalesced 4-byte words
+ * with lanes 16-31 active only: half-warp 0 nothing, half-warp 1 reads
+ * 64..127 -> one 64-byte.  No active lane at all: no request either. */
+static void
+test_cc13_idle_half (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 4, 0xFFFF0000u, 0x10000, 4);
+  MsGlobalCost c = cc13_cost (&a, 0, 1, 0);
+  g_assert_cmpuint (c.requests, ==, 1);
+  make_strided (&a, 4, 0, 0x10000, 4);
+  c = cc13_cost (&a, 0, 0, 0);
+  g_assert_cmpuint (c.sectors, ==, 0);
+  g_assert_cmpuint (c.bytes, ==, 0);
+}
+
+/* Randomized: the rule restated another way.  Since a segment serves every
+ * unserved lane in it, a half-warp issues one transaction per distinct
+ * segment its active lanes' addresses fall in, and the halving keeps the
+ * smallest aligned block of 32, 64 or 128 bytes (at most the segment)
+ * holding the bytes used in it. */
+static void
+cc13_reference (const MsWarpAccess *a, guint64 tx[3])
+{
+  guint64 size = a->width == 1 ? 32 : a->width == 2 ? 64 : 128;
+  tx[0] = tx[1] = tx[2] = 0;
+  for (guint g = 0; g < 2; g++)
+    {
+      guint64 segs[16], lo[16], hi[16];
+      guint n = 0;
+      for (guint l = 16 * g; l < 16 * g + 16; l++)
+        {
+          if (!(a->mask & (1u << l)))
+            continue;
+          guint64 seg = a->addr[l] / size;
+          guint64 last = MIN (a->addr[l] + a->width - 1, seg * size + size - 1);
+          guint k = 0;
+          while (k < n && segs[k] != seg)
+            k++;
+          if (k == n)
+            {
+              segs[n] = seg;
+              lo[n] = a->addr[l];
+              hi[n++] = last;
+            }
+          lo[k] = MIN (lo[k], a->addr[l]);
+          hi[k] = MAX (hi[k], last);
+        }
+      for (guint k = 0; k < n; k++)
+        {
+          guint64 t = size;
+          while (t > 32 && lo[k] / (t / 2) == hi[k] / (t / 2))
+            t /= 2;
+          tx[t == 32 ? 0 : t == 64 ? 1 : 2]++;
+        }
+    }
+}
+
+static void
+test_cc13_random (void)
+{
+  MsArch arch;
+  GRand *r = g_rand_new_with_seed (20240713);
+  arch_cc13 (&arch);
+  for (guint i = 0; i < 20000; i++)
+    {
+      MsWarpAccess a;
+      guint64 want[3];
+      random_access (r, &a);
+      MsGlobalCost got = cost_of (&arch, &a);
+      cc13_reference (&a, want);
+      for (guint k = 0; k < 3; k++)
+        if (got.transactions[k] != want[k])
+          g_error ("access %u (width %u, mask %08x): %u-byte transactions: got %" G_GUINT64_FORMAT
+                   ", want %" G_GUINT64_FORMAT, i, a.width, a.mask, 32u << k,
+                   got.transactions[k], want[k]);
+      g_assert_cmpuint (got.sectors, ==, want[0] + 2 * want[1] + 4 * want[2]);
+    }
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -629,6 +925,16 @@ main (int argc, char **argv)
   g_test_add_func ("/coalescing/arch-check", test_arch_check);
   g_test_add_func ("/coalescing/cost-add", test_cost_add);
   g_test_add_func ("/coalescing/random-vs-reference", test_random);
+  g_test_add_func ("/coalescing/cc13/seed001", test_cc13_seed001);
+  g_test_add_func ("/coalescing/cc13/coalesced", test_cc13_coalesced);
+  g_test_add_func ("/coalescing/cc13/wide-words", test_cc13_wide);
+  g_test_add_func ("/coalescing/cc13/stride-2", test_cc13_stride2);
+  g_test_add_func ("/coalescing/cc13/permuted", test_cc13_permuted);
+  g_test_add_func ("/coalescing/cc13/small-words", test_cc13_small_words);
+  g_test_add_func ("/coalescing/cc13/two-segments", test_cc13_two_segments);
+  g_test_add_func ("/coalescing/cc13/inactive-lanes", test_cc13_inactive);
+  g_test_add_func ("/coalescing/cc13/idle-half-warp", test_cc13_idle_half);
+  g_test_add_func ("/coalescing/cc13/random-vs-reference", test_cc13_random);
 
   return g_test_run ();
 }

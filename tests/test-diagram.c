@@ -380,6 +380,38 @@ test_sectors_seed001 (void)
   g_assert_cmpuint (svg_count (s, "20 of 32 B"), ==, 1); /* 160..179 */
 }
 
+/* Seed 001 under compute capability 1.3's rule (segment_rule=shrink):
+ * lane 0 (116) opens segment 0..127 with lanes 1, 2; only 116..127 is used,
+ * the upper half of the upper half -> one 32-byte transaction 96..127.
+ * Lane 3 (128) opens 128..255, lanes 3-15 use 128..179, the lower half ->
+ * one 64-byte transaction 128..191.  Two boxes, 3 rows of 32 bytes, 96 B
+ * for 64 B: 66.7%; 3 arrows to the 32-byte box, 13 to the 64-byte one. */
+static void
+test_sectors_seed001_cc13 (void)
+{
+  MsArch cc13 = *ms_arch_default ();
+  cc13.coalesce_lanes = 16;
+  cc13.segment_rule = MS_SEGMENTS_SHRINK;
+  MsDiagramInfo info = info_make ();
+  info.arch = &cc13;
+  guint64 in = (guint64) 1 << MS_BUFFER_SHIFT; /* buffer 0 */
+  MsWarpAccess a = access_make (MS_SPACE_GLOBAL, 4, 0x0000FFFFu, in + 116, 4);
+  g_autoptr (GString) dot = g_string_new (NULL);
+  ms_diagram_sectors (&info, &a, dot);
+  g_assert_nonnull (strstr (dot->str, "<B>32-byte segment</B><BR/>half-warp 0<BR/>in+96<"));
+  g_assert_nonnull (strstr (dot->str, "<B>64-byte segment</B><BR/>half-warp 0<BR/>in+128<"));
+  g_autoptr (Svg) s = render_svg (dot);
+  g_assert_cmpuint (s->edges, ==, 16);
+  g_assert_cmpuint (svg_count (s, "-byte segment"), ==, 2);
+  g_assert_cmpuint (svg_count (s, "128-byte segment"), ==, 0);
+  g_assert_cmpuint (svg_count (s, "transactions: 1 x 32 B, 1 x 64 B, 0 x 128 B (96 B) "
+                                  "\xc2\xb7 efficiency 66.7%"), ==, 1);
+  g_assert_cmpuint (svg_count (s, "12 of 32 B"), ==, 1); /* 116..127 */
+  g_assert_cmpuint (svg_count (s, "32 of 32 B"), ==, 1); /* 128..159 */
+  g_assert_cmpuint (svg_count (s, "20 of 32 B"), ==, 1); /* 160..179 */
+  g_assert_cmpuint (svg_count (s, "not fetched"), ==, 1 /* legend only */);
+}
+
 /* A word per 256 bytes (transpose_naive's store): 32 sectors in 32 lines,
  * 12.5%; only the fetched sectors are drawn. */
 static void
@@ -757,6 +789,35 @@ test_cli_seed001 (void)
   g_assert_cmpuint (svg_count (s, "3 sectors (96 B) fetched in 2 lines"), ==, 1);
 }
 
+/* Seed 001 under --arch cc13, as DOT: one 32-byte and one 64-byte segment
+ * box (derived in test_sectors_seed001_cc13 above), nothing else boxed. */
+static void
+test_cli_seed001_cc13 (void)
+{
+  if (!have_memsim ())
+    return;
+  if (ms_kernel_find ("gmem_stride") == NULL)
+    {
+      g_test_skip ("no gmem_stride kernel in this build");
+      return;
+    }
+  g_autofree char *f = tmp ("seed001-cc13.dot");
+  Run r = { 0 };
+  run_diagram (&r, "gmem_stride", "-p", "n=16", "-p", "offset=29", "--kind", "sectors", "--arch",
+               "cc13", "-o", f, NULL);
+  g_assert_cmpstr (r.err, ==, "");
+  g_assert_cmpint (r.status, ==, 0);
+  run_clear (&r);
+  g_autofree char *dot = NULL;
+  g_assert_true (g_file_get_contents (f, &dot, NULL, NULL));
+  guint boxes = 0;
+  for (const char *p = dot; (p = strstr (p, "-byte segment</B>")); p++)
+    boxes++;
+  g_assert_cmpuint (boxes, ==, 2);
+  g_assert_nonnull (strstr (dot, ">32-byte segment</B><BR/>half-warp 0<BR/>in+96<"));
+  g_assert_nonnull (strstr (dot, ">64-byte segment</B><BR/>half-warp 0<BR/>in+128<"));
+}
+
 /* --arch changes the model: seed 000's +2 padding is conflict-free in
  * Kepler's 64-bit bank mode (34 floats = 17 eight-byte words a row: odd). */
 static void
@@ -875,6 +936,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diagram/banks/partial", test_banks_partial);
   g_test_add_func ("/diagram/sectors/seed001", test_sectors_seed001);
   g_test_add_func ("/diagram/sectors/strided", test_sectors_strided);
+  g_test_add_func ("/diagram/sectors/seed001-cc13", test_sectors_seed001_cc13);
   g_test_add_func ("/diagram/tile/grid", test_tile);
   g_test_add_func ("/diagram/tile/shape-from-source", test_tile_shape_from_source);
   g_test_add_func ("/diagram/lines", test_lines);
@@ -885,6 +947,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diagram/cli/transpose", test_cli_transpose);
   g_test_add_func ("/diagram/cli/kinds", test_cli_kinds);
   g_test_add_func ("/diagram/cli/seed001", test_cli_seed001);
+  g_test_add_func ("/diagram/cli/seed001-cc13", test_cli_seed001_cc13);
   g_test_add_func ("/diagram/cli/arch", test_cli_arch);
   int status = g_test_run ();
   /* clean the temporary folder */

@@ -31,9 +31,30 @@
  *   accesses across instructions or warps, no DRAM model: those belong to
  *   the cache and time models, which consume these sectors.
  *
- * - Not modelled here: the segment-shrinking transaction rule of compute
- *   capability 1.x (32/64/128-byte segments per half-warp); a preset that
- *   needs it needs another function, not other MsArch numbers.
+ * - Compute capability 1.2/1.3 (arch->segment_rule = MS_SEGMENTS_SHRINK,
+ *   the cc13 preset; seed 001 and the CUDA Programming Guide 2.x-3.x,
+ *   "Coalescing on devices of compute capability 1.2 and higher"): the
+ *   lanes are taken in groups of arch->coalesce_lanes (16: half-warps),
+ *   each group on its own, per warp-level instruction.  In a group, while
+ *   an active lane is unserved: the segment holding the address of the
+ *   lowest-numbered unserved active lane (32 bytes for 1-byte words, 64
+ *   for 2-byte words, 128 for any wider word) serves every unserved active
+ *   lane whose address lies in it; its transaction is reduced from 128 to
+ *   64 bytes when only the lower or the upper half is used, and from 64
+ *   (originally or after that) to 32 bytes likewise.  Seed 001: lanes 0-15
+ *   reading 4-byte words from byte 116 = one 32-byte (96..127) and one
+ *   64-byte (128..191) transaction.  The counters are the transactions of
+ *   each size (the cc 1.x profiler's gld_32b/64b/128b, gst_...), requests
+ *   (1 per instruction, as above) and sectors = bytes the transactions
+ *   move / 32, so that efficiency (bytes / (sectors * 32)) keeps its
+ *   meaning; lines = distinct 128-byte lines the transactions lie in.  Two
+ *   groups on the same bytes are two transactions.  A lane belongs to the
+ *   segment of its first byte; a misaligned lane's bytes past that
+ *   segment are not fetched (the hardware requires aligned words).  Loads,
+ *   stores and atomics alike; cc 1.0/1.1's stricter rule (one transaction
+ *   per lane unless the half-warp is in order and aligned) is not
+ *   modelled.  This path is a separate function (cost_shrink), chosen by
+ *   one branch, so the sector rule's speed does not change.
  *
  * Implementation (no allocation, no global state; timings in the header
  * of cost_fast): a partially active warp first gets its inactive lanes
@@ -327,6 +348,104 @@ cost_ordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
   return TRUE;
 }
 
+/* ---- compute capability 1.2/1.3: segments per half-warp ---- */
+
+/* The segment size for a word of `width` bytes: 32, 64 or 128. */
+static inline guint
+shrink_segment_bytes (guint width)
+{
+  return width == 1 ? 32u : width == 2 ? 64u : 128u;
+}
+
+/* The transactions of the lanes of `mask` (the active lanes below the warp
+ * size), as the rule in the header issues them.  Returns their number. */
+static guint
+segments (const MsArch *arch, const MsWarpAccess *a, guint32 mask, MsSegment *out)
+{
+  guint width = a->width, size = shrink_segment_bytes (width);
+  guint group_lanes = (guint) arch->coalesce_lanes;
+  guint n = 0;
+
+  for (guint g = 0; g * group_lanes < MS_WARP_SIZE; g++)
+    {
+      guint32 gmask = group_lanes >= 32 ? 0xFFFFFFFFu
+                                        : ((1u << group_lanes) - 1) << (g * group_lanes);
+      guint32 todo = mask & gmask;
+      while (todo != 0)
+        {
+          guint64 seg = a->addr[__builtin_ctz (todo)] & ~(guint64) (size - 1);
+          guint32 served = 0;
+          guint used = 0;   /* bit q: bytes [seg + 32q, seg + 32q + 32) used */
+          for (guint32 m = todo; m != 0; m &= m - 1)
+            {
+              guint l = (guint) __builtin_ctz (m);
+              guint64 lo = a->addr[l];
+              if ((lo & ~(guint64) (size - 1)) != seg)
+                continue;
+              guint64 hi = MIN (lo + width - 1, seg + size - 1);
+              served |= 1u << l;
+              for (guint q = (guint) ((lo - seg) >> 5); q <= (guint) ((hi - seg) >> 5); q++)
+                used |= 1u << q;
+            }
+          /* reduce: 128 -> 64 when one half is used, 64 -> 32 likewise */
+          guint tsize = size;
+          guint64 taddr = seg;
+          if (tsize == 128 && ((used & 0x3) == 0 || (used & 0xC) == 0))
+            {
+              tsize = 64;
+              if ((used & 0x3) == 0)
+                {
+                  taddr += 64;
+                  used >>= 2;
+                }
+            }
+          if (tsize == 64 && ((used & 0x1) == 0 || (used & 0x2) == 0))
+            {
+              tsize = 32;
+              if ((used & 0x1) == 0)
+                taddr += 32;
+            }
+          out[n++] = (MsSegment) { taddr, tsize, g, served };
+          todo &= ~served;
+        }
+    }
+  return n;
+}
+
+static void
+cost_shrink (const MsArch *arch, const MsWarpAccess *a, guint32 mask, MsGlobalCost *cost)
+{
+  MsSegment seg[MS_COALESCING_MAX_SEGMENTS];
+  guint n = segments (arch, a, mask, seg);
+  guint64 line[MS_COALESCING_MAX_SEGMENTS];
+  guint n_lines = 0;
+
+  memset (cost, 0, sizeof *cost);
+  cost->requests = 1;
+  cost->bytes = (guint64) a->width * popcount32 (mask);
+  for (guint i = 0; i < n; i++)
+    {
+      cost->transactions[seg[i].size == 32 ? 0 : seg[i].size == 64 ? 1 : 2]++;
+      cost->sectors += seg[i].size / 32;
+      guint64 l = seg[i].addr / 128;
+      guint k = 0;
+      while (k < n_lines && line[k] != l)
+        k++;
+      if (k == n_lines)
+        line[n_lines++] = l;
+    }
+  cost->lines = n_lines;
+}
+
+guint
+ms_coalescing_segments (const MsArch *arch, const MsWarpAccess *a, MsSegment *seg_out)
+{
+  guint32 mask = ms_warp_lanes (a->mask, arch->warp_size);
+  if (arch->segment_rule != MS_SEGMENTS_SHRINK || mask == 0 || a->width == 0)
+    return 0;
+  return segments (arch, a, mask, seg_out);
+}
+
 void
 ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                     MsGlobalCost *cost)
@@ -341,8 +460,14 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
       memset (cost, 0, sizeof *cost);
       return;
     }
+  if (G_UNLIKELY (arch->segment_rule == MS_SEGMENTS_SHRINK))
+    {
+      cost_shrink (arch, a, mask, cost);
+      return;
+    }
   cost->requests = 1;
   cost->bytes = width * popcount32 (mask);
+  cost->transactions[0] = cost->transactions[1] = cost->transactions[2] = 0;
 
   if (G_LIKELY (sshift >= 0 && lshift >= sshift))
     {
@@ -422,6 +547,8 @@ ms_global_cost_add (MsGlobalCost *sum, const MsGlobalCost *b)
   sum->sectors += b->sectors;
   sum->lines += b->lines;
   sum->bytes += b->bytes;
+  for (guint i = 0; i < 3; i++)
+    sum->transactions[i] += b->transactions[i];
 }
 
 gboolean
@@ -444,14 +571,34 @@ ms_coalescing_arch_check (const MsArch *arch, GError **error)
                    name, arch->line_bytes, arch->sector_bytes);
       return FALSE;
     }
-  /* cc 1.x's half-warp segments are another function (not written yet):
-   * refuse rather than count them as sectors */
-  if (arch->segment_rule != MS_SEGMENTS_SECTORS
-      || (arch->coalesce_lanes < arch->warp_size && arch->coalesce_lanes < MS_WARP_SIZE))
+  if (arch->segment_rule == MS_SEGMENTS_SHRINK)
+    {
+      /* cc 1.2/1.3's segments are 32, 64 and 128 bytes (the counters'
+       * names); groups tile the warp */
+      if (arch->sector_bytes != 32 || arch->line_bytes != 128)
+        {
+          g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                       "architecture %s: segment_rule=shrink needs sector_bytes=32 and "
+                       "line_bytes=128 (cc 1.2/1.3's segments), not %d and %d",
+                       name, arch->sector_bytes, arch->line_bytes);
+          return FALSE;
+        }
+      if (arch->coalesce_lanes < 1 || arch->coalesce_lanes > MS_WARP_SIZE
+          || MS_WARP_SIZE % arch->coalesce_lanes != 0)
+        {
+          g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+                       "architecture %s: segment_rule=shrink needs coalesce_lanes dividing %d "
+                       "(16: half-warps), not %d", name, MS_WARP_SIZE, arch->coalesce_lanes);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  /* the sector rule coalesces the whole warp */
+  if (arch->coalesce_lanes < arch->warp_size && arch->coalesce_lanes < MS_WARP_SIZE)
     {
       g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
-                   "architecture %s: the coalescing model does not implement segment_rule=shrink "
-                   "or coalesce_lanes below the warp size yet", name);
+                   "architecture %s: segment_rule=sectors coalesces the whole warp; set "
+                   "coalesce_lanes=%d or segment_rule=shrink", name, arch->warp_size);
       return FALSE;
     }
   return TRUE;
@@ -459,10 +606,23 @@ ms_coalescing_arch_check (const MsArch *arch, GError **error)
 
 /* ---- the model (model.h) ---- */
 
+static gboolean
+shrink_applies (const MsArch *arch)
+{
+  return arch->segment_rule == MS_SEGMENTS_SHRINK;
+}
+
+/* The cc 1.x profiler's gld_32b, gst_32b, ...: "g" + "ld"/"st"; it had no
+ * such counters for atomics, so those are counted but not named. */
+#define LD_ST ((1u << MS_OP_LD) | (1u << MS_OP_ST))
+
 static const MsCounterDef coalescing_counters[] = {
   { "requests", MS_SLOT_REQUESTS, "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum" },
   { "sectors", MS_SLOT_SECTORS, "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" },
   { "lines", MS_SLOT_LINES, NULL },
+  { "transactions_32b", MS_SLOT_TX_32B, "g%s_32b", .ops = LD_ST, .applies = shrink_applies },
+  { "transactions_64b", MS_SLOT_TX_64B, "g%s_64b", .ops = LD_ST, .applies = shrink_applies },
+  { "transactions_128b", MS_SLOT_TX_128B, "g%s_128b", .ops = LD_ST, .applies = shrink_applies },
   { NULL },
 };
 
@@ -474,11 +634,15 @@ coalescing_model_cost (const MsArch *arch, const MsWarpAccess *a, guint64 *v)
   v[MS_SLOT_REQUESTS] += g.requests;
   v[MS_SLOT_SECTORS] += g.sectors;
   v[MS_SLOT_LINES] += g.lines;
+  v[MS_SLOT_TX_32B] += g.transactions[0];
+  v[MS_SLOT_TX_64B] += g.transactions[1];
+  v[MS_SLOT_TX_128B] += g.transactions[2];
 }
 
 const MsModel ms_model_coalescing = {
   .name = "coalescing",
-  .summary = "global memory: requests, 32-byte sectors and 128-byte lines per warp access",
+  .summary = "global memory: requests, 32-byte sectors and 128-byte lines per warp access "
+             "(cc 1.2/1.3: 32/64/128-byte transactions per half-warp)",
   .space = MS_SPACE_GLOBAL,
   .counters = coalescing_counters,
   .arch_check = ms_coalescing_arch_check,

@@ -1,5 +1,6 @@
 /* coalescing.h - global memory coalescing model: sectors and lines per
- * warp-level access.
+ * warp-level access (sm_20+), or cc 1.2/1.3's 32-, 64- and 128-byte
+ * segment transactions per half-warp (arch->segment_rule).
  *
  * See the comment at the top of coalescing.c for the modelling assumptions.
  * Both functions are pure (no global state, no allocation) and take the
@@ -27,6 +28,9 @@ typedef struct {
                        * lanes' byte ranges [addr, addr+width) */
   guint64 lines;      /* distinct arch->line_bytes lines touched */
   guint64 bytes;      /* bytes requested: width * number of active lanes */
+  /* segment_rule=shrink only (0 otherwise): the transactions of 32, 64 and
+   * 128 bytes; sectors is then the bytes they move / 32 */
+  guint64 transactions[3];
 } MsGlobalCost;
 
 /* Fills (overwrites) *cost with the cost of one warp access.  A record with
@@ -42,12 +46,32 @@ void ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
 guint ms_coalescing_sectors (const MsArch *arch, const MsWarpAccess *a,
                              guint64 *sector_out);
 
+/* One transaction of the segment rule of compute capability 1.2/1.3. */
+typedef struct {
+  guint64 addr;     /* its first byte (a multiple of its size) */
+  guint size;       /* 32, 64 or 128 bytes */
+  guint group;      /* the group of arch->coalesce_lanes lanes (half-warp) it serves */
+  guint32 lanes;    /* the lanes it serves (bit l = lane l) */
+} MsSegment;
+
+/* At most one transaction per active lane. */
+#define MS_COALESCING_MAX_SEGMENTS MS_WARP_SIZE
+
+/* Under segment_rule=shrink: the transactions of the access, in the order
+ * the rule issues them (groups in order; within a group, by the lowest
+ * unserved active lane), into seg_out (MS_COALESCING_MAX_SEGMENTS
+ * entries); returns their number (0 when mask == 0).  The sizes give
+ * cost.transactions.  Under the sector rule: 0. */
+guint ms_coalescing_segments (const MsArch *arch, const MsWarpAccess *a, MsSegment *seg_out);
+
 /* Adds cost b into the running total *sum. */
 void ms_global_cost_add (MsGlobalCost *sum, const MsGlobalCost *b);
 
 /* Whether the model can work with this architecture: warp_size in
  * 1..MS_WARP_SIZE, sector_bytes >= 16 (the widest access, so one lane spans
- * at most 2 sectors), line_bytes a positive multiple of sector_bytes.  For
+ * at most 2 sectors), line_bytes a positive multiple of sector_bytes; the
+ * sector rule needs coalesce_lanes = the warp, segment_rule=shrink needs
+ * 32-byte sectors, 128-byte lines and coalesce_lanes dividing the warp.  For
  * the loader of architecture description files; the cost functions assume
  * a checked arch. */
 gboolean ms_coalescing_arch_check (const MsArch *arch, GError **error);

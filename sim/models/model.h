@@ -43,7 +43,10 @@ enum {
   MS_SLOT_L2_WRITE = 7,
   MS_SLOT_DRAM_READ = 8,
   MS_SLOT_DRAM_WRITE = 9,
-  MS_SLOT_FIRST_FREE = 10,
+  MS_SLOT_TX_32B = 10,    /* coalescing.c, segment_rule=shrink (cc 1.2/1.3) */
+  MS_SLOT_TX_64B = 11,
+  MS_SLOT_TX_128B = 12,
+  MS_SLOT_FIRST_FREE = 13,
 };
 
 typedef struct {
@@ -57,6 +60,13 @@ typedef struct {
    * over every site and op plus the launch's own part (MsStats.launch),
    * under the fixed name `nsight`, rather than per op. */
   gboolean per_launch;
+  /* The ops `nsight` names a metric for, as bits 1 << MsOp; 0: every op.
+   * For the others the counter is counted but has no metric name. */
+  guint ops;
+  /* optional: whether the counter means anything on arch (the cc 1.x
+   * transaction sizes only under segment_rule=shrink); reports leave it out
+   * otherwise, as they leave out a model that does not apply */
+  gboolean (*applies) (const MsArch *arch);
 } MsCounterDef;
 
 typedef struct {
@@ -92,6 +102,9 @@ MsArch *ms_models_arch_lookup (const char *name_or_path, GError **error);
 const char *ms_metric_inst_name (MsSpace space, MsOp op);
 /* Nsight's name of a counter for an op (a static string), or NULL. */
 const char *ms_counter_metric_name (const MsCounterDef *def, MsOp op);
+/* Whether counter def of model m is reported on arch: the model's and the
+ * counter's `applies` (NULL: always). */
+gboolean ms_counter_applies (const MsModel *m, const MsCounterDef *def, const MsArch *arch);
 /* Whether any launch-wide counter (MsCounterDef.per_launch) applies on
  * arch, and the total of one: every site's and the launch's own part. */
 gboolean ms_models_launch_counters (const MsArch *arch);

@@ -65,7 +65,15 @@ ms_metric_inst_name (MsSpace space, MsOp op)
 const char *
 ms_counter_metric_name (const MsCounterDef *def, MsOp op)
 {
-  return def->nsight ? intern_printf (def->nsight, ms_op_name (op)) : NULL;
+  if (def->nsight == NULL || (def->ops != 0 && !((def->ops >> op) & 1)))
+    return NULL;
+  return intern_printf (def->nsight, ms_op_name (op));
+}
+
+gboolean
+ms_counter_applies (const MsModel *m, const MsCounterDef *def, const MsArch *arch)
+{
+  return (!m->applies || m->applies (arch)) && (!def->applies || def->applies (arch));
 }
 
 gboolean
@@ -73,7 +81,7 @@ ms_models_launch_counters (const MsArch *arch)
 {
   for (const MsModel *const *m = models; *m; m++)
     for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-      if (d->per_launch && (!(*m)->applies || (*m)->applies (arch)))
+      if (d->per_launch && ms_counter_applies (*m, d, arch))
         return TRUE;
   return FALSE;
 }
@@ -82,10 +90,10 @@ const MsCounterDef *
 ms_counter_find_launch_metric (const MsArch *arch, const char *nsight)
 {
   for (const MsModel *const *m = models; *m; m++)
-    if (!(*m)->applies || (*m)->applies (arch))
-      for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-        if (d->per_launch && d->nsight && strcmp (d->nsight, nsight) == 0)
-          return d;
+    for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+      if (d->per_launch && d->nsight && strcmp (d->nsight, nsight) == 0
+          && ms_counter_applies (*m, d, arch))
+        return d;
   return NULL;
 }
 

@@ -7,8 +7,10 @@
  *                            broadcasts, the phases of 8- and 16-byte
  *                            accesses;
  *   sectors  (viz-sectors.c) one global access: lanes -> addresses ->
- *                            32-byte sectors grouped in 128-byte lines,
- *                            bytes used versus fetched, the efficiency;
+ *                            32-byte sectors grouped in 128-byte lines
+ *                            (cc13: the half-warps' 32/64/128-byte
+ *                            transactions), bytes used versus fetched,
+ *                            the efficiency;
  *   tile     (viz-tile.c)    a shared array drawn as a grid coloured by
  *                            bank, padding columns marked, the cells one
  *                            warp access touches highlighted with their

@@ -13,6 +13,14 @@
  * When the touched lines would need more than MAX_FULL_ROWS rows (strided
  * accesses: a line per lane), only the fetched sectors are drawn.
  *
+ * Under compute capability 1.2/1.3's rule (arch->segment_rule = shrink,
+ * the cc13 preset) the memory column shows the transactions instead: one
+ * box per 32-, 64- or 128-byte segment a half-warp's transaction covers
+ * (ms_coalescing_segments), in the order they are issued, its rows the
+ * 32-byte pieces of it, labelled with its size and half-warp; a lane's
+ * arrow goes to the transaction that serves it.  Seed 001's example is a
+ * 32-byte and a 64-byte box.
+ *
  * Layout: "nop", nodes placed here.
  */
 #include "config.h"
@@ -46,10 +54,28 @@ address_text (const MsDiagramInfo *info, guint64 addr)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, addr);
 }
 
+/* A row of the memory table: one sector (one 32-byte piece of a
+ * transaction under the shrink rule).  Rows of one group (a line, or a
+ * transaction) share the label cell on the right. */
+typedef struct {
+  guint64 sector;     /* byte address / sector_bytes */
+  guint64 group;
+  gboolean fetched;
+  guint32 lanes;      /* the lanes whose bytes count as used in it */
+} Row;
+
 static void
-legend (GString *dot, double x, double top, gboolean collapsed, guint sector_bytes,
-        guint line_bytes)
+legend (GString *dot, double x, double top, gboolean collapsed, gboolean shrink,
+        guint sector_bytes, guint line_bytes)
 {
+  g_autofree char *rows = shrink
+    ? g_strdup ("<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">a row = 32 bytes; a box = one</TD></TR>"
+                "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">half-warp's transaction: a segment</TD></TR>"
+                "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">of 32, 64 or 128 bytes (cc 1.2/1.3)</TD></TR>")
+    : g_strdup_printf ("<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">a row = one %u-byte sector, the unit</TD></TR>"
+                       "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">memory is fetched in; sectors are</TD></TR>"
+                       "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">grouped in %u-byte lines</TD></TR>",
+                       sector_bytes, line_bytes);
   g_string_append_printf (
     dot,
     "  legend [shape=plaintext, pos=\"%.1f,%.1f!\", label=<<TABLE BORDER=\"0\" "
@@ -62,33 +88,24 @@ legend (GString *dot, double x, double top, gboolean collapsed, guint sector_byt
     "<TR><TD BORDER=\"1\" COLOR=\"" MS_VIZ_MUTED "\" BGCOLOR=\"#FFFFFF\" WIDTH=\"26\" HEIGHT=\"16\" "
     "FIXEDSIZE=\"TRUE\"></TD><TD ALIGN=\"LEFT\">not fetched</TD></TR>"
     "<TR><TD COLSPAN=\"2\"> </TD></TR>"
-    "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">a row = one %u-byte sector, the unit</TD></TR>"
-    "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">memory is fetched in; sectors are</TD></TR>"
-    "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">grouped in %u-byte lines</TD></TR>"
+    "%s"
     "%s"
     "<TR><TD COLSPAN=\"2\"> </TD></TR>"
     "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\">efficiency = bytes used / bytes fetched</TD></TR>"
     "</TABLE>>];\n",
-    x + 125, top - 6 * 22, sector_bytes, line_bytes,
+    x + 125, top - 6 * 22, rows,
     collapsed ? "<TR><TD COLSPAN=\"2\" ALIGN=\"LEFT\"><I>only fetched sectors drawn</I></TD></TR>"
               : "");
 }
 
-void
-ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *dot)
+/* Appends the rows of the sector rule: every sector of every touched line
+ * (group = the line), or only the fetched ones when that is too many. */
+static gboolean
+sector_rows (const MsArch *arch, const MsWarpAccess *a, GArray *rows, guint *n_fetched)
 {
-  const MsArch *arch = info->arch;
-  guint warp = (guint) MIN (arch->warp_size, MS_WARP_SIZE);
   guint64 sb = (guint64) arch->sector_bytes, lb = (guint64) arch->line_bytes;
-  guint cells = (guint) MAX (1, sb / 4);
-
-  MsGlobalCost cost;
-  ms_coalescing_cost (arch, a, &cost);
   guint64 sectors[MS_COALESCING_MAX_SECTORS];
   guint n_sectors = ms_coalescing_sectors (arch, a, sectors);
-
-  /* the rows: every sector of every touched line, or only the touched ones */
-  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (guint64)); /* sector index */
   guint n_lines = 0;
   for (guint i = 0; i < n_sectors; i++)
     if (i == 0 || sectors[i] * sb / lb != sectors[i - 1] * sb / lb)
@@ -98,11 +115,53 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
     {
       guint64 line = sectors[i] * sb / lb;
       if (collapsed)
-        g_array_append_val (rows, sectors[i]);
+        g_array_append_val (rows, ((Row) { sectors[i], line, TRUE, a->mask }));
       else if (i == 0 || line != sectors[i - 1] * sb / lb)
         for (guint64 s = line * (lb / sb); s < (line + 1) * (lb / sb); s++)
-          g_array_append_val (rows, s);
+          {
+            gboolean fetched = FALSE;
+            for (guint k = 0; k < n_sectors; k++)
+              fetched |= sectors[k] == s;
+            g_array_append_val (rows, ((Row) { s, line, fetched, a->mask }));
+          }
     }
+  *n_fetched = n_sectors;
+  return collapsed;
+}
+
+/* Appends the rows of the shrink rule: each transaction's 32-byte pieces
+ * (group = the transaction's index in segs). */
+static void
+segment_rows (const MsSegment *segs, guint n, guint64 sb, GArray *rows)
+{
+  for (guint i = 0; i < n; i++)
+    for (guint64 s = segs[i].addr / sb; s < (segs[i].addr + segs[i].size) / sb; s++)
+      g_array_append_val (rows, ((Row) { s, i, TRUE, segs[i].lanes }));
+}
+
+void
+ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *dot)
+{
+  const MsArch *arch = info->arch;
+  guint warp = (guint) MIN (arch->warp_size, MS_WARP_SIZE);
+  guint64 sb = (guint64) arch->sector_bytes, lb = (guint64) arch->line_bytes;
+  guint cells = (guint) MAX (1, sb / 4);
+  gboolean shrink = arch->segment_rule == MS_SEGMENTS_SHRINK;
+
+  MsGlobalCost cost;
+  ms_coalescing_cost (arch, a, &cost);
+  MsSegment segs[MS_COALESCING_MAX_SEGMENTS];
+  guint n_segs = ms_coalescing_segments (arch, a, segs);
+
+  /* the rows, grouped by line (sector rule) or by transaction (shrink) */
+  g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  guint n_sectors = 0;
+  gboolean collapsed = FALSE;
+  if (shrink)
+    segment_rows (segs, n_segs, sb, rows);
+  else
+    collapsed = sector_rows (arch, a, rows, &n_sectors);
+  guint n_lines = (guint) cost.lines;
 
   guint n_active = 0;
   for (guint l = 0; l < warp; l++)
@@ -111,8 +170,9 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
   ms_viz_begin (dot, "nop");
 
   /* title */
-  guint64 fetched = (guint64) n_sectors * sb;
+  guint64 fetched = shrink ? cost.sectors * sb : (guint64) n_sectors * sb;
   guint64 ideal = (cost.bytes + sb - 1) / sb;
+  guint64 units = shrink ? cost.sectors : n_sectors;
   int b0 = -1;
   for (guint l = 0; l < warp && b0 < 0; l++)
     if ((a->mask >> l) & 1)
@@ -130,19 +190,27 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
   g_autofree char *summary = NULL;
   if (n_active == 0)
     summary = g_strdup ("no active lane: the access costs nothing");
+  else if (shrink)
+    summary = g_strdup_printf (
+      "%" G_GUINT64_FORMAT " B requested \xc2\xb7 transactions: %" G_GUINT64_FORMAT " x 32 B, %"
+      G_GUINT64_FORMAT " x 64 B, %" G_GUINT64_FORMAT " x 128 B (%" G_GUINT64_FORMAT " B) "
+      "\xc2\xb7 efficiency %s%%",
+      cost.bytes, cost.transactions[0], cost.transactions[1], cost.transactions[2], fetched,
+      percent);
   else
     summary = g_strdup_printf (
       "%" G_GUINT64_FORMAT " B requested \xc2\xb7 %u sector%s (%" G_GUINT64_FORMAT " B) fetched "
       "in %u line%s \xc2\xb7 efficiency %s%%%s",
       cost.bytes, n_sectors, n_sectors == 1 ? "" : "s", fetched, n_lines,
       n_lines == 1 ? "" : "s", percent, n_sectors > ideal ? "" : " (the minimum)");
-  ms_viz_title (dot, info, what, summary, n_sectors > ideal ? MS_VIZ_BAD : MS_VIZ_GOOD);
+  ms_viz_title (dot, info, what, summary, units > ideal ? MS_VIZ_BAD : MS_VIZ_GOOD);
 
-  /* heights: the lanes, and the memory table with separators between lines */
+  /* heights: the lanes, and the memory table with separators between groups */
+#define ROW_AT(i) g_array_index (rows, Row, (i))
   double lanes_h = MAX (1u, n_active) * ROW;
   double mem_h = rows->len * ROW + ROW; /* + header */
   for (guint i = 1; i < rows->len; i++)
-    if (g_array_index (rows, guint64, i) * sb / lb != g_array_index (rows, guint64, i - 1) * sb / lb)
+    if (ROW_AT (i).group != ROW_AT (i - 1).group)
       mem_h += SEP_H;
   double height = MAX (lanes_h, mem_h);
   double top = height;
@@ -172,15 +240,21 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
   double mem_w = SECT_W + cells * CELL_W + STATUS_W + LINE_W;
   double mx = LANE_W + ADDR_W + GAP + mem_w / 2;
   double my = top - (height - mem_h) / 2 - mem_h / 2;
-  g_string_append_printf (dot, "  hm [shape=plaintext, fontsize=13, pos=\"%.1f,%.1f!\", "
-                               "label=\"memory: %u-byte sectors in %u-byte lines\"];\n",
-                          mx, top + 22, (guint) sb, (guint) lb);
+  if (shrink)
+    g_string_append_printf (dot, "  hm [shape=plaintext, fontsize=13, pos=\"%.1f,%.1f!\", "
+                                 "label=\"memory: each half-warp's transactions (segments), "
+                                 "in %u-byte rows\"];\n",
+                            mx, top + 22, (guint) sb);
+  else
+    g_string_append_printf (dot, "  hm [shape=plaintext, fontsize=13, pos=\"%.1f,%.1f!\", "
+                                 "label=\"memory: %u-byte sectors in %u-byte lines\"];\n",
+                            mx, top + 22, (guint) sb, (guint) lb);
   g_string_append_printf (dot, "  mem [shape=plaintext, pos=\"%.1f,%.1f!\", label=<<TABLE "
                                "BORDER=\"0\" CELLBORDER=\"1\" CELLSPACING=\"0\" CELLPADDING=\"1\">",
                           mx, my);
   g_string_append_printf (dot, "<TR><TD BORDER=\"0\" WIDTH=\"%d\" HEIGHT=\"%d\" FIXEDSIZE=\"TRUE\">"
-                               "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"10\">sector</FONT></TD>",
-                          SECT_W, ROW);
+                               "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"10\">%s</FONT></TD>",
+                          SECT_W, ROW, shrink ? "bytes" : "sector");
   for (guint c = 0; c < cells; c += 2)
     g_string_append_printf (dot, "<TD BORDER=\"0\" COLSPAN=\"%u\" WIDTH=\"%d\" HEIGHT=\"%d\" "
                                  "FIXEDSIZE=\"TRUE\" ALIGN=\"LEFT\"><FONT FACE=\"" MS_VIZ_FONT
@@ -189,28 +263,26 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
   g_string_append_printf (dot, "<TD BORDER=\"0\" WIDTH=\"%d\" HEIGHT=\"%d\" FIXEDSIZE=\"TRUE\">"
                                "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"10\">bytes used</FONT></TD>"
                                "<TD BORDER=\"0\" WIDTH=\"%d\" HEIGHT=\"%d\" FIXEDSIZE=\"TRUE\">"
-                               "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"10\">line</FONT></TD></TR>",
-                          STATUS_W, ROW, LINE_W, ROW);
+                               "<FONT FACE=\"" MS_VIZ_FONT "\" POINT-SIZE=\"10\">%s</FONT></TD></TR>",
+                          STATUS_W, ROW, LINE_W, ROW, shrink ? "transaction" : "line");
   for (guint i = 0; i < rows->len; i++)
     {
-      guint64 s = g_array_index (rows, guint64, i);
-      guint64 line = s * sb / lb;
-      gboolean line_start = i == 0 || g_array_index (rows, guint64, i - 1) * sb / lb != line;
-      if (line_start && i > 0)
+      const Row *row = &ROW_AT (i);
+      guint64 s = row->sector;
+      gboolean group_start = i == 0 || ROW_AT (i - 1).group != row->group;
+      if (group_start && i > 0)
         g_string_append_printf (dot, "<TR><TD BORDER=\"0\" COLSPAN=\"%u\" HEIGHT=\"%d\">"
                                      "</TD></TR>",
                                 cells + 3, SEP_H);
-      /* bytes of this sector used, per 4-byte cell */
+      /* bytes of this sector used by its lanes, per 4-byte cell */
       guint used_bytes = 0;
       guint32 used_cells = 0;
-      gboolean fetched_s = FALSE;
-      for (guint k = 0; k < n_sectors; k++)
-        fetched_s |= sectors[k] == s;
+      gboolean fetched_s = row->fetched;
       for (guint64 byte = s * sb; byte < (s + 1) * sb; byte++)
         {
           gboolean used = FALSE;
           for (guint l = 0; l < warp && !used; l++)
-            used = ((a->mask >> l) & 1) && byte >= a->addr[l] && byte < a->addr[l] + a->width;
+            used = ((row->lanes >> l) & 1) && byte >= a->addr[l] && byte < a->addr[l] + a->width;
           if (used)
             {
               used_bytes++;
@@ -238,28 +310,42 @@ ms_diagram_sectors (const MsDiagramInfo *info, const MsWarpAccess *a, GString *d
                                      "ALIGN=\"LEFT\" COLOR=\"" MS_VIZ_MUTED "\"><FONT FACE=\"" MS_VIZ_FONT "\" COLOR=\""
                                      MS_VIZ_MUTED "\"> not fetched</FONT></TD>",
                                 STATUS_W, ROW);
-      if (line_start)
+      if (group_start)
         {
           guint span = 0;
-          for (guint j = i; j < rows->len && g_array_index (rows, guint64, j) * sb / lb == line; j++)
+          for (guint j = i; j < rows->len && ROW_AT (j).group == row->group; j++)
             span++;
-          g_autofree char *laddr = address_text (info, line * lb);
-          g_string_append_printf (dot, "<TD ROWSPAN=\"%u\" WIDTH=\"%d\" FIXEDSIZE=\"FALSE\" "
-                                       "BGCOLOR=\"" MS_VIZ_PALE "\">%s</TD>",
-                                  span, LINE_W, laddr);
+          if (shrink)
+            {
+              /* the transaction's box: its size, half-warp and address */
+              const MsSegment *g = &segs[row->group];
+              g_autofree char *gaddr = address_text (info, g->addr);
+              g_string_append_printf (dot, "<TD ROWSPAN=\"%u\" WIDTH=\"%d\" FIXEDSIZE=\"FALSE\" "
+                                           "BORDER=\"3\" BGCOLOR=\"" MS_VIZ_PALE "\"><B>%u-byte "
+                                           "segment</B><BR/>half-warp %u<BR/>%s</TD>",
+                                      span, LINE_W, g->size, g->group, gaddr);
+            }
+          else
+            {
+              g_autofree char *laddr = address_text (info, s * sb / lb * lb);
+              g_string_append_printf (dot, "<TD ROWSPAN=\"%u\" WIDTH=\"%d\" FIXEDSIZE=\"FALSE\" "
+                                           "BGCOLOR=\"" MS_VIZ_PALE "\">%s</TD>",
+                                      span, LINE_W, laddr);
+            }
         }
       g_string_append (dot, "</TR>");
     }
   g_string_append (dot, "</TABLE>>];\n");
 
-  /* arrows: lane -> the sector of its first byte */
+  /* arrows: lane -> the row of its first byte (in the transaction serving it) */
   for (guint l = 0; l < warp; l++)
     if ((a->mask >> l) & 1)
       for (guint i = 0; i < rows->len; i++)
-        if (g_array_index (rows, guint64, i) == a->addr[l] / sb)
+        if (ROW_AT (i).sector == a->addr[l] / sb && ((ROW_AT (i).lanes >> l) & 1))
           g_string_append_printf (dot, "  l%u:a:e -> mem:s%u:w [color=\"" MS_VIZ_GOOD "\"];\n",
                                   l, i);
+#undef ROW_AT
 
-  legend (dot, LANE_W + ADDR_W + GAP + mem_w + 40, top, collapsed, (guint) sb, (guint) lb);
+  legend (dot, LANE_W + ADDR_W + GAP + mem_w + 40, top, collapsed, shrink, (guint) sb, (guint) lb);
   ms_viz_end (dot);
 }

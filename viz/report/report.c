@@ -36,11 +36,13 @@ ms_metric_name (MsSpace space, MsOp op, const char *what)
   return d ? ms_counter_metric_name (d, op) : NULL;
 }
 
-/* The (metric, value) pairs of one counter set. */
+/* The (metric, value) pairs of one counter set: the counters that apply
+ * on arch (ms_counter_applies). */
 typedef void (*MetricFn) (const char *name, guint64 value, gpointer user);
 
 static void
-for_each_metric (MsSpace space, MsOp op, const MsCounters *c, MetricFn fn, gpointer user)
+for_each_metric (const MsArch *arch, MsSpace space, MsOp op, const MsCounters *c, MetricFn fn,
+                 gpointer user)
 {
   const char *n = ms_metric_inst_name (space, op);
   if (n)
@@ -48,19 +50,19 @@ for_each_metric (MsSpace space, MsOp op, const MsCounters *c, MetricFn fn, gpoin
   for (const MsModel *const *m = ms_models (); *m; m++)
     if ((*m)->space == space)
       for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-        if (!d->per_launch && (n = ms_counter_metric_name (d, op)))
+        if (!d->per_launch && ms_counter_applies (*m, d, arch)
+            && (n = ms_counter_metric_name (d, op)))
           fn (n, c->v[d->slot], user);
 }
 
-/* The launch-wide counters (L2, DRAM) of the models that apply on arch. */
+/* The launch-wide counters (L2, DRAM) that apply on arch. */
 static void
 for_each_launch_metric (const MsArch *arch, const MsStats *stats, MetricFn fn, gpointer user)
 {
   for (const MsModel *const *m = ms_models (); *m; m++)
-    if (!(*m)->applies || (*m)->applies (arch))
-      for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-        if (d->per_launch)
-          fn (d->nsight, ms_stats_launch_total (stats, d), user);
+    for (const MsCounterDef *d = (*m)->counters; d->key; d++)
+      if (d->per_launch && ms_counter_applies (*m, d, arch))
+        fn (d->nsight, ms_stats_launch_total (stats, d), user);
 }
 
 static void
@@ -150,7 +152,7 @@ write_json (const MsTraceReport *r, GString *out)
         ms_stats_total (r->stats, (MsSpace) sp, op, &c);
         if (op == MS_OP_ATOMIC && c.executions == 0)
           continue;
-        for_each_metric ((MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
+        for_each_metric (r->arch, (MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
       }
   for_each_launch_metric (r->arch, r->stats, add_json_metric, b);
   json_builder_end_object (b);
@@ -197,7 +199,7 @@ write_json (const MsTraceReport *r, GString *out)
           json_builder_set_member_name (b, "ideal_wavefronts");
           json_builder_add_int_value (b, (gint64) s->c.v[MS_SLOT_IDEAL]);
         }
-      for_each_metric (s->space, s->op, &s->c, add_json_metric, b);
+      for_each_metric (r->arch, s->space, s->op, &s->c, add_json_metric, b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -207,12 +209,24 @@ write_json (const MsTraceReport *r, GString *out)
   ms_report_append_json (root, out);
 }
 
+/* Whether the report shows cc 1.2/1.3's transaction sizes (the counters
+ * that apply only under segment_rule=shrink). */
+static gboolean
+shows_transactions (const MsArch *arch)
+{
+  return arch->segment_rule == MS_SEGMENTS_SHRINK;
+}
+
 static void
 write_csv (const MsTraceReport *r, GString *out)
 {
+  gboolean tx = shows_transactions (r->arch);
   g_string_append (out, "kernel,file,line,space,op,width,executions,avg_active_lanes,"
                         "partial_warp_executions,requests,sectors,sectors_per_request,"
-                        "wavefronts,ideal_wavefronts,excessive_wavefronts,source\n");
+                        "wavefronts,ideal_wavefronts,excessive_wavefronts,");
+  if (tx)
+    g_string_append (out, "transactions_32b,transactions_64b,transactions_128b,");
+  g_string_append (out, "source\n");
   for (guint i = 0; i < r->stats->sites->len; i++)
     {
       const MsSiteStats *s = &g_array_index (r->stats->sites, MsSiteStats, i);
@@ -223,14 +237,28 @@ write_csv (const MsTraceReport *r, GString *out)
       g_string_append_printf (out,
                               "%s,%s,%d,%s,%s,%u,%" G_GUINT64_FORMAT ",%.2f,%" G_GUINT64_FORMAT
                               ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%.2f,%" G_GUINT64_FORMAT
-                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",\"%s\"\n",
+                              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
                               r->info->kernel, base ? base + 1 : s->site->file,
                               s->site->line, ms_space_name (s->space), ms_op_name (s->op),
                               s->width, s->c.executions, ms_ratio (s->c.lanes, s->c.executions),
                               s->c.partial, s->c.v[MS_SLOT_REQUESTS], s->c.v[MS_SLOT_SECTORS],
                               ms_ratio (s->c.v[MS_SLOT_SECTORS], s->c.v[MS_SLOT_REQUESTS]), s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL],
-                              s->c.v[MS_SLOT_EXCESSIVE], quoted->str);
+                              s->c.v[MS_SLOT_EXCESSIVE]);
+      if (tx)
+        g_string_append_printf (out, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+                                ",", s->c.v[MS_SLOT_TX_32B], s->c.v[MS_SLOT_TX_64B],
+                                s->c.v[MS_SLOT_TX_128B]);
+      g_string_append_printf (out, "\"%s\"\n", quoted->str);
     }
+}
+
+/* The totals of (space, op) for a row of the text tables; FALSE when the
+ * row is left out (atomics that never ran). */
+static gboolean
+op_totals (const MsTraceReport *r, MsSpace space, int op, MsCounters *c)
+{
+  ms_stats_total (r->stats, space, op, c);
+  return op != MS_OP_ATOMIC || c->executions != 0;
 }
 
 static void
@@ -264,8 +292,7 @@ write_text (const MsTraceReport *r, GString *out)
   for (int op = 0; op < 3; op++)
     {
       MsCounters c;
-      ms_stats_total (r->stats, MS_SPACE_GLOBAL, op, &c);
-      if (op == MS_OP_ATOMIC && c.executions == 0)
+      if (!op_totals (r, MS_SPACE_GLOBAL, op, &c))
         continue;
       g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
                               " %13" G_GUINT64_FORMAT " %12.2f %10.1f%%\n",
@@ -273,13 +300,28 @@ write_text (const MsTraceReport *r, GString *out)
                               ms_ratio (c.v[MS_SLOT_SECTORS], c.v[MS_SLOT_REQUESTS]),
                               100.0 * ms_ratio (c.bytes, c.v[MS_SLOT_SECTORS] * (guint64) r->arch->sector_bytes));
     }
+  if (shows_transactions (r->arch))
+    {
+      /* cc 1.2/1.3: the segment transactions the requests became */
+      g_string_append (out, "Global transactions    32-byte       64-byte      128-byte  bytes moved\n");
+      for (int op = 0; op < 3; op++)
+        {
+          MsCounters c;
+          if (!op_totals (r, MS_SPACE_GLOBAL, op, &c))
+            continue;
+          g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
+                                  " %13" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT "\n",
+                                  op_label[op], c.v[MS_SLOT_TX_32B], c.v[MS_SLOT_TX_64B],
+                                  c.v[MS_SLOT_TX_128B],
+                                  c.v[MS_SLOT_SECTORS] * (guint64) r->arch->sector_bytes);
+        }
+    }
   g_string_append (out, "Shared memory       instructions    wavefronts         ideal     excessive"
                         "  wavefronts/instr\n");
   for (int op = 0; op < 3; op++)
     {
       MsCounters c;
-      ms_stats_total (r->stats, MS_SPACE_SHARED, op, &c);
-      if (op == MS_OP_ATOMIC && c.executions == 0)
+      if (!op_totals (r, MS_SPACE_SHARED, op, &c))
         continue;
       g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
                               " %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT " %16.2f\n",
