@@ -87,7 +87,11 @@ def main():
         collect(a.collect, a.measurements)
         return 0
     m = json.load(open(a.measurements))
-    runs = m["runs"]
+    seen, runs = set(), []
+    for r in m["runs"]:   # a run measured twice (two groups) counts once: the first
+        if r["name"] not in seen:
+            seen.add(r["name"])
+            runs.append(r)
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         sims = list(ex.map(lambda r: simulate(a.memsim, r), runs))
     version = subprocess.run([a.memsim, "--version"], capture_output=True, text=True).stdout.strip()

@@ -62,11 +62,17 @@ typedef struct {
   guint8 dirty;
 } Way;
 
-/* A set-associative cache of sectored lines, LRU within a set. */
+#define MEMO_SIZE 256   /* recently used lines (cache_memo: the top 8 bits of a hash) */
+
+/* A set-associative cache of sectored lines, LRU within a set.  memo
+ * remembers where recently used lines sit, so that the next use of a line
+ * (the neighbouring warps of a block touch the same lines) skips the scan
+ * of its set; an entry is only a hint, checked against the way's tag. */
 typedef struct {
   Way *way;         /* [set * ways + w] */
   guint sets, ways;
   guint32 clock;
+  gsize memo[MEMO_SIZE];
 } Cache;
 
 static void
@@ -114,15 +120,28 @@ cache_tick (Cache *c)
   return ++c->clock;
 }
 
+static inline gsize *
+cache_memo (Cache *c, guint64 line)
+{
+  return &c->memo[(line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 56];
+}
+
 /* The way holding line, or -1. */
 static inline gssize
 cache_find (Cache *c, guint64 line)
 {
+  gsize *memo = cache_memo (c, line);
+  if (c->way[*memo].tag == line + 1)
+    {
+      c->way[*memo].used = cache_tick (c);
+      return (gssize) *memo;
+    }
   gsize base = (gsize) cache_set (c, line) * c->ways;
   for (guint w = 0; w < c->ways; w++)
     if (c->way[base + w].tag == line + 1)
       {
         c->way[base + w].used = cache_tick (c);
+        *memo = base + w;
         return (gssize) (base + w);
       }
   return -1;
@@ -149,6 +168,7 @@ cache_insert (Cache *c, guint64 line, guint8 *evicted_dirty)
   Way *v = &c->way[victim];
   *evicted_dirty = v->tag ? v->dirty : 0;
   *v = (Way) { .tag = line + 1, .used = cache_tick (c) };
+  *cache_memo (c, line) = victim;
   return victim;
 }
 
