@@ -78,6 +78,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--memsim", default="./memsim")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--occupancy", metavar="FILE",
+                    help="Nsight's launch metrics (gpu/device-occupancy.sh, saved by "
+                         "gpu/occupancy-check.py --save): add the occupancy check")
     ap.add_argument("--collect", nargs="+", metavar="DIR",
                     help="turn device-costs.sh folders into the measurement file (first argument)")
     ap.add_argument("measurements")
@@ -196,6 +199,29 @@ def main():
                     wrong.append(f"{ra['kernel']} / {rb['kernel']}")
         w(f"| {fam} | {pairs} | {same} | {', '.join(wrong) or '-'} |")
     w("")
+    if a.occupancy:
+        here = os.path.dirname(os.path.abspath(__file__))
+        r = subprocess.run([sys.executable, os.path.join(here, "occupancy-check.py"), "--memsim",
+                            a.memsim, a.occupancy], capture_output=True, text=True)
+        w("## Occupancy\n")
+        w(f"`memsim occupancy KERNEL` against Nsight Compute's launch metrics of the same launch "
+          f"(`{os.path.relpath(a.occupancy)}`, from `gpu/device-occupancy.sh`; "
+          "`python3 gpu/occupancy-check.py` reruns the check, and `make check` runs it).  "
+          "Compared: `launch__registers_per_thread`, `launch__occupancy_limit_registers`, "
+          "`..._warps`, `..._blocks`, `sm__maximum_warps_per_active_cycle_pct`, "
+          "`launch__waves_per_multiprocessor`, `launch__shared_mem_per_block_static`, block and "
+          "grid size, and the shared-memory limit at the carveout the driver chose.\n")
+        w("Two things the H100 showed: the driver allocates at least 16 registers per thread "
+          "(ptxas' 10 to 15 are reported as 16; memsim now does the same), and it picks the "
+          "shared-memory carveout itself (`launch__shared_mem_config_size`: 8 KiB for "
+          "`transpose_naive`, 100 KiB for the reductions), not the largest one that "
+          "`cuda_occupancy.h` assumes by default; so `launch__occupancy_limit_shared_mem` "
+          "differs from memsim's (which uses the calculator's default) while the active blocks "
+          "and the occupancy agree: shared memory limits none of these launches.  How the "
+          "driver chooses is not modelled.\n")
+        w("```")
+        w(r.stdout.strip())
+        w("```\n")
     text = "\n".join(lines) + "\n"
     if a.output:
         open(a.output, "w").write(text)

@@ -62,6 +62,33 @@ assert_one_line_error (const Result *r, int status, const char *fragment)
   g_assert_nonnull (strstr (r->err, fragment));
 }
 
+/* memsim occupancy against what Nsight Compute measured on an H100 for
+ * every built-in kernel (gpu/measurements/h100-2026-11-24-occupancy.json,
+ * from gpu/device-occupancy.sh): registers per thread, the register, warp
+ * and block limits, the theoretical occupancy, waves, static shared bytes
+ * and the shared-memory limit at the driver's carveout all agree. */
+static void
+test_occupancy_measured (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  const char *argv[] = { python, MEMSIM_SRCDIR "/gpu/occupancy-check.py", "--memsim", exe,
+                         MEMSIM_SRCDIR "/gpu/measurements/h100-2026-11-24-occupancy.json",
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &wait_status, NULL));
+  g_test_message ("%s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_assert_nonnull (strstr (out, "36 of 36 kernels agree on every metric"));
+}
+
 static void
 test_version_and_help (void)
 {
@@ -796,6 +823,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/too-big", test_too_big);
   g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/occupancy", test_occupancy);
+  g_test_add_func ("/cli/occupancy-measured", test_occupancy_measured);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
