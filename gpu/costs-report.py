@@ -81,6 +81,8 @@ def main():
     ap.add_argument("--occupancy", metavar="FILE",
                     help="Nsight's launch metrics (gpu/device-occupancy.sh, saved by "
                          "gpu/occupancy-check.py --save): add the occupancy check")
+    ap.add_argument("--held-out", metavar="FILE",
+                    help="more measurements the time constants were not fitted to: their time errors")
     ap.add_argument("--collect", nargs="+", metavar="DIR",
                     help="turn device-costs.sh folders into the measurement file (first argument)")
     ap.add_argument("measurements")
@@ -199,6 +201,33 @@ def main():
                     wrong.append(f"{ra['kernel']} / {rb['kernel']}")
         w(f"| {fam} | {pairs} | {same} | {', '.join(wrong) or '-'} |")
     w("")
+    if a.held_out:
+        h = json.load(open(a.held_out))
+        hruns = h["runs"]
+        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            hsims = list(ex.map(lambda r: simulate(a.memsim, r), hruns))
+        w("## Kernel time on runs the model was not fitted to\n")
+        w(f"`{os.path.relpath(a.held_out)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
+          "Every built-in kernel at its default parameters (small problems: 4 to 8 MB for "
+          "most), none of which the `[time]` constants were fitted to.\n")
+        w("| run | predicted (ms) | measured (ms) | error | DRAM read + write | bound (predicted) |")
+        w("|---|---:|---:|---:|---:|---|")
+        herr = []
+        for run, (sim, err) in zip(hruns, hsims):
+            if sim is None or not sim.get("time"):
+                continue
+            p = sim["time"]["gpu__time_duration.sum"] / 1e6
+            e = pct(p, run["time_ms"])
+            herr.append(abs(e))
+            sm, me = sim["metrics"], run["measured"]
+            dp = sm["dram__bytes_read.sum"] + sm["dram__bytes_write.sum"]
+            dm = (me["dram__bytes_read.sum"] or 0) + (me["dram__bytes_write.sum"] or 0)
+            w(f"| {run['name']} | {p:.4f} | {run['time_ms']:.4f} | {e:+.1f}% | "
+              f"{fmt(dp)} / {fmt(dm)} ({pct(dp, dm):+.1f}%) | {sim['time']['bound']} |")
+        w("")
+        if herr:
+            w(f"Median time error {statistics.median(herr):.1f}%, worst {max(herr):.1f}%, "
+              f"{sum(1 for e in herr if e <= 15)} of {len(herr)} runs within 15%.\n")
     if a.occupancy:
         here = os.path.dirname(os.path.abspath(__file__))
         r = subprocess.run([sys.executable, os.path.join(here, "occupancy-check.py"), "--memsim",

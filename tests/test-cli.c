@@ -76,6 +76,14 @@ test_occupancy_measured (void)
       g_test_skip ("no python3");
       return;
     }
+  /* registers come from the nvcc build: without CUDA memsim assumes 32 */
+  g_auto (Result) probe = memsim ("occupancy", "copy", "--format", "json", NULL);
+  g_assert_cmpint (probe.status, ==, 0);
+  if (strstr (probe.out, "\"registers_source\" : \"nvcc") == NULL)
+    {
+      g_test_skip ("memsim was built without CUDA: no registers from nvcc");
+      return;
+    }
   const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
   const char *argv[] = { python, MEMSIM_SRCDIR "/gpu/occupancy-check.py", "--memsim", exe,
                          MEMSIM_SRCDIR "/gpu/measurements/h100-2026-11-24-occupancy.json",
