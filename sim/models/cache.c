@@ -147,28 +147,48 @@ cache_find (Cache *c, guint64 line)
   return -1;
 }
 
-/* Puts line in its set, evicting the least recently used way; returns the
- * way and, in *evicted_dirty, the dirty sector bits of the line it
- * replaced. */
+/* The way holding line, put there if absent: one pass over the set finds
+ * the line or the way to replace (an empty one, else the least recently
+ * used).  *evicted_dirty gets the dirty sector bits of a replaced line
+ * (0 on a hit or an empty way); *hit whether the line was there. */
 static gsize
-cache_insert (Cache *c, guint64 line, guint8 *evicted_dirty)
+cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
 {
+  gsize *memo = cache_memo (c, line);
+  *evicted_dirty = 0;
+  if (c->way[*memo].tag == line + 1)
+    {
+      c->way[*memo].used = cache_tick (c);
+      *hit = TRUE;
+      return *memo;
+    }
   gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
+  gboolean empty = FALSE;
   for (guint w = 0; w < c->ways; w++)
     {
       gsize i = base + w;
+      if (c->way[i].tag == line + 1)
+        {
+          c->way[i].used = cache_tick (c);
+          *memo = i;
+          *hit = TRUE;
+          return i;
+        }
+      if (empty)
+        continue;
       if (c->way[i].tag == 0)
         {
           victim = i;
-          break;
+          empty = TRUE;
         }
-      if (c->way[i].used < c->way[victim].used)
+      else if (c->way[i].used < c->way[victim].used)
         victim = i;
     }
   Way *v = &c->way[victim];
   *evicted_dirty = v->tag ? v->dirty : 0;
   *v = (Way) { .tag = line + 1, .used = cache_tick (c) };
-  *cache_memo (c, line) = victim;
+  *memo = victim;
+  *hit = FALSE;
   return victim;
 }
 
@@ -223,11 +243,9 @@ cache_state_clear (gpointer state)
 static gsize
 l2_line (CacheState *s, guint64 line, guint64 *v)
 {
-  gssize w = cache_find (&s->l2, line);
-  if (w >= 0)
-    return (gsize) w;
-  guint8 dirty = 0;
-  gsize i = cache_insert (&s->l2, line, &dirty);
+  gboolean hit;
+  guint8 dirty;
+  gsize i = cache_get (&s->l2, line, &hit, &dirty);
   v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
   return i;
 }
@@ -266,12 +284,9 @@ cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint6
     {
       if (l1)
         {
-          gssize w = cache_find (l1, line);
-          if (w < 0)
-            {
-              guint8 unused;
-              w = (gssize) cache_insert (l1, line, &unused);
-            }
+          gboolean hit;
+          guint8 unused;
+          gsize w = cache_get (l1, line, &hit, &unused);
           guint8 miss = bits & (guint8) ~l1->way[w].valid;
           l1->way[w].valid |= bits;
           bits = miss;
