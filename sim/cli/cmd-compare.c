@@ -272,12 +272,8 @@ compare_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
   MsFormat format;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)
-      || !ms_format_parse (opts->format, &format, &error))
-    {
-      ms_error ("%s", error->message);
-      return 2;
-    }
+  if (ms_parse_command_line (ctx, &argc, &argv, &opts->format, &format) != 0)
+    return 2;
   g_autofree char *families = family_names ();
   /* compare TRACE TRACE...: files instead of a family */
   gboolean traces = argc >= 2 && ms_kernel_find (argv[1]) == NULL

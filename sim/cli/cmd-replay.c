@@ -40,12 +40,8 @@ ms_cmd_replay (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_autoptr (GError) error = NULL;
   MsFormat format;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)
-      || !ms_format_parse (format_text, &format, &error))
-    {
-      ms_error ("%s", error->message);
-      return 2;
-    }
+  if (ms_parse_command_line (ctx, &argc, &argv, &format_text, &format) != 0)
+    return 2;
   if (argc != 2)
     {
       ms_error ("replay needs exactly one trace FILE (memsim trace KERNEL --save-trace FILE "

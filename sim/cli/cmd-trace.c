@@ -41,12 +41,8 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
   MsFormat format;
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)
-      || !ms_format_parse (opts->format, &format, &error))
-    {
-      ms_error ("%s", error->message);
-      return 2;
-    }
+  if (ms_parse_command_line (ctx, &argc, &argv, &opts->format, &format) != 0)
+    return 2;
   if (argc != 2)
     {
       ms_error ("trace needs exactly one KERNEL; `memsim list` shows them");

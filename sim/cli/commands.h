@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "report.h"
+
 typedef struct {
   const char *name;
   const char *summary;
@@ -22,6 +24,12 @@ int ms_cmd_occupancy (int argc, char **argv);
  * (0), else the one-line error is printed and the exit status returned (2
  * for an empty name, 1 for an unwritable place). */
 int ms_check_output (const char *option, const char *path);
+
+/* Parses a command's line: its options, then --format, whose text the
+ * parse stores in *format_text.  On a bad option or format prints the
+ * one-line error and returns 2 (bad usage), else 0. */
+int ms_parse_command_line (GOptionContext *ctx, int *argc, char ***argv,
+                           char *const *format_text, MsFormat *format);
 
 /* Prints "memsim: MESSAGE" on stderr, one line. */
 void ms_error (const char *fmt, ...) G_GNUC_PRINTF (1, 2);

@@ -35,6 +35,20 @@ ms_error (const char *fmt, ...)
 }
 
 int
+ms_parse_command_line (GOptionContext *ctx, int *argc, char ***argv, char *const *format_text,
+                       MsFormat *format)
+{
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (ctx, argc, argv, &error)
+      || !ms_format_parse (*format_text, format, &error))
+    {
+      ms_error ("%s", error->message);
+      return 2;
+    }
+  return 0;
+}
+
+int
 ms_check_output (const char *option, const char *path)
 {
   g_autoptr (GError) error = NULL;
