@@ -83,20 +83,17 @@ static void
 predict_variant (const MsKernelOptions *opts, const MsProblem *p, const MsStats *stats,
                  CompareRow *row)
 {
-  const MsArch *arch = compare_arch;
-  MsOccupancyRow occ = { 0 };
+  MsOccupancyRow occ;
   MsTimePrediction t;
-  if (arch->has_costs && ms_kernel_options_occupancy (opts, p, arch, &occ, NULL) && occ.ok
-      && ms_time_predict (arch, stats, occ.occ.active_blocks, occ.occ.warps_per_block, &t))
+  gboolean timed;
+  ms_kernel_options_costs (opts, p, compare_arch, stats, &occ, &t, &timed);
+  if (timed)
     {
-      guint64 bytes = 0;
-      for (guint b = 0; b < p->n_buffers; b++)
-        bytes += p->buffer_bytes[b];
       row->predicted = TRUE;
       row->dram_bytes = t.dram_bytes;
       row->pred_seconds = t.seconds;
-      row->pred_bandwidth = t.seconds > 0 ? (double) bytes / t.seconds / 1e9 : 0.0;
-      row->bound = ms_time_bound_text (&t, arch);
+      row->pred_bandwidth = ms_time_gbs (&t, ms_problem_buffers_bytes (p));
+      row->bound = ms_time_bound_text (&t, compare_arch);
     }
   ms_occupancy_row_clear (&occ);
 }

@@ -22,17 +22,13 @@ static void
 append_costs (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arch,
               const MsStats *stats, MsFormat format, GString *out)
 {
-  MsOccupancyRow row = { 0 };
-  if (arch->has_costs && ms_kernel_options_occupancy (opts, p, arch, &row, NULL))
-    {
-      ms_occupancy_report_append (&row, arch, format, out);
-      MsTimePrediction t;
-      guint64 bytes = 0;
-      for (guint b = 0; b < p->n_buffers; b++)
-        bytes += p->buffer_bytes[b];
-      if (row.ok && ms_time_predict (arch, stats, row.occ.active_blocks, row.occ.warps_per_block, &t))
-        ms_time_report_append (&t, arch, bytes, format, out);
-    }
+  MsOccupancyRow row;
+  MsTimePrediction t;
+  gboolean timed;
+  if (ms_kernel_options_costs (opts, p, arch, stats, &row, &t, &timed))
+    ms_occupancy_report_append (&row, arch, format, out);
+  if (timed)
+    ms_time_report_append (&t, arch, ms_problem_buffers_bytes (p), format, out);
   ms_occupancy_row_clear (&row);
 }
 

@@ -181,3 +181,17 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
   ms_occupancy_row_compute (row, arch);
   return TRUE;
 }
+
+gboolean
+ms_kernel_options_costs (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arch,
+                         const MsStats *stats, MsOccupancyRow *row, MsTimePrediction *t,
+                         gboolean *timed)
+{
+  *timed = FALSE;
+  *row = (MsOccupancyRow) { 0 };
+  if (!arch->has_costs || !ms_kernel_options_occupancy (opts, p, arch, row, NULL))
+    return FALSE;
+  *timed = row->ok && ms_time_predict (arch, stats, row->occ.active_blocks,
+                                       row->occ.warps_per_block, t);
+  return TRUE;
+}

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "arch.h"
+#include "kernel-time.h"
 #include "launch.h"
 #include "model.h"
 #include "problem.h"
@@ -44,6 +45,14 @@ gboolean ms_kernel_options_registers (const MsKernelOptions *opts, int *regs, GE
  * ms_occupancy_row_clear. */
 gboolean ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
                                       const MsArch *arch, MsOccupancyRow *row, GError **error);
+
+/* After a run (stats): the launch's occupancy into row, FALSE when the
+ * arch has no cost figures or the probe of block 0 fails; and, when the
+ * block can run, its predicted time into *t with *timed TRUE.  Clear row
+ * with ms_occupancy_row_clear either way. */
+gboolean ms_kernel_options_costs (const MsKernelOptions *opts, const MsProblem *p,
+                                  const MsArch *arch, const MsStats *stats, MsOccupancyRow *row,
+                                  MsTimePrediction *t, gboolean *timed);
 
 /* Finds the kernel and builds the problem from the options (-p regs=N is
  * left out: see ms_kernel_options_registers). */

@@ -123,6 +123,12 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   return TRUE;
 }
 
+double
+ms_time_gbs (const MsTimePrediction *t, guint64 bytes)
+{
+  return t->seconds > 0 ? (double) bytes / t->seconds / 1e9 : 0.0;
+}
+
 char *
 ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
 {

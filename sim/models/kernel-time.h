@@ -33,6 +33,8 @@ typedef struct {
  * block cannot run. */
 gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                           int warps_per_block, MsTimePrediction *out);
+/* Effective bandwidth, GB/s: bytes (the launch's buffers) / predicted time. */
+double ms_time_gbs (const MsTimePrediction *t, guint64 bytes);
 /* "DRAM-bound", "latency-bound: 64 blocks in 1 wave of 1056 blocks on 132
  * SMs", ... (free it). */
 char *ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch);

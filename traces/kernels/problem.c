@@ -213,6 +213,15 @@ ms_problem_set_block (MsProblem *p, const char *block, GError **error)
   return TRUE;
 }
 
+guint64
+ms_problem_buffers_bytes (const MsProblem *p)
+{
+  guint64 bytes = 0;
+  for (guint b = 0; b < p->n_buffers; b++)
+    bytes += p->buffer_bytes[b];
+  return bytes;
+}
+
 gboolean
 ms_problem_setup (MsProblem *p, GError **error)
 {

@@ -103,6 +103,9 @@ gboolean ms_problem_setup (MsProblem *p, GError **error);
  * allocated: the setup function returns FALSE at once. */
 void *ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
                          GError **error);
+/* The bytes of all the problem's buffers (as allocated by the kernel:
+ * every buffer read or written once is what --gpu's bandwidth counts). */
+guint64 ms_problem_buffers_bytes (const MsProblem *p);
 /* Deterministic input: fills with uniform floats in [-1, 1) / ints in [lo, hi]. */
 void ms_fill_floats (MsProblem *p, float *x, gsize n);
 void ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi);

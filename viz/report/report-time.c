@@ -9,7 +9,7 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
                        MsFormat format, GString *out)
 {
   g_autofree char *bound = ms_time_bound_text (t, arch);
-  double gbs = t->seconds > 0 ? (double) bytes / t->seconds / 1e9 : 0.0;
+  double gbs = ms_time_gbs (t, bytes);
   const char *names[] = { "launch", "dram", "l2", "lsu", "latency" };
   double terms[] = { t->t_launch, t->t_dram, t->t_l2, t->t_lsu, t->t_latency };
   if (format == MS_FORMAT_TEXT)
