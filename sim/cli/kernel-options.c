@@ -87,6 +87,7 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
       return NULL;
     }
   g_autoptr (MsProblem) p = ms_problem_new (k);
+  ms_problem_set_threads (p, (guint) opts->threads);
   if (opts->block && !ms_problem_set_block (p, opts->block, error))
     return NULL;
   if (opts->size && !ms_problem_set_size (p, opts->size, error))
