@@ -383,6 +383,20 @@ ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi)
   ms_parallel_for (n, FILL_GRAIN, p->threads, fill_ints_range, &f);
 }
 
+gboolean
+ms_problem_set_sample (MsProblem *p, double percent, GError **error)
+{
+  if (!(percent > 0.0 && percent <= 100.0))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--sample %g: give a percentage of the blocks, more than 0 and at most 100",
+                   percent);
+      return FALSE;
+    }
+  p->sample_period = (guint) MAX (1.0, 100.0 / percent + 0.5);
+  return TRUE;
+}
+
 void
 ms_problem_set_threads (MsProblem *p, guint threads)
 {
@@ -524,6 +538,22 @@ gboolean
 ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      const MsSinks *extra, MsStats **stats, GError **error)
 {
+  MsLaunch launch;
+  ms_problem_launch (p, &launch);
+  launch.sample_period = p->sample_period;
+  launch.sample_group = arch->sm_count > 0 ? 2 * (guint) arch->sm_count : 256;
+  guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
+  guint64 blocks_run = ms_launch_sampled_blocks (&launch);
+  /* A sample touches about blocks_run / blocks of the data: an L2 shrunk
+   * in proportion sees the same pressure, so the write-backs (and misses)
+   * that capacity causes scale with the rest (docs/model.md, sampling). */
+  MsArch sampled = *arch;
+  if (blocks_run < blocks)
+    {
+      sampled.l2_bytes = (int) MAX ((gint64) arch->l2_bytes * (gint64) blocks_run / (gint64) blocks,
+                                    (gint64) arch->l2_partitions * arch->l2_ways * 128);
+      arch = &sampled;
+    }
   g_autoptr (MsModelRun) run =
     ms_model_run_new (arch, (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2],
                       error);
@@ -538,14 +568,11 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      "too many consumers of the access stream (at most %d)", MS_MAX_SINKS);
         return FALSE;
       }
-  MsLaunch launch;
-  ms_problem_launch (p, &launch);
   launch.threads = threads;
   launch.sinks = &sinks;
   if (!ms_emulate (&launch, error))
     return FALSE;
-  MsStats *s = ms_model_run_finish (run, (guint64) p->args.grid[0] * p->args.grid[1]
-                                           * p->args.grid[2]);
+  MsStats *s = ms_model_run_finish_sampled (run, blocks, blocks_run);
   if (stats)
     *stats = s;
   else

@@ -74,6 +74,7 @@ struct MsProblem {
   guint n_buffers;
   guint n_fills;             /* inputs filled so far: each gets its own stream */
   guint threads;             /* for setup and checks; 0 = one per core */
+  guint sample_period;       /* block sampling: one group of blocks in so many (0, 1: off) */
   guint64 total_bytes;       /* of all buffers so far */
   guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
   MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
@@ -109,6 +110,13 @@ void *ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean o
 /* The bytes of all the problem's buffers (as allocated by the kernel:
  * every buffer read or written once is what --gpu's bandwidth counts). */
 guint64 ms_problem_buffers_bytes (const MsProblem *p);
+/* Block sampling: simulate about percent (0 < percent <= 100) of the
+ * blocks, in groups of consecutive blocks (two per SM of the preset: a
+ * group keeps the reuse between neighbouring blocks), and scale the
+ * counters to the whole grid (ms_model_run_finish_sampled: the stats'
+ * blocks_run says how many ran).  The output is then incomplete: the check
+ * must not run. */
+gboolean ms_problem_set_sample (MsProblem *p, double percent, GError **error);
 /* Threads for the setup's fills and the check (0, the default: one per
  * core); the results do not depend on it. */
 void ms_problem_set_threads (MsProblem *p, guint threads);
