@@ -4,7 +4,8 @@ transpose, reduce, stencil and gemm families at the seeds' sizes (as
 `memsim compare --seed-sizes`) exactly and with --sample P, and prints the
 relative error of each count and of the predicted time, with the speed-up.
 
-Usage: tests/sample-error.py [--memsim ./memsim] [--percent 10] [--markdown]
+Usage: tests/sample-error.py [--memsim ./memsim] [--percent 10] [--only K1,K2]
+                             [--exact-cache FILE]
 """
 import argparse, json, subprocess, sys, time
 
@@ -43,14 +44,30 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--memsim", default="./memsim")
     ap.add_argument("--percent", default="10")
-    ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--exact-cache", help="JSON file of exact runs to reuse (and extend)")
+    ap.add_argument("--only", help="comma-separated kernels")
     a = ap.parse_args()
+    cache = {}
+    if a.exact_cache:
+        try:
+            cache = json.load(open(a.exact_cache))
+        except (OSError, ValueError):
+            cache = {}
     cols = [m for m, _ in METRICS] + ["time"]
     print("| kernel | size | blocks run | " + " | ".join(cols) + " | exact s | sampled s |")
     print("|---|---|---:|" + "---:|" * len(cols) + "---:|---:|")
     worst = {c: 0.0 for c in cols}
     for k, fam in kernels(a.memsim):
-        exact, te = run(a.memsim, k, SIZES[fam], [])
+        if a.only and k not in a.only.split(","):
+            continue
+        key = "%s %s" % (k, SIZES[fam])
+        if key in cache:
+            exact, te = cache[key]
+        else:
+            exact, te = run(a.memsim, k, SIZES[fam], [])
+            cache[key] = [exact, te]
+            if a.exact_cache:
+                json.dump(cache, open(a.exact_cache, "w"))
         samp, ts = run(a.memsim, k, SIZES[fam], ["--sample", a.percent])
         cells = []
         for name, keys in METRICS:

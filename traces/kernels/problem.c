@@ -544,14 +544,11 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   launch.sample_group = arch->sm_count > 0 ? 2 * (guint) arch->sm_count : 256;
   guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
   guint64 blocks_run = ms_launch_sampled_blocks (&launch);
-  /* A sample touches about blocks_run / blocks of the data: an L2 shrunk
-   * in proportion sees the same pressure, so the write-backs (and misses)
-   * that capacity causes scale with the rest (docs/model.md, sampling). */
+  /* the cache model adapts its L2 to a sample (cache.c) */
   MsArch sampled = *arch;
   if (blocks_run < blocks)
     {
-      sampled.l2_bytes = (int) MAX ((gint64) arch->l2_bytes * (gint64) blocks_run / (gint64) blocks,
-                                    (gint64) arch->l2_partitions * arch->l2_ways * 128);
+      sampled.sample_fraction = (double) blocks_run / (double) blocks;
       arch = &sampled;
     }
   g_autoptr (MsModelRun) run =
