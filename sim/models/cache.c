@@ -88,8 +88,8 @@ typedef struct {
 static void
 cache_init (Cache *c, guint64 bytes, guint ways)
 {
-  guint64 lines = bytes >> LINE_SHIFT;
-  c->ways = ways;
+  guint64 lines = MAX (bytes >> LINE_SHIFT, 1);
+  c->ways = (guint) MIN ((guint64) ways, lines);   /* a cache smaller than a set: fewer ways */
   c->sets = (guint) MAX (lines / ways, 1);
   c->way = g_new0 (Way, (gsize) c->sets * ways);
   c->clock = 0;
