@@ -209,6 +209,21 @@ test_trace_sample (void)
   g_assert_nonnull (strstr (text.out, "Sampled: "));
   g_assert_nonnull (strstr (text.out, "output check: not run"));
 
+  /* compare: every variant sampled, said per row */
+  g_auto (Result) cmp = memsim ("compare", "transpose", "--size", "4096x4096", "--sample", "10",
+                                "--format", "json", NULL);
+  g_assert_cmpint (cmp.status, ==, 0);
+  g_autoptr (JsonParser) cparser = json_parser_new ();
+  JsonObject *co = parse_object (cparser, cmp.out);
+  JsonArray *rows = json_object_get_array_member (co, "variants");
+  g_assert_cmpuint (json_array_get_length (rows), >, 4);
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      g_assert_cmpstr (json_object_get_string_member (row, "check"), ==, "not run (sampled)");
+      g_assert_true (json_object_has_member (row, "sample"));
+    }
+
   const char *bad[] = { "0", "101", "ten", "-5", "10%%" };
   for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
     {

@@ -154,6 +154,8 @@ fill_counts (CompareRow *row, const MsStats *stats)
 {
   const MsArch *arch = compare_arch;
   MsCounters g, s;
+  row->blocks = stats->blocks;
+  row->blocks_run = stats->blocks_run ? stats->blocks_run : stats->blocks;
   ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &g);
   ms_stats_total (stats, MS_SPACE_SHARED, -1, &s);
   row->global_inst = g.executions;

@@ -38,7 +38,8 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
                               ms_ratio (r->instructions, rows[0].instructions),
                               ms_ratio (r->global_bytes, rows[0].global_bytes), dram,
                               100.0 * r->divergence.partial_warp_share,
-                              r->passed ? "passed" : "FAILED");
+                              r->blocks_run < r->blocks ? "sampled"
+                              : r->passed ? "passed" : "FAILED");
     }
   if (rows[0].predicted)
     {
@@ -78,6 +79,16 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
   if (any_default)
     g_string_append (out, "*: this variant's block rule does not allow --block; it ran at its "
                           "own block.\n");
+  g_autoptr (GString) sampled = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    if (rows[i].blocks_run < rows[i].blocks)
+      g_string_append_printf (sampled, "%s%s %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                              sampled->len ? ", " : "", rows[i].kernel, rows[i].blocks_run,
+                              rows[i].blocks);
+  if (sampled->len)
+    g_string_append_printf (out, "sampled (--sample: counts scaled to the grid, outputs not "
+                            "checked; docs/model.md, \"Block sampling\"), blocks run: %s.\n",
+                            sampled->str);
 }
 
 static void
@@ -137,6 +148,15 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
       MEMBER_DOUBLE ("avg_active_lanes", r->divergence.avg_active_lanes);
       json_builder_end_object (b);
       MEMBER_STRING ("check", r->check);
+      if (r->blocks_run < r->blocks)
+        {
+          json_builder_set_member_name (b, "sample");
+          json_builder_begin_object (b);
+          MEMBER_INT ("blocks_run", r->blocks_run);
+          MEMBER_INT ("blocks", r->blocks);
+          MEMBER_DOUBLE ("scale", ms_ratio (r->blocks, r->blocks_run));
+          json_builder_end_object (b);
+        }
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)
         {

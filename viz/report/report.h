@@ -58,6 +58,7 @@ typedef struct {
   double seconds;          /* wall time of the simulation */
   char *check;             /* "passed" or the failure */
   gboolean passed;
+  guint64 blocks, blocks_run; /* blocks_run < blocks: a sample ran (--sample), counts scaled */
   /* measured on the GPU (compare --gpu); absent when gpu_measured is FALSE */
   gboolean gpu_measured;
   double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */
