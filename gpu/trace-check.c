@@ -20,6 +20,7 @@ ms_trace_collector_new (void)
   MsTraceCollector *c = g_new0 (MsTraceCollector, 1);
   c->sink.ordered = ms_trace_collect;
   c->sink.user = c;
+  c->sink.source_level = TRUE;   /* the GPU records per source access too */
   c->records = g_array_new (FALSE, FALSE, sizeof (MsTraceRecord));
   c->cap = MS_TRACE_CAP;
   return c;

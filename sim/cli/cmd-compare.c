@@ -192,6 +192,7 @@ static gboolean
 run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GError **error)
 {
   g_autoptr (MsProblem) p = ms_problem_new (k);
+  p->source_counts = opts->source_counts;
   row->kernel = k->name;
   if (opts->block)
     {

@@ -20,6 +20,9 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "CPU threads for the emulator (default: one per core)", "N" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
       "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
+    { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
+      "Count one instruction per source access, even where the nvcc build fused accesses",
+      NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
@@ -27,7 +30,7 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
     { NULL },
   };
   if (!with_format)
-    entries[5] = entries[7];   /* end the list before --format and --output */
+    entries[6] = entries[8];   /* end the list before --format and --output */
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
@@ -87,6 +90,7 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
       return NULL;
     }
   g_autoptr (MsProblem) p = ms_problem_new (k);
+  p->source_counts = opts->source_counts;
   if (opts->block && !ms_problem_set_block (p, opts->block, error))
     return NULL;
   if (opts->size && !ms_problem_set_size (p, opts->size, error))

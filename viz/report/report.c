@@ -142,6 +142,11 @@ write_json (const MsTraceReport *r, GString *out)
     }
   json_builder_set_member_name (b, "check");
   json_builder_add_string_value (b, info->check);
+  if (info->counts)
+    {
+      json_builder_set_member_name (b, "counts");
+      json_builder_add_string_value (b, info->counts);
+    }
 
   json_builder_set_member_name (b, "metrics");
   json_builder_begin_object (b);
@@ -194,6 +199,11 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_double_value (b, ms_ratio (s->c.lanes, s->c.executions));
       json_builder_set_member_name (b, "partial_warp_executions");
       json_builder_add_int_value (b, (gint64) s->c.partial);
+      if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+        {
+          json_builder_set_member_name (b, "contention_dependent");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       if (s->space == MS_SPACE_SHARED)
         {
           json_builder_set_member_name (b, "ideal_wavefronts");
@@ -282,9 +292,16 @@ write_text (const MsTraceReport *r, GString *out)
                           info->block[2]);
   g_string_append_printf (out,
                           "  arch: %s (%s)   %" G_GUINT64_FORMAT " blocks, %" G_GUINT64_FORMAT
-                          " warps, %" G_GUINT64_FORMAT " threads   output check: %s\n\n",
+                          " warps, %" G_GUINT64_FORMAT " threads   output check: %s\n",
                           r->arch->name, r->arch->description, r->stats->blocks, r->stats->warps,
                           r->stats->threads, info->check);
+  if (g_strcmp0 (info->counts, "sass") == 0)
+    g_string_append (out, "  counts: compiler-exact (the instructions of the nvcc build's SASS: "
+                          "fused accesses are one wider instruction)\n");
+  else if (g_strcmp0 (info->counts, "source") == 0)
+    g_string_append (out, "  counts: source-level (one instruction per source access; nvcc may "
+                          "emit fewer, wider ones: docs/model.md)\n");
+  g_string_append (out, "\n");
 
   static const char *const op_label[] = { "loads", "stores", "atomics" };
   g_string_append (out, "Global memory       instructions      requests       sectors  sectors/req  "
@@ -391,6 +408,11 @@ write_text (const MsTraceReport *r, GString *out)
             g_string_append_printf (out, " %11" G_GUINT64_FORMAT " %11" G_GUINT64_FORMAT
                                     " %9" G_GUINT64_FORMAT "\n",
                                     s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL], s->c.v[MS_SLOT_EXCESSIVE]);
+          if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+            {
+              g_string_truncate (out, out->len - 1);
+              g_string_append (out, "  contention-dependent (a CAS loop in the SASS)\n");
+            }
         }
     }
   g_string_append_printf (out, "\nsimulated in %.3f s\n", r->seconds);

@@ -1,0 +1,252 @@
+/* sass.c - reading the nvcc build's SASS (see sass.h).
+ *
+ * The opcode names and suffixes are those nvdisasm prints for sm_70 ..
+ * sm_90: LDG/STG (global), LDS/STS (shared), LDL/STL (local), LD/ST
+ * (generic: global or shared), LDGSTS (an asynchronous copy: a global load
+ * and a shared store), ATOMG/ATOMS/ATOM, REDG/RED (an atomic whose result
+ * is unused); LDC (constant bank) and LDSM (matrix fragments) are no
+ * accesses memsim records.  Width suffixes: .U8/.S8 1 byte, .U16/.S16 2,
+ * .64 8, .128 16, none (or .32) 4; other suffixes (.E, .CONSTANT, .STRONG.GPU,
+ * .LTC128B, ...) are cache and ordering hints.
+ */
+#include "config.h"
+#include "sass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+instr_free (gpointer p)
+{
+  MsSassInstr *i = p;
+  g_free (i->function);
+  g_free (i->file);
+  g_free (i->opcode);
+  g_free (i);
+}
+
+void
+ms_sass_free (MsSass *sass)
+{
+  if (sass == NULL)
+    return;
+  g_ptr_array_unref (sass->instrs);
+  g_free (sass);
+}
+
+/* "_Z16gemm_tiled_nopadPKfS0_Pfiii" -> "gemm_tiled_nopad"; an unmangled
+ * (extern "C") name stays as it is. */
+static char *
+demangle_identifier (const char *mangled)
+{
+  if (g_str_has_prefix (mangled, "_Z"))
+    {
+      char *end;
+      long len = strtol (mangled + 2, &end, 10);
+      if (end != mangled + 2 && len > 0 && (size_t) len <= strlen (end))
+        return g_strndup (end, (gsize) len);
+    }
+  return g_strdup (mangled);
+}
+
+/* Space, op and width of an opcode; FALSE for what is no recorded access. */
+static gboolean
+classify (const char *opcode, guint *spaces, MsOp *op, guint *width, gboolean *cas)
+{
+  g_auto (GStrv) part = g_strsplit (opcode, ".", -1);
+  const char *base = part[0];
+  static const struct {
+    const char *name;
+    guint spaces;
+    MsOp op;
+  } kinds[] = {
+    { "LDG", 1u << MS_SPACE_GLOBAL, MS_OP_LD },
+    { "STG", 1u << MS_SPACE_GLOBAL, MS_OP_ST },
+    { "LDS", 1u << MS_SPACE_SHARED, MS_OP_LD },
+    { "STS", 1u << MS_SPACE_SHARED, MS_OP_ST },
+    { "LDL", 1u << MS_SPACE_LOCAL, MS_OP_LD },
+    { "STL", 1u << MS_SPACE_LOCAL, MS_OP_ST },
+    { "LD", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_LD },
+    { "ST", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ST },
+    { "LDGSTS", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_LD },
+    { "ATOMG", 1u << MS_SPACE_GLOBAL, MS_OP_ATOMIC },
+    { "REDG", 1u << MS_SPACE_GLOBAL, MS_OP_ATOMIC },
+    { "ATOMS", 1u << MS_SPACE_SHARED, MS_OP_ATOMIC },
+    { "ATOM", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ATOMIC },
+    { "RED", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ATOMIC },
+  };
+  gboolean known = FALSE;
+  for (guint k = 0; k < G_N_ELEMENTS (kinds) && !known; k++)
+    if (strcmp (base, kinds[k].name) == 0)
+      {
+        *spaces = kinds[k].spaces;
+        *op = kinds[k].op;
+        known = TRUE;
+      }
+  if (!known)
+    return FALSE;
+  *width = 4;
+  *cas = FALSE;
+  for (guint k = 1; part[k]; k++)
+    {
+      const char *s = part[k];
+      if (strcmp (s, "U8") == 0 || strcmp (s, "S8") == 0)
+        *width = 1;
+      else if (strcmp (s, "U16") == 0 || strcmp (s, "S16") == 0)
+        *width = 2;
+      else if (strcmp (s, "64") == 0)
+        *width = 8;
+      else if (strcmp (s, "128") == 0)
+        *width = 16;
+      else if (strcmp (s, "CAS") == 0 || strcmp (s, "CAST") == 0)
+        *cas = TRUE;
+    }
+  return TRUE;
+}
+
+MsSass *
+ms_sass_parse (const char *text)
+{
+  MsSass *sass = g_new0 (MsSass, 1);
+  sass->instrs = g_ptr_array_new_with_free_func (instr_free);
+  g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  g_autofree char *function = NULL;
+  g_autofree char *file = g_strdup ("");
+  int line = 0;
+  for (char **lp = lines; *lp; lp++)
+    {
+      const char *s = *lp;
+      while (*s == ' ' || *s == '\t')
+        s++;
+      if (g_str_has_prefix (s, ".text."))
+        {
+          /* .text.MANGLED:  (the header line nvdisasm prints per function) */
+          g_autofree char *name = g_strdup (s + 6);
+          char *colon = strchr (name, ':');
+          if (colon == NULL || colon[1] != '\0')
+            continue;
+          *colon = '\0';
+          g_free (function);
+          function = demangle_identifier (name);
+          g_free (file);
+          file = g_strdup ("");
+          line = 0;
+          continue;
+        }
+      if (g_str_has_prefix (s, "//## File \""))
+        {
+          const char *path = s + 11;
+          const char *q = strchr (path, '"');
+          const char *l = q ? strstr (q, ", line ") : NULL;
+          if (q == NULL || l == NULL)
+            continue;
+          g_autofree char *full = g_strndup (path, (gsize) (q - path));
+          g_free (file);
+          file = g_path_get_basename (full);
+          line = atoi (l + 7);
+          continue;
+        }
+      if (function == NULL)
+        continue;
+      if (g_str_has_prefix (s, "/*"))
+        {
+          const char *e = strstr (s, "*/");
+          if (e == NULL)
+            continue;
+          s = e + 2;
+        }
+      g_auto (GStrv) word = g_strsplit_set (s, " \t", -1);
+      const char *opcode = NULL;
+      for (char **w = word; *w && opcode == NULL; w++)
+        if (**w != '\0' && **w != '@' && **w != '{')
+          opcode = *w;
+      guint spaces, width;
+      MsOp op;
+      gboolean cas;
+      if (opcode == NULL || !classify (opcode, &spaces, &op, &width, &cas))
+        continue;
+      MsSassInstr *in = g_new0 (MsSassInstr, 1);
+      in->function = g_strdup (function);
+      in->file = g_strdup (file);
+      in->line = line;
+      in->opcode = g_strdup (opcode);
+      in->spaces = spaces;
+      in->op = op;
+      in->width = width;
+      in->cas = cas;
+      g_ptr_array_add (sass->instrs, in);
+    }
+  return sass;
+}
+
+gboolean
+ms_sass_has_function (const MsSass *sass, const char *function)
+{
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    if (strcmp (((MsSassInstr *) sass->instrs->pdata[i])->function, function) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+MsSassGrouping
+ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, MsSpace space,
+                  MsOp op, guint width)
+{
+  MsSassGrouping g = { .fuse = 1 };
+  if (sass == NULL || site == NULL || site->file == NULL)
+    return g;
+  g_autofree char *base = g_path_get_basename (site->file);
+  for (guint i = 0; i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->line != site->line || in->op != op || !(in->spaces & (1u << space))
+          || strcmp (in->function, function) != 0 || strcmp (in->file, base) != 0)
+        continue;
+      g.n_instrs++;
+      if (op == MS_OP_ATOMIC && in->cas)
+        g.contended = TRUE;
+      if (op != MS_OP_ATOMIC && width > 0 && in->width > width && in->width % width == 0
+          && in->width / width > g.fuse)
+        g.fuse = in->width / width;
+    }
+  return g;
+}
+
+char **
+ms_sass_contended_lines (const MsSass *sass, const char *function)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op != MS_OP_ATOMIC || !in->cas || in->line <= 0
+          || strcmp (in->function, function) != 0)
+        continue;
+      char *key = g_strdup_printf ("%s:%d", in->file, in->line);
+      gboolean seen = FALSE;
+      for (guint k = 0; k < out->len && !seen; k++)
+        seen = strcmp (out->pdata[k], key) == 0;
+      if (seen)
+        g_free (key);
+      else
+        g_ptr_array_add (out, key);
+    }
+  if (out->len == 0)
+    return NULL;
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+const MsSass *
+ms_kernel_sass (void)
+{
+  static MsSass *sass;
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      if (ms_kernel_sass_text[0] != '\0')
+        sass = ms_sass_parse (ms_kernel_sass_text);
+      g_once_init_leave (&once, 1);
+    }
+  return sass;
+}
