@@ -6,7 +6,8 @@
 #   nvcc-sass.sh extract CUOBJDUMP NVDISASM OBJ   > KERNELS.gpu.sass
 #       The SASS of every cubin in OBJ (an nvcc -lineinfo object: the
 #       %.gpu.o of Makefile.am), disassembled with line information
-#       (`cuobjdump -xelf all`, `nvdisasm -c -g`), kept to what memsim reads:
+#       (`cuobjdump -xelf all`, `nvdisasm -c -gi`: a line inlined from a
+#       header also names the kernel line it was inlined at), kept to what memsim reads:
 #       function headers (.text.NAME:), the `//## File "...", line N` marks
 #       that precede memory instructions, and the memory instructions
 #       (LD*, ST*, ATOM*, RED*; not LDC, the constant bank).
@@ -27,7 +28,7 @@ extract)
   for c in "$dir"/*.cubin; do
     [ -f "$c" ] || continue
     found=yes
-    "$nvdisasm" -c -g "$c"
+    "$nvdisasm" -c -gi "$c"
   done | awk '
     /^\.text\./ { print; mark = ""; shown = ""; next }
     /\/\/## File/ { mark = $0; sub(/^[ \t]+/, "", mark); next }

@@ -21,6 +21,7 @@ instr_free (gpointer p)
   MsSassInstr *i = p;
   g_free (i->function);
   g_free (i->file);
+  g_strfreev (i->where);
   g_free (i->opcode);
   g_free (i);
 }
@@ -113,6 +114,8 @@ ms_sass_parse (const char *text)
   g_autofree char *function = NULL;
   g_autofree char *file = g_strdup ("");
   int line = 0;
+  /* the line mark's locations, innermost first: "gemm.cu:91" */
+  g_autoptr (GPtrArray) where = g_ptr_array_new_with_free_func (g_free);
   for (char **lp = lines; *lp; lp++)
     {
       const char *s = *lp;
@@ -131,19 +134,32 @@ ms_sass_parse (const char *text)
           g_free (file);
           file = g_strdup ("");
           line = 0;
+          g_ptr_array_set_size (where, 0);
           continue;
         }
       if (g_str_has_prefix (s, "//## File \""))
         {
-          const char *path = s + 11;
-          const char *q = strchr (path, '"');
-          const char *l = q ? strstr (q, ", line ") : NULL;
-          if (q == NULL || l == NULL)
-            continue;
-          g_autofree char *full = g_strndup (path, (gsize) (q - path));
-          g_free (file);
-          file = g_path_get_basename (full);
-          line = atoi (l + 7);
+          /* //## File "PATH", line N[ inlined at "PATH2", line M ...] */
+          g_ptr_array_set_size (where, 0);
+          const char *p = s;
+          for (;;)
+            {
+              const char *open = strchr (p, '"');
+              const char *close = open ? strchr (open + 1, '"') : NULL;
+              if (close == NULL || !g_str_has_prefix (close, "\", line "))
+                break;
+              g_autofree char *full = g_strndup (open + 1, (gsize) (close - open - 1));
+              g_autofree char *b = g_path_get_basename (full);
+              int n = atoi (close + 8);
+              if (where->len == 0)
+                {
+                  g_free (file);
+                  file = g_strdup (b);
+                  line = n;
+                }
+              g_ptr_array_add (where, g_strdup_printf ("%s:%d", b, n));
+              p = close + 8;
+            }
           continue;
         }
       if (function == NULL)
@@ -169,6 +185,9 @@ ms_sass_parse (const char *text)
       in->function = g_strdup (function);
       in->file = g_strdup (file);
       in->line = line;
+      in->where = g_new0 (char *, where->len + 1);
+      for (guint k = 0; k < where->len; k++)
+        in->where[k] = g_strdup (where->pdata[k]);
       in->opcode = g_strdup (opcode);
       in->spaces = spaces;
       in->op = op;
@@ -196,11 +215,12 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
   if (sass == NULL || site == NULL || site->file == NULL)
     return g;
   g_autofree char *base = g_path_get_basename (site->file);
+  g_autofree char *key = g_strdup_printf ("%s:%d", base, site->line);
   for (guint i = 0; i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
-      if (in->line != site->line || in->op != op || !(in->spaces & (1u << space))
-          || strcmp (in->function, function) != 0 || strcmp (in->file, base) != 0)
+      if (in->op != op || !(in->spaces & (1u << space)) || strcmp (in->function, function) != 0
+          || !g_strv_contains ((const char *const *) in->where, key))
         continue;
       g.n_instrs++;
       if (op == MS_OP_ATOMIC && in->cas)
@@ -219,17 +239,16 @@ ms_sass_contended_lines (const MsSass *sass, const char *function)
   for (guint i = 0; sass && i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
-      if (in->op != MS_OP_ATOMIC || !in->cas || in->line <= 0
-          || strcmp (in->function, function) != 0)
+      if (in->op != MS_OP_ATOMIC || !in->cas || strcmp (in->function, function) != 0)
         continue;
-      char *key = g_strdup_printf ("%s:%d", in->file, in->line);
-      gboolean seen = FALSE;
-      for (guint k = 0; k < out->len && !seen; k++)
-        seen = strcmp (out->pdata[k], key) == 0;
-      if (seen)
-        g_free (key);
-      else
-        g_ptr_array_add (out, key);
+      for (char **w = in->where; *w; w++)
+        {
+          gboolean seen = FALSE;
+          for (guint k = 0; k < out->len && !seen; k++)
+            seen = strcmp (out->pdata[k], *w) == 0;
+          if (!seen)
+            g_ptr_array_add (out, g_strdup (*w));
+        }
     }
   if (out->len == 0)
     return NULL;

@@ -19,6 +19,9 @@ typedef struct {
   char *function;   /* the __global__ function's identifier ("gemm_tiled_nopad") */
   char *file;       /* basename of the source file of its line mark ("gemm.cu"); "" unknown */
   int line;         /* 0: no line mark before it */
+  char **where;     /* "FILE:LINE" of the mark, innermost first, then each
+                     * call site it was inlined at (nvdisasm -gi); a site
+                     * matches any of them */
   char *opcode;     /* "LDS.128", "LDG.E", "ATOMS.CAS" */
   guint spaces;     /* bit MsSpace: global, shared, local; generic LD/ST/ATOM: global | shared */
   MsOp op;          /* LD*: ld; ST*: st; ATOM*, RED*: atomic */
@@ -30,8 +33,9 @@ typedef struct {
   GPtrArray *instrs;   /* MsSassInstr, in the order of the text */
 } MsSass;
 
-/* Parses `nvdisasm -c -g` output (whole, or filtered by nvcc-sass.sh):
+/* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
  * function headers `.text.MANGLED:`, line marks `//## File "PATH", line N`
+ * (with `inlined at "PATH", line M` call sites under -gi)
  * and instruction lines `/\*ADDR*\/ [@P] OPCODE operands ;` (the address
  * comment is optional).  Other lines are skipped; never fails. */
 MsSass *ms_sass_parse (const char *text);

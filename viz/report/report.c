@@ -411,7 +411,7 @@ write_text (const MsTraceReport *r, GString *out)
           if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
             {
               g_string_truncate (out, out->len - 1);
-              g_string_append (out, "  contention-dependent (a CAS loop in the SASS)\n");
+              g_string_append (out, "  contention-dependent (a compare-and-swap in the SASS)\n");
             }
         }
     }
