@@ -162,6 +162,7 @@ fill_counts (CompareRow *row, const MsStats *stats)
   row->shared_bytes = row->wavefronts * (guint64) (arch->banks * arch->bank_bytes);
   row->bytes = row->global_bytes + row->shared_bytes;
   ms_report_divergence (stats, &row->divergence);
+  row->fused = stats->fused;
 }
 
 /* One row per trace file: the replayed counts (`compare A.trace B.trace`);
@@ -194,6 +195,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   g_autoptr (MsProblem) p = ms_problem_new (k);
   p->source_counts = opts->source_counts;
   row->kernel = k->name;
+  row->counts = ms_problem_counts (p);
   if (opts->block)
     {
       g_autoptr (GError) e = NULL;

@@ -36,6 +36,9 @@ typedef struct {
   GArray *sites;        /* MsSiteStats, in report order (ms_site_compare, space) */
   guint64 blocks, threads, warps;
   MsCounters launch;    /* what models charged to the launch, not a site (model.h finish) */
+  guint64 fused;        /* instructions the compiler regrouping saved: source accesses
+                         * merged into another's wider instruction (regroup.h); 0 at
+                         * source level */
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -513,6 +513,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
     ms_regroup_finish (regroup);
   MsStats *s = ms_model_run_finish (run, (guint64) p->args.grid[0] * p->args.grid[1]
                                            * p->args.grid[2]);
+  s->fused = regroup ? ms_regroup_merged (regroup) : 0;
   if (stats)
     *stats = s;
   else

@@ -78,6 +78,24 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
   if (any_default)
     g_string_append (out, "*: this variant's block rule does not allow --block; it ran at its "
                           "own block.\n");
+  gboolean any_sass = FALSE, any_source = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      any_sass |= g_strcmp0 (rows[i].counts, "sass") == 0;
+      any_source |= g_strcmp0 (rows[i].counts, "source") == 0;
+    }
+  if (any_sass)
+    g_string_append (out, "counts: compiler-exact (the instructions of the nvcc build's SASS; "
+                          "--source-counts: one per source access)\n");
+  else if (any_source)
+    g_string_append (out, "counts: source-level (one instruction per source access; nvcc may "
+                          "emit fewer, wider ones: docs/model.md)\n");
+  for (guint i = 0; i < n; i++)
+    if (rows[i].fused > 0)
+      g_string_append_printf (out, "  %s: %" G_GUINT64_FORMAT " fewer instructions than "
+                              "source accesses: nvcc fused neighbouring accesses into wider "
+                              "ones (e.g. 4 loads into one 128-bit load)\n", rows[i].kernel,
+                              rows[i].fused);
 }
 
 static void
@@ -137,6 +155,11 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
       MEMBER_DOUBLE ("avg_active_lanes", r->divergence.avg_active_lanes);
       json_builder_end_object (b);
       MEMBER_STRING ("check", r->check);
+      if (r->counts)
+        {
+          MEMBER_STRING ("counts", r->counts);
+          MEMBER_INT ("instructions_saved_by_fusion", r->fused);
+        }
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)
         {
