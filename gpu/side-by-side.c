@@ -139,6 +139,16 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
 {
   GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
   s->exact_mismatches = 0;
+  /* spaces whose atomics nvcc made compare-and-swap loops: their counts
+   * depend on contention (docs/model.md, "Compiler-exact counts") */
+  g_autoptr (MsRunInfo) info = ms_problem_run_info (s->p, arch, NULL);
+  gboolean contended[MS_N_SPACES] = { FALSE };
+  for (guint i = 0; i < stats->sites->len; i++)
+    {
+      const MsSiteStats *st = &g_array_index (stats->sites, MsSiteStats, i);
+      if (st->op == MS_OP_ATOMIC && ms_run_info_contended (info, st->site))
+        contended[st->space] = TRUE;
+    }
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
     for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
       {
@@ -166,6 +176,12 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
                 if (row.kind == ROW_APPROX)
                   row.note = "approximate metric: it also counts conflicts from other traffic "
                              "(arbitration); compare the wavefronts";
+                else if (op == MS_OP_ATOMIC && contended[sp])
+                  {
+                    row.note = "contention-dependent: a compare-and-swap in the SASS, repeated "
+                               "until it succeeds (docs/model.md)";
+                    row.kind = ROW_APPROX;
+                  }
                 else if (w == 0)
                   row.note = "instruction count differs: the compiler vectorised/split "
                              "accesses; see SASS";
