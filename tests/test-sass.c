@@ -180,12 +180,24 @@ static MsSite site_as = { "k.cu", 10, 0, -1 };
 static MsSite site_bs = { "k.cu", 10, 1, -1 };
 static MsSite site_plain = { "k.cu", 20, 2, -1 };
 
-/* As and Bs fuse 4 (the SASS has an LDS.128 on their line), plain 1. */
-static guint
-fuse_of (gpointer data, const MsWarpAccess *a)
+static MsSite site_loop = { "k.cu", 30, 3, -1 };
+
+/* As and Bs fuse 4 (the SASS has an LDS.128 on their line), plain 1; loop
+ * is per_thread_sum's loop: blocks of 16, 8 and 4 after a remainder loop. */
+static void
+grouping_of (gpointer data, const MsWarpAccess *a, MsGrouping *out)
 {
   (void) data;
-  return a->site == &site_plain ? 1 : 4;
+  if (a->site == &site_loop)
+    {
+      out->n_blocks = 3;
+      out->blocks[0] = 16;
+      out->blocks[1] = 8;
+      out->blocks[2] = 4;
+      out->remainder_first = TRUE;
+      return;
+    }
+  out->fuse = a->site == &site_plain ? 1 : 4;
 }
 
 static MsWarpAccess
@@ -216,7 +228,7 @@ run_ordered (const MsWarpAccess *in, guint n)
   inner_sink.ordered = capture;
   MsSinks inner = { 0 };
   ms_sinks_add (&inner, &inner_sink);
-  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, fuse_of, NULL);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
   const MsStreamSink *s = ms_regroup_sink (r);
   g_assert_null (s->access);
   for (guint i = 0; i < n; i++)
@@ -242,7 +254,7 @@ run_parallel (const MsWarpAccess *in, guint n, guint64 *merged)
   inner_sink.access = capture;
   MsSinks inner = { 0 };
   ms_sinks_add (&inner, &inner_sink);
-  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, fuse_of, NULL);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
   const MsStreamSink *s = ms_regroup_sink (r);
   g_assert_null (s->ordered);
   gpointer w = s->worker_new (s->user);
@@ -372,6 +384,106 @@ test_regroup_warps (void)
     }
 }
 
+/* per_thread_sum's loop for one warp whose lanes 0, 1, 2 have 21, 5 and 3
+ * elements (lane l's k-th at 4096 l + 4 k), the other lanes none; the
+ * source loop is 21 records, lane l active in the first n_l.  The unrolled
+ * code (remainder of n mod 4 first: 1, 1, 3; then 16-blocks while 16 are
+ * left: lane 0 once; then an 8-block: nobody, 20 - 16 = 4 and 5 - 1 = 4 are
+ * left; then a 4-block: lanes 0 and 1) runs 3 remainder instructions
+ * (lanes 0-2, then lane 2 twice), 16 for lane 0 alone (its elements 1-16)
+ * and 4 for lanes 0 and 1 (elements 17-20 and 1-4): 23 instructions, and
+ * the ST of another site that ends the loop comes after them. */
+static void
+test_regroup_unrolled (void)
+{
+  g_assert_cmpint (ms_site_register (&site_loop), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  static const guint n[3] = { 21, 5, 3 };
+  MsWarpAccess in[22];
+  for (guint k = 0; k < 21; k++)
+    {
+      guint32 mask = 0;
+      for (int l = 0; l < 3; l++)
+        if (k < n[l])
+          mask |= 1u << l;
+      in[k] = rec (&site_loop, 7, 2, 4 * k, 4096, mask);
+    }
+  in[21] = rec (&site_plain, 7, 2, 0, 4, ALL);
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, 22, &merged) : run_ordered (in, 22);
+      g_assert_cmpuint (out->len, ==, 24);
+      const MsWarpAccess *o = (const MsWarpAccess *) out->data;
+      g_assert_cmpuint (o[0].mask, ==, 0x7);
+      g_assert_cmpuint (o[0].addr[0], ==, 0);
+      g_assert_cmpuint (o[0].addr[2], ==, 2 * 4096);
+      g_assert_cmpuint (o[1].mask, ==, 0x4);
+      g_assert_cmpuint (o[2].mask, ==, 0x4);
+      g_assert_cmpuint (o[2].addr[2], ==, 2 * 4096 + 8);
+      for (guint t = 0; t < 16; t++)
+        {
+          g_assert_cmpuint (o[3 + t].mask, ==, 0x1);
+          g_assert_cmpuint (o[3 + t].addr[0], ==, 4 * (1 + t));
+        }
+      for (guint t = 0; t < 4; t++)
+        {
+          g_assert_cmpuint (o[19 + t].mask, ==, 0x3);
+          g_assert_cmpuint (o[19 + t].addr[0], ==, 4 * (17 + t));
+          g_assert_cmpuint (o[19 + t].addr[1], ==, 4096 + 4 * (1 + t));
+          g_assert_true (o[19 + t].site == &site_loop);
+          g_assert_cmpuint (o[19 + t].width, ==, 4);
+          g_assert_cmpuint (o[19 + t].block, ==, 7);
+          g_assert_cmpuint (o[19 + t].warp, ==, 2);
+        }
+      g_assert_true (o[23].site == &site_plain);
+    }
+}
+
+/* The unroll plans the SASS gives: per_thread_sum's loop (line 171: one
+ * single LDG, then runs of 16, 8 and 4 from one offset) is a plan with the
+ * remainder first; per_thread_sum_capped's (line 211: a predicated
+ * remainder of up to 3, then 16, 8, 4) is no plan: compiler-dependent.
+ * gemm_naive's K loop (line 20: unrolled copies on several registers) and
+ * gemm_regtile's Bs reads (line 143: one copy per k, scheduled out of
+ * order) are neither. */
+static void
+test_unroll_plans (void)
+{
+  g_autoptr (MsSass) s = load ("access.gpu.sass");
+  MsSite loop = { "access.cu", 171, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, "per_thread_sum", &loop, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 3);
+  g_assert_cmpuint (g.blocks[0], ==, 16);
+  g_assert_cmpuint (g.blocks[1], ==, 8);
+  g_assert_cmpuint (g.blocks[2], ==, 4);
+  g_assert_true (g.remainder_first);
+  g_assert_false (g.compiler_dependent);
+  g_assert_cmpuint (g.n_instrs, ==, 29);
+  MsSite capped = { "access.cu", 211, 0, -1 };
+  g = ms_sass_grouping (s, "per_thread_sum_capped", &capped, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_true (g.compiler_dependent);
+  g_auto (GStrv) dep = ms_sass_dependent_lines (s, "per_thread_sum_capped");
+  g_assert_nonnull (dep);
+  g_assert_cmpstr (dep[0], ==, "access.cu:211");
+  g_assert_null (dep[1]);
+  g_assert_null (ms_sass_dependent_lines (s, "per_thread_sum"));
+  g_autoptr (MsSass) gemm = load ("gemm.nvdisasm.txt");
+  MsSite naive = { "gemm.cu", 20, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_naive", &naive, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+  MsSite regtile = { "gemm.cu", 143, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_regtile", &regtile, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+  MsSite padded = { "gemm.cu", 56, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_tiled", &padded, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -383,5 +495,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);
+  g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
+  g_test_add_func ("/sass/unroll-plans", test_unroll_plans);
   return g_test_run ();
 }

@@ -163,6 +163,7 @@ fill_counts (CompareRow *row, const MsStats *stats)
   row->bytes = row->global_bytes + row->shared_bytes;
   ms_report_divergence (stats, &row->divergence);
   row->fused = stats->fused;
+  row->unrolled = stats->unrolled;
 }
 
 /* One row per trace file: the replayed counts (`compare A.trace B.trace`);

@@ -39,6 +39,7 @@ typedef struct {
   guint64 fused;        /* instructions the compiler regrouping saved: source accesses
                          * merged into another's wider instruction (regroup.h); 0 at
                          * source level */
+  guint64 unrolled;     /* instructions the regrouping of loops nvcc unrolled added */
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -44,6 +44,10 @@ typedef struct {
   /* "FILE:LINE" of the atomics whose counts depend on contention (nvcc
    * made them compare-and-swap loops), NULL-terminated; NULL: none. */
   char **contended;
+  /* "FILE:LINE" of the loads and stores whose counts depend on how nvcc
+   * unrolled their loop in a way memsim does not model (source-level
+   * counts there), NULL-terminated; NULL: none. */
+  char **dependent;
   /* The text of a site's source line (newly allocated), or NULL. */
   char *(*source_line) (gpointer data, const MsSite *site);
   gpointer source_data;
@@ -60,6 +64,8 @@ char *ms_run_info_source_line (const MsRunInfo *info, const MsSite *site);
 /* Whether the site's atomics have contention-dependent counts (its
  * FILE:LINE, file by basename, is in info->contended). */
 gboolean ms_run_info_contended (const MsRunInfo *info, const MsSite *site);
+/* Whether the site is in info->dependent. */
+gboolean ms_run_info_dependent (const MsRunInfo *info, const MsSite *site);
 /* "width=1024 height=1024" */
 char *ms_run_info_params_text (const MsRunInfo *info);
 guint64 ms_run_info_blocks (const MsRunInfo *info);

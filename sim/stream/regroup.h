@@ -21,6 +21,20 @@
  * the stream (the ordered part sees it there, and the held records are not
  * seen before it).
  *
+ *
+ * Second, a loop with a data-dependent trip count that nvcc unrolled
+ * (MsGrouping.n_blocks > 0, e.g. blocks 16, 8, 4 with a remainder loop
+ * before them): a warp runs the remainder loop while any lane has
+ * iterations of it left (lane l: n_l mod 4), then the 16-block while any
+ * lane has 16 left, then the 8-block and the 4-block once if any lane needs
+ * it; each is one instruction per unrolled iteration, with the lanes that
+ * run it.  The filter holds the records of such a site per warp until the
+ * warp's next record of another site (the loop's end: the loop body must
+ * be this one access), takes each lane's iteration count and addresses
+ * from them and emits the instructions of that schedule: lane l's k-th
+ * iteration keeps its address, only the grouping of lanes into
+ * instructions changes.
+ *
  * Both parts of a sink are filtered: the parallel part per worker (a
  * worker runs whole blocks), the ordered part in stream order.  Call
  * ms_regroup_finish once the producer is done, to release what the
@@ -34,15 +48,22 @@
 
 G_BEGIN_DECLS
 
-/* How many consecutive source accesses of a's site the compiler fused into
- * one instruction (1: none, else 2 or 4); asked once per site. */
-typedef guint (*MsFuseFn) (gpointer data, const MsWarpAccess *a);
+/* What the compiler did with a site's accesses. */
+typedef struct {
+  guint fuse;              /* consecutive accesses fused into one instruction (1: none) */
+  guint n_blocks;          /* an unrolled runtime loop: 0 none, else its block sizes, */
+  guint blocks[4];         /* descending, each half the one before (16, 8, 4) */
+  gboolean remainder_first;   /* the n mod blocks[last] single iterations come first */
+} MsGrouping;
+
+/* The grouping of a's site (zeroed *out means none); asked once per site. */
+typedef void (*MsGroupingFn) (gpointer data, const MsWarpAccess *a, MsGrouping *out);
 
 typedef struct MsRegroup MsRegroup;
 
 /* A filter in front of inner (kept by reference; it must outlive the
  * filter). */
-MsRegroup *ms_regroup_new (const MsSinks *inner, MsFuseFn fuse, gpointer data);
+MsRegroup *ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data);
 void ms_regroup_free (MsRegroup *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsRegroup, ms_regroup_free)
 /* The filter as a sink (parallel part only if inner has one, ordered part
@@ -50,8 +71,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsRegroup, ms_regroup_free)
 const MsStreamSink *ms_regroup_sink (MsRegroup *r);
 /* Releases what the ordered part still holds (after the producer). */
 void ms_regroup_finish (MsRegroup *r);
-/* Records merged away (source records - records delivered), over both
- * parts' parallel side; for tests and reports. */
+/* Over the parallel part: records merged away by fusion, and instructions
+ * added by unrolled loops (delivered - source records there); for reports
+ * and tests. */
 guint64 ms_regroup_merged (const MsRegroup *r);
+guint64 ms_regroup_unrolled (const MsRegroup *r);
 
 G_END_DECLS

@@ -167,6 +167,10 @@ launch_text (const MsRunInfo *info)
   if (info->contended)
     g_key_file_set_string_list (kf, "launch", "contended", (const char *const *) info->contended,
                                 g_strv_length (info->contended));
+  if (info->dependent)
+    g_key_file_set_string_list (kf, "launch", "compiler_dependent",
+                                (const char *const *) info->dependent,
+                                g_strv_length (info->dependent));
   /* parameters in their order: a list of names and one of values */
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
   g_autoptr (GString) values = g_string_new (NULL);

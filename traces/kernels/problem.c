@@ -424,7 +424,10 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   g_autofree char *function = sass_function (p);
   info->counts = g_strdup (function ? MS_COUNTS_SASS : MS_COUNTS_SOURCE);
   if (function)
-    info->contended = ms_sass_contended_lines (ms_kernel_sass (), function);
+    {
+      info->contended = ms_sass_contended_lines (ms_kernel_sass (), function);
+      info->dependent = ms_sass_dependent_lines (ms_kernel_sass (), function);
+    }
   return info;
 }
 
@@ -472,10 +475,15 @@ ms_problem_counts (const MsProblem *p)
   return f ? MS_COUNTS_SASS : MS_COUNTS_SOURCE;
 }
 
-static guint
-sass_fuse (gpointer function, const MsWarpAccess *a)
+static void
+sass_grouping (gpointer function, const MsWarpAccess *a, MsGrouping *out)
 {
-  return ms_sass_grouping (ms_kernel_sass (), function, a->site, a->space, a->op, a->width).fuse;
+  MsSassGrouping g = ms_sass_grouping (ms_kernel_sass (), function, a->site, a->space, a->op,
+                                       a->width);
+  out->fuse = g.fuse;
+  out->n_blocks = g.n_blocks;
+  memcpy (out->blocks, g.blocks, sizeof out->blocks);
+  out->remainder_first = g.remainder_first;
 }
 
 gboolean
@@ -492,7 +500,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
    * sinks: what the emulator drives */
   MsSinks inner = { 0 }, sinks = { 0 };
   ms_sinks_add (&inner, ms_model_run_sink (run));
-  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&inner, sass_fuse, function) : NULL;
+  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&inner, sass_grouping, function) : NULL;
   for (guint i = 0; extra && i < extra->n; i++)
     if (!ms_sinks_add (regroup && extra->sink[i]->source_level ? &sinks : &inner, extra->sink[i])
         || (regroup && sinks.n == MS_MAX_SINKS))
@@ -514,6 +522,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   MsStats *s = ms_model_run_finish (run, (guint64) p->args.grid[0] * p->args.grid[1]
                                            * p->args.grid[2]);
   s->fused = regroup ? ms_regroup_merged (regroup) : 0;
+  s->unrolled = regroup ? ms_regroup_unrolled (regroup) : 0;
   if (stats)
     *stats = s;
   else

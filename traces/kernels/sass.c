@@ -22,6 +22,7 @@ instr_free (gpointer p)
   g_free (i->function);
   g_free (i->file);
   g_strfreev (i->where);
+  g_free (i->base);
   g_free (i->opcode);
   g_free (i);
 }
@@ -103,6 +104,41 @@ classify (const char *opcode, guint *spaces, MsOp *op, guint *width, gboolean *c
         *cas = TRUE;
     }
   return TRUE;
+}
+
+/* The address operand: the last [...] of the instruction ("desc[UR4][R2.64+-0x8]"
+ * -> "R2.64", -8; "[R6+URZ]" -> "R6+URZ", 0). */
+static void
+parse_address (const char *text, char **base, gint64 *offset)
+{
+  *offset = 0;
+  const char *open = strrchr (text, '[');
+  const char *close = open ? strchr (open, ']') : NULL;
+  if (close == NULL)
+    {
+      *base = g_strdup ("");
+      return;
+    }
+  g_autofree char *inside = g_strndup (open + 1, (gsize) (close - open - 1));
+  char *plus = strchr (inside, '+');
+  if (plus != NULL)
+    {
+      const char *num = plus + 1;
+      gboolean neg = *num == '-';
+      if (neg)
+        num++;
+      char *end;
+      if (g_str_has_prefix (num, "0x"))
+        {
+          gint64 v = (gint64) g_ascii_strtoull (num + 2, &end, 16);
+          if (end != num + 2 && *end == '\0')
+            {
+              *offset = neg ? -v : v;
+              *plus = '\0';
+            }
+        }
+    }
+  *base = g_strdup (inside);
 }
 
 MsSass *
@@ -193,6 +229,11 @@ ms_sass_parse (const char *text)
       in->op = op;
       in->width = width;
       in->cas = cas;
+      in->predicated = FALSE;
+      for (char **w = word; *w && *w != opcode; w++)
+        if (**w == '@')
+          in->predicated = TRUE;
+      parse_address (s, &in->base, &in->offset);
       g_ptr_array_add (sass->instrs, in);
     }
   return sass;
@@ -216,6 +257,14 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
     return g;
   g_autofree char *base = g_path_get_basename (site->file);
   g_autofree char *key = g_strdup_printf ("%s:%d", base, site->line);
+  /* runs: maximal sequences (text order) of the site's width whose offsets
+   * step by the width; start: their first offsets */
+  guint runs[64], n_runs = 0;
+  gint64 start[64];
+  gboolean predicated = FALSE, one_base = TRUE;
+  const MsSassInstr *prev = NULL;
+  const char *base_reg = "";
+  gboolean have_base = FALSE;
   for (guint i = 0; i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
@@ -228,8 +277,105 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
       if (op != MS_OP_ATOMIC && width > 0 && in->width > width && in->width % width == 0
           && in->width / width > g.fuse)
         g.fuse = in->width / width;
+      /* runs of unrolled iterations of the site's width */
+      if (in->width != width)
+        continue;
+      if (in->predicated)
+        predicated = TRUE;
+      if (!have_base)
+        base_reg = in->base;
+      else if (strcmp (in->base, base_reg) != 0)
+        one_base = FALSE;
+      have_base = TRUE;
+      if (prev && in->offset == prev->offset + (gint64) width && !in->predicated
+          && !prev->predicated)
+        runs[n_runs - 1]++;
+      else if (n_runs < G_N_ELEMENTS (runs))
+        {
+          start[n_runs] = in->offset;
+          runs[n_runs++] = 1;
+        }
+      else
+        one_base = FALSE;   /* too many runs to be a loop's unrolled copies */
+      prev = in;
     }
+  if (op == MS_OP_ATOMIC || !one_base || n_runs == 0 || *base_reg == '\0')
+    return g;
+  /* the distinct run lengths >= 2 (each once, all from one offset), and the
+   * single accesses */
+  guint lengths[G_N_ELEMENTS (runs)], n_lengths = 0, n_big = 0, singles = 0;
+  guint first_long = n_runs, first_single = n_runs;
+  gboolean once = TRUE, same_start = TRUE;
+  gint64 long_start = 0;
+  for (guint r = 0; r < n_runs; r++)
+    {
+      if (runs[r] == 1)
+        {
+          singles++;
+          first_single = MIN (first_single, r);
+          continue;
+        }
+      if (first_long == n_runs)
+        long_start = start[r];
+      else if (start[r] != long_start)
+        same_start = FALSE;
+      first_long = MIN (first_long, r);
+      gboolean seen = FALSE;
+      for (guint k = 0; k < n_lengths; k++)
+        seen |= lengths[k] == runs[r];
+      if (seen)
+        once = FALSE;
+      else
+        {
+          lengths[n_lengths++] = runs[r];
+          n_big += runs[r] >= 4;
+        }
+    }
+  gboolean plan = n_lengths >= 2 && !predicated && once && same_start && singles == 1
+                  && n_lengths <= G_N_ELEMENTS (g.blocks);
+  for (guint k = 0; plan && k < n_lengths; k++)
+    plan = ms_exact_log2 (lengths[k]) > 0 && (k == 0 || lengths[k] * 2 == lengths[k - 1]);
+  if (plan)
+    {
+      g.n_blocks = n_lengths;
+      memcpy (g.blocks, lengths, n_lengths * sizeof lengths[0]);
+      g.remainder_first = first_single < first_long;
+    }
+  else if (n_big >= 2)
+    g.compiler_dependent = TRUE;   /* unrolled copies of several sizes, no plan */
   return g;
+}
+
+char **
+ms_sass_dependent_lines (const MsSass *sass, const char *function)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op == MS_OP_ATOMIC || in->where[0] == NULL || strcmp (in->function, function) != 0)
+        continue;
+      /* the mark's innermost location stands for the site */
+      MsSite site = { in->file, in->line, 0, -1 };
+      gboolean seen = FALSE;
+      g_autofree char *key = g_strdup_printf ("%s:%d", in->file, in->line);
+      for (guint k = 0; k < out->len && !seen; k++)
+        seen = strcmp (out->pdata[k], key) == 0;
+      if (seen)
+        continue;
+      for (int sp = 0; sp < MS_N_SPACES && !seen; sp++)
+        if ((in->spaces & (1u << sp))
+            && ms_sass_grouping (sass, function, &site, (MsSpace) sp, in->op, in->width)
+                 .compiler_dependent)
+          {
+            g_ptr_array_add (out, g_steal_pointer (&key));
+            seen = TRUE;
+          }
+    }
+  if (out->len == 0)
+    return NULL;
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
 }
 
 char **

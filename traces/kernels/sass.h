@@ -27,6 +27,9 @@ typedef struct {
   MsOp op;          /* LD*: ld; ST*: st; ATOM*, RED*: atomic */
   guint width;      /* bytes per lane: 1, 2, 4 (no suffix), 8 (.64), 16 (.128) */
   gboolean cas;     /* a compare-and-swap (.CAS, .CAST): a CAS loop's step */
+  gboolean predicated;   /* @P / @!P guard */
+  char *base;       /* the address operand's register ("R2.64", "UR5"); "" unknown */
+  gint64 offset;    /* its immediate offset ([R2.64+-0x8]: -8) */
 } MsSassInstr;
 
 typedef struct {
@@ -50,15 +53,35 @@ typedef struct {
   guint fuse;           /* consecutive accesses fused into one instruction: 1, 2, 4 ... */
   gboolean contended;   /* an atomic the SASS implements with compare-and-swap */
   guint n_instrs;       /* SASS instructions of the site's line, space and op */
+  /* A loop with a data-dependent trip count that nvcc unrolled (n_blocks >
+   * 0): runs of blocks[0] > blocks[1] > ... contiguous accesses, each half
+   * the one before, and one single access (the remainder loop), first in
+   * the text when remainder_first (MsGrouping, regroup.h). */
+  guint n_blocks;
+  guint blocks[4];
+  gboolean remainder_first;
+  /* the line's accesses come in runs of several lengths that match no such
+   * plan: the compiler grouped them in a way memsim does not model */
+  gboolean compiler_dependent;
 } MsSassGrouping;
 
 /* The grouping of a site of function: from the function's instructions on
- * the site's line (file matched by basename) of the site's space and op.
- * fuse > 1 when such an instruction is 2 or 4 times the site's width (a
- * load or store); contended when the op is atomic and such an instruction
- * is a CAS.  No instruction on the line: fuse 1, not contended. */
+ * the site's line (file matched by basename) of the site's space and op, in
+ * text order.  fuse > 1 when such an instruction is 2 or 4 times the site's
+ * width (a load or store); contended when the op is atomic and such an
+ * instruction is a CAS.  A *run* is a sequence of unpredicated such
+ * instructions of the site's width on one base register at offsets that
+ * step by the width (unrolled iterations of one access); runs of two or
+ * more distinct lengths >= 2 are an unrolled loop with a runtime trip
+ * count: an unroll plan when the lengths halve down to >= 2 (16, 8, 4),
+ * once each, beside one single access and no predicated one, else
+ * compiler_dependent.  No instruction on the line: fuse 1, nothing else. */
 MsSassGrouping ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site,
                                  MsSpace space, MsOp op, guint width);
+
+/* "FILE:LINE" of function's sites whose grouping is compiler_dependent
+ * (loads or stores; see ms_sass_grouping), NULL-terminated, or NULL. */
+char **ms_sass_dependent_lines (const MsSass *sass, const char *function);
 
 /* "FILE:LINE" of function's atomics that are compare-and-swap
  * instructions (the lines whose atomic counts depend on contention),

@@ -96,6 +96,12 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
                               "source accesses: nvcc fused neighbouring accesses into wider "
                               "ones (e.g. 4 loads into one 128-bit load)\n", rows[i].kernel,
                               rows[i].fused);
+  for (guint i = 0; i < n; i++)
+    if (rows[i].unrolled > 0)
+      g_string_append_printf (out, "  %s: %" G_GUINT64_FORMAT " more instructions than source "
+                              "accesses: nvcc unrolled a loop with a data-dependent trip count, "
+                              "and warps run its unrolled blocks with some lanes idle\n",
+                              rows[i].kernel, rows[i].unrolled);
 }
 
 static void
@@ -159,6 +165,7 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
         {
           MEMBER_STRING ("counts", r->counts);
           MEMBER_INT ("instructions_saved_by_fusion", r->fused);
+          MEMBER_INT ("instructions_added_by_unrolling", r->unrolled);
         }
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)

@@ -204,6 +204,11 @@ write_json (const MsTraceReport *r, GString *out)
           json_builder_set_member_name (b, "contention_dependent");
           json_builder_add_boolean_value (b, TRUE);
         }
+      if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+        {
+          json_builder_set_member_name (b, "compiler_dependent");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       if (s->space == MS_SPACE_SHARED)
         {
           json_builder_set_member_name (b, "ideal_wavefronts");
@@ -297,7 +302,7 @@ write_text (const MsTraceReport *r, GString *out)
                           r->stats->threads, info->check);
   if (g_strcmp0 (info->counts, "sass") == 0)
     g_string_append (out, "  counts: compiler-exact (the instructions of the nvcc build's SASS: "
-                          "fused accesses are one wider instruction)\n");
+                          "fused accesses, unrolled loops)\n");
   else if (g_strcmp0 (info->counts, "source") == 0)
     g_string_append (out, "  counts: source-level (one instruction per source access; nvcc may "
                           "emit fewer, wider ones: docs/model.md)\n");
@@ -412,6 +417,12 @@ write_text (const MsTraceReport *r, GString *out)
             {
               g_string_truncate (out, out->len - 1);
               g_string_append (out, "  contention-dependent (a compare-and-swap in the SASS)\n");
+            }
+          if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+            {
+              g_string_truncate (out, out->len - 1);
+              g_string_append (out, "  compiler-dependent (an unrolled loop memsim does not "
+                                    "model: source-level)\n");
             }
         }
     }
