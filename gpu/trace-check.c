@@ -463,6 +463,9 @@ ms_gpu_trace_save (const MsProblem *p, const MsGpuResult *r, const char *check, 
   g_autoptr (MsRunInfo) info = ms_problem_run_info (p, ms_arch_default (), check);
   g_free (info->producer);
   info->producer = g_strdup_printf ("GPU address trace (%s, --check-trace)", r->info.name);
+  /* the instrumented build records per source access */
+  g_free (info->counts);
+  info->counts = g_strdup (MS_COUNTS_SOURCE);
   g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, error);
   if (w == NULL)
     return FALSE;

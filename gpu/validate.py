@@ -125,6 +125,8 @@ def resimulate(j, memsim):
     new = report["metrics"]
     # spaces whose atomics nvcc made compare-and-swap loops (docs/model.md)
     contended = {l["space"] for l in report.get("lines", []) if l.get("contention_dependent")}
+    # (space, op) of loops nvcc unrolled in a way memsim does not model
+    dependent = {(l["space"], l["op"]) for l in report.get("lines", []) if l.get("compiler_dependent")}
     rows = j.get("comparison", [])
     for x in rows:
         if x["metric"] in new and (x["simulated"] is not None or x["kind"] == "measured-only"):
@@ -145,6 +147,10 @@ def resimulate(j, memsim):
             if op == "atom" and sp in contended:
                 x["note"] = ("contention-dependent: a compare-and-swap in the SASS, repeated "
                              "until it succeeds (docs/model.md)")
+                x["kind"] = "approximate"
+            elif (sp, op) in dependent:
+                x["note"] = ("compiler-dependent: a loop nvcc unrolled in a way memsim does not "
+                             "model (docs/model.md)")
                 x["kind"] = "approximate"
             elif x["kind"] == "approximate":
                 x["note"] = ("approximate metric: it also counts conflicts from other traffic "
