@@ -205,6 +205,28 @@ test_trace_shared_json (void)
     }
 }
 
+/* The kernel's JSON report marks exactly one line with flag, whose source
+ * text contains fragment. */
+static void
+assert_one_flagged_line (const char *kernel, const char *flag, const char *fragment)
+{
+  g_auto (Result) r = memsim ("trace", kernel, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonArray *lines = json_object_get_array_member (parse_object (p, r.out), "lines");
+  guint flagged = 0;
+  for (guint i = 0; i < json_array_get_length (lines); i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+      if (json_object_has_member (l, flag))
+        {
+          flagged++;
+          g_assert_nonnull (strstr (json_object_get_string_member (l, "source"), fragment));
+        }
+    }
+  g_assert_cmpuint (flagged, ==, 1);
+}
+
 /* Compiler-exact counts (docs/model.md): with the nvcc build's SASS, the
  * default-size gemm_tiled_nopad has the counts the H100 measured
  * (docs/validation.md: 81 920 shared load instructions, 98 304 wavefronts:
@@ -257,21 +279,7 @@ test_compiler_exact (void)
   g_assert_cmpuint (wide, ==, 1);
 
   /* test_atomics' atomicCAS (an ATOMS.CAS) is contention-dependent */
-  g_auto (Result) at = memsim ("trace", "test_atomics", "--format", "json", NULL);
-  g_assert_cmpint (at.status, ==, 0);
-  g_autoptr (JsonParser) pa = json_parser_new ();
-  JsonArray *al = json_object_get_array_member (parse_object (pa, at.out), "lines");
-  guint contended = 0;
-  for (guint i = 0; i < json_array_get_length (al); i++)
-    {
-      JsonObject *l = json_array_get_object_element (al, i);
-      if (json_object_has_member (l, "contention_dependent"))
-        {
-          contended++;
-          g_assert_nonnull (strstr (json_object_get_string_member (l, "source"), "atomicCAS"));
-        }
-    }
-  g_assert_cmpuint (contended, ==, 1);
+  assert_one_flagged_line ("test_atomics", "contention_dependent", "atomicCAS");
 }
 
 /* per_thread_sum's data-dependent loop, unrolled by nvcc (16, 8, 4 after a
@@ -305,21 +313,7 @@ test_unrolled (void)
   g_assert_cmpint (json_object_get_int_member (ms, ld), ==, 347083);
   g_assert_cmpint (json_object_get_int_member (ms, sectors), ==, 743915);
 
-  g_auto (Result) c = memsim ("trace", "per_thread_sum_capped", "--format", "json", NULL);
-  g_assert_cmpint (c.status, ==, 0);
-  g_autoptr (JsonParser) pc = json_parser_new ();
-  JsonArray *lines = json_object_get_array_member (parse_object (pc, c.out), "lines");
-  guint dependent = 0;
-  for (guint i = 0; i < json_array_get_length (lines); i++)
-    {
-      JsonObject *l = json_array_get_object_element (lines, i);
-      if (json_object_has_member (l, "compiler_dependent"))
-        {
-          dependent++;
-          g_assert_nonnull (strstr (json_object_get_string_member (l, "source"), "data[j]"));
-        }
-    }
-  g_assert_cmpuint (dependent, ==, 1);
+  assert_one_flagged_line ("per_thread_sum_capped", "compiler_dependent", "data[j]");
 }
 
 /* The kernels where nvcc emitted as many memory instructions as the source
