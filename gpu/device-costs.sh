@@ -7,7 +7,8 @@
 #   bash gpu/device-costs.sh GROUP [PREBUILT]
 #
 # GROUP: big (transposes 8192x8192, reductions 16M, stencils 256^3, matrix
-# add), gemm (GEMMs 1024^3), probes (gmem_stride/aos/soa/broadcast at large
+# add), gemm (GEMMs 1024^3), gemm4096 (GEMMs at seed 004's 4096^3, the
+# emulator on a 1% sample of the blocks, --sample), probes (gmem_stride/aos/soa/broadcast at large
 # n, copy at several sizes); all = the three.  PREBUILT: a folder made by
 # `bash gpu/device-validate.sh --pack DIR` (memsim and its libraries), or
 # empty to use ./memsim.  Each run is `memsim trace ... --gpu --format json`
@@ -15,7 +16,7 @@
 # median of repeats); the JSON files, stderr and a one-line status per run
 # go to $OUT/costs/, packed into $OUT/costs.tar.gz.
 set -u
-group=${1:?usage: device-costs.sh big|gemm|probes|all [PREBUILT]}
+group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|all [PREBUILT]}
 pre=${2:-}
 OUT=${OUT:-/tmp/memsim-costs-out}
 mkdir -p "$OUT/costs"
@@ -53,6 +54,12 @@ big () {
   run matrix_add-4096 matrix_add --size 4096x4096
 }
 
+gemm4096 () {
+  for k in gemm_naive gemm_tiled gemm_tiled_nopad gemm_regtile gemm_double_buffer; do
+    run "$k-4096-sample1" "$k" -p n=4096 -p m=4096 -p k=4096 --sample 1
+  done
+}
+
 gemm () {
   for k in gemm_naive gemm_tiled gemm_tiled_nopad gemm_regtile gemm_double_buffer; do
     run "$k-1024" "$k" -p n=1024 -p m=1024 -p k=1024
@@ -82,9 +89,10 @@ date -u '+%Y-%m-%d %H:%M UTC' >>"$OUT/costs/env.txt"
 case $group in
   big) big ;;
   gemm) gemm ;;
+  gemm4096) gemm4096 ;;
   probes) probes ;;
   all) big; gemm; probes ;;
-  *) echo "device-costs.sh: unknown group '$group' (big, gemm, probes or all)" >&2; exit 2 ;;
+  *) echo "device-costs.sh: unknown group '$group' (big, gemm, gemm4096, probes or all)" >&2; exit 2 ;;
 esac
 ok=$(grep -c 'rc=0' "$status")
 tar -czf "$OUT/costs-$group.tar.gz" -C "$OUT" costs && rm -rf "$OUT/costs"

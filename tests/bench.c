@@ -1,15 +1,28 @@
-/* bench.c - `make bench`: warp and lane accesses simulated per second for
- * transpose_naive and transpose_padded at 4096x4096, on one core and on all
- * cores, then the same streams replayed from trace files (memsim replay).
- * Usage: bench [SIZE] (default 4096x4096). */
+/* bench.c - `make bench`, in one run:
+ *   1. the whole memsim process (`memsim trace transpose_naive`: start-up,
+ *      input fill, emulation, models, output check, report) on one core and
+ *      on all cores, against a native C loop doing the same memory work
+ *      (the same fill, the transpose in the kernel's block order, the same
+ *      check) on one core: wall time, ratio, peak memory per element;
+ *   2. start-up: `memsim --version` and `memsim trace` of a one-warp kernel;
+ *   3. the emulator alone: warp and lane accesses simulated per second for
+ *      transpose_naive and transpose_padded, on one core and on all cores;
+ *   4. the same streams replayed from trace files (memsim replay).
+ * Usage: bench [SIZE] (default 4096x4096); memsim is $MEMSIM or ./memsim.
+ * docs/performance.md records the figures. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "emulator.h"
+#include "parallel.h"
 #include "problem.h"
 #include "replay.h"
 #include "trace-file.h"
@@ -95,11 +108,120 @@ bench_replay (const char *name, const char *size, GError **error)
   return TRUE;
 }
 
+/* Runs argv (NULL-terminated) with stdout to /dev/null: wall seconds, and
+ * the child's peak resident memory in *peak_kb (may be NULL); -1 if it fails. */
+static double
+run_process (const char *const *argv, long *peak_kb)
+{
+  fflush (stdout);   /* or the child's freopen writes our buffer again */
+  gint64 t0 = g_get_monotonic_time ();
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      if (freopen ("/dev/null", "w", stdout) == NULL)
+        _exit (127);
+      execv (argv[0], (char *const *) argv);
+      _exit (127);
+    }
+  int status = 0;
+  struct rusage ru;
+  if (pid < 0 || wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status)
+      || WEXITSTATUS (status) != 0)
+    return -1;
+  if (peak_kb)
+    *peak_kb = ru.ru_maxrss;
+  return (double) (g_get_monotonic_time () - t0) / 1e6;
+}
+
+/* The median of n runs of argv. */
+static double
+median_run (const char *const *argv, guint n, long *peak_kb)
+{
+  double t[32];
+  n = MIN (n, G_N_ELEMENTS (t));
+  for (guint i = 0; i < n; i++)
+    if ((t[i] = run_process (argv, peak_kb)) < 0)
+      return -1;
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && t[j - 1] > t[j]; j--)
+      {
+        double x = t[j];
+        t[j] = t[j - 1];
+        t[j - 1] = x;
+      }
+  return t[n / 2];
+}
+
+/* What `memsim trace transpose_naive` does to memory, in plain C on one
+ * core: the input filled with the same generator, the transpose in the
+ * kernel's order (32x32 blocks in linear order, threads in linear order),
+ * the output compared with the input.  Wall seconds. */
+static double
+native_transpose (gsize w, gsize h)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  float *in = malloc (w * h * sizeof *in), *out = malloc (w * h * sizeof *out);
+  if (in == NULL || out == NULL)
+    return -1;
+  guint64 key = ms_random_key (2026, 0);
+  for (gsize i = 0; i < w * h; i++)
+    in[i] = (float) ((gint64) (ms_random_bits (key, i) >> 40) - (1 << 23)) * 0x1p-23f;
+  for (gsize by = 0; by < h; by += 32)
+    for (gsize bx = 0; bx < w; bx += 32)
+      for (gsize y = by; y < MIN (h, by + 32); y++)
+        for (gsize x = bx; x < MIN (w, bx + 32); x++)
+          out[x * h + y] = in[y * w + x];
+  gsize bad = 0;
+  for (gsize x = 0; x < w; x++)
+    for (gsize y = 0; y < h; y++)
+      bad += out[x * h + y] != in[y * w + x];
+  free (in);
+  free (out);
+  double s = (double) (g_get_monotonic_time () - t0) / 1e6;
+  return bad ? -1 : s;
+}
+
+static void
+bench_process (const char *size)
+{
+  const char *memsim = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+  guint64 w = 0, h = 0;
+  if (sscanf (size, "%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT, &w, &h) != 2)
+    w = h = g_ascii_strtoull (size, NULL, 10);
+  printf ("Whole process: memsim trace transpose_naive --size %s (median of 3)\n", size);
+  double native = 1e9;
+  for (int i = 0; i < 3; i++)
+    native = MIN (native, native_transpose (w, h));
+  printf ("  %-34s %8.3f s\n", "native C loop, one core (best of 3)", native);
+  double one = 0;
+  const char *threads[] = { "1", "0" };
+  for (int t = 0; t < 2; t++)
+    {
+      const char *argv[] = { memsim, "trace", "transpose_naive", "--size", size, "-j",
+                             threads[t], NULL };
+      long peak = 0;
+      double s = median_run (argv, 3, &peak);
+      if (t == 0)
+        one = s;
+      g_autofree char *label = g_strdup_printf ("memsim, %s", t == 0 ? "one core"
+                                                : "all cores");
+      printf ("  %-34s %8.3f s  %5.2fx native  %5.2fx one core  peak %ld MB (%.1f B/element)\n",
+              label, s, s / native, one / s, peak / 1024, peak * 1024.0 / (double) (w * h));
+    }
+  const char *version[] = { memsim, "--version", NULL };
+  const char *tiny[] = { memsim, "trace", "gmem_stride", "-p", "n=32", "-j", "1", NULL };
+  printf ("Start-up (median of 21): memsim --version %.1f ms, memsim trace gmem_stride "
+          "-p n=32 %.1f ms\n\n", 1e3 * median_run (version, 21, NULL),
+          1e3 * median_run (tiny, 21, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
   const char *size = argc > 1 ? argv[1] : "4096x4096";
   const char *kernels[] = { "transpose_naive", "transpose_padded" };
+  bench_process (size);
+  printf ("Emulator and models alone\n");
   printf ("%-18s %-10s %7s %8s %8s %14s %14s\n", "kernel", "size", "threads", "wall s",
           "cpu s", "Mwarp-acc/s", "Mlane-acc/s");
   for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)

@@ -197,6 +197,39 @@ test_eviction_by_capacity (void)
 }
 
 static void
+test_sampled_run (void)
+{
+  /* A sampled run (sample_fraction 1/4) keeps a second L2 of a quarter of
+   * the size for write-backs (cache.c).  Full L2: 32 lines, fully
+   * associative; the small one: 8 lines. */
+  MsArch arch = h100_data_only ();
+  arch.l2_bytes = 32 * 128;
+  arch.l2_partitions = 1;
+  arch.l2_ways = 32;
+  arch.l1_bytes = 0;
+  MsWarpAccess r[64];
+  /* 16 lines written once (full warps, 128 bytes each): the full L2 holds
+   * them all (no write-back), the small one evicts the 8 oldest, dirty:
+   * 8 lines x 4 sectors x 32 bytes written back */
+  for (guint i = 0; i < 16; i++)
+    r[i] = warp (MS_OP_ST, BUF + 128 * (guint64) i, 4, 4, 0);
+  Traffic t;
+  run (&arch, r, 16, &t);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+  arch.sample_fraction = 0.25;
+  run (&arch, r, 16, &t);
+  g_assert_cmpuint (t.dram_write, ==, 8 * 128);
+  g_assert_cmpuint (t.l2_write, ==, 16 * 4);
+  /* 16 lines read twice: the full L2 holds them, so DRAM reads them once
+   * (the small L2's misses are not DRAM reads) */
+  for (guint i = 0; i < 32; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 16), 4, 4, 0);
+  run (&arch, r, 32, &t);
+  g_assert_cmpuint (t.dram_read, ==, 16 * 128);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+}
+
+static void
 test_atomics_and_shared (void)
 {
   MsArch arch = h100_data_only ();
@@ -236,6 +269,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cache/writes-stay-in-l2", test_writes_stay_in_l2);
   g_test_add_func ("/cache/eviction-by-capacity", test_eviction_by_capacity);
   g_test_add_func ("/cache/atomics-and-shared", test_atomics_and_shared);
+  g_test_add_func ("/cache/sampled-run", test_sampled_run);
   g_test_add_func ("/cache/presets-without-figures", test_presets_without_figures);
   return g_test_run ();
 }

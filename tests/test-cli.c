@@ -181,6 +181,52 @@ test_trace_json (void)
   g_assert_cmpint (json_object_get_int_member (l0, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 131072);
 }
 
+/* --sample: the report says so, the output check is not run, the counts of
+ * a kernel whose blocks all do the same are the whole grid's; bad values and
+ * the commands that cannot sample are one-line errors. */
+static void
+test_trace_sample (void)
+{
+  g_auto (Result) r = memsim ("trace", "transpose_naive", "--size", "4096x4096", "--sample",
+                              "10%", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_object (parser, r.out);
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "check"), "not run"));
+  JsonObject *s = json_object_get_object_member (o, "sample");
+  g_assert_nonnull (s);
+  g_assert_cmpint (json_object_get_int_member (s, "blocks"), ==, 128 * 128);
+  gint64 ran = json_object_get_int_member (s, "blocks_run");
+  g_assert_cmpint (ran, >, 16384 / 12);
+  g_assert_cmpint (ran, <, 16384 / 8);
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 4096 * 4096 / 8);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 4096 * 4096);
+
+  g_auto (Result) text = memsim ("trace", "transpose_naive", "--size", "4096x4096", "--sample",
+                                 "10", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "Sampled: "));
+  g_assert_nonnull (strstr (text.out, "output check: not run"));
+
+  const char *bad[] = { "0", "101", "ten", "-5", "10%%" };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto (Result) e = memsim ("trace", "copy", "--sample", bad[i], NULL);
+      assert_one_line_error (&e, 2, "--sample");
+    }
+  g_autofree char *dir = g_dir_make_tmp ("memsim-sample-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "t.trace", NULL);
+  g_autofree char *svg = g_build_filename (dir, "d.svg", NULL);
+  g_auto (Result) save = memsim ("trace", "copy", "--sample", "10", "--save-trace", trace, NULL);
+  assert_one_line_error (&save, 2, "--sample");
+  g_assert_false (g_file_test (trace, G_FILE_TEST_EXISTS));
+  g_auto (Result) diagram = memsim ("diagram", "copy", "--sample", "10", "-o", svg, NULL);
+  assert_one_line_error (&diagram, 2, "--sample");
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 static void
 test_trace_shared_json (void)
 {
@@ -982,6 +1028,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/compiler-exact", test_compiler_exact);
   g_test_add_func ("/cli/compiler-exact-others", test_compiler_exact_others);
   g_test_add_func ("/cli/compiler-exact-unrolled", test_unrolled);
+  g_test_add_func ("/cli/trace-sample", test_trace_sample);
   g_test_add_func ("/cli/trace-text-and-csv", test_trace_text_and_csv);
   g_test_add_func ("/cli/trace-cc13", test_trace_cc13);
   g_test_add_func ("/cli/output-file", test_output_file);

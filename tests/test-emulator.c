@@ -174,6 +174,88 @@ test_thread_count_invariance (void)
     ms_stats_free (s[t]);
 }
 
+/* Block sampling (MsLaunch.sample_*): how many blocks run, worked out from
+ * the rule: periods of `period` groups of `group` blocks, one group each,
+ * the last period choosing among the groups it has. */
+static guint64
+sampled (guint64 n, guint period, guint group)
+{
+  MsLaunch l = { .args = { .grid = { (unsigned) n, 1, 1 }, .block = { 32, 1, 1 } },
+                 .sample_period = period, .sample_group = group };
+  return ms_launch_sampled_blocks (&l);
+}
+
+static void
+test_sample_counts (void)
+{
+  g_assert_cmpuint (sampled (100000, 0, 264), ==, 100000);   /* off */
+  g_assert_cmpuint (sampled (100000, 1, 264), ==, 100000);
+  g_assert_cmpuint (sampled (200, 10, 264), ==, 200);        /* smaller than a group */
+  g_assert_cmpuint (sampled (2640, 10, 264), ==, 264);       /* one whole period */
+  g_assert_cmpuint (sampled (3 * 2640, 10, 264), ==, 3 * 264);
+  /* 16384 = 6 periods of 2640 + 544 blocks (groups of 264, 264, 16): the
+   * last period runs one of its three groups */
+  guint64 n = sampled (16384, 10, 264);
+  g_assert_true (n == 6 * 264 + 264 || n == 6 * 264 + 16);
+  /* about one block in `period` whatever the grid */
+  for (guint64 g = 1; g < 300000; g = g * 3 + 7)
+    {
+      guint64 s = sampled (g, 4, 100);
+      g_assert_cmpuint (s, >=, MIN (g, (g - 1) / 400 * 100 + 1));
+      g_assert_cmpuint (s, <=, (g + 399) / 400 * 100);
+    }
+}
+
+/* An ordered sink that records the blocks it sees, in order. */
+static void
+collect_block (gpointer user, const MsWarpAccess *a)
+{
+  GArray *blocks = user;
+  if (blocks->len == 0 || g_array_index (blocks, guint32, blocks->len - 1) != a->block)
+    g_array_append_val (blocks, a->block);
+}
+
+static void
+test_sample_blocks (void)
+{
+  /* transpose_naive 2048x2048: 64 x 64 = 4096 blocks; a 10% sample in groups
+   * of 264 (2 x 132 SMs of the H100): one group from the whole period of
+   * 2640 blocks, one from the rest (1456 blocks, 6 groups) */
+  for (guint threads = 1; threads <= 3; threads++)
+    {
+      g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("transpose_naive"));
+      g_assert_true (ms_problem_set_size (p, "2048x2048", NULL));
+      g_assert_true (ms_problem_set_sample (p, 10.0, NULL));
+      g_assert_true (ms_problem_setup (p, NULL));
+      g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (guint32));
+      MsStreamSink sink = { .ordered = collect_block, .user = blocks };
+      MsSinks extra = { { &sink }, 1 };
+      g_autoptr (MsStats) stats = NULL;
+      g_assert_true (ms_problem_simulate (p, ms_arch_default (), threads, &extra, &stats, NULL));
+      g_assert_cmpuint (stats->blocks, ==, 4096);
+      g_assert_cmpuint (stats->blocks_run, ==, blocks->len);
+      g_assert_cmpuint (blocks->len, ==, 2 * 264);
+      /* in stream order, two runs of 264 consecutive blocks, one per period */
+      for (guint i = 1; i < blocks->len; i++)
+        if (i % 264 != 0)
+          g_assert_cmpuint (g_array_index (blocks, guint32, i), ==,
+                            g_array_index (blocks, guint32, i - 1) + 1);
+      guint32 first = g_array_index (blocks, guint32, 0), second = g_array_index (blocks, guint32, 264);
+      g_assert_cmpuint (first % 264, ==, 0);
+      g_assert_cmpuint (first, <, 2640);
+      g_assert_cmpuint (second, >=, 2640);
+      g_assert_cmpuint (second % 264, ==, 0);
+      /* every block of transpose_naive does the same: the scaled counts are
+       * the whole grid's (2048^2 / 32 warp loads of 4 sectors, stores of 32) */
+      MsCounters ld, st;
+      ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+      ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+      g_assert_cmpuint (ld.executions, ==, 2048 * 2048 / 32);
+      g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 2048 * 2048 / 8);
+      g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 2048 * 2048);
+    }
+}
+
 static void
 assert_fails (const char *name, const char *const *settings, guint threads, int code,
               const char *const *fragments)
@@ -273,5 +355,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
+  g_test_add_func ("/emulator/sample/counts", test_sample_counts);
+  g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);
   return g_test_run ();
 }

@@ -105,6 +105,10 @@ typedef struct {
   double loads_in_flight_per_warp;
   int l1_latency_cycles;
   int shared_phase_cycles;       /* per shared-memory instruction of a warp's chain */
+
+  /* ---- set for a run, not a preset key ---- */
+  double sample_fraction;        /* the share of the blocks a sampled run simulates
+                                    (0: every block; see cache.c) */
 } MsArch;
 
 /* The built-in H100 (h100.arch compiled in). */

@@ -38,16 +38,19 @@ static gboolean compare_gpu;   /* --gpu: measure every variant (gpu/backend.h) *
 static gboolean seed_sizes;    /* --seed-sizes: the sizes of the seeds' tables */
 
 /* The sizes of the seeds' tables (--seed-sizes).  Seed 004's GEMM table is
- * at 4096^3; the emulator would take about an hour there (no block
- * sampling yet), so the GEMMs run at 1024^3 and say so. */
+ * at 4096^3, where the whole grid would take the emulator about an hour:
+ * the GEMMs run a 1% sample of their blocks (unless --sample is given),
+ * which keeps every instruction count and over-estimates only the DRAM
+ * reads (docs/model.md, "Block sampling"). */
 static const struct {
-  const char *family, *size, *params[4], *note;
+  const char *family, *size, *params[4], *sample, *note;
 } seed_table[] = {
-  { "transpose", "8192x8192", { NULL }, "seed 002 / issue: 8192x8192" },
-  { "reduce", NULL, { "n=16777216", NULL }, "seed 003: 16M elements" },
-  { "stencil", "256x256x256", { NULL }, "seed 003's stencil has no size; 256^3 (64 MB per array)" },
-  { "gemm", NULL, { "n=1024", "m=1024", "k=1024", NULL },
-    "seed 004 is 4096^3; 1024^3 here (the emulator is too slow at 4096^3)" },
+  { "transpose", "8192x8192", { NULL }, NULL, "seed 002 / issue: 8192x8192" },
+  { "reduce", NULL, { "n=16777216", NULL }, NULL, "seed 003: 16M elements" },
+  { "stencil", "256x256x256", { NULL }, NULL,
+    "seed 003's stencil has no size; 256^3 (64 MB per array)" },
+  { "gemm", NULL, { "n=4096", "m=4096", "k=4096", NULL }, "1",
+    "seed 004: 4096^3, a sample of 1% of the blocks (--sample to change it)" },
 };
 
 /* Puts the seed's size for family into opts; FALSE when it has none. */
@@ -61,6 +64,8 @@ apply_seed_sizes (MsKernelOptions *opts, const char *family, GError **error)
         opts->size = g_strdup (seed_table[i].size);
         g_strfreev (opts->params);
         opts->params = g_strdupv ((char **) seed_table[i].params);
+        if (opts->sample == NULL && seed_table[i].sample != NULL)
+          opts->sample = g_strdup (seed_table[i].sample);
         g_printerr ("memsim: compare %s --seed-sizes: %s\n", family, seed_table[i].note);
         return TRUE;
       }
@@ -195,8 +200,11 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
 {
   g_autoptr (MsProblem) p = ms_problem_new (k);
   p->source_counts = opts->source_counts;
+  ms_problem_set_threads (p, (guint) opts->threads);
   row->kernel = k->name;
   row->counts = ms_problem_counts (p);
+  if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
+    return FALSE;
   if (opts->block)
     {
       g_autoptr (GError) e = NULL;
@@ -224,8 +232,10 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
     }
   row->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
   g_autoptr (GError) check_error = NULL;
-  row->passed = k->check (p, &check_error);
-  row->check = g_strdup (row->passed ? "passed" : check_error->message);
+  gboolean sampled = ms_stats_sampled (stats);   /* the output is partial: no check */
+  row->passed = sampled || k->check (p, &check_error);
+  row->check = g_strdup (sampled ? "not run (sampled)" : row->passed ? "passed"
+                         : check_error->message);
 
   g_autoptr (GString) size = g_string_new (NULL);
   for (int d = 0; d < 3 && k->size_params[d]; d++)

@@ -254,6 +254,12 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
       ms_error ("diagram needs exactly one KERNEL; `memsim list` shows them");
       return 2;
     }
+  if (kopts->sample != NULL)
+    {
+      ms_error ("--sample is for trace and compare: a diagram draws the accesses of every "
+                "block it shows; use a smaller --size");
+      return 2;
+    }
   if (o->output == NULL || *o->output == '\0')
     {
       ms_error ("diagram needs -o FILE; its extension picks the format: .svg, .png, .pdf "

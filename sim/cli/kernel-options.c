@@ -18,6 +18,9 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "Set a kernel parameter (repeatable; `memsim list --params` shows them)", "NAME=VALUE" },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &opts->threads,
       "CPU threads for the emulator (default: one per core)", "N" },
+    { "sample", 0, 0, G_OPTION_ARG_STRING, &opts->sample,
+      "Simulate about PERCENT% of the blocks (groups of consecutive blocks) and scale the "
+      "counts; the output check is then not run", "PERCENT" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
       "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
@@ -29,8 +32,10 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "FILE" },
     { NULL },
   };
-  if (!with_format)
-    entries[6] = entries[8];   /* end the list before --format and --output */
+  /* without format: end the list before --format and --output (the last two) */
+  for (guint i = 0; !with_format && entries[i].long_name; i++)
+    if (strcmp (entries[i].long_name, "format") == 0)
+      entries[i] = entries[G_N_ELEMENTS (entries) - 1];
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
@@ -43,7 +48,22 @@ ms_kernel_options_clear (MsKernelOptions *opts)
   g_free (opts->format);
   g_free (opts->arch);
   g_free (opts->output);
+  g_free (opts->sample);
   memset (opts, 0, sizeof *opts);
+}
+
+gboolean
+ms_kernel_options_sample (const char *text, MsProblem *p, GError **error)
+{
+  char *end = NULL;
+  double percent = g_ascii_strtod (text, &end);
+  if (end == text || (*end != '\0' && strcmp (end, "%") != 0))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--sample %s: give a percentage of the blocks, e.g. --sample 10", text);
+      return FALSE;
+    }
+  return ms_problem_set_sample (p, percent, error);
 }
 
 MsArch *
@@ -91,6 +111,9 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
     }
   g_autoptr (MsProblem) p = ms_problem_new (k);
   p->source_counts = opts->source_counts;
+  ms_problem_set_threads (p, (guint) opts->threads);
+  if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
+    return NULL;
   if (opts->block && !ms_problem_set_block (p, opts->block, error))
     return NULL;
   if (opts->size && !ms_problem_set_size (p, opts->size, error))

@@ -21,11 +21,15 @@ typedef struct {
   char *format;
   char *output;
   gboolean source_counts;   /* --source-counts */
+  char *sample;     /* --sample PERCENT[%] (NULL: every block) */
 } MsKernelOptions;
 
 /* Adds the options to ctx (storage in opts). */
 void ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format);
 void ms_kernel_options_clear (MsKernelOptions *opts);
+
+/* --sample PERCENT[%] onto p. */
+gboolean ms_kernel_options_sample (const char *text, MsProblem *p, GError **error);
 
 /* The --arch preset (default h100); free with ms_arch_free. */
 MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);

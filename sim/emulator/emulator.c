@@ -77,6 +77,7 @@ typedef struct {
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
   guint64 block;
+  guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
   guint n_done;          /* lanes of the block that exited */
   gboolean yielded;      /* a warp of this round stopped on its budget */
@@ -433,7 +434,7 @@ emit (Worker *W, const MsWarpAccess *acc)
 {
   ms_sink_worker_access (&W->sinks, acc);
   if (W->order)
-    ms_stream_order_emit (W->order, W->block, W->ordered, acc);
+    ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
 }
 
 /* Whether every byte of a shared access was written (shadow bytes are 1). */
@@ -986,11 +987,79 @@ uninstall_crash_handler (void)
   sigaltstack (&ss, NULL);
 }
 
+/* ---------------------------------------------------------- sampling */
+
+/* The sample's shape over a grid of n blocks: periods of `period` groups
+ * of `group` blocks; in period s the group chosen is phase(s) (a hash, so
+ * the sample does not line up with the grid's rows).  Every period but
+ * the last is whole; the last chooses among the groups it has, so even a
+ * grid smaller than one period runs one group. */
+typedef struct {
+  guint64 n, group, period;
+} Sample;
+
+static guint64
+sample_phase (guint64 s, guint64 groups)
+{
+  guint64 z = (s + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return (z ^ (z >> 31)) % groups;
+}
+
+/* The first block of period s's chosen group. */
+static guint64
+sample_group_start (const Sample *S, guint64 s)
+{
+  guint64 first = s * S->period * S->group;   /* the period's first block */
+  guint64 groups = MIN (S->period, (S->n - first + S->group - 1) / S->group);
+  return first + sample_phase (s, groups) * S->group;
+}
+
+static guint64
+sample_count (const Sample *S)
+{
+  guint64 span = S->period * S->group;
+  guint64 last = (S->n - 1) / span;            /* the last (maybe partial) period */
+  return last * S->group + MIN (S->group, S->n - sample_group_start (S, last));
+}
+
+/* The block of the j-th sampled block (j in [0, sample_count)). */
+static inline guint64
+sample_block (const Sample *S, guint64 j)
+{
+  if (S->period <= 1)
+    return j;
+  return sample_group_start (S, j / S->group) + j % S->group;
+}
+
+static Sample
+launch_sample (const MsLaunch *launch)
+{
+  const MsLaunchArgs *A = &launch->args;
+  guint64 n = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
+  if (launch->max_blocks > 0)
+    n = MIN (n, launch->max_blocks);
+  Sample S = { n, MAX (launch->sample_group, 1), launch->sample_period };
+  if (S.period <= 1 || n == 0)
+    S.period = 1;
+  return S;
+}
+
+guint64
+ms_launch_sampled_blocks (const MsLaunch *launch)
+{
+  Sample S = launch_sample (launch);
+  return S.period <= 1 ? S.n : sample_count (&S);
+}
+
 /* ------------------------------------------------------------ driver */
 
 typedef struct {
   const MsLaunch *launch;
-  guint64 n_blocks;
+  guint64 n_blocks;       /* blocks to run: j in [0, n_blocks) runs block
+                             sample_block (&sample, j) */
+  Sample sample;
   gint64 next;            /* next block to claim (atomic) */
   gint64 error_block;     /* lowest block that failed, or n_blocks (atomic) */
   GMutex lock;
@@ -1092,6 +1161,8 @@ record_failure (Job *job, Worker *W, gint64 b)
     ms_stream_order_stop_at (job->order, (guint64) b);
 }
 
+/* ------------------------------------------------------------ workers */
+
 static void
 worker_run (gpointer data, gpointer user_data)
 {
@@ -1117,7 +1188,8 @@ worker_run (gpointer data, gpointer user_data)
                 goto out;
               W->ordered = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
             }
-          if (!run_block (W, (guint64) b))
+          W->seq = (guint64) b;
+          if (!run_block (W, sample_block (&job->sample, (guint64) b)))
             {
               record_failure (job, W, b);
               goto out;
@@ -1209,9 +1281,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
     return FALSE;
   static const MsSinks no_sinks;
   const MsSinks *sinks = launch->sinks ? launch->sinks : &no_sinks;
-  guint64 n_blocks = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
-  if (launch->max_blocks > 0)
-    n_blocks = MIN (n_blocks, launch->max_blocks);
+  Sample sample = launch_sample (launch);
+  guint64 n_blocks = ms_launch_sampled_blocks (launch);
   if (launch->shared_bytes != NULL)
     *launch->shared_bytes = 0;
   guint n_workers = launch->threads ? launch->threads : g_get_num_processors ();
@@ -1223,7 +1294,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
   n_workers = MIN (n_workers, max_workers (A));
   n_workers = MAX (n_workers, 1);
 
-  Job job = { .launch = launch, .n_blocks = n_blocks, .error_block = (gint64) n_blocks,
+  Job job = { .launch = launch, .n_blocks = n_blocks, .sample = sample,
+              .error_block = (gint64) n_blocks,
               .chunk = chunk, .n_workers = n_workers,
               .next_report = g_get_monotonic_time () + MS_PROGRESS_INTERVAL_US };
   g_mutex_init (&job.lock);

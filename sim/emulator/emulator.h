@@ -47,7 +47,15 @@ typedef struct {
   guint *shared_bytes;                    /* if set: gets the most shared memory a
                                              block declared (bytes, SHARED_ARRAYs
                                              with their alignment) */
+  /* Block sampling (ms_launch_sampled_blocks): blocks are taken in groups
+   * of sample_group consecutive ones (linear order); of every sample_period
+   * groups one runs, chosen by a hash of the period's index.  sample_period
+   * 0 or 1: every block runs. */
+  guint sample_period, sample_group;
 } MsLaunch;
+
+/* The blocks a launch runs: the grid (or max_blocks of it), or the sample. */
+guint64 ms_launch_sampled_blocks (const MsLaunch *launch);
 
 /* Runs the launch; on success the buffers hold the kernel's results and
  * every sink has seen every record (its ordered part in the stream order,

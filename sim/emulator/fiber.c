@@ -7,8 +7,17 @@
 #include "config.h"
 #include "fiber.h"
 
+#include <errno.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+/* Linux 6.13's lightweight guard pages: a guard installed with madvise does
+ * not split the mapping, so installing one per stack and unmapping the pool
+ * cost about half of mprotect's (measured: 256 stacks, 1.74 -> 0.75 ms,
+ * page faults included).  Older kernels refuse it (EINVAL): mprotect. */
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
 
 /* Under AddressSanitizer: a fiber parked in the middle of a function leaves
  * its frames' redzones poisoned in the shadow memory, which outlives the
@@ -43,16 +52,26 @@ ms_stack_pool_new (guint n, gsize stack_bytes, GError **error)
                    n, stack_bytes);
       return NULL;
     }
+  static gboolean no_guard_advice;   /* the kernel refused MADV_GUARD_INSTALL once */
   for (guint i = 0; i < n; i++)
-    if (mprotect ((guint8 *) base + i * slot, page, PROT_NONE) != 0)
-      {
-        /* each guard page splits the mapping: the kernel's map limit */
-        munmap (base, slot * n);
-        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
-                     "cannot protect %u fiber stacks (the system's limit on memory "
-                     "mappings); use fewer threads (--threads)", n);
-        return NULL;
-      }
+    {
+      guint8 *guard = (guint8 *) base + i * slot;
+      if (!__atomic_load_n (&no_guard_advice, __ATOMIC_RELAXED))
+        {
+          if (madvise (guard, page, MADV_GUARD_INSTALL) == 0)
+            continue;
+          if (errno == EINVAL)
+            __atomic_store_n (&no_guard_advice, TRUE, __ATOMIC_RELAXED);
+        }
+      if (mprotect (guard, page, PROT_NONE) == 0)
+        continue;
+      /* each mprotect'ed guard splits the mapping: the kernel's map limit */
+      munmap (base, slot * n);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+                   "cannot protect %u fiber stacks (the system's limit on memory "
+                   "mappings); use fewer threads (--threads)", n);
+      return NULL;
+    }
   UNPOISON (base, slot * n);
   MsStackPool *pool = g_new0 (MsStackPool, 1);
   pool->base = base;

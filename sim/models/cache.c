@@ -40,6 +40,16 @@
  *   and constants: about 9 KB measured on the H100), added once at the end.
  * - Traffic is charged to the site whose access caused it (an eviction's
  *   write-back to the access that evicted the line).
+ * - A sampled run (arch->sample_fraction f < 1: only a share f of the
+ *   blocks ran, emulator.h) keeps two L2s: the full one, whose DRAM reads
+ *   are reported (data the blocks share, such as a GEMM's B, stays in it as
+ *   it would in the whole run), and one of f times the size, whose
+ *   write-backs are reported (the sample writes f of the output: the
+ *   shrunk L2 sees the capacity pressure the whole run would).  Data that
+ *   blocks outside the sample would have shared is read once per sampled
+ *   block group and scaled, so DRAM reads are over-estimated for kernels
+ *   whose neighbouring blocks share inputs (stencils, GEMMs: measured in
+ *   docs/model.md, "Block sampling").
  */
 #include "config.h"
 #include "cache.h"
@@ -78,8 +88,8 @@ typedef struct {
 static void
 cache_init (Cache *c, guint64 bytes, guint ways)
 {
-  guint64 lines = bytes >> LINE_SHIFT;
-  c->ways = ways;
+  guint64 lines = MAX (bytes >> LINE_SHIFT, 1);
+  c->ways = (guint) MIN ((guint64) ways, lines);   /* a cache smaller than a set: fewer ways */
   c->sets = (guint) MAX (lines / ways, 1);
   c->way = g_new0 (Way, (gsize) c->sets * ways);
   c->clock = 0;
@@ -194,6 +204,7 @@ cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
 
 typedef struct {
   Cache l2;
+  Cache l2_small;       /* a sampled run's write-back L2 (sets == 0: none) */
   Cache *l1;            /* one per SM (NULL when the preset has no L1) */
   guint n_sm;
   guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
@@ -214,8 +225,11 @@ cache_state_init (gpointer state, const MsArch *arch)
   s->on = cache_applies (arch);
   if (!s->on)
     return;
-  cache_init (&s->l2, (guint64) arch->l2_bytes / (guint64) arch->l2_partitions,
-              (guint) arch->l2_ways);
+  guint64 l2 = (guint64) arch->l2_bytes / (guint64) arch->l2_partitions;
+  cache_init (&s->l2, l2, (guint) arch->l2_ways);
+  if (arch->sample_fraction > 0 && arch->sample_fraction < 1)
+    cache_init (&s->l2_small, (guint64) ((double) l2 * arch->sample_fraction),
+                (guint) arch->l2_ways);
   s->chunk_sectors = (guint) arch->dram_granularity >> SECTOR_SHIFT;
   gint64 l1 = (gint64) arch->l1_bytes - arch->shared_per_sm;
   if (arch->l1_bytes > 0 && l1 >= (L1_WAYS << LINE_SHIFT))
@@ -234,20 +248,39 @@ cache_state_clear (gpointer state)
   if (!s->on)
     return;
   cache_clear (&s->l2);
+  if (s->l2_small.sets)
+    cache_clear (&s->l2_small);
   for (guint i = 0; s->l1 && i < s->n_sm; i++)
     cache_clear (&s->l1[i]);
   g_free (s->l1);
 }
 
-/* The L2's way for line, inserted if absent (a write-back charged to v). */
+/* The L2's way for line, inserted if absent (a write-back charged to v,
+ * unless a sampled run's small L2 counts the write-backs). */
 static gsize
 l2_line (CacheState *s, guint64 line, guint64 *v)
 {
   gboolean hit;
   guint8 dirty;
   gsize i = cache_get (&s->l2, line, &hit, &dirty);
-  v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
+  if (s->l2_small.sets == 0)
+    v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
   return i;
+}
+
+/* A sampled run's small L2: every line the L2 sees, its sectors `bits`
+ * dirtied when `write`; its write-backs are the ones counted. */
+static void
+l2_small_line (CacheState *s, guint64 line, guint8 bits, gboolean write, guint64 *v)
+{
+  if (s->l2_small.sets == 0)
+    return;
+  gboolean hit;
+  guint8 dirty;
+  gsize i = cache_get (&s->l2_small, line, &hit, &dirty);
+  v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
+  if (write)
+    s->l2_small.way[i].dirty |= bits;
 }
 
 /* The sectors `want` of an L2 line read: those missing are read from DRAM
@@ -255,6 +288,7 @@ l2_line (CacheState *s, guint64 line, guint64 *v)
 static void
 l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
 {
+  l2_small_line (s, line, want, FALSE, v);
   gsize w = l2_line (s, line, v);
   guint8 missing = want & (guint8) ~s->l2.way[w].valid;
   if (missing == 0)
@@ -271,6 +305,7 @@ l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
 static void
 l2_write (CacheState *s, guint64 line, guint8 bits, guint64 *v)
 {
+  l2_small_line (s, line, bits, TRUE, v);
   gsize w = l2_line (s, line, v);
   s->l2.way[w].valid |= bits;
   s->l2.way[w].dirty |= bits;

@@ -131,6 +131,9 @@ const MsStreamSink *ms_model_run_sink (MsModelRun *run);
 /* After the producer is done: the counters per site, sorted for reports;
  * blocks/threads/warps from the geometry given.  Call once. */
 MsStats *ms_model_run_finish (MsModelRun *run, guint64 blocks);
+/* The same for a sample (emulator.h): only blocks_run of the launch's
+ * blocks ran, and every counter is scaled by blocks / blocks_run. */
+MsStats *ms_model_run_finish_sampled (MsModelRun *run, guint64 blocks, guint64 blocks_run);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsModelRun, ms_model_run_free)
 

@@ -215,6 +215,12 @@ compare_site_stats (gconstpointer a, gconstpointer b)
 MsStats *
 ms_model_run_finish (MsModelRun *run, guint64 blocks)
 {
+  return ms_model_run_finish_sampled (run, blocks, blocks);
+}
+
+MsStats *
+ms_model_run_finish_sampled (MsModelRun *run, guint64 blocks, guint64 blocks_run)
+{
   MsStats *stats = ms_stats_new ();
   const SiteCounters *t = &run->total;
   for (guint i = 0; i < t->n; i++)
@@ -227,11 +233,20 @@ ms_model_run_finish (MsModelRun *run, guint64 blocks)
         g_array_append_val (stats->sites, s);
       }
   g_array_sort (stats->sites, compare_site_stats);
+  /* a sample's counts stand for the whole grid; what finish() adds is per
+   * launch, whatever the sample */
+  if (blocks_run > 0 && blocks_run < blocks)
+    {
+      for (guint i = 0; i < stats->sites->len; i++)
+        ms_counters_scale (&g_array_index (stats->sites, MsSiteStats, i).c, blocks, blocks_run);
+      ms_counters_scale (&stats->launch, blocks, blocks_run);
+    }
   for (guint i = 0; i < run->n_stateful; i++)
     if (run->stateful[i]->finish)
       run->stateful[i]->finish (run->state[i], run->arch, stats->launch.v);
   guint64 tpb = run->threads_per_block;
   stats->blocks = blocks;
+  stats->blocks_run = blocks_run > 0 && blocks_run < blocks ? blocks_run : blocks;
   stats->threads = blocks * tpb;
   stats->warps = blocks * ((tpb + MS_WARP_SIZE - 1) / MS_WARP_SIZE);
   return stats;

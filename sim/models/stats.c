@@ -30,6 +30,23 @@ ms_counters_add (MsCounters *into, const MsCounters *c)
     into->v[i] += c->v[i];
 }
 
+static inline guint64
+scale_one (guint64 v, guint64 num, guint64 den)
+{
+  return (guint64) (((unsigned __int128) v * num + den / 2) / den);
+}
+
+void
+ms_counters_scale (MsCounters *c, guint64 num, guint64 den)
+{
+  c->executions = scale_one (c->executions, num, den);
+  c->lanes = scale_one (c->lanes, num, den);
+  c->partial = scale_one (c->partial, num, den);
+  c->bytes = scale_one (c->bytes, num, den);
+  for (guint i = 0; i < MS_COUNTER_SLOTS; i++)
+    c->v[i] = scale_one (c->v[i], num, den);
+}
+
 void
 ms_stats_total (const MsStats *stats, MsSpace space, int op, MsCounters *out)
 {

@@ -35,6 +35,8 @@ typedef struct {
 typedef struct {
   GArray *sites;        /* MsSiteStats, in report order (ms_site_compare, space) */
   guint64 blocks, threads, warps;
+  guint64 blocks_run;   /* blocks simulated: blocks, or fewer when sampled (the
+                           counters are then scaled by blocks / blocks_run) */
   MsCounters launch;    /* what models charged to the launch, not a site (model.h finish) */
   guint64 fused;        /* instructions the compiler regrouping saved: source accesses
                          * merged into another's wider instruction (regroup.h); 0 at
@@ -45,6 +47,16 @@ typedef struct {
 MsStats *ms_stats_new (void);
 void ms_stats_free (MsStats *stats);
 void ms_counters_add (MsCounters *into, const MsCounters *c);
+/* Whether the counters come from a sample of the blocks, scaled. */
+static inline gboolean
+ms_stats_sampled (const MsStats *stats)
+{
+  return stats->blocks_run > 0 && stats->blocks_run < stats->blocks;
+}
+
+/* Multiplies every counter by num / den (rounded to the nearest): a sample's
+ * counts scaled to the whole launch. */
+void ms_counters_scale (MsCounters *c, guint64 num, guint64 den);
 /* Totals over all sites with the given space and op (op < 0: any op). */
 void ms_stats_total (const MsStats *stats, MsSpace space, int op, MsCounters *out);
 

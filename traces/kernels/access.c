@@ -103,7 +103,7 @@ matrix_add_check (MsProblem *p, GError **error)
   g_autofree float *want = g_new (float, n);
   for (gsize i = 0; i < n; i++)
     want[i] = a[i] + b[i];
-  return ms_check_floats ("C", p->args.buf[0], want, n, 0.0, error);
+  return ms_check_floats (p, "C", p->args.buf[0], want, n, 0.0, error);
 }
 
 /* ----------------------------------------------------------- gmem_stride */
@@ -454,7 +454,7 @@ aos_read_check (MsProblem *p, GError **error)
   g_autofree int *want = g_new (int, n);
   for (gint64 i = 0; i < n; i++)
     want[i] = rec[3 * i];   /* key is the first field */
-  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, error);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, error);
 }
 
 /* Buffers: out, keys, values, flags (n ints each); arg: n. */
@@ -482,7 +482,7 @@ soa_read_setup (MsProblem *p, GError **error)
 static gboolean
 soa_read_check (MsProblem *p, GError **error)
 {
-  return ms_check_ints ("out", p->args.buf[0], p->args.buf[1], (gsize) p->args.i[0], error);
+  return ms_check_ints (p, "out", p->args.buf[0], p->args.buf[1], (gsize) p->args.i[0], error);
 }
 
 /* Buffers: out (n floats), input2 (n float3); arg: n. */
@@ -509,7 +509,7 @@ aos_float3_check (MsProblem *p, GError **error)
   g_autofree float *want = g_new (float, n);
   for (gint64 i = 0; i < n; i++)
     want[i] = in[3 * i];
-  return ms_check_floats ("out", p->args.buf[0], want, (gsize) n, 0.0, error);
+  return ms_check_floats (p, "out", p->args.buf[0], want, (gsize) n, 0.0, error);
 }
 
 /* Buffers: out (n ints), in (one int per warp of the grid); arg: n. */
@@ -538,7 +538,7 @@ broadcast_check (MsProblem *p, GError **error)
   g_autofree int *want = g_new (int, n);
   for (gint64 i = 0; i < n; i++)
     want[i] = in[i / 32];
-  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, error);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, error);
 }
 
 /* -------------------------------------------------------- per_thread_sum */
@@ -631,7 +631,7 @@ per_thread_sum_check (MsProblem *p, GError **error)
         sum += data[j];
       want[i] = sum;
     }
-  return ms_check_floats ("sums", p->args.buf[0], want, (gsize) n, 0.0, error);
+  return ms_check_floats (p, "sums", p->args.buf[0], want, (gsize) n, 0.0, error);
 }
 
 /* ------------------------------------------------------------ the table */

@@ -80,7 +80,7 @@ gemm_check (MsProblem *p, GError **error)
           acc += (double) a[r * k + i] * (double) b[i * n + c];
         want[r * n + c] = (float) acc;
       }
-  return ms_check_floats ("C", p->args.buf[0], want, (gsize) (m * n), 4e-6 * (double) k,
+  return ms_check_floats (p, "C", p->args.buf[0], want, (gsize) (m * n), 4e-6 * (double) k,
                           error);
 }
 

@@ -8,7 +8,11 @@
 #include <gio/gio.h>
 #include <sys/mman.h>
 
+#include "parallel.h"
+
 #define HUGE_PAGE ((gsize) 2 << 20)
+/* items per chunk of the parallel fill and check loops */
+#define FILL_GRAIN ((gsize) 1 << 16)
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,7 +47,10 @@ ms_problem_free (MsProblem *p)
   if (p == NULL)
     return;
   for (guint b = 0; b < p->n_buffers; b++)
-    free (p->args.buf[b]);
+    if (p->buffer_mapped[b] != 0)
+      munmap (p->args.buf[b], p->buffer_mapped[b]);
+    else
+      free (p->args.buf[b]);
   g_free (p);
 }
 
@@ -268,6 +275,27 @@ format_size (guint64 bytes)
   return g_string_free (s, FALSE);
 }
 
+/* size bytes (a multiple of HUGE_PAGE) of zeroed memory aligned to
+ * HUGE_PAGE, with huge pages where the kernel gives them; NULL if the
+ * mapping fails.  munmap (mem, size) frees it. */
+static void *
+map_zeroed (gsize size)
+{
+  gsize span = size + HUGE_PAGE;
+  guint8 *raw = mmap (NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  guint8 *mem = (guint8 *) (((guintptr) raw + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
+  if (mem > raw)
+    munmap (raw, (gsize) (mem - raw));
+  if (raw + span > mem + size)
+    munmap (mem + size, (gsize) (raw + span - (mem + size)));
+#ifdef MADV_HUGEPAGE
+  madvise (mem, size, MADV_HUGEPAGE);
+#endif
+  return mem;
+}
+
 void *
 ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output, GError **error)
 {
@@ -276,14 +304,20 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   const char *what = NULL;
   if (p->memory_budget == 0)
     p->memory_budget = memory_budget (&what);
-  /* Big buffers get transparent huge pages: a strided kernel (the naive
-   * transpose's stores) otherwise costs the emulator TLB misses per lane. */
-  gsize align = bytes >= HUGE_PAGE ? HUGE_PAGE : 256;
+  /* Big buffers are mapped afresh: the kernel hands out zeroed pages, so
+   * they need no memset (the fill or the kernel touches each page first, on
+   * whichever thread writes it), and they get transparent huge pages: a
+   * strided kernel (the naive transpose's stores) otherwise costs the
+   * emulator TLB misses per lane. */
+  gboolean big = bytes >= HUGE_PAGE;
+  gsize align = big ? HUGE_PAGE : 256;
   gsize alloc = (MAX (bytes, 1) + align - 1) / align * align;
   p->total_bytes += alloc;
   void *mem = NULL;
   gboolean over = p->total_bytes > p->memory_budget;
-  if (over || posix_memalign (&mem, align, alloc) != 0)
+  if (!over)
+    mem = big ? map_zeroed (alloc) : (posix_memalign (&mem, align, alloc) == 0 ? mem : NULL);
+  if (mem == NULL)
     {
       g_autofree char *need = format_size (p->total_bytes);
       g_autofree char *budget = format_size (p->memory_budget);
@@ -303,29 +337,73 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   p->buffer_names[b] = name;
   p->buffer_bytes[b] = bytes;
   p->buffer_output[b] = output;
+  p->buffer_mapped[b] = big ? alloc : 0;
   p->args.buf[b] = mem;
-#ifdef MADV_HUGEPAGE
-  if (align == HUGE_PAGE)
-    madvise (p->args.buf[b], alloc, MADV_HUGEPAGE);
-#endif
-  memset (p->args.buf[b], 0, alloc);
-  return p->args.buf[b];
+  if (!big)
+    memset (mem, 0, alloc);
+  return mem;
 }
 
+typedef struct {
+  guint64 key;
+  void *x;
+  int lo;
+  guint64 range;
+} Fill;
+
+static void
+fill_floats_range (gsize lo, gsize hi, gpointer data)
+{
+  const Fill *f = data;
+  float *x = f->x;
+  for (gsize i = lo; i < hi; i++)   /* k / 2^23 for k in [-2^23, 2^23): exact floats */
+    x[i] = (float) ((gint64) (ms_random_bits (f->key, i) >> 40) - (1 << 23)) * 0x1p-23f;
+}
+
+static void
+fill_ints_range (gsize lo, gsize hi, gpointer data)
+{
+  const Fill *f = data;
+  int *x = f->x;
+  for (gsize i = lo; i < hi; i++)   /* the top 32 bits scaled to the range */
+    x[i] = (int) ((gint64) f->lo + (gint64) (((ms_random_bits (f->key, i) >> 32) * f->range) >> 32));
+}
+
+/* Each fill of a problem draws its own stream (the setup's fills come in a
+ * fixed order), so two inputs filled alike are not equal. */
 void
 ms_fill_floats (MsProblem *p, float *x, gsize n)
 {
-  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
-  for (gsize i = 0; i < n; i++)
-    x[i] = (float) g_rand_double_range (r, -1.0, 1.0);
+  Fill f = { ms_random_key (p->seed, p->n_fills++), x, 0, 0 };
+  ms_parallel_for (n, FILL_GRAIN, p->threads, fill_floats_range, &f);
 }
 
 void
 ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi)
 {
-  g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
-  for (gsize i = 0; i < n; i++)
-    x[i] = g_rand_int_range (r, lo, hi + 1);
+  g_return_if_fail (lo <= hi);
+  Fill f = { ms_random_key (p->seed, p->n_fills++), x, lo, (guint64) ((gint64) hi - lo + 1) };
+  ms_parallel_for (n, FILL_GRAIN, p->threads, fill_ints_range, &f);
+}
+
+gboolean
+ms_problem_set_sample (MsProblem *p, double percent, GError **error)
+{
+  if (!(percent > 0.0 && percent <= 100.0))
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--sample %g: give a percentage of the blocks, more than 0 and at most 100",
+                   percent);
+      return FALSE;
+    }
+  p->sample_period = (guint) MAX (1.0, 100.0 / percent + 0.5);
+  return TRUE;
+}
+
+void
+ms_problem_set_threads (MsProblem *p, guint threads)
+{
+  p->threads = threads;
 }
 
 guint
@@ -334,36 +412,73 @@ ms_div_up (guint64 a, guint b)
   return (guint) ((a + b - 1) / b);
 }
 
-gboolean
-ms_check_floats (const char *buffer, const float *got, const float *want, gsize n,
-                 double tolerance, GError **error)
+typedef struct {
+  const void *got, *want;
+  double tolerance;
+  gsize first;   /* the lowest mismatching index found (G_MAXSIZE: none) */
+} Check;
+
+static void
+check_floats_range (gsize lo, gsize hi, gpointer data)
 {
-  for (gsize i = 0; i < n; i++)
+  Check *c = data;
+  const float *got = c->got, *want = c->want;
+  for (gsize i = lo; i < hi; i++)
     {
       double d = (double) got[i] - (double) want[i];
-      if (!(d <= tolerance && -d <= tolerance))
+      if (!(d <= c->tolerance && -d <= c->tolerance))
         {
-          g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
-                       "output check failed: %s[%zu] = %.9g, expected %.9g", buffer, i,
-                       (double) got[i], (double) want[i]);
-          return FALSE;
+          ms_lowest_index_offer (&c->first, i);
+          return;
         }
     }
-  return TRUE;
+}
+
+static void
+check_ints_range (gsize lo, gsize hi, gpointer data)
+{
+  Check *c = data;
+  const int *got = c->got, *want = c->want;
+  for (gsize i = lo; i < hi; i++)
+    if (got[i] != want[i])
+      {
+        ms_lowest_index_offer (&c->first, i);
+        return;
+      }
 }
 
 gboolean
-ms_check_ints (const char *buffer, const int *got, const int *want, gsize n, GError **error)
+ms_check_floats (const MsProblem *p, const char *buffer, const float *got, const float *want,
+                 gsize n, double tolerance, GError **error)
 {
-  for (gsize i = 0; i < n; i++)
-    if (got[i] != want[i])
-      {
-        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
-                     "output check failed: %s[%zu] = %d, expected %d", buffer, i, got[i],
-                     want[i]);
-        return FALSE;
-      }
-  return TRUE;
+  Check c = { got, want, tolerance, G_MAXSIZE };
+  ms_parallel_for (n, FILL_GRAIN, p->threads, check_floats_range, &c);
+  if (c.first == G_MAXSIZE)
+    return TRUE;
+  return ms_check_fail_float (buffer, c.first, got[c.first], want[c.first], error);
+}
+
+gboolean
+ms_check_fail_float (const char *buffer, gsize i, float got, float want, GError **error)
+{
+  g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+               "output check failed: %s[%zu] = %.9g, expected %.9g", buffer, i,
+               (double) got, (double) want);
+  return FALSE;
+}
+
+gboolean
+ms_check_ints (const MsProblem *p, const char *buffer, const int *got, const int *want,
+               gsize n, GError **error)
+{
+  Check c = { got, want, 0.0, G_MAXSIZE };
+  ms_parallel_for (n, FILL_GRAIN, p->threads, check_ints_range, &c);
+  if (c.first == G_MAXSIZE)
+    return TRUE;
+  g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+               "output check failed: %s[%zu] = %d, expected %d", buffer, c.first,
+               got[c.first], want[c.first]);
+  return FALSE;
 }
 
 void
@@ -490,6 +605,19 @@ gboolean
 ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      const MsSinks *extra, MsStats **stats, GError **error)
 {
+  MsLaunch launch;
+  ms_problem_launch (p, &launch);
+  launch.sample_period = p->sample_period;
+  launch.sample_group = arch->sm_count > 0 ? 2 * (guint) arch->sm_count : 256;
+  guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
+  guint64 blocks_run = ms_launch_sampled_blocks (&launch);
+  /* the cache model adapts its L2 to a sample (cache.c) */
+  MsArch sampled = *arch;
+  if (blocks_run < blocks)
+    {
+      sampled.sample_fraction = (double) blocks_run / (double) blocks;
+      arch = &sampled;
+    }
   g_autoptr (MsModelRun) run =
     ms_model_run_new (arch, (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2],
                       error);
@@ -511,18 +639,17 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       }
   if (regroup)
     ms_sinks_add (&sinks, ms_regroup_sink (regroup));
-  MsLaunch launch;
-  ms_problem_launch (p, &launch);
   launch.threads = threads;
   launch.sinks = regroup ? &sinks : &inner;
   if (!ms_emulate (&launch, error))
     return FALSE;
   if (regroup)
     ms_regroup_finish (regroup);
-  MsStats *s = ms_model_run_finish (run, (guint64) p->args.grid[0] * p->args.grid[1]
-                                           * p->args.grid[2]);
-  s->fused = regroup ? ms_regroup_merged (regroup) : 0;
-  s->unrolled = regroup ? ms_regroup_unrolled (regroup) : 0;
+  MsStats *s = ms_model_run_finish_sampled (run, blocks, blocks_run);
+  /* what the regrouping did, scaled like the counts when sampled */
+  double scale = blocks_run > 0 ? (double) blocks / (double) blocks_run : 1.0;
+  s->fused = regroup ? (guint64) (ms_regroup_merged (regroup) * scale + 0.5) : 0;
+  s->unrolled = regroup ? (guint64) (ms_regroup_unrolled (regroup) * scale + 0.5) : 0;
   if (stats)
     *stats = s;
   else

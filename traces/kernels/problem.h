@@ -70,7 +70,11 @@ struct MsProblem {
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
   gboolean buffer_output[MS_MAX_BUFFERS];
+  gsize buffer_mapped[MS_MAX_BUFFERS];  /* bytes mapped (munmap), 0: malloc'd */
   guint n_buffers;
+  guint n_fills;             /* inputs filled so far: each gets its own stream */
+  guint threads;             /* for setup and checks; 0 = one per core */
+  guint sample_period;       /* block sampling: one group of blocks in so many (0, 1: off) */
   guint64 total_bytes;       /* of all buffers so far */
   guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
   MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
@@ -110,15 +114,33 @@ void *ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean o
 /* The bytes of all the problem's buffers (as allocated by the kernel:
  * every buffer read or written once is what --gpu's bandwidth counts). */
 guint64 ms_problem_buffers_bytes (const MsProblem *p);
-/* Deterministic input: fills with uniform floats in [-1, 1) / ints in [lo, hi]. */
+/* Block sampling: simulate about percent (0 < percent <= 100) of the
+ * blocks, in groups of consecutive blocks (two per SM of the preset: a
+ * group keeps the reuse between neighbouring blocks), and scale the
+ * counters to the whole grid (ms_model_run_finish_sampled: the stats'
+ * blocks_run says how many ran).  The output is then incomplete: the check
+ * must not run. */
+gboolean ms_problem_set_sample (MsProblem *p, double percent, GError **error);
+/* Threads for the setup's fills and the check (0, the default: one per
+ * core); the results do not depend on it. */
+void ms_problem_set_threads (MsProblem *p, guint threads);
+/* Deterministic input: fills with uniform floats in [-1, 1) (multiples of
+ * 2^-23) / ints in [lo, hi], from a counter-based generator (parallel.h):
+ * the same for any number of threads; each fill of a problem its own
+ * stream. */
 void ms_fill_floats (MsProblem *p, float *x, gsize n);
 void ms_fill_ints (MsProblem *p, int *x, gsize n, int lo, int hi);
 guint ms_div_up (guint64 a, guint b);
-/* Compares n floats; the message names the buffer and the first mismatch. */
-gboolean ms_check_floats (const char *buffer, const float *got, const float *want, gsize n,
-                          double tolerance, GError **error);
-gboolean ms_check_ints (const char *buffer, const int *got, const int *want, gsize n,
-                        GError **error);
+/* Compares n floats (on p's threads); the message names the buffer and the
+ * first mismatch (the lowest index, whatever the number of threads). */
+gboolean ms_check_floats (const MsProblem *p, const char *buffer, const float *got,
+                          const float *want, gsize n, double tolerance, GError **error);
+gboolean ms_check_ints (const MsProblem *p, const char *buffer, const int *got, const int *want,
+                        gsize n, GError **error);
+/* The error of a check that found buffer[i] = got where want was expected;
+ * FALSE (for checks that compare without a reference copy). */
+gboolean ms_check_fail_float (const char *buffer, gsize i, float got, float want,
+                              GError **error);
 
 /* Has the emulator report the simulation's progress (emulator.h) to
  * progress (NULL: no reports). */

@@ -72,7 +72,7 @@ reduce_check (MsProblem *p, GError **error)
   g_autofree int *want = g_new0 (int, grid);
   for (gint64 e = 0; e < n; e++)
     want[(e / per_block) % grid] += in[e];
-  return ms_check_ints ("out", p->args.buf[0], want, grid, error);
+  return ms_check_ints (p, "out", p->args.buf[0], want, grid, error);
 }
 
 #define REDUCE_KERNEL(kname, params_, setup_fn, orig, desc)                          \

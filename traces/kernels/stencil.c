@@ -89,7 +89,7 @@ stencil_check (MsProblem *p, GError **error)
           if (z + 1 < nz) t += in[g + plane];
           want[g] = C0 * in[g] + C1 * t;
         }
-  return ms_check_floats ("out", p->args.buf[0], want, n, 1e-5, error);
+  return ms_check_floats (p, "out", p->args.buf[0], want, n, 1e-5, error);
 }
 
 #define STENCIL_KERNEL(kname, setup_fn, bx, by, bz, rule, desc)                      \

@@ -36,7 +36,7 @@ setup_copy (MsProblem *p, GError **e)
 static gboolean
 check_copy (MsProblem *p, GError **e)
 {
-  return ms_check_ints ("out", p->args.buf[0], p->args.buf[1], (gsize) param_n (p), e);
+  return ms_check_ints (p, "out", p->args.buf[0], p->args.buf[1], (gsize) param_n (p), e);
 }
 
 static gboolean
@@ -56,7 +56,7 @@ check_block_sums (MsProblem *p, GError **e)
   g_autofree int *want = g_new0 (int, nb);
   for (gint64 i = 0; i < n; i++)
     want[i / per] += in[i];
-  return ms_check_ints ("out", p->args.buf[0], want, nb, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, nb, e);
 }
 
 static gboolean
@@ -96,7 +96,7 @@ check_shuffle (MsProblem *p, GError **e)
           o[6] = in[w + (l + 31) % 32];
         }
     }
-  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n * 7, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n * 7, e);
 }
 
 static gboolean
@@ -112,7 +112,7 @@ check_divergence (MsProblem *p, GError **e)
         acc += in[(i + k) % n];
       want[i] = i % 2 ? -acc : acc;
     }
-  return ms_check_ints ("out", p->args.buf[0], want, (gsize) n, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
 }
 
 static gboolean
@@ -133,7 +133,7 @@ check_atomics (MsProblem *p, GError **e)
       want[16] = MAX (want[16], in[i]);
     }
   want[17] = (int) p->args.grid[0];
-  return ms_check_ints ("out", p->args.buf[0], want, 18, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, 18, e);
 }
 
 static const MsParamSpec box_params[] = {
@@ -172,7 +172,7 @@ check_3d (MsProblem *p, GError **e)
       guint x = (guint) (i % w), y = (guint) (i / w % h), z = (guint) (i / ((gsize) w * h));
       want[i] = (int) (x | y << 10 | z << 20);
     }
-  return ms_check_ints ("out", p->args.buf[0], want, total, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, total, e);
 }
 
 #define TEST_KERNEL(kname, params_, size0, bx, by, bz, rule, setup_fn, check_fn, desc) \
@@ -235,7 +235,7 @@ check_all_sevens (MsProblem *p, GError **e)
   g_autofree int *want = g_new (int, total);
   for (gsize i = 0; i < total; i++)
     want[i] = 7;
-  return ms_check_ints ("out", p->args.buf[0], want, total, e);
+  return ms_check_ints (p, "out", p->args.buf[0], want, total, e);
 }
 
 TEST_KERNEL (test_warp_flag, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_per_thread,

@@ -147,6 +147,18 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_set_member_name (b, "counts");
       json_builder_add_string_value (b, info->counts);
     }
+  if (ms_stats_sampled (r->stats))
+    {
+      json_builder_set_member_name (b, "sample");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "blocks_run");
+      json_builder_add_int_value (b, (gint64) r->stats->blocks_run);
+      json_builder_set_member_name (b, "blocks");
+      json_builder_add_int_value (b, (gint64) r->stats->blocks);
+      json_builder_set_member_name (b, "scale");
+      json_builder_add_double_value (b, ms_ratio (r->stats->blocks, r->stats->blocks_run));
+      json_builder_end_object (b);
+    }
 
   json_builder_set_member_name (b, "metrics");
   json_builder_begin_object (b);
@@ -307,6 +319,12 @@ write_text (const MsTraceReport *r, GString *out)
     g_string_append (out, "  counts: source-level (one instruction per source access; nvcc may "
                           "emit fewer, wider ones: docs/model.md)\n");
   g_string_append (out, "\n");
+  if (ms_stats_sampled (r->stats))
+    g_string_append_printf (out, "Sampled: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                            " blocks ran (%.1f%%); every count below is scaled by %.3f "
+                            "(--sample)\n\n", r->stats->blocks_run, r->stats->blocks,
+                            100.0 * ms_ratio (r->stats->blocks_run, r->stats->blocks),
+                            ms_ratio (r->stats->blocks, r->stats->blocks_run));
 
   static const char *const op_label[] = { "loads", "stores", "atomics" };
   g_string_append (out, "Global memory       instructions      requests       sectors  sectors/req  "
