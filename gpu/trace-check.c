@@ -20,6 +20,7 @@ ms_trace_collector_new (void)
   MsTraceCollector *c = g_new0 (MsTraceCollector, 1);
   c->sink.ordered = ms_trace_collect;
   c->sink.user = c;
+  c->sink.source_level = TRUE;   /* the GPU records per source access too */
   c->records = g_array_new (FALSE, FALSE, sizeof (MsTraceRecord));
   c->cap = MS_TRACE_CAP;
   return c;
@@ -462,6 +463,9 @@ ms_gpu_trace_save (const MsProblem *p, const MsGpuResult *r, const char *check, 
   g_autoptr (MsRunInfo) info = ms_problem_run_info (p, ms_arch_default (), check);
   g_free (info->producer);
   info->producer = g_strdup_printf ("GPU address trace (%s, --check-trace)", r->info.name);
+  /* the instrumented build records per source access */
+  g_free (info->counts);
+  info->counts = g_strdup (MS_COUNTS_SOURCE);
   g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, error);
   if (w == NULL)
     return FALSE;

@@ -169,6 +169,8 @@ fill_counts (CompareRow *row, const MsStats *stats)
   row->shared_bytes = row->wavefronts * (guint64) (arch->banks * arch->bank_bytes);
   row->bytes = row->global_bytes + row->shared_bytes;
   ms_report_divergence (stats, &row->divergence);
+  row->fused = stats->fused;
+  row->unrolled = stats->unrolled;
 }
 
 /* One row per trace file: the replayed counts (`compare A.trace B.trace`);
@@ -199,8 +201,10 @@ static gboolean
 run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GError **error)
 {
   g_autoptr (MsProblem) p = ms_problem_new (k);
+  p->source_counts = opts->source_counts;
   ms_problem_set_threads (p, (guint) opts->threads);
   row->kernel = k->name;
+  row->counts = ms_problem_counts (p);
   if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
     return FALSE;
   if (opts->block)

@@ -23,14 +23,19 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "counts; the output check is then not run", "PERCENT" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
       "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
+    { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
+      "Count one instruction per source access, even where the nvcc build fused accesses",
+      NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
       "FILE" },
     { NULL },
   };
-  if (!with_format)
-    entries[6] = entries[8];   /* end the list before --format and --output */
+  /* without format: end the list before --format and --output (the last two) */
+  for (guint i = 0; !with_format && entries[i].long_name; i++)
+    if (strcmp (entries[i].long_name, "format") == 0)
+      entries[i] = entries[G_N_ELEMENTS (entries) - 1];
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
@@ -105,6 +110,7 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
       return NULL;
     }
   g_autoptr (MsProblem) p = ms_problem_new (k);
+  p->source_counts = opts->source_counts;
   ms_problem_set_threads (p, (guint) opts->threads);
   if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
     return NULL;

@@ -20,6 +20,7 @@ typedef struct {
   char *arch;
   char *format;
   char *output;
+  gboolean source_counts;   /* --source-counts */
   char *sample;     /* --sample PERCENT[%] (NULL: every block) */
 } MsKernelOptions;
 

@@ -38,6 +38,10 @@ typedef struct {
   guint64 blocks_run;   /* blocks simulated: blocks, or fewer when sampled (the
                            counters are then scaled by blocks / blocks_run) */
   MsCounters launch;    /* what models charged to the launch, not a site (model.h finish) */
+  guint64 fused;        /* instructions the compiler regrouping saved: source accesses
+                         * merged into another's wider instruction (regroup.h); 0 at
+                         * source level */
+  guint64 unrolled;     /* instructions the regrouping of loops nvcc unrolled added */
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -24,11 +24,36 @@ ms_run_info_free (MsRunInfo *info)
   g_free (info->arch);
   g_free (info->producer);
   g_free (info->check);
+  g_free (info->counts);
+  g_strfreev (info->contended);
+  g_strfreev (info->dependent);
   for (guint i = 0; i < info->n_params; i++)
     g_free (info->param_name[i]);
   for (guint i = 0; i < info->n_buffers; i++)
     g_free (info->buffer_name[i]);
   g_free (info);
+}
+
+static gboolean
+lines_contain (char **lines, const MsSite *site)
+{
+  if (lines == NULL || site == NULL || site->file == NULL)
+    return FALSE;
+  g_autofree char *base = g_path_get_basename (site->file);
+  g_autofree char *key = g_strdup_printf ("%s:%d", base, site->line);
+  return g_strv_contains ((const char *const *) lines, key);
+}
+
+gboolean
+ms_run_info_contended (const MsRunInfo *info, const MsSite *site)
+{
+  return lines_contain (info->contended, site);
+}
+
+gboolean
+ms_run_info_dependent (const MsRunInfo *info, const MsSite *site)
+{
+  return lines_contain (info->dependent, site);
 }
 
 void

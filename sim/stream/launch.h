@@ -36,6 +36,18 @@ typedef struct {
   gboolean warp_is_slot;  /* MsWarpAccess.warp is a hardware warp slot, not the
                            * warp index in the block (NVBit) */
   char *check;            /* the output check: "passed", a failure, or "not run" */
+  /* How the records map to the GPU's instructions: "sass" (compiler-exact:
+   * the emulator's source accesses regrouped as the nvcc build's SASS has
+   * them, docs/model.md), "source" (one record per source access), NULL
+   * (not said: as the producer recorded them, e.g. an imported trace). */
+  char *counts;
+  /* "FILE:LINE" of the atomics whose counts depend on contention (nvcc
+   * made them compare-and-swap loops), NULL-terminated; NULL: none. */
+  char **contended;
+  /* "FILE:LINE" of the loads and stores whose counts depend on how nvcc
+   * unrolled their loop in a way memsim does not model (source-level
+   * counts there), NULL-terminated; NULL: none. */
+  char **dependent;
   /* The text of a site's source line (newly allocated), or NULL. */
   char *(*source_line) (gpointer data, const MsSite *site);
   gpointer source_data;
@@ -49,6 +61,11 @@ void ms_run_info_add_param (MsRunInfo *info, const char *name, gint64 value);
 void ms_run_info_add_buffer (MsRunInfo *info, const char *name, guint64 base, guint64 bytes);
 /* The source line of a site through info->source_line, or NULL. */
 char *ms_run_info_source_line (const MsRunInfo *info, const MsSite *site);
+/* Whether the site's atomics have contention-dependent counts (its
+ * FILE:LINE, file by basename, is in info->contended). */
+gboolean ms_run_info_contended (const MsRunInfo *info, const MsSite *site);
+/* Whether the site is in info->dependent. */
+gboolean ms_run_info_dependent (const MsRunInfo *info, const MsSite *site);
 /* "width=1024 height=1024" */
 char *ms_run_info_params_text (const MsRunInfo *info);
 guint64 ms_run_info_blocks (const MsRunInfo *info);

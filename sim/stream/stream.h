@@ -43,6 +43,11 @@ typedef struct {
   void (*worker_done) (gpointer user, gpointer worker);
   void (*ordered) (gpointer user, const MsWarpAccess *a);
   gpointer user;
+  /* TRUE: the sink wants the producer's source-level records even where a
+   * filter regroups them into the compiler's instructions for the other
+   * sinks (regroup.h; the GPU address-trace comparison, whose GPU side is
+   * recorded per source access). */
+  gboolean source_level;
 } MsStreamSink;
 
 #define MS_MAX_SINKS 4

@@ -260,6 +260,13 @@ parse_launch (Reader *r, const char *text, GError **error)
   info->shared_bytes = sb > 0 ? (guint) sb : 0;
   g_autofree char *warps = g_key_file_get_string (kf, "launch", "warps", NULL);
   info->warp_is_slot = g_strcmp0 (warps, "slots") == 0;
+  info->counts = g_key_file_get_string (kf, "launch", "counts", NULL);
+  info->contended = g_key_file_get_string_list (kf, "launch", "contended", NULL, NULL);
+  if (info->contended && info->contended[0] == NULL)
+    g_clear_pointer (&info->contended, g_strfreev);
+  info->dependent = g_key_file_get_string_list (kf, "launch", "compiler_dependent", NULL, NULL);
+  if (info->dependent && info->dependent[0] == NULL)
+    g_clear_pointer (&info->dependent, g_strfreev);
   info->buffers_complete = g_key_file_get_boolean (kf, "buffers", "complete", NULL);
 
   gsize np = 0, nb = 0;

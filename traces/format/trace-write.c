@@ -161,6 +161,16 @@ launch_text (const MsRunInfo *info)
   g_key_file_set_integer_list (kf, "launch", "block", dims[1], 3);
   g_key_file_set_integer (kf, "launch", "shared_bytes", (gint) info->shared_bytes);
   g_key_file_set_string (kf, "launch", "warps", info->warp_is_slot ? "slots" : "indices");
+  /* how records map to instructions, and the contention-dependent lines */
+  if (info->counts)
+    g_key_file_set_string (kf, "launch", "counts", info->counts);
+  if (info->contended)
+    g_key_file_set_string_list (kf, "launch", "contended", (const char *const *) info->contended,
+                                g_strv_length (info->contended));
+  if (info->dependent)
+    g_key_file_set_string_list (kf, "launch", "compiler_dependent",
+                                (const char *const *) info->dependent,
+                                g_strv_length (info->dependent));
   /* parameters in their order: a list of names and one of values */
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
   g_autoptr (GString) values = g_string_new (NULL);

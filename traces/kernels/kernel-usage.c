@@ -14,31 +14,16 @@ find (const char *function)
 }
 
 static gboolean
-has_param (const MsKernel *k, const char *name)
+usage_knows (gpointer data, const char *function)
 {
-  for (const MsParamSpec *s = k->params; s && s->name; s++)
-    if (strcmp (s->name, name) == 0)
-      return TRUE;
-  return FALSE;
+  return find (function) != NULL;
 }
 
 const MsKernelUsage *
 ms_kernel_usage_find (const MsProblem *p)
 {
-  const char *name = p->kernel->name;
-  const MsKernelUsage *u = find (name);
-  if (u == NULL && has_param (p->kernel, "width"))
-    {
-      g_autofree char *f = g_strdup_printf ("%s_%" G_GINT64_FORMAT, name,
-                                            ms_problem_param (p, "width"));
-      u = find (f);
-    }
-  if (u == NULL)
-    {
-      g_autofree char *f = g_strdup_printf ("%s_%u", name, p->args.block[0]);
-      u = find (f);
-    }
-  return u;
+  g_autofree char *f = ms_problem_function (p, usage_knows, NULL);
+  return f ? find (f) : NULL;
 }
 
 gboolean

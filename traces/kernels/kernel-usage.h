@@ -26,10 +26,8 @@ extern const MsKernelUsage ms_kernel_usage_table[];   /* ends with { NULL } */
 /* Registers per thread assumed where no nvcc figure exists. */
 #define MS_DEFAULT_REGISTERS 32
 
-/* The row of the __global__ function the problem's launch runs, or NULL:
- * the function named like the kernel, else (an entry that launches one
- * instantiation per element width or block size) NAME_<width parameter>,
- * else NAME_<block x>. */
+/* The row of the __global__ function the problem's launch runs
+ * (ms_problem_function), or NULL. */
 const MsKernelUsage *ms_kernel_usage_find (const MsProblem *p);
 
 /* The shared bytes the emulator sees block 0 declare (its SHARED_ARRAYs,

@@ -2,6 +2,9 @@
 #include "config.h"
 #include "problem.h"
 
+#include "regroup.h"
+#include "sass.h"
+
 #include <gio/gio.h>
 #include <sys/mman.h>
 
@@ -508,6 +511,8 @@ kernel_source_line (gpointer data, const MsSite *site)
   return ms_kernel_source_line (site->file, site->line);
 }
 
+static char *sass_function (const MsProblem *p);
+
 MsRunInfo *
 ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
 {
@@ -531,7 +536,69 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   info->buffers_complete = TRUE;
   info->check = g_strdup (check ? check : "not run");
   info->source_line = kernel_source_line;
+  g_autofree char *function = sass_function (p);
+  info->counts = g_strdup (function ? MS_COUNTS_SASS : MS_COUNTS_SOURCE);
+  if (function)
+    {
+      info->contended = ms_sass_contended_lines (ms_kernel_sass (), function);
+      info->dependent = ms_sass_dependent_lines (ms_kernel_sass (), function);
+    }
   return info;
+}
+
+char *
+ms_problem_function (const MsProblem *p, gboolean (*known) (gpointer data, const char *name),
+                     gpointer data)
+{
+  const char *name = p->kernel->name;
+  if (known (data, name))
+    return g_strdup (name);
+  if (param_index (p->kernel, "width") >= 0)
+    {
+      char *f = g_strdup_printf ("%s_%" G_GINT64_FORMAT, name, ms_problem_param (p, "width"));
+      if (known (data, f))
+        return f;
+      g_free (f);
+    }
+  char *f = g_strdup_printf ("%s_%u", name, p->args.block[0]);
+  if (known (data, f))
+    return f;
+  g_free (f);
+  return NULL;
+}
+
+static gboolean
+sass_knows (gpointer data, const char *name)
+{
+  return ms_sass_has_function (data, name);
+}
+
+/* The kernel's function in the SASS, or NULL (source-level counts). */
+static char *
+sass_function (const MsProblem *p)
+{
+  const MsSass *sass = ms_kernel_sass ();
+  if (p->source_counts || sass == NULL)
+    return NULL;
+  return ms_problem_function (p, sass_knows, (gpointer) sass);
+}
+
+const char *
+ms_problem_counts (const MsProblem *p)
+{
+  g_autofree char *f = sass_function (p);
+  return f ? MS_COUNTS_SASS : MS_COUNTS_SOURCE;
+}
+
+static void
+sass_grouping (gpointer function, const MsWarpAccess *a, MsGrouping *out)
+{
+  MsSassGrouping g = ms_sass_grouping (ms_kernel_sass (), function, a->site, a->space, a->op,
+                                       a->width);
+  out->fuse = g.fuse;
+  out->n_blocks = g.n_blocks;
+  memcpy (out->blocks, g.blocks, sizeof out->blocks);
+  out->remainder_first = g.remainder_first;
 }
 
 gboolean
@@ -556,20 +623,33 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                       error);
   if (run == NULL)
     return FALSE;
-  MsSinks sinks = { 0 };
-  ms_sinks_add (&sinks, ms_model_run_sink (run));
+  g_autofree char *function = sass_function (p);
+  /* inner: what the models see (behind the regrouping, when there is one);
+   * sinks: what the emulator drives */
+  MsSinks inner = { 0 }, sinks = { 0 };
+  ms_sinks_add (&inner, ms_model_run_sink (run));
+  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&inner, sass_grouping, function) : NULL;
   for (guint i = 0; extra && i < extra->n; i++)
-    if (!ms_sinks_add (&sinks, extra->sink[i]))
+    if (!ms_sinks_add (regroup && extra->sink[i]->source_level ? &sinks : &inner, extra->sink[i])
+        || (regroup && sinks.n == MS_MAX_SINKS))
       {
         g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
                      "too many consumers of the access stream (at most %d)", MS_MAX_SINKS);
         return FALSE;
       }
+  if (regroup)
+    ms_sinks_add (&sinks, ms_regroup_sink (regroup));
   launch.threads = threads;
-  launch.sinks = &sinks;
+  launch.sinks = regroup ? &sinks : &inner;
   if (!ms_emulate (&launch, error))
     return FALSE;
+  if (regroup)
+    ms_regroup_finish (regroup);
   MsStats *s = ms_model_run_finish_sampled (run, blocks, blocks_run);
+  /* what the regrouping did, scaled like the counts when sampled */
+  double scale = blocks_run > 0 ? (double) blocks / (double) blocks_run : 1.0;
+  s->fused = regroup ? (guint64) (ms_regroup_merged (regroup) * scale + 0.5) : 0;
+  s->unrolled = regroup ? (guint64) (ms_regroup_unrolled (regroup) * scale + 0.5) : 0;
   if (stats)
     *stats = s;
   else

@@ -79,6 +79,10 @@ struct MsProblem {
   guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
   MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
   gpointer progress_data;
+  /* TRUE: one record per source access even where this memsim has the
+   * nvcc build's SASS (--source-counts); FALSE (default): compiler-exact
+   * where it has it (ms_problem_counts). */
+  gboolean source_counts;
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -145,9 +149,26 @@ void ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data
 /* The emulator launch for this problem (no sinks, threads 0; its progress). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
 
+/* The __global__ function the problem's launch runs, among those known()
+ * knows: the function named like the kernel, else (an entry that launches
+ * one instantiation per element width or block size) NAME_<width
+ * parameter>, else NAME_<block x>; NULL if none (free the result). */
+char *ms_problem_function (const MsProblem *p, gboolean (*known) (gpointer data, const char *name),
+                           gpointer data);
+
+/* How the problem's records map to instructions: MS_COUNTS_SASS when the
+ * nvcc build's SASS (sass.h) has the kernel's function and
+ * p->source_counts is not set, else MS_COUNTS_SOURCE. */
+#define MS_COUNTS_SASS "sass"
+#define MS_COUNTS_SOURCE "source"
+const char *ms_problem_counts (const MsProblem *p);
+
 /* Runs the problem in the emulator through the model table of arch, and
  * through the extra sinks (NULL: none): *stats (may be NULL) gets the
- * counters per site.  threads: 0 = one per core. */
+ * counters per site.  threads: 0 = one per core.  With MS_COUNTS_SASS the
+ * records go through the compiler regrouping (regroup.h) before the models
+ * and the extra sinks, except extra sinks marked source_level (stream.h),
+ * which get the emulator's source-level records. */
 gboolean ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                               const MsSinks *extra, MsStats **stats, GError **error);
 

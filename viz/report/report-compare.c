@@ -89,6 +89,30 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
     g_string_append_printf (out, "sampled (--sample: counts scaled to the grid, outputs not "
                             "checked; docs/model.md, \"Block sampling\"), blocks run: %s.\n",
                             sampled->str);
+  gboolean any_sass = FALSE, any_source = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      any_sass |= g_strcmp0 (rows[i].counts, "sass") == 0;
+      any_source |= g_strcmp0 (rows[i].counts, "source") == 0;
+    }
+  if (any_sass)
+    g_string_append (out, "counts: compiler-exact (the instructions of the nvcc build's SASS; "
+                          "--source-counts: one per source access)\n");
+  else if (any_source)
+    g_string_append (out, "counts: source-level (one instruction per source access; nvcc may "
+                          "emit fewer, wider ones: docs/model.md)\n");
+  for (guint i = 0; i < n; i++)
+    if (rows[i].fused > 0)
+      g_string_append_printf (out, "  %s: %" G_GUINT64_FORMAT " fewer instructions than "
+                              "source accesses: nvcc fused neighbouring accesses into wider "
+                              "ones (e.g. 4 loads into one 128-bit load)\n", rows[i].kernel,
+                              rows[i].fused);
+  for (guint i = 0; i < n; i++)
+    if (rows[i].unrolled > 0)
+      g_string_append_printf (out, "  %s: %" G_GUINT64_FORMAT " more instructions than source "
+                              "accesses: nvcc unrolled a loop with a data-dependent trip count, "
+                              "and warps run its unrolled blocks with some lanes idle\n",
+                              rows[i].kernel, rows[i].unrolled);
 }
 
 static void
@@ -156,6 +180,12 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
           MEMBER_INT ("blocks", r->blocks);
           MEMBER_DOUBLE ("scale", ms_ratio (r->blocks, r->blocks_run));
           json_builder_end_object (b);
+        }
+      if (r->counts)
+        {
+          MEMBER_STRING ("counts", r->counts);
+          MEMBER_INT ("instructions_saved_by_fusion", r->fused);
+          MEMBER_INT ("instructions_added_by_unrolling", r->unrolled);
         }
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)

@@ -142,6 +142,11 @@ write_json (const MsTraceReport *r, GString *out)
     }
   json_builder_set_member_name (b, "check");
   json_builder_add_string_value (b, info->check);
+  if (info->counts)
+    {
+      json_builder_set_member_name (b, "counts");
+      json_builder_add_string_value (b, info->counts);
+    }
   if (ms_stats_sampled (r->stats))
     {
       json_builder_set_member_name (b, "sample");
@@ -206,6 +211,16 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_double_value (b, ms_ratio (s->c.lanes, s->c.executions));
       json_builder_set_member_name (b, "partial_warp_executions");
       json_builder_add_int_value (b, (gint64) s->c.partial);
+      if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+        {
+          json_builder_set_member_name (b, "contention_dependent");
+          json_builder_add_boolean_value (b, TRUE);
+        }
+      if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+        {
+          json_builder_set_member_name (b, "compiler_dependent");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       if (s->space == MS_SPACE_SHARED)
         {
           json_builder_set_member_name (b, "ideal_wavefronts");
@@ -294,9 +309,16 @@ write_text (const MsTraceReport *r, GString *out)
                           info->block[2]);
   g_string_append_printf (out,
                           "  arch: %s (%s)   %" G_GUINT64_FORMAT " blocks, %" G_GUINT64_FORMAT
-                          " warps, %" G_GUINT64_FORMAT " threads   output check: %s\n\n",
+                          " warps, %" G_GUINT64_FORMAT " threads   output check: %s\n",
                           r->arch->name, r->arch->description, r->stats->blocks, r->stats->warps,
                           r->stats->threads, info->check);
+  if (g_strcmp0 (info->counts, "sass") == 0)
+    g_string_append (out, "  counts: compiler-exact (the instructions of the nvcc build's SASS: "
+                          "fused accesses, unrolled loops)\n");
+  else if (g_strcmp0 (info->counts, "source") == 0)
+    g_string_append (out, "  counts: source-level (one instruction per source access; nvcc may "
+                          "emit fewer, wider ones: docs/model.md)\n");
+  g_string_append (out, "\n");
   if (ms_stats_sampled (r->stats))
     g_string_append_printf (out, "Sampled: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
                             " blocks ran (%.1f%%); every count below is scaled by %.3f "
@@ -409,6 +431,17 @@ write_text (const MsTraceReport *r, GString *out)
             g_string_append_printf (out, " %11" G_GUINT64_FORMAT " %11" G_GUINT64_FORMAT
                                     " %9" G_GUINT64_FORMAT "\n",
                                     s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL], s->c.v[MS_SLOT_EXCESSIVE]);
+          if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+            {
+              g_string_truncate (out, out->len - 1);
+              g_string_append (out, "  contention-dependent (a compare-and-swap in the SASS)\n");
+            }
+          if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+            {
+              g_string_truncate (out, out->len - 1);
+              g_string_append (out, "  compiler-dependent (an unrolled loop memsim does not "
+                                    "model: source-level)\n");
+            }
         }
     }
   g_string_append_printf (out, "\nsimulated in %.3f s\n", r->seconds);

@@ -70,6 +70,9 @@ typedef struct {
   double pred_seconds;     /* gpu__time_duration.sum */
   double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_seconds */
   char *bound;             /* "DRAM-bound", ... */
+  const char *counts;      /* "sass" (compiler-exact), "source", NULL (a replayed trace's) */
+  guint64 fused;           /* instructions saved by nvcc's fusion (MsStats.fused) */
+  guint64 unrolled;        /* instructions added by nvcc's unrolled loops (MsStats.unrolled) */
 } MsCompareRow;
 
 /* The compare table (report-compare.c); ratios are to rows[0]. */

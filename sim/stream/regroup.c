@@ -1,0 +1,459 @@
+/* regroup.c - merging source-level records into the compiler's wider
+ * instructions (see regroup.h for the rule and its assumptions). */
+#include "config.h"
+#include "regroup.h"
+
+#include <string.h>
+
+/* Warps of a block (1024 threads) and groups held at once per warp (sites
+ * of one warp waiting for their next part, e.g. As and Bs of one line). */
+#define MAX_WARPS 32
+#define SLOTS 4
+
+typedef struct {
+  gboolean used;
+  guint count;          /* fusion: records held: first, first + width, ... */
+  guint fuse;
+  MsWarpAccess first;
+  const MsGrouping *unroll;   /* an unrolled loop's records (NULL: a fusion group) */
+  GArray *held;         /* ... held in it (MsWarpAccess; kept for reuse) */
+} Group;
+
+typedef void (*EmitFn) (gpointer ctx, const MsWarpAccess *a);
+
+typedef struct {
+  MsRegroup *r;
+  EmitFn emit;
+  gpointer ctx;
+  gboolean any;
+  guint32 block;
+  guint64 merged, unrolled;
+  Group g[MAX_WARPS][SLOTS];
+} State;
+
+typedef struct {
+  State st;
+  MsSinkWorker inner;
+} Worker;
+
+struct MsRegroup {
+  const MsSinks *inner;
+  MsGroupingFn grouping;
+  gpointer data;
+  GMutex lock;                /* asking grouping() */
+  gint ready[MS_MAX_SITES];   /* table[id] is filled in */
+  MsGrouping table[MS_MAX_SITES];
+  MsStreamSink sink;
+  State *ordered;
+  guint64 merged, unrolled;   /* summed by the parallel workers' worker_done */
+};
+
+static const MsGrouping no_grouping = { .fuse = 1 };
+
+static const MsGrouping *
+site_grouping (MsRegroup *r, const MsWarpAccess *a)
+{
+  int id = a->site->id;
+  if (id < 0 || id >= MS_MAX_SITES || r->grouping == NULL)
+    return &no_grouping;
+  if (!g_atomic_int_get (&r->ready[id]))
+    {
+      g_mutex_lock (&r->lock);
+      if (!g_atomic_int_get (&r->ready[id]))
+        {
+          MsGrouping g = { 0 };
+          r->grouping (r->data, a, &g);
+          if (g.fuse == 0)
+            g.fuse = 1;
+          if (g.n_blocks > G_N_ELEMENTS (g.blocks))
+            g.n_blocks = 0;
+          for (guint k = 0; k < g.n_blocks; k++)
+            if (g.blocks[k] == 0)
+              g.n_blocks = 0;
+          r->table[id] = g;
+          g_atomic_int_set (&r->ready[id], 1);
+        }
+      g_mutex_unlock (&r->lock);
+    }
+  return &r->table[id];
+}
+
+/* ---- unrolled loops ---- */
+
+/* One instruction of the schedule: the lanes with want[l] >= 0 at the
+ * address of their held record want[l]. */
+static void
+emit_lanes (State *s, const GArray *held, const int *want)
+{
+  MsWarpAccess a = g_array_index (held, MsWarpAccess, 0);
+  a.mask = 0;
+  for (int l = 0; l < MS_WARP_SIZE; l++)
+    if (want[l] >= 0)
+      {
+        a.mask |= 1u << l;
+        a.addr[l] = g_array_index (held, MsWarpAccess, want[l]).addr[l];
+      }
+  if (a.mask != 0)
+    {
+      s->emit (s->ctx, &a);
+      s->unrolled++;
+    }
+}
+
+/* The loop's records of one warp, emitted as the unrolled code runs them
+ * (regroup.h). */
+static void
+emit_unrolled (State *s, Group *g)
+{
+  const GArray *h = g->held;
+  const MsGrouping *p = g->unroll;
+  guint len = h->len;
+  g_autofree guint *pos = g_new (guint, (gsize) MS_WARP_SIZE * len);
+  guint n[MS_WARP_SIZE] = { 0 };
+  for (guint i = 0; i < len; i++)
+    {
+      const MsWarpAccess *a = &g_array_index (h, MsWarpAccess, i);
+      for (guint32 m = a->mask; m; m &= m - 1)
+        {
+          int l = __builtin_ctz (m);
+          pos[l * len + n[l]++] = i;
+        }
+    }
+  guint last = p->blocks[p->n_blocks - 1];
+  guint r[MS_WARP_SIZE], k0[MS_WARP_SIZE], off_rem[MS_WARP_SIZE], off_blk[MS_WARP_SIZE];
+  gboolean has[G_N_ELEMENTS (p->blocks)][MS_WARP_SIZE];
+  guint max_r = 0, max_k0 = 0;
+  gboolean any[G_N_ELEMENTS (p->blocks)] = { FALSE };
+  for (int l = 0; l < MS_WARP_SIZE; l++)
+    {
+      r[l] = n[l] % last;
+      guint m = n[l] - r[l];
+      k0[l] = m / p->blocks[0];
+      guint rest = m % p->blocks[0];
+      for (guint j = 1; j < p->n_blocks; j++)
+        {
+          has[j][l] = rest >= p->blocks[j];
+          if (has[j][l])
+            rest -= p->blocks[j];
+          any[j] |= has[j][l];
+        }
+      off_rem[l] = p->remainder_first ? 0 : m;
+      off_blk[l] = p->remainder_first ? r[l] : 0;
+      max_r = MAX (max_r, r[l]);
+      max_k0 = MAX (max_k0, k0[l]);
+    }
+  s->unrolled -= len;   /* emit_lanes counts what replaces them */
+  int want[MS_WARP_SIZE];
+  for (int part = 0; part < 2; part++)
+    {
+      if ((part == 0) == p->remainder_first)
+        {
+          for (guint t = 0; t < max_r; t++)
+            {
+              for (int l = 0; l < MS_WARP_SIZE; l++)
+                want[l] = r[l] > t ? (int) pos[l * len + off_rem[l] + t] : -1;
+              emit_lanes (s, h, want);
+            }
+          continue;
+        }
+      for (guint k = 0; k < max_k0; k++)
+        for (guint t = 0; t < p->blocks[0]; t++)
+          {
+            for (int l = 0; l < MS_WARP_SIZE; l++)
+              want[l] = k0[l] > k ? (int) pos[l * len + off_blk[l] + p->blocks[0] * k + t] : -1;
+            emit_lanes (s, h, want);
+          }
+      guint done[MS_WARP_SIZE];
+      for (int l = 0; l < MS_WARP_SIZE; l++)
+        done[l] = off_blk[l] + p->blocks[0] * k0[l];
+      for (guint j = 1; j < p->n_blocks; j++)
+        {
+          if (!any[j])
+            continue;
+          for (guint t = 0; t < p->blocks[j]; t++)
+            {
+              for (int l = 0; l < MS_WARP_SIZE; l++)
+                want[l] = has[j][l] ? (int) pos[l * len + done[l] + t] : -1;
+              emit_lanes (s, h, want);
+            }
+          for (int l = 0; l < MS_WARP_SIZE; l++)
+            done[l] += has[j][l] ? p->blocks[j] : 0;
+        }
+    }
+}
+
+/* The group's records as they came, unmerged; an unrolled loop's as the
+ * unrolled code runs them. */
+static void
+release (State *s, Group *g)
+{
+  if (g->unroll)
+    {
+      emit_unrolled (s, g);
+      g_array_set_size (g->held, 0);
+      g->unroll = NULL;
+      g->used = FALSE;
+      return;
+    }
+  MsWarpAccess a = g->first;
+  for (guint i = 0; i < g->count; i++)
+    {
+      if (i > 0)
+        for (guint32 m = a.mask; m; m &= m - 1)
+          a.addr[__builtin_ctz (m)] += a.width;
+      s->emit (s->ctx, &a);
+    }
+  g->used = FALSE;
+}
+
+static void
+state_free_arrays (State *s)
+{
+  for (guint w = 0; w < MAX_WARPS; w++)
+    for (guint k = 0; k < SLOTS; k++)
+      g_clear_pointer (&s->g[w][k].held, g_array_unref);
+}
+
+static void
+flush_all (State *s)
+{
+  for (guint w = 0; w < MAX_WARPS; w++)
+    for (guint k = 0; k < SLOTS; k++)
+      if (s->g[w][k].used)
+        release (s, &s->g[w][k]);
+  s->any = FALSE;
+}
+
+static gboolean
+continues (const Group *g, const MsWarpAccess *a)
+{
+  const MsWarpAccess *f = &g->first;
+  if (a->op != f->op || a->width != f->width || a->mask != f->mask)
+    return FALSE;
+  guint64 step = (guint64) g->count * f->width;
+  for (guint32 m = a->mask; m; m &= m - 1)
+    {
+      int l = __builtin_ctz (m);
+      if (a->addr[l] != f->addr[l] + step)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+aligned (const MsWarpAccess *a, guint bytes)
+{
+  if (a->mask == 0)
+    return FALSE;
+  for (guint32 m = a->mask; m; m &= m - 1)
+    if (a->addr[__builtin_ctz (m)] % bytes != 0)
+      return FALSE;
+  return TRUE;
+}
+
+static Group *
+take_slot (State *s, Group *slots)
+{
+  for (guint k = 0; k < SLOTS; k++)
+    if (!slots[k].used)
+      return &slots[k];
+  release (s, &slots[0]);
+  return &slots[0];
+}
+
+static void
+process (State *s, const MsWarpAccess *a)
+{
+  if (s->any && a->block != s->block)
+    flush_all (s);
+  s->any = TRUE;
+  s->block = a->block;
+  if (a->warp >= MAX_WARPS)
+    {
+      s->emit (s->ctx, a);
+      return;
+    }
+  Group *slots = s->g[a->warp];
+  /* a record of another site ends the warp's unrolled loops */
+  for (guint k = 0; k < SLOTS; k++)
+    if (slots[k].used && slots[k].unroll
+        && (slots[k].first.site != a->site || slots[k].first.space != a->space))
+      release (s, &slots[k]);
+  const MsGrouping *grouping = a->op == MS_OP_ATOMIC ? &no_grouping : site_grouping (s->r, a);
+  if (grouping->n_blocks > 0)
+    {
+      for (guint k = 0; k < SLOTS; k++)
+        if (slots[k].used && slots[k].unroll && slots[k].first.site == a->site)
+          {
+            g_array_append_val (slots[k].held, *a);
+            return;
+          }
+      Group *g = take_slot (s, slots);
+      g->used = TRUE;
+      g->unroll = grouping;
+      g->first = *a;
+      if (g->held == NULL)
+        g->held = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
+      g_array_append_val (g->held, *a);
+      return;
+    }
+  guint fuse = grouping->fuse;
+  if (fuse <= 1)
+    {
+      s->emit (s->ctx, a);
+      return;
+    }
+  for (guint k = 0; k < SLOTS; k++)
+    {
+      Group *g = &slots[k];
+      if (!g->used || g->unroll || g->first.site != a->site || g->first.space != a->space)
+        continue;
+      if (continues (g, a))
+        {
+          if (++g->count == g->fuse)
+            {
+              MsWarpAccess m = g->first;
+              m.width = (guint8) (m.width * g->fuse);
+              g->used = FALSE;
+              s->merged += g->fuse - 1;
+              s->emit (s->ctx, &m);
+            }
+          return;
+        }
+      release (s, g);
+      break;
+    }
+  if (!aligned (a, fuse * a->width))
+    {
+      s->emit (s->ctx, a);
+      return;
+    }
+  Group *free_slot = take_slot (s, slots);
+  free_slot->used = TRUE;
+  free_slot->count = 1;
+  free_slot->fuse = fuse;
+  free_slot->first = *a;
+}
+
+/* ---- the sink's two parts ---- */
+
+static void
+emit_parallel (gpointer ctx, const MsWarpAccess *a)
+{
+  ms_sink_worker_access (ctx, a);
+}
+
+static void
+emit_ordered (gpointer ctx, const MsWarpAccess *a)
+{
+  ms_sinks_ordered_access (ctx, a);
+}
+
+static gpointer
+worker_new (gpointer user)
+{
+  MsRegroup *r = user;
+  Worker *w = g_new0 (Worker, 1);
+  w->st.r = r;
+  w->st.emit = emit_parallel;
+  w->st.ctx = &w->inner;
+  ms_sink_worker_begin (&w->inner, r->inner);
+  return w;
+}
+
+static void
+worker_access (gpointer worker, const MsWarpAccess *a)
+{
+  process (&((Worker *) worker)->st, a);
+}
+
+static void
+worker_done (gpointer user, gpointer worker)
+{
+  MsRegroup *r = user;
+  Worker *w = worker;
+  flush_all (&w->st);
+  r->merged += w->st.merged;   /* worker_done is called serially */
+  r->unrolled += w->st.unrolled;
+  state_free_arrays (&w->st);
+  ms_sink_worker_end (&w->inner);
+  g_free (w);
+}
+
+static void
+ordered_access (gpointer user, const MsWarpAccess *a)
+{
+  process (((MsRegroup *) user)->ordered, a);
+}
+
+static gboolean
+inner_parallel (const MsSinks *sinks)
+{
+  for (guint i = 0; i < sinks->n; i++)
+    if (sinks->sink[i]->access || sinks->sink[i]->worker_new || sinks->sink[i]->worker_done)
+      return TRUE;
+  return FALSE;
+}
+
+MsRegroup *
+ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data)
+{
+  MsRegroup *r = g_new0 (MsRegroup, 1);
+  g_mutex_init (&r->lock);
+  r->inner = inner;
+  r->grouping = grouping;
+  r->data = data;
+  r->sink.user = r;
+  if (inner_parallel (inner))
+    {
+      r->sink.worker_new = worker_new;
+      r->sink.access = worker_access;
+      r->sink.worker_done = worker_done;
+    }
+  if (ms_sinks_ordered (inner))
+    {
+      r->ordered = g_new0 (State, 1);
+      r->ordered->r = r;
+      r->ordered->emit = emit_ordered;
+      r->ordered->ctx = (gpointer) inner;
+      r->sink.ordered = ordered_access;
+    }
+  return r;
+}
+
+void
+ms_regroup_free (MsRegroup *r)
+{
+  if (r == NULL)
+    return;
+  if (r->ordered)
+    state_free_arrays (r->ordered);
+  g_free (r->ordered);
+  g_mutex_clear (&r->lock);
+  g_free (r);
+}
+
+const MsStreamSink *
+ms_regroup_sink (MsRegroup *r)
+{
+  return &r->sink;
+}
+
+void
+ms_regroup_finish (MsRegroup *r)
+{
+  if (r->ordered)
+    flush_all (r->ordered);
+}
+
+guint64
+ms_regroup_merged (const MsRegroup *r)
+{
+  return r->merged;
+}
+
+guint64
+ms_regroup_unrolled (const MsRegroup *r)
+{
+  return r->unrolled;
+}

@@ -1,0 +1,501 @@
+/* test-sass.c - compiler-exact counts: the SASS reader on captured
+ * nvdisasm output of the real nvcc builds (tests/data/sass/), and the
+ * regrouping filter (sim/stream/regroup.c) on hand-built records.
+ *
+ * Expected values come from the SASS text itself as a person reads it
+ * (docs/validation.md shows the same gemm_tiled_nopad instructions from the
+ * H100 run's cuobjdump) and from the rule the filter implements, worked out
+ * by hand for each case below. */
+#include "config.h"
+
+#include <string.h>
+
+#include "regroup.h"
+#include "sass.h"
+
+static MsSass *
+load (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "sass", name, NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return ms_sass_parse (text);
+}
+
+static guint
+count (const MsSass *s, const char *function, const char *opcode, int line)
+{
+  guint n = 0;
+  for (guint i = 0; i < s->instrs->len; i++)
+    {
+      const MsSassInstr *in = s->instrs->pdata[i];
+      if (strcmp (in->function, function) == 0 && strcmp (in->opcode, opcode) == 0
+          && (line == 0 || in->line == line))
+        n++;
+    }
+  return n;
+}
+
+/* gemm.cu's whole `nvdisasm -c -gi` output: gemm_tiled_nopad's inner loop
+ * (line 91, fully unrolled over k = 0..31) is 8 LDS.128 (As[ty][k..k+3])
+ * and 32 LDS (Bs[k][tx]); its tile loads are 2 LDG and 2 STS, its result 1
+ * STG.  The padded gemm_tiled has no LDS.128. */
+static void
+test_parse_gemm (void)
+{
+  g_autoptr (MsSass) s = load ("gemm.nvdisasm.txt");
+  g_assert_cmpuint (count (s, "gemm_tiled_nopad", "LDS.128", 91), ==, 8);
+  g_assert_cmpuint (count (s, "gemm_tiled_nopad", "LDS", 91), ==, 32);
+  g_assert_cmpuint (count (s, "gemm_tiled_nopad", "LDG.E", 0), ==, 2);
+  g_assert_cmpuint (count (s, "gemm_tiled_nopad", "STS", 0), ==, 2);
+  g_assert_cmpuint (count (s, "gemm_tiled_nopad", "STG.E", 0), ==, 1);
+  g_assert_cmpuint (count (s, "gemm_tiled", "LDS.128", 0), ==, 0);
+  g_assert_cmpuint (count (s, "gemm_tiled", "LDS", 0), ==, 64);
+  g_assert_true (ms_sass_has_function (s, "gemm_regtile"));
+  g_assert_false (ms_sass_has_function (s, "gemm"));
+  for (guint i = 0; i < s->instrs->len; i++)
+    {
+      const MsSassInstr *in = s->instrs->pdata[i];
+      if (strcmp (in->opcode, "LDS.128") == 0)
+        {
+          g_assert_cmpuint (in->width, ==, 16);
+          g_assert_cmpuint (in->spaces, ==, 1u << MS_SPACE_SHARED);
+          g_assert_cmpint (in->op, ==, MS_OP_LD);
+          g_assert_cmpstr (in->file, ==, "gemm.cu");
+        }
+    }
+}
+
+/* What the SASS says about sites: line 91's As/Bs loads (4 bytes) may be
+ * fused 4 to 1 in gemm_tiled_nopad (an LDS.128 on the line), not in
+ * gemm_tiled (line 56, only LDS); a global load line is never fused; an
+ * 8-byte site on a line with LDS.128 fuses 2 to 1. */
+static void
+test_grouping (void)
+{
+  g_autoptr (MsSass) s = load ("gemm.nvdisasm.txt");
+  MsSite nopad = { "traces/kernels/gemm.cu", 91, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, "gemm_tiled_nopad", &nopad, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 4);
+  g_assert_cmpuint (g.n_instrs, ==, 40);
+  g_assert_false (g.contended);
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &nopad, MS_SPACE_SHARED, MS_OP_LD, 8);
+  g_assert_cmpuint (g.fuse, ==, 2);
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &nopad, MS_SPACE_SHARED, MS_OP_ST, 4);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_cmpuint (g.n_instrs, ==, 0);
+  MsSite padded = { "gemm.cu", 56, 0, -1 };
+  g = ms_sass_grouping (s, "gemm_tiled", &padded, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_cmpuint (g.n_instrs, ==, 64);
+  MsSite global = { "gemm.cu", 81, 0, -1 };
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &global, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+  /* another file with the same line number is not the site */
+  MsSite other = { "tests.cu", 91, 0, -1 };
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &other, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_instrs, ==, 0);
+}
+
+/* tests.cu's filtered SASS (nvcc-sass.sh extract): test_atomics' atomicCAS
+ * on line 120 is an ATOMS.CAS inlined from CUDA's header (the mark names
+ * both), its atomicAdd on line 117 an ATOMS.POPC.INC (no CAS), its global
+ * atomics REDG: only line 120 is contention-dependent. */
+static void
+test_contended (void)
+{
+  g_autoptr (MsSass) s = load ("tests.gpu.sass");
+  g_auto (GStrv) lines = ms_sass_contended_lines (s, "test_atomics");
+  g_assert_nonnull (lines);
+  g_assert_true (g_strv_contains ((const char *const *) lines, "tests.cu:120"));
+  g_assert_false (g_strv_contains ((const char *const *) lines, "tests.cu:117"));
+  MsSite cas = { "tests.cu", 120, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, "test_atomics", &cas, MS_SPACE_SHARED, MS_OP_ATOMIC, 4);
+  g_assert_true (g.contended);
+  MsSite add = { "tests.cu", 117, 0, -1 };
+  g = ms_sass_grouping (s, "test_atomics", &add, MS_SPACE_SHARED, MS_OP_ATOMIC, 4);
+  g_assert_false (g.contended);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+  MsSite red = { "tests.cu", 118, 0, -1 };
+  g = ms_sass_grouping (s, "test_atomics", &red, MS_SPACE_GLOBAL, MS_OP_ATOMIC, 4);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+  g_assert_null (ms_sass_contended_lines (s, "test_early_exit"));
+}
+
+/* Opcode suffixes and text that is no SASS. */
+static void
+test_parse_forms (void)
+{
+  g_autoptr (MsSass) s = ms_sass_parse (
+    "garbage\n"
+    "    LDS.128 R4, [R2] ;\n"                    /* before any function: skipped */
+    ".text._Z1fPi:\n"
+    "        /*0000*/  LDC R1, c[0x0][0x28] ;\n"  /* constant bank: no access */
+    "\t//## File \"/x/k.cu\", line 7\n"
+    "        /*0010*/  @!P0 LDG.E.U8 R2, desc[UR4][R2.64] ;\n"
+    "        /*0020*/  STG.E.64 desc[UR4][R2.64], R4 ;\n"
+    "        /*0030*/  LD.E.S16 R2, [R2.64] ;\n"
+    "        /*0040*/  ATOMS.CAST.SPIN.64 P0, [R3], R4, R6 ;\n"
+    "        /*0050*/  LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;\n"
+    "        /*0060*/  LDG.E.LTC128B R4, desc[UR4][R2.64] ;\n"
+    "//## File \"broken\n"
+    ".text.plain_c:\n"
+    "    RED.E.ADD.STRONG.GPU [R2.64], R5 ;\n");
+  g_assert_cmpuint (s->instrs->len, ==, 7);
+  const MsSassInstr *const *in = (const MsSassInstr *const *) s->instrs->pdata;
+  g_assert_cmpstr (in[0]->function, ==, "f");
+  g_assert_cmpstr (in[0]->opcode, ==, "LDG.E.U8");
+  g_assert_cmpuint (in[0]->width, ==, 1);
+  g_assert_cmpint (in[0]->line, ==, 7);
+  g_assert_cmpstr (in[0]->file, ==, "k.cu");
+  g_assert_cmpuint (in[1]->width, ==, 8);
+  g_assert_cmpint (in[1]->op, ==, MS_OP_ST);
+  g_assert_cmpuint (in[2]->width, ==, 2);
+  g_assert_cmpuint (in[2]->spaces, ==, (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED));
+  g_assert_true (in[3]->cas);
+  g_assert_cmpuint (in[3]->width, ==, 8);
+  g_assert_cmpuint (in[4]->width, ==, 16);
+  g_assert_cmpuint (in[5]->width, ==, 4);   /* LTC128B is a cache hint */
+  g_assert_cmpstr (in[6]->function, ==, "plain_c");
+  g_assert_cmpint (in[6]->line, ==, 0);
+  g_assert_cmpint (in[6]->op, ==, MS_OP_ATOMIC);
+  g_autoptr (MsSass) empty = ms_sass_parse (NULL);
+  g_assert_cmpuint (empty->instrs->len, ==, 0);
+}
+
+/* ---- the regrouping filter ---- */
+
+typedef struct {
+  GArray *got;   /* MsWarpAccess, as the inner sink saw them */
+} Capture;
+
+static void
+capture (gpointer user, const MsWarpAccess *a)
+{
+  g_array_append_val (((Capture *) user)->got, *a);
+}
+
+static MsSite site_as = { "k.cu", 10, 0, -1 };
+static MsSite site_bs = { "k.cu", 10, 1, -1 };
+static MsSite site_plain = { "k.cu", 20, 2, -1 };
+
+static MsSite site_loop = { "k.cu", 30, 3, -1 };
+
+/* As and Bs fuse 4 (the SASS has an LDS.128 on their line), plain 1; loop
+ * is per_thread_sum's loop: blocks of 16, 8 and 4 after a remainder loop. */
+static void
+grouping_of (gpointer data, const MsWarpAccess *a, MsGrouping *out)
+{
+  (void) data;
+  if (a->site == &site_loop)
+    {
+      out->n_blocks = 3;
+      out->blocks[0] = 16;
+      out->blocks[1] = 8;
+      out->blocks[2] = 4;
+      out->remainder_first = TRUE;
+      return;
+    }
+  out->fuse = a->site == &site_plain ? 1 : 4;
+}
+
+static MsWarpAccess
+rec (MsSite *site, guint32 block, guint16 warp, guint64 base, guint64 lane_step, guint32 mask)
+{
+  MsWarpAccess a;
+  memset (&a, 0, sizeof a);
+  a.site = site;
+  a.block = block;
+  a.warp = warp;
+  a.space = MS_SPACE_SHARED;
+  a.op = MS_OP_LD;
+  a.width = 4;
+  a.mask = mask;
+  for (int l = 0; l < MS_WARP_SIZE; l++)
+    a.addr[l] = base + (guint64) l * lane_step;
+  return a;
+}
+
+/* Feeds records through the filter's ordered part and returns what came
+ * out. */
+static GArray *
+run_ordered (const MsWarpAccess *in, guint n)
+{
+  Capture c = { g_array_new (FALSE, FALSE, sizeof (MsWarpAccess)) };
+  MsStreamSink inner_sink = { 0 };
+  inner_sink.user = &c;
+  inner_sink.ordered = capture;
+  MsSinks inner = { 0 };
+  ms_sinks_add (&inner, &inner_sink);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
+  const MsStreamSink *s = ms_regroup_sink (r);
+  g_assert_null (s->access);
+  for (guint i = 0; i < n; i++)
+    s->ordered (s->user, &in[i]);
+  ms_regroup_finish (r);
+  return c.got;
+}
+
+static gpointer
+capture_worker_new (gpointer user)
+{
+  return user;
+}
+
+/* The parallel part, with an inner sink whose worker state is the capture. */
+static GArray *
+run_parallel (const MsWarpAccess *in, guint n, guint64 *merged)
+{
+  Capture c = { g_array_new (FALSE, FALSE, sizeof (MsWarpAccess)) };
+  MsStreamSink inner_sink = { 0 };
+  inner_sink.user = &c;
+  inner_sink.worker_new = capture_worker_new;
+  inner_sink.access = capture;
+  MsSinks inner = { 0 };
+  ms_sinks_add (&inner, &inner_sink);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
+  const MsStreamSink *s = ms_regroup_sink (r);
+  g_assert_null (s->ordered);
+  gpointer w = s->worker_new (s->user);
+  for (guint i = 0; i < n; i++)
+    s->access (w, &in[i]);
+  s->worker_done (s->user, w);
+  *merged = ms_regroup_merged (r);
+  return c.got;
+}
+
+#define ALL 0xffffffffu
+
+/* gemm_tiled_nopad's inner loop for one warp and k = 0..3: As[ty][k] is one
+ * address for all lanes (a broadcast, row ty at byte 128 ty), Bs[k][tx] is
+ * lane l at 4 l + 128 k, alternating.  Out: the four Bs loads as they were
+ * and one 16-byte As load at As[ty][0], after Bs of k = 2 (it takes the
+ * place of As of k = 3). */
+static void
+test_regroup_broadcast (void)
+{
+  g_assert_cmpint (ms_site_register (&site_as), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_bs), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  MsWarpAccess in[8];
+  for (int k = 0; k < 4; k++)
+    {
+      in[2 * k] = rec (&site_as, 0, 1, 4096 + 3 * 128 + 4 * k, 0, ALL);
+      in[2 * k + 1] = rec (&site_bs, 0, 1, 8192 + 128 * k, 4, ALL);
+    }
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, 8, &merged)
+                                    : run_ordered (in, 8);
+      g_assert_cmpuint (out->len, ==, 5);
+      const MsWarpAccess *o = (const MsWarpAccess *) out->data;
+      for (int k = 0; k < 3; k++)
+        {
+          g_assert_true (o[k].site == &site_bs);
+          g_assert_cmpuint (o[k].addr[5], ==, 8192 + 128 * k + 20);
+        }
+      g_assert_true (o[3].site == &site_as);
+      g_assert_cmpuint (o[3].width, ==, 16);
+      g_assert_cmpuint (o[3].mask, ==, ALL);
+      g_assert_cmpuint (o[3].addr[0], ==, 4096 + 3 * 128);
+      g_assert_cmpuint (o[3].addr[31], ==, 4096 + 3 * 128);
+      g_assert_true (o[4].site == &site_bs);
+      g_assert_cmpuint (o[4].width, ==, 4);
+      if (part)
+        g_assert_cmpuint (merged, ==, 3);
+    }
+}
+
+/* Records that cannot form one 16-byte access come out unchanged and in
+ * their order: starts that are not 16-byte aligned; a group broken by a
+ * gap (k = 0, 1, then 3); a different mask; a group cut by the end of the
+ * block; a site the compiler did not fuse. */
+static void
+test_regroup_unchanged (void)
+{
+  g_assert_cmpint (ms_site_register (&site_as), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  MsWarpAccess in[16];
+  guint n = 0;
+  static const int misaligned[] = { 1, 2, 3, 5 };   /* As[ty][k]: never at a 16-byte start */
+  for (int k = 0; k < 4; k++)
+    in[n++] = rec (&site_as, 0, 0, 4 * misaligned[k], 0, ALL);
+  in[n++] = rec (&site_as, 0, 2, 0, 16, ALL);   /* lane l at 16 l: aligned */
+  in[n++] = rec (&site_as, 0, 2, 4, 16, ALL);
+  in[n++] = rec (&site_as, 0, 2, 12, 16, ALL);  /* gap: releases the two */
+  in[n++] = rec (&site_as, 0, 3, 0, 0, ALL);
+  in[n++] = rec (&site_as, 0, 3, 4, 0, 0xffff); /* another mask */
+  in[n++] = rec (&site_as, 1, 3, 0, 0, ALL);    /* block 1: two parts ... */
+  in[n++] = rec (&site_as, 1, 3, 4, 0, ALL);
+  in[n++] = rec (&site_as, 2, 3, 8, 0, ALL);    /* ... and block 2 starts */
+  in[n++] = rec (&site_plain, 2, 3, 0, 0, ALL);
+  in[n++] = rec (&site_plain, 2, 3, 4, 0, ALL);
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, n, &merged)
+                                    : run_ordered (in, n);
+      g_assert_cmpuint (out->len, ==, n);
+      guint64 sum_in = 0, sum_out = 0;
+      for (guint i = 0; i < n; i++)
+        {
+          const MsWarpAccess *o = &g_array_index (out, MsWarpAccess, i);
+          g_assert_cmpuint (o->width, ==, 4);
+          sum_in += in[i].addr[0] + in[i].block * 1000 + in[i].mask;
+          sum_out += o->addr[0] + o->block * 1000 + o->mask;
+        }
+      g_assert_cmpuint (sum_in, ==, sum_out);
+      /* the order is kept where nothing was held: the misaligned four first */
+      for (guint i = 0; i < 4; i++)
+        g_assert_cmpuint (g_array_index (out, MsWarpAccess, i).addr[0], ==, 4 * misaligned[i]);
+      /* the broken group comes out in its order: 0, 4, then 12 */
+      g_assert_cmpuint (g_array_index (out, MsWarpAccess, 4).addr[0], ==, 0);
+      g_assert_cmpuint (g_array_index (out, MsWarpAccess, 5).addr[0], ==, 4);
+      g_assert_cmpuint (g_array_index (out, MsWarpAccess, 6).addr[0], ==, 12);
+      if (part)
+        g_assert_cmpuint (merged, ==, 0);
+    }
+}
+
+/* Two warps and two blocks: each warp's four parts fuse, whatever comes in
+ * between from the other warp. */
+static void
+test_regroup_warps (void)
+{
+  g_assert_cmpint (ms_site_register (&site_as), >=, 0);
+  MsWarpAccess in[16];
+  guint n = 0;
+  for (guint32 b = 0; b < 2; b++)
+    for (int k = 0; k < 4; k++)
+      for (guint16 w = 0; w < 2; w++)
+        in[n++] = rec (&site_as, b, w, 1024 * w + 4 * k, 32, ALL);
+  guint64 merged = 0;
+  g_autoptr (GArray) out = run_parallel (in, n, &merged);
+  g_assert_cmpuint (out->len, ==, 4);
+  g_assert_cmpuint (merged, ==, 12);
+  for (guint i = 0; i < 4; i++)
+    {
+      const MsWarpAccess *o = &g_array_index (out, MsWarpAccess, i);
+      g_assert_cmpuint (o->width, ==, 16);
+      g_assert_cmpuint (o->block, ==, i / 2);
+      g_assert_cmpuint (o->addr[1], ==, 1024 * o->warp + 32);
+    }
+}
+
+/* per_thread_sum's loop for one warp whose lanes 0, 1, 2 have 21, 5 and 3
+ * elements (lane l's k-th at 4096 l + 4 k), the other lanes none; the
+ * source loop is 21 records, lane l active in the first n_l.  The unrolled
+ * code (remainder of n mod 4 first: 1, 1, 3; then 16-blocks while 16 are
+ * left: lane 0 once; then an 8-block: nobody, 20 - 16 = 4 and 5 - 1 = 4 are
+ * left; then a 4-block: lanes 0 and 1) runs 3 remainder instructions
+ * (lanes 0-2, then lane 2 twice), 16 for lane 0 alone (its elements 1-16)
+ * and 4 for lanes 0 and 1 (elements 17-20 and 1-4): 23 instructions, and
+ * the ST of another site that ends the loop comes after them. */
+static void
+test_regroup_unrolled (void)
+{
+  g_assert_cmpint (ms_site_register (&site_loop), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  static const guint n[3] = { 21, 5, 3 };
+  MsWarpAccess in[22];
+  for (guint k = 0; k < 21; k++)
+    {
+      guint32 mask = 0;
+      for (int l = 0; l < 3; l++)
+        if (k < n[l])
+          mask |= 1u << l;
+      in[k] = rec (&site_loop, 7, 2, 4 * k, 4096, mask);
+    }
+  in[21] = rec (&site_plain, 7, 2, 0, 4, ALL);
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, 22, &merged) : run_ordered (in, 22);
+      g_assert_cmpuint (out->len, ==, 24);
+      const MsWarpAccess *o = (const MsWarpAccess *) out->data;
+      g_assert_cmpuint (o[0].mask, ==, 0x7);
+      g_assert_cmpuint (o[0].addr[0], ==, 0);
+      g_assert_cmpuint (o[0].addr[2], ==, 2 * 4096);
+      g_assert_cmpuint (o[1].mask, ==, 0x4);
+      g_assert_cmpuint (o[2].mask, ==, 0x4);
+      g_assert_cmpuint (o[2].addr[2], ==, 2 * 4096 + 8);
+      for (guint t = 0; t < 16; t++)
+        {
+          g_assert_cmpuint (o[3 + t].mask, ==, 0x1);
+          g_assert_cmpuint (o[3 + t].addr[0], ==, 4 * (1 + t));
+        }
+      for (guint t = 0; t < 4; t++)
+        {
+          g_assert_cmpuint (o[19 + t].mask, ==, 0x3);
+          g_assert_cmpuint (o[19 + t].addr[0], ==, 4 * (17 + t));
+          g_assert_cmpuint (o[19 + t].addr[1], ==, 4096 + 4 * (1 + t));
+          g_assert_true (o[19 + t].site == &site_loop);
+          g_assert_cmpuint (o[19 + t].width, ==, 4);
+          g_assert_cmpuint (o[19 + t].block, ==, 7);
+          g_assert_cmpuint (o[19 + t].warp, ==, 2);
+        }
+      g_assert_true (o[23].site == &site_plain);
+    }
+}
+
+/* The unroll plans the SASS gives: per_thread_sum's loop (line 171: one
+ * single LDG, then runs of 16, 8 and 4 from one offset) is a plan with the
+ * remainder first; per_thread_sum_capped's (line 211: a predicated
+ * remainder of up to 3, then 16, 8, 4) is no plan: compiler-dependent.
+ * gemm_naive's K loop (line 20: unrolled copies on several registers) and
+ * gemm_regtile's Bs reads (line 143: one copy per k, scheduled out of
+ * order) are neither. */
+static void
+test_unroll_plans (void)
+{
+  g_autoptr (MsSass) s = load ("access.gpu.sass");
+  MsSite loop = { "access.cu", 171, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, "per_thread_sum", &loop, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 3);
+  g_assert_cmpuint (g.blocks[0], ==, 16);
+  g_assert_cmpuint (g.blocks[1], ==, 8);
+  g_assert_cmpuint (g.blocks[2], ==, 4);
+  g_assert_true (g.remainder_first);
+  g_assert_false (g.compiler_dependent);
+  g_assert_cmpuint (g.n_instrs, ==, 29);
+  MsSite capped = { "access.cu", 211, 0, -1 };
+  g = ms_sass_grouping (s, "per_thread_sum_capped", &capped, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_true (g.compiler_dependent);
+  g_auto (GStrv) dep = ms_sass_dependent_lines (s, "per_thread_sum_capped");
+  g_assert_nonnull (dep);
+  g_assert_cmpstr (dep[0], ==, "access.cu:211");
+  g_assert_null (dep[1]);
+  g_assert_null (ms_sass_dependent_lines (s, "per_thread_sum"));
+  g_autoptr (MsSass) gemm = load ("gemm.nvdisasm.txt");
+  MsSite naive = { "gemm.cu", 20, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_naive", &naive, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+  MsSite regtile = { "gemm.cu", 143, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_regtile", &regtile, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+  MsSite padded = { "gemm.cu", 56, 0, -1 };
+  g = ms_sass_grouping (gemm, "gemm_tiled", &padded, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  g_assert_false (g.compiler_dependent);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
+  g_test_add_func ("/sass/grouping", test_grouping);
+  g_test_add_func ("/sass/contended", test_contended);
+  g_test_add_func ("/sass/parse-forms", test_parse_forms);
+  g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
+  g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
+  g_test_add_func ("/regroup/warps", test_regroup_warps);
+  g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
+  g_test_add_func ("/sass/unroll-plans", test_unroll_plans);
+  return g_test_run ();
+}

@@ -1,0 +1,417 @@
+/* sass.c - reading the nvcc build's SASS (see sass.h).
+ *
+ * The opcode names and suffixes are those nvdisasm prints for sm_70 ..
+ * sm_90: LDG/STG (global), LDS/STS (shared), LDL/STL (local), LD/ST
+ * (generic: global or shared), LDGSTS (an asynchronous copy: a global load
+ * and a shared store), ATOMG/ATOMS/ATOM, REDG/RED (an atomic whose result
+ * is unused); LDC (constant bank) and LDSM (matrix fragments) are no
+ * accesses memsim records.  Width suffixes: .U8/.S8 1 byte, .U16/.S16 2,
+ * .64 8, .128 16, none (or .32) 4; other suffixes (.E, .CONSTANT, .STRONG.GPU,
+ * .LTC128B, ...) are cache and ordering hints.
+ */
+#include "config.h"
+#include "sass.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+instr_free (gpointer p)
+{
+  MsSassInstr *i = p;
+  g_free (i->function);
+  g_free (i->file);
+  g_strfreev (i->where);
+  g_free (i->base);
+  g_free (i->opcode);
+  g_free (i);
+}
+
+void
+ms_sass_free (MsSass *sass)
+{
+  if (sass == NULL)
+    return;
+  g_ptr_array_unref (sass->instrs);
+  g_free (sass);
+}
+
+/* "_Z16gemm_tiled_nopadPKfS0_Pfiii" -> "gemm_tiled_nopad"; an unmangled
+ * (extern "C") name stays as it is. */
+static char *
+demangle_identifier (const char *mangled)
+{
+  if (g_str_has_prefix (mangled, "_Z"))
+    {
+      char *end;
+      long len = strtol (mangled + 2, &end, 10);
+      if (end != mangled + 2 && len > 0 && (size_t) len <= strlen (end))
+        return g_strndup (end, (gsize) len);
+    }
+  return g_strdup (mangled);
+}
+
+/* Space, op and width of an opcode; FALSE for what is no recorded access. */
+static gboolean
+classify (const char *opcode, guint *spaces, MsOp *op, guint *width, gboolean *cas)
+{
+  g_auto (GStrv) part = g_strsplit (opcode, ".", -1);
+  const char *base = part[0];
+  static const struct {
+    const char *name;
+    guint spaces;
+    MsOp op;
+  } kinds[] = {
+    { "LDG", 1u << MS_SPACE_GLOBAL, MS_OP_LD },
+    { "STG", 1u << MS_SPACE_GLOBAL, MS_OP_ST },
+    { "LDS", 1u << MS_SPACE_SHARED, MS_OP_LD },
+    { "STS", 1u << MS_SPACE_SHARED, MS_OP_ST },
+    { "LDL", 1u << MS_SPACE_LOCAL, MS_OP_LD },
+    { "STL", 1u << MS_SPACE_LOCAL, MS_OP_ST },
+    { "LD", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_LD },
+    { "ST", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ST },
+    { "LDGSTS", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_LD },
+    { "ATOMG", 1u << MS_SPACE_GLOBAL, MS_OP_ATOMIC },
+    { "REDG", 1u << MS_SPACE_GLOBAL, MS_OP_ATOMIC },
+    { "ATOMS", 1u << MS_SPACE_SHARED, MS_OP_ATOMIC },
+    { "ATOM", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ATOMIC },
+    { "RED", (1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED), MS_OP_ATOMIC },
+  };
+  gboolean known = FALSE;
+  for (guint k = 0; k < G_N_ELEMENTS (kinds) && !known; k++)
+    if (strcmp (base, kinds[k].name) == 0)
+      {
+        *spaces = kinds[k].spaces;
+        *op = kinds[k].op;
+        known = TRUE;
+      }
+  if (!known)
+    return FALSE;
+  *width = 4;
+  *cas = FALSE;
+  for (guint k = 1; part[k]; k++)
+    {
+      const char *s = part[k];
+      if (strcmp (s, "U8") == 0 || strcmp (s, "S8") == 0)
+        *width = 1;
+      else if (strcmp (s, "U16") == 0 || strcmp (s, "S16") == 0)
+        *width = 2;
+      else if (strcmp (s, "64") == 0)
+        *width = 8;
+      else if (strcmp (s, "128") == 0)
+        *width = 16;
+      else if (strcmp (s, "CAS") == 0 || strcmp (s, "CAST") == 0)
+        *cas = TRUE;
+    }
+  return TRUE;
+}
+
+/* The address operand: the last [...] of the instruction ("desc[UR4][R2.64+-0x8]"
+ * -> "R2.64", -8; "[R6+URZ]" -> "R6+URZ", 0). */
+static void
+parse_address (const char *text, char **base, gint64 *offset)
+{
+  *offset = 0;
+  const char *open = strrchr (text, '[');
+  const char *close = open ? strchr (open, ']') : NULL;
+  if (close == NULL)
+    {
+      *base = g_strdup ("");
+      return;
+    }
+  g_autofree char *inside = g_strndup (open + 1, (gsize) (close - open - 1));
+  char *plus = strchr (inside, '+');
+  if (plus != NULL)
+    {
+      const char *num = plus + 1;
+      gboolean neg = *num == '-';
+      if (neg)
+        num++;
+      char *end;
+      if (g_str_has_prefix (num, "0x"))
+        {
+          gint64 v = (gint64) g_ascii_strtoull (num + 2, &end, 16);
+          if (end != num + 2 && *end == '\0')
+            {
+              *offset = neg ? -v : v;
+              *plus = '\0';
+            }
+        }
+    }
+  *base = g_strdup (inside);
+}
+
+MsSass *
+ms_sass_parse (const char *text)
+{
+  MsSass *sass = g_new0 (MsSass, 1);
+  sass->instrs = g_ptr_array_new_with_free_func (instr_free);
+  g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  g_autofree char *function = NULL;
+  g_autofree char *file = g_strdup ("");
+  int line = 0;
+  /* the line mark's locations, innermost first: "gemm.cu:91" */
+  g_autoptr (GPtrArray) where = g_ptr_array_new_with_free_func (g_free);
+  for (char **lp = lines; *lp; lp++)
+    {
+      const char *s = *lp;
+      while (*s == ' ' || *s == '\t')
+        s++;
+      if (g_str_has_prefix (s, ".text."))
+        {
+          /* .text.MANGLED:  (the header line nvdisasm prints per function) */
+          g_autofree char *name = g_strdup (s + 6);
+          char *colon = strchr (name, ':');
+          if (colon == NULL || colon[1] != '\0')
+            continue;
+          *colon = '\0';
+          g_free (function);
+          function = demangle_identifier (name);
+          g_free (file);
+          file = g_strdup ("");
+          line = 0;
+          g_ptr_array_set_size (where, 0);
+          continue;
+        }
+      if (g_str_has_prefix (s, "//## File \""))
+        {
+          /* //## File "PATH", line N[ inlined at "PATH2", line M ...] */
+          g_ptr_array_set_size (where, 0);
+          const char *p = s;
+          for (;;)
+            {
+              const char *open = strchr (p, '"');
+              const char *close = open ? strchr (open + 1, '"') : NULL;
+              if (close == NULL || !g_str_has_prefix (close, "\", line "))
+                break;
+              g_autofree char *full = g_strndup (open + 1, (gsize) (close - open - 1));
+              g_autofree char *b = g_path_get_basename (full);
+              int n = atoi (close + 8);
+              if (where->len == 0)
+                {
+                  g_free (file);
+                  file = g_strdup (b);
+                  line = n;
+                }
+              g_ptr_array_add (where, g_strdup_printf ("%s:%d", b, n));
+              p = close + 8;
+            }
+          continue;
+        }
+      if (function == NULL)
+        continue;
+      if (g_str_has_prefix (s, "/*"))
+        {
+          const char *e = strstr (s, "*/");
+          if (e == NULL)
+            continue;
+          s = e + 2;
+        }
+      g_auto (GStrv) word = g_strsplit_set (s, " \t", -1);
+      const char *opcode = NULL;
+      for (char **w = word; *w && opcode == NULL; w++)
+        if (**w != '\0' && **w != '@' && **w != '{')
+          opcode = *w;
+      guint spaces, width;
+      MsOp op;
+      gboolean cas;
+      if (opcode == NULL || !classify (opcode, &spaces, &op, &width, &cas))
+        continue;
+      MsSassInstr *in = g_new0 (MsSassInstr, 1);
+      in->function = g_strdup (function);
+      in->file = g_strdup (file);
+      in->line = line;
+      in->where = g_new0 (char *, where->len + 1);
+      for (guint k = 0; k < where->len; k++)
+        in->where[k] = g_strdup (where->pdata[k]);
+      in->opcode = g_strdup (opcode);
+      in->spaces = spaces;
+      in->op = op;
+      in->width = width;
+      in->cas = cas;
+      in->predicated = FALSE;
+      for (char **w = word; *w && *w != opcode; w++)
+        if (**w == '@')
+          in->predicated = TRUE;
+      parse_address (s, &in->base, &in->offset);
+      g_ptr_array_add (sass->instrs, in);
+    }
+  return sass;
+}
+
+gboolean
+ms_sass_has_function (const MsSass *sass, const char *function)
+{
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    if (strcmp (((MsSassInstr *) sass->instrs->pdata[i])->function, function) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+MsSassGrouping
+ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, MsSpace space,
+                  MsOp op, guint width)
+{
+  MsSassGrouping g = { .fuse = 1 };
+  if (sass == NULL || site == NULL || site->file == NULL)
+    return g;
+  g_autofree char *base = g_path_get_basename (site->file);
+  g_autofree char *key = g_strdup_printf ("%s:%d", base, site->line);
+  /* runs: maximal sequences (text order) of the site's width whose offsets
+   * step by the width; start: their first offsets */
+  guint runs[64], n_runs = 0;
+  gint64 start[64];
+  gboolean predicated = FALSE, one_base = TRUE;
+  const MsSassInstr *prev = NULL;
+  const char *base_reg = "";
+  gboolean have_base = FALSE;
+  for (guint i = 0; i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op != op || !(in->spaces & (1u << space)) || strcmp (in->function, function) != 0
+          || !g_strv_contains ((const char *const *) in->where, key))
+        continue;
+      g.n_instrs++;
+      if (op == MS_OP_ATOMIC && in->cas)
+        g.contended = TRUE;
+      if (op != MS_OP_ATOMIC && width > 0 && in->width > width && in->width % width == 0
+          && in->width / width > g.fuse)
+        g.fuse = in->width / width;
+      /* runs of unrolled iterations of the site's width */
+      if (in->width != width)
+        continue;
+      if (in->predicated)
+        predicated = TRUE;
+      if (!have_base)
+        base_reg = in->base;
+      else if (strcmp (in->base, base_reg) != 0)
+        one_base = FALSE;
+      have_base = TRUE;
+      if (prev && in->offset == prev->offset + (gint64) width && !in->predicated
+          && !prev->predicated)
+        runs[n_runs - 1]++;
+      else if (n_runs < G_N_ELEMENTS (runs))
+        {
+          start[n_runs] = in->offset;
+          runs[n_runs++] = 1;
+        }
+      else
+        one_base = FALSE;   /* too many runs to be a loop's unrolled copies */
+      prev = in;
+    }
+  if (op == MS_OP_ATOMIC || !one_base || n_runs == 0 || *base_reg == '\0')
+    return g;
+  /* the distinct run lengths >= 2 (each once, all from one offset), and the
+   * single accesses */
+  guint lengths[G_N_ELEMENTS (runs)], n_lengths = 0, n_big = 0, singles = 0;
+  guint first_long = n_runs, first_single = n_runs;
+  gboolean once = TRUE, same_start = TRUE;
+  gint64 long_start = 0;
+  for (guint r = 0; r < n_runs; r++)
+    {
+      if (runs[r] == 1)
+        {
+          singles++;
+          first_single = MIN (first_single, r);
+          continue;
+        }
+      if (first_long == n_runs)
+        long_start = start[r];
+      else if (start[r] != long_start)
+        same_start = FALSE;
+      first_long = MIN (first_long, r);
+      gboolean seen = FALSE;
+      for (guint k = 0; k < n_lengths; k++)
+        seen |= lengths[k] == runs[r];
+      if (seen)
+        once = FALSE;
+      else
+        {
+          lengths[n_lengths++] = runs[r];
+          n_big += runs[r] >= 4;
+        }
+    }
+  gboolean plan = n_lengths >= 2 && !predicated && once && same_start && singles == 1
+                  && n_lengths <= G_N_ELEMENTS (g.blocks);
+  for (guint k = 0; plan && k < n_lengths; k++)
+    plan = ms_exact_log2 (lengths[k]) > 0 && (k == 0 || lengths[k] * 2 == lengths[k - 1]);
+  if (plan)
+    {
+      g.n_blocks = n_lengths;
+      memcpy (g.blocks, lengths, n_lengths * sizeof lengths[0]);
+      g.remainder_first = first_single < first_long;
+    }
+  else if (n_big >= 2)
+    g.compiler_dependent = TRUE;   /* unrolled copies of several sizes, no plan */
+  return g;
+}
+
+char **
+ms_sass_dependent_lines (const MsSass *sass, const char *function)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op == MS_OP_ATOMIC || in->where[0] == NULL || strcmp (in->function, function) != 0)
+        continue;
+      /* the mark's innermost location stands for the site */
+      MsSite site = { in->file, in->line, 0, -1 };
+      gboolean seen = FALSE;
+      g_autofree char *key = g_strdup_printf ("%s:%d", in->file, in->line);
+      for (guint k = 0; k < out->len && !seen; k++)
+        seen = strcmp (out->pdata[k], key) == 0;
+      if (seen)
+        continue;
+      for (int sp = 0; sp < MS_N_SPACES && !seen; sp++)
+        if ((in->spaces & (1u << sp))
+            && ms_sass_grouping (sass, function, &site, (MsSpace) sp, in->op, in->width)
+                 .compiler_dependent)
+          {
+            g_ptr_array_add (out, g_steal_pointer (&key));
+            seen = TRUE;
+          }
+    }
+  if (out->len == 0)
+    return NULL;
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+char **
+ms_sass_contended_lines (const MsSass *sass, const char *function)
+{
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op != MS_OP_ATOMIC || !in->cas || strcmp (in->function, function) != 0)
+        continue;
+      for (char **w = in->where; *w; w++)
+        {
+          gboolean seen = FALSE;
+          for (guint k = 0; k < out->len && !seen; k++)
+            seen = strcmp (out->pdata[k], *w) == 0;
+          if (!seen)
+            g_ptr_array_add (out, g_strdup (*w));
+        }
+    }
+  if (out->len == 0)
+    return NULL;
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+const MsSass *
+ms_kernel_sass (void)
+{
+  static MsSass *sass;
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      if (ms_kernel_sass_text[0] != '\0')
+        sass = ms_sass_parse (ms_kernel_sass_text);
+      g_once_init_leave (&once, 1);
+    }
+  return sass;
+}
