@@ -387,6 +387,10 @@ test_bad_input (void)
     { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
     { { "trace", "test_float3_access" }, 1, "12-byte load" },
     { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
+    { { "trace", "test_race_transpose" }, 1, "put a __syncthreads between the two accesses" },
+    { { "trace", "test_race_phases", "--format", "json" }, 1, "race on shared memory" },
+    { { "diagram", "test_race_transpose", "--kind", "lines", "-o", "x.dot" }, 1,
+      "--allow-races" },
     { { "trace", "copy", "-o", "" }, 2, "needs a file name" },
     { { "trace", "transpose_naive", "--size", "100x" }, 2, "height is missing" },
     { { "compare", "nope", "-p", "x=1" }, 2, "unknown family 'nope'" },
@@ -410,6 +414,62 @@ test_bad_input (void)
 
 /* memsim occupancy: numbers derived by hand from the h100 preset (seed
  * 002's limits, tests/test-occupancy.c explains the rules). */
+/* A tiled transpose without its barrier (64x64: 4 blocks of 32 warps):
+ * the error names both lines; --allow-races goes on and lists the race.
+ * Tile word (r, c) is written by warp r (lane c) and read by warp c (lane
+ * r): the 992 off-diagonal words of each block race once each, at the
+ * read (RAW: c > r) or at the write (WAR: c < r, warp c ran first): 496 +
+ * 496 per block, 3968 lane accesses at 2 pairs of sites. */
+static void
+test_races (void)
+{
+  g_auto (Result) fail = memsim ("trace", "test_race_transpose", NULL);
+  assert_one_line_error (&fail, 1, "race on shared memory between warps");
+  g_assert_nonnull (strstr (fail.err, "ST (tile[threadIdx.y][threadIdx.x]"));
+  g_assert_nonnull (strstr (fail.err, "LD (tile[threadIdx.x][threadIdx.y])"));
+  g_assert_nonnull (strstr (fail.err, "--allow-races"));
+  g_assert_cmpstr (fail.out, ==, "");
+
+  g_auto (Result) text = memsim ("trace", "test_race_transpose", "--allow-races", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "Shared-memory races between warps"));
+  g_assert_nonnull (strstr (text.out, "3968 lane accesses at 2 pairs of sites"));
+
+  g_auto (Result) json = memsim ("trace", "test_race_transpose", "--allow-races", "--format",
+                                 "json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *races = json_object_get_object_member (parse_object (parser, json.out), "races");
+  JsonObject *between = json_object_get_object_member (races, "between_warps");
+  g_assert_cmpint (json_object_get_int_member (between, "lane_accesses"), ==, 3968);
+  g_assert_cmpint (json_object_get_int_member (between, "site_pairs"), ==, 2);
+  JsonObject *first = json_array_get_object_element (
+    json_object_get_array_member (between, "listed"), 0);
+  JsonObject *a = json_object_get_object_member (first, "first");
+  JsonObject *b = json_object_get_object_member (first, "second");
+  g_assert_cmpint (json_object_get_int_member (a, "warp"), !=,
+                   json_object_get_int_member (b, "warp"));
+
+  /* a clean kernel: the member is there, empty */
+  g_auto (Result) clean = memsim ("trace", "transpose_shared", "--format", "json", NULL);
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  races = json_object_get_object_member (parse_object (parser2, clean.out), "races");
+  between = json_object_get_object_member (races, "between_warps");
+  g_assert_cmpint (json_object_get_int_member (between, "lane_accesses"), ==, 0);
+
+  /* diagram and compare take the option too */
+  g_autofree char *dir = g_dir_make_tmp ("memsim-races-XXXXXX", NULL);
+  g_autofree char *dot = g_build_filename (dir, "t.dot", NULL);
+  g_auto (Result) d = memsim ("diagram", "test_race_transpose", "--allow-races", "--kind", "lines",
+                              "-o", dot, NULL);
+  g_assert_cmpint (d.status, ==, 0);
+  g_unlink (dot);
+  g_rmdir (dir);
+  g_auto (Result) c = memsim ("compare", "transpose", "--allow-races", "--size", "64x64", NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_null (strstr (c.out, "test_race"));
+}
+
 static void
 test_occupancy (void)
 {
@@ -890,6 +950,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-cc13", test_trace_cc13);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/races", test_races);
   g_test_add_func ("/cli/too-big", test_too_big);
   g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/occupancy", test_occupancy);

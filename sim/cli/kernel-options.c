@@ -23,6 +23,9 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "counts; the output check is then not run", "PERCENT" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
       "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
+    { "allow-races", 0, 0, G_OPTION_ARG_NONE, &opts->allow_races,
+      "Count shared-memory races between warps and go on (default: a race is an error)",
+      NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
@@ -30,7 +33,7 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
     { NULL },
   };
   if (!with_format)
-    entries[6] = entries[8];   /* end the list before --format and --output */
+    entries[7] = entries[9];   /* end the list before --format and --output */
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
@@ -108,6 +111,7 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
   ms_problem_set_threads (p, (guint) opts->threads);
   if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
     return NULL;
+  p->allow_races = opts->allow_races;
   if (opts->block && !ms_problem_set_block (p, opts->block, error))
     return NULL;
   if (opts->size && !ms_problem_set_size (p, opts->size, error))

@@ -79,6 +79,9 @@ struct MsProblem {
   guint64 memory_budget;     /* what the buffers may take (0: not read yet) */
   MsProgressFn progress;     /* passed to the emulator's launch (may be NULL) */
   gpointer progress_data;
+  gboolean allow_races;      /* races are counted, not an error (--allow-races) */
+  MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
+                                run (not owned; ms_problem_set_race_log) */
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -142,12 +145,20 @@ gboolean ms_check_fail_float (const char *buffer, gsize i, float got, float want
  * progress (NULL: no reports). */
 void ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data);
 
-/* The emulator launch for this problem (no sinks, threads 0; its progress). */
+/* Has ms_problem_simulate put the races it allows (p->allow_races) and the
+ * intra-warp hazards it finds into log (NULL: nowhere); log stays the
+ * caller's. */
+void ms_problem_set_race_log (MsProblem *p, MsRaceLog *log);
+
+/* The emulator launch for this problem (no sinks, threads 0; its progress,
+ * its race options and log, the kernel's source lines for messages). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
 
 /* Runs the problem in the emulator through the model table of arch, and
  * through the extra sinks (NULL: none): *stats (may be NULL) gets the
- * counters per site.  threads: 0 = one per core. */
+ * counters per site.  threads: 0 = one per core.  Intra-warp hazards are
+ * looked for where arch has independent thread scheduling
+ * (ms_arch_independent_threads). */
 gboolean ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                               const MsSinks *extra, MsStats **stats, GError **error);
 

@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "launch.h"
 #include "model.h"
+#include "races.h"
 #include "stats.h"
 
 G_BEGIN_DECLS
@@ -24,7 +25,16 @@ typedef struct {
   const MsArch *arch;    /* the preset the models ran on */
   const MsStats *stats;
   double seconds;        /* wall time of the simulation or replay */
+  const MsRaceLog *races;/* the race check's findings (--allow-races), NULL where
+                          * none ran (a replay) */
 } MsTraceReport;
+
+/* The races and intra-warp hazards of r->races (report-races.c), as the
+ * report writes them: text after the per-line tables (nothing when there
+ * are none), and the JSON object of the report's member "races" (only when
+ * r->races is set). */
+void ms_races_report_text (const MsTraceReport *r, GString *out);
+void ms_races_report_json (const MsTraceReport *r, JsonBuilder *b);
 
 /* Nsight Compute's name for a counter of (space, op), or NULL if Nsight has
  * none.  what: "inst", or a model counter's key ("requests", "sectors",
