@@ -450,12 +450,10 @@ test_races (void)
   g_assert_cmpint (json_object_get_int_member (a, "warp"), !=,
                    json_object_get_int_member (b, "warp"));
 
-  /* a clean kernel: the member is there, empty */
+  /* a clean kernel: no member (its report is its replay's) */
   g_auto (Result) clean = memsim ("trace", "transpose_shared", "--format", "json", NULL);
   g_autoptr (JsonParser) parser2 = json_parser_new ();
-  races = json_object_get_object_member (parse_object (parser2, clean.out), "races");
-  between = json_object_get_object_member (races, "between_warps");
-  g_assert_cmpint (json_object_get_int_member (between, "lane_accesses"), ==, 0);
+  g_assert_false (json_object_has_member (parse_object (parser2, clean.out), "races"));
 
   /* diagram and compare take the option too */
   g_autofree char *dir = g_dir_make_tmp ("memsim-races-XXXXXX", NULL);
@@ -775,10 +773,11 @@ test_docs_commands (void)
 static void
 test_choice_names (void)
 {
+  /* (the store probe races by design: every warp stores the same elements) */
   g_auto (Result) by_name = memsim ("trace", "smem_gather", "-p", "pattern=pairs", "-p", "op=st",
-                                    "-p", "width=8", "--format", "json", NULL);
+                                    "-p", "width=8", "--allow-races", "--format", "json", NULL);
   g_auto (Result) by_number = memsim ("trace", "smem_gather", "-p", "pattern=3", "-p", "op=1",
-                                      "-p", "width=8", "--format", "json", NULL);
+                                      "-p", "width=8", "--allow-races", "--format", "json", NULL);
   g_assert_cmpint (by_name.status, ==, 0);
   g_assert_cmpstr (by_name.out, ==, by_number.out);
   g_auto (Result) list = memsim ("list", "--params", NULL);

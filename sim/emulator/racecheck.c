@@ -13,7 +13,8 @@
  *  - Atomics do not race with each other; an atomic and a plain access of
  *    another warp in the same epoch do.
  *  - Intra-warp hazards: two lanes of one warp, at different sites, one
- *    writing what the other reads or writes, with no __syncwarp between.
+ *    writing what the other reads or writes, with no __syncwarp between
+ *    (counted mod 16: accesses 16 __syncwarps apart look unseparated).
  *    With independent thread scheduling (sm_70+) the lanes of a warp need
  *    not run in lockstep, so this is a warning there; before sm_70 a warp
  *    runs in lockstep and nothing is reported.  Any __syncwarp of the warp
@@ -24,15 +25,16 @@
  *    tiled transpose without its barrier, where warp 0 reads what warps
  *    1..31 have not written yet), and the race is what is reported.
  *
- * The shadow state, for speed: one 32-byte record per 4-byte word of
- * shared memory (racecheck.h): the last write (epoch, warp, lane, site,
- * the bytes of the word it wrote, its warp's __syncwarp count) and up to
- * two reads of the current epoch (the first, and one of another lane,
- * preferably of another warp).  Records are stamped with the epoch, which
- * counts on across the blocks a worker runs, so no record is cleared
- * between barriers or blocks.  Only shared-memory accesses pay, and the
- * common case (a word touched by one lane per epoch, or read by several)
- * is a few compares.
+ * The shadow state, for speed: one 24-byte record per 4-byte word of
+ * shared memory (racecheck.h), three 64-bit stamps: the last write and up
+ * to two reads of the current epoch (the first, and one of another lane,
+ * preferably of another warp), each packing the epoch, the thread (warp
+ * and lane), the site, the bytes of the word and its warp's __syncwarp
+ * count (mod 16).  Stamps carry the epoch, which counts on across the
+ * blocks a worker runs, so no record is cleared between barriers or
+ * blocks.  Only shared-memory accesses pay: a read is one or two loads and
+ * a store, a write three loads and a store, in the common case (a word
+ * touched by one lane per epoch, or read by several).
  *
  * What it does not see (documented as such):
  *  - With one write record per word, a race on a word whose bytes were
@@ -124,15 +126,16 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
                     guint warp, guint lane, guint site, GError **error)
 {
   Other other[3];
-  guint n = 0;
-  if (w->w_epoch == rc->epoch && (w->w_mask & mask) && (w->w_warp != warp || w->w_lane != lane))
-    other[n++] = (Other) { w->w_warp, w->w_lane, w->w_site, w->w_wsync,
-                           (w->w_flags & MS_RC_ATOMIC) ? MS_OP_ATOMIC : MS_OP_ST };
-  if (op != MS_OP_LD && w->r_epoch == rc->epoch)
-    for (guint k = 0; k < w->n_readers; k++)
-      if ((w->r_mask[k] & mask) && (w->r_warp[k] != warp || w->r_lane[k] != lane))
-        other[n++] = (Other) { w->r_warp[k], w->r_lane[k], w->r_site[k], w->r_wsync[k],
-                               MS_OP_LD };
+  guint n = 0, thread = warp * 32 + lane;
+  guint64 stamps[3] = { w->w, w->r[0], w->r[1] };
+  for (guint k = 0; k < (op != MS_OP_LD ? 3u : 1u); k++)
+    if (ms_rc_conflicts (stamps[k], rc->epoch, mask, thread))
+      {
+        guint t = MS_RC_THREAD (stamps[k]);
+        other[n++] = (Other) { t / 32, t % 32, MS_RC_SITE (stamps[k]), MS_RC_WSYNC (stamps[k]),
+                               k > 0 ? MS_OP_LD
+                               : (stamps[k] & MS_RC_ATOMIC) ? MS_OP_ATOMIC : MS_OP_ST };
+      }
 
   /* a race between warps first; else an intra-warp hazard */
   const Other *hit = NULL;
@@ -141,7 +144,8 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
     if (other[k].warp != warp && !(op == MS_OP_ATOMIC && other[k].op == MS_OP_ATOMIC))
       hit = &other[k];
   for (guint k = 0; k < n && hit == NULL && rc->warp_hazards; k++)
-    if (other[k].warp == warp && other[k].site != site && other[k].wsync == rc->wsync[warp]
+    if (other[k].warp == warp && other[k].site != site
+        && other[k].wsync == (rc->wsync[warp] & 0xfu)
         && !(op == MS_OP_ATOMIC && other[k].op == MS_OP_ATOMIC))
       {
         hit = &other[k];
@@ -159,9 +163,9 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
     {
       /* the word raced this epoch (ms_racecheck_epoch_end); a write is
        * about to stamp the record with this epoch, a read's writer has it */
-      w->w_flags |= MS_RC_RACED;
+      w->w |= MS_RC_RACED;
       if (op != MS_OP_LD)
-        w->w_epoch = rc->epoch;
+        w->w = (w->w & ~(guint64) G_MAXUINT32) | rc->epoch;
     }
   if (intra || rc->allow)
     {
@@ -200,8 +204,8 @@ ms_racecheck_epoch_end (MsRaceCheck *rc, const guint8 *written)
       for (guint b = 0; b < p->size && raced; b++)
         {
           const MsRaceWord *w = &rc->words[(p->offset + b) >> 2];
-          raced = written[p->offset + b] && w->w_epoch == rc->epoch
-                  && (w->w_warp != warp || (w->w_flags & MS_RC_RACED));
+          raced = written[p->offset + b] && MS_RC_EPOCH (w->w) == rc->epoch
+                  && (MS_RC_THREAD (w->w) / 32 != warp || (w->w & MS_RC_RACED));
         }
       if (!raced)
         {

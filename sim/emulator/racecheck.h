@@ -1,6 +1,6 @@
 /* racecheck.h - the emulator's shared-memory race check (racecheck.c has
  * the rules and their assumptions): a shadow record per 4-byte word of the
- * block's shared memory, updated by every shared access of a lane, and the
+ * block's shared memory (three 64-bit stamps), updated by every shared access of a lane, and the
  * barrier epochs that order them.
  *
  * Internal to the emulator: emulator.c calls the hooks below; the inline
@@ -16,27 +16,33 @@
 
 G_BEGIN_DECLS
 
-/* What a record knows of the last write and of this epoch's reads of one
- * word (32 bytes: two per cache line).  Epochs count barrier intervals
- * across all the blocks a worker runs, so a record of an earlier interval
- * or block is simply stale: nothing is cleared between blocks. */
-typedef struct {
-  guint32 w_epoch;        /* epoch of the last write; 0: none */
-  guint16 w_site;         /* its site id */
-  guint16 w_wsync;        /* __syncwarps its warp had executed then */
-  guint8 w_warp, w_lane;
-  guint8 w_mask;          /* bytes of the word it wrote (bits 0..3) */
-  guint8 w_flags;         /* MS_RC_ATOMIC, MS_RC_RACED */
-  guint32 r_epoch;        /* epoch of the reads below */
-  guint16 r_site[2];      /* reader 0: the first; reader 1: a later one of */
-  guint16 r_wsync[2];     /* another lane, of another warp when there is one */
-  guint8 r_warp[2], r_lane[2], r_mask[2];
-  guint8 n_readers;       /* 0..2 valid reader slots (this epoch) */
-  guint8 pad_[5];
-} MsRaceWord;
+/* A stamp: one access packed in 64 bits, so a record is read and written
+ * with a few whole-word loads and stores.  Epochs count barrier intervals
+ * across all the blocks a worker runs, so a stamp of an earlier interval or
+ * block is simply stale: nothing is cleared between blocks. */
+#define MS_RC_EPOCH(s) ((guint32) (s))                     /* bits 0..31; 0: none */
+#define MS_RC_SITE(s) ((guint) ((s) >> 32) & 0xfffu)       /* site id (MS_MAX_SITES) */
+#define MS_RC_THREAD(s) ((guint) ((s) >> 44) & 0x3ffu)     /* warp * 32 + lane */
+#define MS_RC_MASK(s) ((guint) ((s) >> 54) & 0xfu)         /* bytes of the word */
+#define MS_RC_WSYNC(s) ((guint) ((s) >> 58) & 0xfu)        /* its warp's __syncwarps, mod 16 */
+#define MS_RC_ATOMIC (G_GUINT64_CONSTANT (1) << 62)        /* a write by an atomic */
+#define MS_RC_RACED (G_GUINT64_CONSTANT (1) << 63)         /* a race was found on the word
+                                                               * this epoch (writes only) */
 
-#define MS_RC_ATOMIC 1    /* the last write was an atomic */
-#define MS_RC_RACED 2     /* a race between warps was found on the word this epoch */
+static inline guint64
+ms_rc_stamp (guint32 epoch, guint site, guint thread, guint mask, guint wsync)
+{
+  return epoch | (guint64) site << 32 | (guint64) thread << 44 | (guint64) mask << 54
+         | (guint64) (wsync & 0xfu) << 58;
+}
+
+/* What the check knows of one 4-byte word of shared memory: the last write
+ * and up to two reads of the current epoch (the first, and a later one of
+ * another lane, of another warp when there is one).  24 bytes. */
+typedef struct {
+  guint64 w;
+  guint64 r[2];
+} MsRaceWord;
 
 /* A read of shared bytes no thread had written yet: an error unless
  * another warp writes them before the epoch ends (then it was a race). */
@@ -104,21 +110,11 @@ ms_racecheck_syncwarp (MsRaceCheck *rc, guint warp)
   rc->wsync[warp]++;
 }
 
-/* Whether word w holds something that may conflict with an access of
- * `mask` bytes by (warp, lane): a write, or for a write also a read, of
- * the same bytes this epoch by another lane. */
+/* Whether the stamp s (of this epoch) is of another lane and overlaps mask. */
 static inline gboolean
-ms_racecheck_suspect (const MsRaceWord *w, guint32 epoch, guint mask, gboolean write,
-                      guint warp, guint lane)
+ms_rc_conflicts (guint64 s, guint32 epoch, guint mask, guint thread)
 {
-  if (w->w_epoch == epoch && (w->w_mask & mask) && (w->w_warp != warp || w->w_lane != lane))
-    return TRUE;
-  if (!write || w->r_epoch != epoch)
-    return FALSE;
-  for (guint k = 0; k < w->n_readers; k++)
-    if ((w->r_mask[k] & mask) && (w->r_warp[k] != warp || w->r_lane[k] != lane))
-      return TRUE;
-  return FALSE;
+  return MS_RC_EPOCH (s) == epoch && (MS_RC_MASK (s) & mask) && MS_RC_THREAD (s) != thread;
 }
 
 /* Records a lane's access of `size` bytes at shared byte offset `offset`
@@ -129,51 +125,40 @@ ms_racecheck_access (MsRaceCheck *rc, guint offset, guint size, MsOp op, guint w
                      guint lane, guint site, GError **error)
 {
   guint32 epoch = rc->epoch;
-  gboolean write = op != MS_OP_LD;
+  guint thread = warp * 32 + lane;
   guint mask = size >= 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
+  guint64 me = ms_rc_stamp (epoch, site, thread, mask, rc->wsync[warp]);
   MsRaceWord *w = &rc->words[offset >> 2];
   for (guint n = size >= 4 ? size >> 2 : 1; n > 0; n--, w++, offset = (offset | 3) + 1)
     {
-      if (G_UNLIKELY (ms_racecheck_suspect (w, epoch, mask, write, warp, lane))
+      gboolean suspect = ms_rc_conflicts (w->w, epoch, mask, thread);
+      if (op != MS_OP_LD)
+        suspect |= ms_rc_conflicts (w->r[0], epoch, mask, thread)
+                   | ms_rc_conflicts (w->r[1], epoch, mask, thread);
+      if (G_UNLIKELY (suspect)
           && !ms_racecheck_found (rc, w, offset, mask, op, warp, lane, site, error))
         return FALSE;
-      if (write)
+      if (op != MS_OP_LD)
         {
-          w->w_flags = (w->w_epoch == epoch ? w->w_flags & MS_RC_RACED : 0)
-                       | (op == MS_OP_ATOMIC ? MS_RC_ATOMIC : 0);
-          w->w_epoch = epoch;
-          w->w_site = (guint16) site;
-          w->w_wsync = rc->wsync[warp];
-          w->w_warp = (guint8) warp;
-          w->w_lane = (guint8) lane;
-          w->w_mask = (guint8) mask;
+          guint64 old = w->w;
+          w->w = me | (op == MS_OP_ATOMIC ? MS_RC_ATOMIC : 0)
+                 | (MS_RC_EPOCH (old) == epoch ? old & MS_RC_RACED : 0);
+          continue;
         }
-      else if (w->r_epoch != epoch)
-        {
-          w->r_epoch = epoch;
-          w->n_readers = 1;
-          w->r_site[0] = (guint16) site;
-          w->r_wsync[0] = rc->wsync[warp];
-          w->r_warp[0] = (guint8) warp;
-          w->r_lane[0] = (guint8) lane;
-          w->r_mask[0] = (guint8) mask;
-        }
-      else if (w->r_warp[0] != warp || w->r_lane[0] != lane)
+      guint64 r0 = w->r[0];
+      if (MS_RC_EPOCH (r0) != epoch)
+        w->r[0] = me;
+      else if (MS_RC_THREAD (r0) == thread)
+        w->r[0] = r0 | (guint64) mask << 54;
+      else
         {
           /* slot 1: another lane; replaced by another warp's reader while
            * it holds one of reader 0's warp */
-          if (w->n_readers == 1 || (w->r_warp[1] == w->r_warp[0] && warp != w->r_warp[0]))
-            {
-              w->n_readers = 2;
-              w->r_site[1] = (guint16) site;
-              w->r_wsync[1] = rc->wsync[warp];
-              w->r_warp[1] = (guint8) warp;
-              w->r_lane[1] = (guint8) lane;
-              w->r_mask[1] = (guint8) mask;
-            }
+          guint64 r1 = w->r[1];
+          guint warp0 = MS_RC_THREAD (r0) / 32;
+          if (MS_RC_EPOCH (r1) != epoch || (MS_RC_THREAD (r1) / 32 == warp0 && warp != warp0))
+            w->r[1] = me;
         }
-      else
-        w->r_mask[0] |= (guint8) mask;
     }
   return TRUE;
 }

@@ -215,7 +215,7 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
-  if (r->races != NULL)
+  if (r->races != NULL && r->races->n_races + r->races->n_warp_hazards > 0)
     {
       json_builder_set_member_name (b, "races");
       ms_races_report_json (r, b);

@@ -30,9 +30,9 @@ typedef struct {
 } MsTraceReport;
 
 /* The races and intra-warp hazards of r->races (report-races.c), as the
- * report writes them: text after the per-line tables (nothing when there
- * are none), and the JSON object of the report's member "races" (only when
- * r->races is set). */
+ * report writes them: text after the per-line tables, and the JSON object
+ * of the report's member "races"; neither when there are none, so a clean
+ * run's report is its replay's. */
 void ms_races_report_text (const MsTraceReport *r, GString *out);
 void ms_races_report_json (const MsTraceReport *r, JsonBuilder *b);
 
