@@ -546,7 +546,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       /* Shared memory holds garbage on the GPU until the block writes it:
        * reading a byte no thread has written is an error, not a zero (or a
        * race, when another warp writes it later in the epoch: decided at
-       * the epoch's end).  Then the race check's record of the access. */
+       * the epoch's end). */
       if (sp == MS_SPACE_SHARED)
         {
           guint8 *sh = W->shadow + va;
@@ -555,10 +555,6 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
                                         (guint) (l - W->lanes), l->site);
           if (first->kind != MS_K_LD)
             mark_written (sh, l->size);
-          if (G_UNLIKELY (!ms_racecheck_access (&W->race, (guint) va, l->size, op, W->warp,
-                                                l->lane, (guint) first->site->id,
-                                                W->error ? NULL : &W->error)))
-            return FALSE;
         }
       /* Loads only read and stores only write, so doing each lane's in this
        * pass still has every load of the instruction before any later store
@@ -568,6 +564,13 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       else if (first->kind == MS_K_ST)
         copy_value ((void *) l->addr, l->val, l->size);
     }
+  /* the race check's record of the shared accesses (racecheck.c) */
+  if (masks[MS_SPACE_SHARED]
+      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc[MS_SPACE_SHARED].addr,
+                                           masks[MS_SPACE_SHARED], first->size, op, W->warp,
+                                           (guint) first->site->id,
+                                           W->error ? NULL : &W->error)))
+    return FALSE;
   for (int sp = 0; sp < 3; sp++)
     if (masks[sp])
       {

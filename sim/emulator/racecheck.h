@@ -118,16 +118,17 @@ ms_rc_conflicts (guint64 s, guint32 epoch, guint mask, guint thread)
 }
 
 /* Records a lane's access of `size` bytes at shared byte offset `offset`
- * (aligned: the emulator checked it).  FALSE with *error set on a race
- * that is fatal. */
+ * (aligned: the emulator checked it); base is the stamp of the warp's
+ * instruction (ms_rc_stamp with thread 0 and mask 0).  FALSE with *error
+ * set on a race that is fatal. */
 static inline gboolean
-ms_racecheck_access (MsRaceCheck *rc, guint offset, guint size, MsOp op, guint warp,
-                     guint lane, guint site, GError **error)
+ms_racecheck_lane (MsRaceCheck *rc, guint64 base, guint offset, guint size, MsOp op,
+                   guint warp, guint lane, guint site, GError **error)
 {
-  guint32 epoch = rc->epoch;
+  guint32 epoch = MS_RC_EPOCH (base);
   guint thread = warp * 32 + lane;
   guint mask = size >= 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
-  guint64 me = ms_rc_stamp (epoch, site, thread, mask, rc->wsync[warp]);
+  guint64 me = base | (guint64) thread << 44 | (guint64) mask << 54;
   MsRaceWord *w = &rc->words[offset >> 2];
   for (guint n = size >= 4 ? size >> 2 : 1; n > 0; n--, w++, offset = (offset | 3) + 1)
     {
@@ -160,6 +161,35 @@ ms_racecheck_access (MsRaceCheck *rc, guint offset, guint size, MsOp op, guint w
             w->r[1] = me;
         }
     }
+  return TRUE;
+}
+
+/* Records the shared accesses of one warp-level instruction: `size` bytes
+ * at offset[i] for each lane i of `lanes`, after the emulator checked them
+ * (a tight loop of its own, apart from the lanes' records, so the loads of
+ * consecutive lanes overlap).  FALSE with *error set on a fatal race. */
+static inline gboolean
+ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guint size, MsOp op,
+                     guint warp, guint site, GError **error)
+{
+  guint64 base = ms_rc_stamp (rc->epoch, site, 0, 0, rc->wsync[warp]);
+  /* the common cases with constant size and op, so the compiler drops the
+   * word loop and the mask arithmetic */
+#define MS_RC_LANES_(SIZE, OP)                                                            \
+  for (guint32 m = lanes; m; m &= m - 1)                                                  \
+    {                                                                                     \
+      guint i = (guint) __builtin_ctz (m);                                                \
+      if (G_UNLIKELY (!ms_racecheck_lane (rc, base, (guint) offset[i], SIZE, OP, warp, i, \
+                                          site, error)))                                  \
+        return FALSE;                                                                     \
+    }
+  if (size == 4 && op == MS_OP_LD)
+    MS_RC_LANES_ (4, MS_OP_LD)
+  else if (size == 4 && op == MS_OP_ST)
+    MS_RC_LANES_ (4, MS_OP_ST)
+  else
+    MS_RC_LANES_ (size, op)
+#undef MS_RC_LANES_
   return TRUE;
 }
 
