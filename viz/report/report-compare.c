@@ -89,6 +89,11 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
     g_string_append_printf (out, "sampled (--sample: counts scaled to the grid, outputs not "
                             "checked; docs/model.md, \"Block sampling\"), blocks run: %s.\n",
                             sampled->str);
+  for (guint i = 0; i < n; i++)
+    if (rows[i].races > 0)
+      g_string_append_printf (out, "%s: %" G_GUINT64_FORMAT " lane accesses in shared-memory "
+                              "races between warps, let through by --allow-races (`memsim "
+                              "trace` lists them)\n", rows[i].kernel, rows[i].races);
 }
 
 static void
@@ -157,6 +162,8 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
           MEMBER_DOUBLE ("scale", ms_ratio (r->blocks, r->blocks_run));
           json_builder_end_object (b);
         }
+      if (r->races > 0)
+        MEMBER_INT ("races", r->races);
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)
         {

@@ -69,6 +69,8 @@ typedef struct {
   char *check;             /* "passed" or the failure */
   gboolean passed;
   guint64 blocks, blocks_run; /* blocks_run < blocks: a sample ran (--sample), counts scaled */
+  guint64 races;           /* lane accesses in shared-memory races that --allow-races
+                              let through (docs/model.md, "Races") */
   /* measured on the GPU (compare --gpu); absent when gpu_measured is FALSE */
   gboolean gpu_measured;
   double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */
