@@ -542,6 +542,10 @@ test_bad_input (void)
     { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
     { { "trace", "test_float3_access" }, 1, "12-byte load" },
     { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
+    { { "trace", "test_race_transpose" }, 1, "put a __syncthreads between the two accesses" },
+    { { "trace", "test_race_phases", "--format", "json" }, 1, "race on shared memory" },
+    { { "diagram", "test_race_transpose", "--kind", "lines", "-o", "x.dot" }, 1,
+      "--allow-races" },
     { { "trace", "copy", "-o", "" }, 2, "needs a file name" },
     { { "trace", "transpose_naive", "--size", "100x" }, 2, "height is missing" },
     { { "compare", "nope", "-p", "x=1" }, 2, "unknown family 'nope'" },
@@ -565,6 +569,80 @@ test_bad_input (void)
 
 /* memsim occupancy: numbers derived by hand from the h100 preset (seed
  * 002's limits, tests/test-occupancy.c explains the rules). */
+/* A tiled transpose without its barrier (64x64: 4 blocks of 32 warps):
+ * the error names both lines; --allow-races goes on and lists the race.
+ * Tile word (r, c) is written by warp r (lane c) and read by warp c (lane
+ * r): the 992 off-diagonal words of each block race once each, at the
+ * read (RAW: c > r) or at the write (WAR: c < r, warp c ran first): 496 +
+ * 496 per block, 3968 lane accesses at 2 pairs of sites. */
+static void
+test_races (void)
+{
+  g_auto (Result) fail = memsim ("trace", "test_race_transpose", NULL);
+  assert_one_line_error (&fail, 1, "race on shared memory between warps");
+  g_assert_nonnull (strstr (fail.err, "ST (tile[threadIdx.y][threadIdx.x]"));
+  g_assert_nonnull (strstr (fail.err, "LD (tile[threadIdx.x][threadIdx.y])"));
+  g_assert_nonnull (strstr (fail.err, "--allow-races"));
+  g_assert_cmpstr (fail.out, ==, "");
+
+  g_auto (Result) text = memsim ("trace", "test_race_transpose", "--allow-races", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "Shared-memory races between warps"));
+  g_assert_nonnull (strstr (text.out, "3968 lane accesses at 2 pairs of sites"));
+
+  g_auto (Result) json = memsim ("trace", "test_race_transpose", "--allow-races", "--format",
+                                 "json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *races = json_object_get_object_member (parse_object (parser, json.out), "races");
+  JsonObject *between = json_object_get_object_member (races, "between_warps");
+  g_assert_cmpint (json_object_get_int_member (between, "lane_accesses"), ==, 3968);
+  g_assert_cmpint (json_object_get_int_member (between, "site_pairs"), ==, 2);
+  JsonObject *first = json_array_get_object_element (
+    json_object_get_array_member (between, "listed"), 0);
+  JsonObject *a = json_object_get_object_member (first, "first");
+  JsonObject *b = json_object_get_object_member (first, "second");
+  g_assert_cmpint (json_object_get_int_member (a, "warp"), !=,
+                   json_object_get_int_member (b, "warp"));
+
+  /* a clean kernel: no member (its report is its replay's) */
+  g_auto (Result) clean = memsim ("trace", "transpose_shared", "--format", "json", NULL);
+  g_autoptr (JsonParser) parser2 = json_parser_new ();
+  g_assert_false (json_object_has_member (parse_object (parser2, clean.out), "races"));
+
+  /* diagram and compare take the option too */
+  g_autofree char *dir = g_dir_make_tmp ("memsim-races-XXXXXX", NULL);
+  g_autofree char *dot = g_build_filename (dir, "t.dot", NULL);
+  g_auto (Result) d = memsim ("diagram", "test_race_transpose", "--allow-races", "--kind", "lines",
+                              "-o", dot, NULL);
+  g_assert_cmpint (d.status, ==, 0);
+  g_unlink (dot);
+  g_rmdir (dir);
+  g_auto (Result) c = memsim ("compare", "transpose", "--allow-races", "--size", "64x64", NULL);
+  g_assert_cmpint (c.status, ==, 0);
+  g_assert_null (strstr (c.out, "test_race"));
+  g_assert_null (strstr (c.out, "races"));
+  /* the store probes race by design (every warp stores the same elements):
+   * compare fails without --allow-races and counts them with it */
+  g_auto (Result) cf = memsim ("compare", "access", "-p", "op=1", NULL);
+  assert_one_line_error (&cf, 1, "race on shared memory");
+  g_auto (Result) cj = memsim ("compare", "access", "-p", "op=1", "--allow-races", "--format",
+                               "json", NULL);
+  g_assert_cmpint (cj.status, ==, 0);
+  g_autoptr (JsonParser) parser3 = json_parser_new ();
+  JsonArray *variants = json_object_get_array_member (parse_object (parser3, cj.out), "variants");
+  guint racing = 0;
+  for (guint i = 0; i < json_array_get_length (variants); i++)
+    {
+      JsonObject *v = json_array_get_object_element (variants, i);
+      const char *k = json_object_get_string_member (v, "kernel");
+      gboolean store_probe = strcmp (k, "smem_stride") == 0 || strcmp (k, "smem_gather") == 0;
+      g_assert_cmpint (json_object_has_member (v, "races"), ==, store_probe);
+      racing += store_probe;
+    }
+  g_assert_cmpuint (racing, ==, 2);
+}
+
 static void
 test_occupancy (void)
 {
@@ -870,10 +948,11 @@ test_docs_commands (void)
 static void
 test_choice_names (void)
 {
+  /* (the store probe races by design: every warp stores the same elements) */
   g_auto (Result) by_name = memsim ("trace", "smem_gather", "-p", "pattern=pairs", "-p", "op=st",
-                                    "-p", "width=8", "--format", "json", NULL);
+                                    "-p", "width=8", "--allow-races", "--format", "json", NULL);
   g_auto (Result) by_number = memsim ("trace", "smem_gather", "-p", "pattern=3", "-p", "op=1",
-                                      "-p", "width=8", "--format", "json", NULL);
+                                      "-p", "width=8", "--allow-races", "--format", "json", NULL);
   g_assert_cmpint (by_name.status, ==, 0);
   g_assert_cmpstr (by_name.out, ==, by_number.out);
   g_auto (Result) list = memsim ("list", "--params", NULL);
@@ -1048,6 +1127,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/trace-cc13", test_trace_cc13);
   g_test_add_func ("/cli/output-file", test_output_file);
   g_test_add_func ("/cli/bad-input", test_bad_input);
+  g_test_add_func ("/cli/races", test_races);
   g_test_add_func ("/cli/too-big", test_too_big);
   g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/occupancy", test_occupancy);

@@ -126,4 +126,14 @@ char *ms_arch_list (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsArch, ms_arch_free)
 
+/* Independent thread scheduling (Volta, sm_70, and later): the lanes of a
+ * warp need not run in lockstep between __syncwarps, so the race check
+ * warns of intra-warp hazards (docs/model.md, "Races").  Derived from
+ * compute_capability; no key of its own. */
+static inline gboolean
+ms_arch_independent_threads (const MsArch *arch)
+{
+  return arch->compute_capability >= 70;
+}
+
 G_END_DECLS

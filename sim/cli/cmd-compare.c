@@ -203,6 +203,9 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
   g_autoptr (MsProblem) p = ms_problem_new (k);
   p->source_counts = opts->source_counts;
   ms_problem_set_threads (p, (guint) opts->threads);
+  g_autoptr (MsRaceLog) races = ms_race_log_new ();
+  p->allow_races = opts->allow_races;
+  ms_problem_set_race_log (p, races);
   row->kernel = k->name;
   row->counts = ms_problem_counts (p);
   if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
@@ -233,6 +236,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
       return FALSE;
     }
   row->seconds = (double) (g_get_monotonic_time () - t0) / 1e6;
+  row->races = races->n_races;
   g_autoptr (GError) check_error = NULL;
   gboolean sampled = ms_stats_sampled (stats);   /* the output is partial: no check */
   row->passed = sampled || k->check (p, &check_error);

@@ -92,6 +92,8 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       return 1;
     }
   g_autoptr (MsStats) stats = NULL;
+  g_autoptr (MsRaceLog) races = ms_race_log_new ();
+  ms_problem_set_race_log (p, races);
   gint64 t0 = g_get_monotonic_time ();
   if (!ms_simulate_with_progress (p, arch, (guint) opts->threads, &sinks, &stats, &error))
     {
@@ -119,7 +121,8 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("--save-trace: %s", error->message);
       return 1;
     }
-  MsTraceReport report = { .info = info, .arch = arch, .stats = stats, .seconds = seconds };
+  MsTraceReport report = { .info = info, .arch = arch, .stats = stats, .seconds = seconds,
+                           .races = races };
   g_autoptr (GString) out = g_string_new (NULL);
   if (gpu != NULL)
     ms_gpu_report_write (gpu, &report, format, out);

@@ -26,6 +26,9 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
       "Count one instruction per source access, even where the nvcc build fused accesses",
       NULL },
+    { "allow-races", 0, 0, G_OPTION_ARG_NONE, &opts->allow_races,
+      "Count shared-memory races between warps and go on (default: a race is an error)",
+      NULL },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &opts->format, "Output format: text, json or csv",
       "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opts->output, "Write to FILE instead of stdout",
@@ -114,6 +117,7 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
   ms_problem_set_threads (p, (guint) opts->threads);
   if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
     return NULL;
+  p->allow_races = opts->allow_races;
   if (opts->block && !ms_problem_set_block (p, opts->block, error))
     return NULL;
   if (opts->size && !ms_problem_set_size (p, opts->size, error))

@@ -1,5 +1,6 @@
 /* kernel-options.h - the options every command that runs a kernel takes:
- * --size, --block, -p NAME=VALUE, --threads, --arch, --format, -o. */
+ * --size, --block, -p NAME=VALUE, --threads, --arch, --allow-races,
+ * --format, -o. */
 #pragma once
 
 #include <glib.h>
@@ -22,6 +23,7 @@ typedef struct {
   char *output;
   gboolean source_counts;   /* --source-counts */
   char *sample;     /* --sample PERCENT[%] (NULL: every block) */
+  gboolean allow_races;   /* --allow-races: count shared-memory races, go on */
 } MsKernelOptions;
 
 /* Adds the options to ctx (storage in opts). */
@@ -60,6 +62,7 @@ gboolean ms_kernel_options_costs (const MsKernelOptions *opts, const MsProblem *
                                   MsTimePrediction *t, gboolean *timed);
 
 /* Finds the kernel and builds the problem from the options (-p regs=N is
- * left out: see ms_kernel_options_registers). */
+ * left out: see ms_kernel_options_registers; --allow-races sets
+ * p->allow_races). */
 MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,
                                       GError **error);

@@ -22,6 +22,10 @@
  *    accesses inside the block's shared window; anything else is an error.
  *  - Shared memory starts zeroed in every block (the GPU's is undefined).
  *  - Atomics of a warp execute lane by lane in lane order.
+ *  - Shared-memory races between warps (no __syncthreads between two
+ *    accesses of the same bytes, one a write) are found by racecheck.c,
+ *    through barrier epochs, not through the values (which the warp-by-warp
+ *    order above leaves unchanged).
  */
 #include "config.h"
 #include "emulator.h"
@@ -34,6 +38,7 @@
 
 #include "fiber.h"
 #include "lane.h"
+#include "racecheck.h"
 
 #define MAX_BLOCK_THREADS 1024
 #define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
@@ -74,6 +79,7 @@ typedef struct {
   guint8 *shared;
   guint shared_used;
   guint8 *shadow;        /* per shared byte: written in this block yet? */
+  MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
   guint64 block;
@@ -478,17 +484,29 @@ mark_written (guint8 *shadow, guint size)
     }
 }
 
+/* A read of unwritten shared bytes (found at the end of its epoch: see
+ * racecheck.c); p->thread's lane record gives its coordinates. */
 static gboolean
-fail_uninitialised (Worker *W, const Lane *l, guint offset)
+fail_uninitialised (Worker *W, const MsRacePending *p)
 {
   guint k = 0;
-  while (k + 1 < W->n_shared_arrays && W->shared_offsets[k + 1] <= offset)
+  while (k + 1 < W->n_shared_arrays && W->shared_offsets[k + 1] <= p->offset)
     k++;
-  return fail_at (W, l, MS_EMULATOR_ERROR_UNINITIALISED,
+  Lane l = { .site = p->site, .thread_idx = W->lanes[p->thread].thread_idx };
+  return fail_at (W, &l, MS_EMULATOR_ERROR_UNINITIALISED,
                   "reads shared memory no thread of the block has written (byte %u of shared "
                   "array #%u, which holds garbage on the GPU); write it before the "
                   "__syncthreads that precedes this read",
-                  offset - W->shared_offsets[k], k + 1);
+                  p->offset - W->shared_offsets[k], k + 1);
+}
+
+/* The end of a barrier interval: a pending unwritten read that no other
+ * warp's write turned into a race is the uninitialised-read error. */
+static gboolean
+end_epoch (Worker *W)
+{
+  const MsRacePending *p = ms_racecheck_epoch_end (&W->race, W->shadow);
+  return p == NULL || fail_uninitialised (W, p);
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
@@ -499,6 +517,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   guint32 masks[3] = { 0, 0, 0 };
   const Lane *first = &warp[__builtin_ctz (group)];
   const char *what = first->kind == MS_K_LD ? "load" : first->kind == MS_K_ST ? "store" : "atomic";
+  MsOp op = first->kind == MS_K_LD ? MS_OP_LD : first->kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
 
   if (G_UNLIKELY (first->site->id < 0) && ms_site_register (first->site) < 0)
     return fail_at (W, first, MS_EMULATOR_ERROR_RESOURCES,
@@ -525,12 +544,15 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       acc[sp].addr[i] = va;
       masks[sp] |= 1u << i;
       /* Shared memory holds garbage on the GPU until the block writes it:
-       * reading a byte no thread has written is an error, not a zero. */
+       * reading a byte no thread has written is an error, not a zero (or a
+       * race, when another warp writes it later in the epoch: decided at
+       * the epoch's end). */
       if (sp == MS_SPACE_SHARED)
         {
           guint8 *sh = W->shadow + va;
           if (first->kind != MS_K_ST && G_UNLIKELY (!all_written (sh, l->size)))
-            return fail_uninitialised (W, l, (guint) va);
+            ms_racecheck_uninitialised (&W->race, (guint) va, l->size,
+                                        (guint) (l - W->lanes), l->site);
           if (first->kind != MS_K_LD)
             mark_written (sh, l->size);
         }
@@ -542,6 +564,13 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       else if (first->kind == MS_K_ST)
         copy_value ((void *) l->addr, l->val, l->size);
     }
+  /* the race check's record of the shared accesses (racecheck.c) */
+  if (masks[MS_SPACE_SHARED]
+      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc[MS_SPACE_SHARED].addr,
+                                           masks[MS_SPACE_SHARED], first->size, op, W->warp,
+                                           (guint) first->site->id,
+                                           W->error ? NULL : &W->error)))
+    return FALSE;
   for (int sp = 0; sp < 3; sp++)
     if (masks[sp])
       {
@@ -549,7 +578,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         acc[sp].block = (guint32) W->block;
         acc[sp].warp = W->warp;
         acc[sp].space = (guint8) sp;
-        acc[sp].op = first->kind == MS_K_LD ? MS_OP_LD : first->kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
+        acc[sp].op = (guint8) op;
         acc[sp].width = first->size;
         acc[sp].mask = masks[sp];
         emit (W, &acc[sp]);
@@ -751,7 +780,10 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
                     continue;
                   }
                 if (first->kind == MS_K_SYNCWARP)
-                  group |= need;
+                  {
+                    group |= need;
+                    ms_racecheck_syncwarp (&W->race, W->warp);
+                  }
                 else if (first->kind == MS_K_SHFL && !exec_shfl (W, warp, group))
                   return FALSE;
                 else if (first->kind == MS_K_VOTE)
@@ -816,6 +848,8 @@ run_block (Worker *W, guint64 b)
   W->shared_used = 0;
   W->n_shared_arrays = 0;
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
+  ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
+                            A->block);
   W->region_span = 0;
   W->n_done = W->ctl.n_barrier = 0;
   W->block_ops = 0;
@@ -842,6 +876,9 @@ run_block (Worker *W, guint64 b)
         {
           W->ctl.n_barrier = 0;
           round = WARP_RELEASE;
+          if (!end_epoch (W))
+            return FALSE;
+          ms_racecheck_barrier (&W->race);
           continue;
         }
       if (W->yielded)
@@ -879,11 +916,14 @@ run_block (Worker *W, guint64 b)
         }
       if (at_barrier == NULL)
         break;   /* all threads exited */
+      if (!end_epoch (W))
+        return FALSE;
+      ms_racecheck_barrier (&W->race);
       for (guint t = 0; t < n; t++)
         if (W->lanes[t].state == MS_LANE_AT_BARRIER)
           W->lanes[t].state = MS_LANE_READY;
     }
-  return TRUE;
+  return end_epoch (W);
 }
 
 /* ------------------------------------------------------------ crashes */
@@ -1086,6 +1126,8 @@ worker_new (const MsLaunch *launch, GError **error)
   W->n_lanes = n;
   W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
   W->shadow = g_malloc0 (MAX_SHARED_BYTES + 4096);
+  ms_racecheck_init (&W->race, MAX_SHARED_BYTES, launch->allow_races, launch->warp_hazards,
+                     launch->kernel, launch->source_line, launch->source_data);
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
@@ -1116,6 +1158,7 @@ worker_free (Worker *W)
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
   g_free (W->shadow);
+  ms_racecheck_clear (&W->race);
   g_free (W->signal_stack);
   if (W->ordered)
     g_array_unref (W->ordered);
@@ -1330,13 +1373,22 @@ ms_emulate (const MsLaunch *launch, GError **error)
       ok = FALSE;
     }
   /* the sinks' per-worker parts end in worker order: merges are deterministic */
+  if (launch->races != NULL)
+    ms_race_log_clear (launch->races);
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
+        if (launch->races != NULL)
+          ms_race_log_merge (launch->races, job.workers[w]->race.log);
         if (job.workers[w]->sinks.sinks != NULL)
           ms_sink_worker_end (&job.workers[w]->sinks);
         worker_free (job.workers[w]);
       }
+  if (launch->races != NULL)
+    {
+      launch->races->warp_hazards_checked = launch->warp_hazards;
+      ms_race_log_sort (launch->races);
+    }
   ms_stream_order_free (job.order);
   g_free (job.workers);
   g_clear_error (&job.error);

@@ -10,6 +10,7 @@
 
 #include "access.h"
 #include "kernel.h"
+#include "races.h"
 #include "stream.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,7 @@ typedef enum {
   MS_EMULATOR_ERROR_DEADLOCK,      /* barrier or warp collective never completes */
   MS_EMULATOR_ERROR_RESOURCES,     /* too much shared memory, stack overflow */
   MS_EMULATOR_ERROR_UNINITIALISED, /* a read of shared memory nothing wrote */
+  MS_EMULATOR_ERROR_RACE,          /* a shared-memory race between warps */
 } MsEmulatorError;
 
 /* Progress of a launch: blocks_done of blocks_total have run.  Called on a
@@ -52,6 +54,15 @@ typedef struct {
    * groups one runs, chosen by a hash of the period's index.  sample_period
    * 0 or 1: every block runs. */
   guint sample_period, sample_group;
+  /* The race check (racecheck.c) always runs: a race between warps is an
+   * error (MS_EMULATOR_ERROR_RACE) unless allow_races; races allowed and
+   * intra-warp hazards (looked for when warp_hazards: independent thread
+   * scheduling, sm_70+) go to races when set (emptied first). */
+  gboolean allow_races;
+  gboolean warp_hazards;
+  MsRaceLog *races;
+  MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
+  gpointer source_data;
 } MsLaunch;
 
 /* The blocks a launch runs: the grid (or max_blocks of it), or the sample. */

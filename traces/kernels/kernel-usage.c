@@ -42,6 +42,8 @@ ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
   launch.threads = 1;
   launch.max_blocks = 1;
   launch.shared_bytes = bytes;
+  launch.races = NULL;   /* a race is still an error unless p->allow_races; the
+                            caller's log keeps the full run's findings */
   gboolean ok = ms_emulate (&launch, error);
   for (guint b = 0; b < p->n_buffers; b++)
     g_aligned_free (copies[b]);

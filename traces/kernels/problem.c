@@ -489,6 +489,18 @@ ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data)
 }
 
 void
+ms_problem_set_race_log (MsProblem *p, MsRaceLog *log)
+{
+  p->races = log;
+}
+
+static char *
+kernel_source_line (gpointer data, const MsSite *site)
+{
+  return ms_kernel_source_line (site->file, site->line);
+}
+
+void
 ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 {
   memset (launch, 0, sizeof *launch);
@@ -498,17 +510,14 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->n_buffers = p->n_buffers;
   launch->progress = p->progress;
   launch->progress_data = p->progress_data;
+  launch->allow_races = p->allow_races;
+  launch->races = p->races;
+  launch->source_line = kernel_source_line;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];
       launch->buffer_bytes[b] = p->buffer_bytes[b];
     }
-}
-
-static char *
-kernel_source_line (gpointer data, const MsSite *site)
-{
-  return ms_kernel_source_line (site->file, site->line);
 }
 
 static char *sass_function (const MsProblem *p);
@@ -641,6 +650,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
     ms_sinks_add (&sinks, ms_regroup_sink (regroup));
   launch.threads = threads;
   launch.sinks = regroup ? &sinks : &inner;
+  launch.warp_hazards = ms_arch_independent_threads (arch);
   if (!ms_emulate (&launch, error))
     return FALSE;
   if (regroup)

@@ -83,6 +83,9 @@ struct MsProblem {
    * nvcc build's SASS (--source-counts); FALSE (default): compiler-exact
    * where it has it (ms_problem_counts). */
   gboolean source_counts;
+  gboolean allow_races;      /* races are counted, not an error (--allow-races) */
+  MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
+                                run (not owned; ms_problem_set_race_log) */
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -146,7 +149,13 @@ gboolean ms_check_fail_float (const char *buffer, gsize i, float got, float want
  * progress (NULL: no reports). */
 void ms_problem_set_progress (MsProblem *p, MsProgressFn progress, gpointer data);
 
-/* The emulator launch for this problem (no sinks, threads 0; its progress). */
+/* Has ms_problem_simulate put the races it allows (p->allow_races) and the
+ * intra-warp hazards it finds into log (NULL: nowhere); log stays the
+ * caller's. */
+void ms_problem_set_race_log (MsProblem *p, MsRaceLog *log);
+
+/* The emulator launch for this problem (no sinks, threads 0; its progress,
+ * its race options and log, the kernel's source lines for messages). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
 
 /* The __global__ function the problem's launch runs, among those known()
@@ -168,7 +177,9 @@ const char *ms_problem_counts (const MsProblem *p);
  * counters per site.  threads: 0 = one per core.  With MS_COUNTS_SASS the
  * records go through the compiler regrouping (regroup.h) before the models
  * and the extra sinks, except extra sinks marked source_level (stream.h),
- * which get the emulator's source-level records. */
+ * which get the emulator's source-level records.  Intra-warp hazards are
+ * looked for where arch has independent thread scheduling
+ * (ms_arch_independent_threads). */
 gboolean ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                               const MsSinks *extra, MsStats **stats, GError **error);
 

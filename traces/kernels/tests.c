@@ -242,3 +242,86 @@ TEST_KERNEL (test_warp_flag, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_p
              check_all_sevens, "warp 0 spins on a shared flag warp 1 sets (no barrier between)")
 TEST_KERNEL (test_lane_lock, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_per_thread,
              check_all_sevens, "an intra-warp spin lock: a livelock for the emulator (must fail)")
+
+/* test_race_transpose: idata height x width floats, odata its transpose. */
+static const MsParamSpec race_transpose_params[] = {
+  { "width", "matrix width (columns)", 64, 1, 8192 },
+  { "height", "matrix height (rows)", 64, 1, 8192 },
+  { NULL },
+};
+
+static gboolean
+setup_race_transpose (MsProblem *p, GError **e)
+{
+  gint64 w = ms_problem_param (p, "width"), h = ms_problem_param (p, "height");
+  if (!ms_problem_buffer (p, "odata", (gsize) (w * h) * sizeof (float), TRUE, e))
+    return FALSE;
+  float *in = ms_problem_buffer (p, "idata", (gsize) (w * h) * sizeof (float), FALSE, e);
+  if (in == NULL)
+    return FALSE;
+  ms_fill_floats (p, in, (gsize) (w * h));
+  p->args.i[0] = w;
+  p->args.i[1] = h;
+  p->args.grid[0] = ms_div_up ((guint64) w, 32);
+  p->args.grid[1] = ms_div_up ((guint64) h, 32);
+  p->args.grid[2] = 1;
+  return TRUE;
+}
+
+/* What the race leaves: every output element is its transposed input, or
+ * 0 where the emulator's warp order had the reader run before the writer
+ * (shared memory starts zeroed).  (On the GPU: whatever the timing gave.) */
+static gboolean
+check_race_transpose (MsProblem *p, GError **e)
+{
+  gint64 w = ms_problem_param (p, "width"), h = ms_problem_param (p, "height");
+  const float *out = p->args.buf[0], *in = p->args.buf[1];
+  for (gint64 y = 0; y < w; y++)
+    for (gint64 x = 0; x < h; x++)
+      if (out[y * h + x] != in[x * w + y] && out[y * h + x] != 0.0f)
+        {
+          g_set_error (e, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+                       "output check failed: odata[%" G_GINT64_FORMAT "] = %.9g, expected %.9g "
+                       "or 0", y * h + x, (double) out[y * h + x], (double) in[x * w + y]);
+          return FALSE;
+        }
+  return TRUE;
+}
+
+const MsKernel ms_kernel_test_race_transpose = {
+  .name = "test_race_transpose", .family = "test", .origin = "memsim test suite",
+  .description = "tiled transpose without its __syncthreads: a race (must fail; "
+                 "--allow-races goes on)",
+  .source = "tests.cu", .params = race_transpose_params, .size_params = { "width", "height" },
+  .block = { 32, 32, 1 }, .block_rule = MS_BLOCK_FIXED,
+  .setup = setup_race_transpose, .check = check_race_transpose,
+  .cpu_entry = ms_cpu_entry_test_race_transpose, .gpu_entry = MS_GPU_ENTRY (test_race_transpose),
+};
+
+/* out[i] = in[i + 32 in its block, cyclically] (phase 1), plus for threads
+ * t < 32 of a block a warp index of the block (phase 2's race), 0..3. */
+static gboolean
+check_race_phases (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  guint per = p->args.block[0];
+  const int *out = p->args.buf[0], *in = p->args.buf[1];
+  for (gint64 i = 0; i < n; i++)
+    {
+      gint64 base = i - i % per, j = base + (i - base + 32) % per;
+      int want = j < n ? in[j] : 0;
+      gint64 extra = (gint64) out[i] - want;
+      if (i % per < 32 ? extra < 0 || extra >= per / 32 : extra != 0)
+        {
+          g_set_error (e, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_CHECK,
+                       "output check failed: out[%" G_GINT64_FORMAT "] = %d, expected %d%s", i,
+                       out[i], want, i % per < 32 ? " plus a warp index" : "");
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+TEST_KERNEL (test_race_phases, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_FIXED, setup_copy,
+             check_race_phases, "a clean barrier phase, then warps write the same shared ints "
+             "(must fail: a race; --allow-races goes on)")

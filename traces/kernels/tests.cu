@@ -241,6 +241,46 @@ __global__ void test_lane_lock (int *out, const int *in, int n)
   }
 }
 
+/* A tiled transpose (transpose_shared) that forgets its __syncthreads:
+ * warp y writes row y of the tile and at once reads column y, which the
+ * other warps write (must fail: a race; --allow-races goes on).  The
+ * emulator runs warp 0 first, so it reads rows not yet written: zeros. */
+__global__ void test_race_transpose (float *odata, const float *idata, int width, int height)
+{
+  SHARED_ARRAY2 (float, tile, 32, 32);
+  unsigned int x = blockIdx.x * 32 + threadIdx.x;
+  unsigned int y = blockIdx.y * 32 + threadIdx.y;
+  if (x < (unsigned) width && y < (unsigned) height)
+    ST (tile[threadIdx.y][threadIdx.x], LD (idata[y * width + x]));
+  /* missing: __syncthreads (); */
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  if (x < (unsigned) height && y < (unsigned) width)
+    ST (odata[y * height + x], LD (tile[threadIdx.x][threadIdx.y]));
+}
+
+/* Two phases over one int of shared memory per thread.  Phase 1 is right:
+ * each thread writes its own int, and after the barrier reads the one of
+ * the thread 32 places on (another warp's).  Phase 2, after a second
+ * barrier, races: the warps of the block all write ints 0..31 (their warp
+ * index) with no barrier between (must fail; with --allow-races, thread
+ * t < 32 adds what it reads back after a third barrier: some warp's index). */
+__global__ void test_race_phases (int *out, const int *in, int n)
+{
+  SHARED_ARRAY (int, s, 128);
+  unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+  ST (s[t], i < (unsigned) n ? LD (in[i]) : 0);
+  __syncthreads ();
+  int v = LD (s[(t + 32) % blockDim.x]);
+  __syncthreads ();
+  ST (s[t % 32], (int) (t / 32));
+  __syncthreads ();
+  if (t < 32)
+    v += LD (s[t]);
+  if (i < (unsigned) n)
+    ST (out[i], v);
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -257,3 +297,9 @@ TEST_ENTRY (test_uninitialised)
 TEST_ENTRY (test_float3_access)
 TEST_ENTRY (test_warp_flag)
 TEST_ENTRY (test_lane_lock)
+TEST_ENTRY (test_race_phases)
+MS_ENTRY (test_race_transpose)
+{
+  MS_LAUNCH (test_race_transpose, L, (float *) L->buf[0], (const float *) L->buf[1], (int) L->i[0],
+             (int) L->i[1]);
+}

@@ -113,6 +113,11 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
                               "accesses: nvcc unrolled a loop with a data-dependent trip count, "
                               "and warps run its unrolled blocks with some lanes idle\n",
                               rows[i].kernel, rows[i].unrolled);
+  for (guint i = 0; i < n; i++)
+    if (rows[i].races > 0)
+      g_string_append_printf (out, "%s: %" G_GUINT64_FORMAT " lane accesses in shared-memory "
+                              "races between warps, let through by --allow-races (`memsim "
+                              "trace` lists them)\n", rows[i].kernel, rows[i].races);
 }
 
 static void
@@ -187,6 +192,8 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
           MEMBER_INT ("instructions_saved_by_fusion", r->fused);
           MEMBER_INT ("instructions_added_by_unrolling", r->unrolled);
         }
+      if (r->races > 0)
+        MEMBER_INT ("races", r->races);
       MEMBER_DOUBLE ("simulated_seconds", r->seconds);
       if (r->predicted)
         {

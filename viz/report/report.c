@@ -230,6 +230,11 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  if (r->races != NULL && r->races->n_races + r->races->n_warp_hazards > 0)
+    {
+      json_builder_set_member_name (b, "races");
+      ms_races_report_json (r, b);
+    }
   json_builder_end_object (b);
 
   g_autoptr (JsonNode) root = json_builder_get_root (b);
@@ -444,6 +449,7 @@ write_text (const MsTraceReport *r, GString *out)
             }
         }
     }
+  ms_races_report_text (r, out);
   g_string_append_printf (out, "\nsimulated in %.3f s\n", r->seconds);
 }
 

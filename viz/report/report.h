@@ -11,6 +11,7 @@
 #include "arch.h"
 #include "launch.h"
 #include "model.h"
+#include "races.h"
 #include "stats.h"
 
 G_BEGIN_DECLS
@@ -24,7 +25,16 @@ typedef struct {
   const MsArch *arch;    /* the preset the models ran on */
   const MsStats *stats;
   double seconds;        /* wall time of the simulation or replay */
+  const MsRaceLog *races;/* the race check's findings (--allow-races), NULL where
+                          * none ran (a replay) */
 } MsTraceReport;
+
+/* The races and intra-warp hazards of r->races (report-races.c), as the
+ * report writes them: text after the per-line tables, and the JSON object
+ * of the report's member "races"; neither when there are none, so a clean
+ * run's report is its replay's. */
+void ms_races_report_text (const MsTraceReport *r, GString *out);
+void ms_races_report_json (const MsTraceReport *r, JsonBuilder *b);
 
 /* Nsight Compute's name for a counter of (space, op), or NULL if Nsight has
  * none.  what: "inst", or a model counter's key ("requests", "sectors",
@@ -59,6 +69,8 @@ typedef struct {
   char *check;             /* "passed" or the failure */
   gboolean passed;
   guint64 blocks, blocks_run; /* blocks_run < blocks: a sample ran (--sample), counts scaled */
+  guint64 races;           /* lane accesses in shared-memory races that --allow-races
+                              let through (docs/model.md, "Races") */
   /* measured on the GPU (compare --gpu); absent when gpu_measured is FALSE */
   gboolean gpu_measured;
   double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */

@@ -1,0 +1,218 @@
+/* racecheck.c - shared-memory race detection in the emulator, as
+ * compute-sanitizer's racecheck does on the GPU.
+ *
+ * The rules (docs/model.md, "Races"):
+ *  - Two accesses of the same shared bytes, at least one a write, by
+ *    threads of different warps of a block, with no __syncthreads between
+ *    them, are a race.  The emulator runs the warps of a block one after
+ *    another between barriers, so a missing barrier does not change the
+ *    values it computes; the check therefore reasons about happens-before
+ *    through barriers, never about values: every __syncthreads that
+ *    releases the block starts a new *epoch*, and two accesses of
+ *    different warps race exactly when they fall in the same epoch.
+ *  - Atomics do not race with each other; an atomic and a plain access of
+ *    another warp in the same epoch do.
+ *  - Intra-warp hazards: two lanes of one warp, at different sites, one
+ *    writing what the other reads or writes, with no __syncwarp between
+ *    (counted mod 16: accesses 16 __syncwarps apart look unseparated).
+ *    With independent thread scheduling (sm_70+) the lanes of a warp need
+ *    not run in lockstep, so this is a warning there; before sm_70 a warp
+ *    runs in lockstep and nothing is reported.  Any __syncwarp of the warp
+ *    (whatever its mask) separates its lanes' accesses.
+ *  - A read of bytes no thread has written yet is the emulator's
+ *    uninitialised-read error, unless another warp writes them later in the
+ *    same epoch: then the read raced with that write (it happens for a
+ *    tiled transpose without its barrier, where warp 0 reads what warps
+ *    1..31 have not written yet), and the race is what is reported.
+ *
+ * The shadow state, for speed: one 24-byte record per 4-byte word of
+ * shared memory (racecheck.h), three 64-bit stamps: the last write and up
+ * to two reads of the current epoch (the first, and one of another lane,
+ * preferably of another warp), each packing the epoch, the thread (warp
+ * and lane), the site, the bytes of the word and its warp's __syncwarp
+ * count (mod 16).  Stamps carry the epoch, which counts on across the
+ * blocks a worker runs, so no record is cleared between barriers or
+ * blocks.  Only shared-memory accesses pay: a read is one or two loads and
+ * a store, a write three loads and a store, in the common case (a word
+ * touched by one lane per epoch, or read by several).
+ *
+ * What it does not see (documented as such):
+ *  - With one write record per word, a race on a word whose bytes were
+ *    written by two warps in one epoch (say two 1-byte stores to bytes 0 and
+ *    1) can be missed after the second write; no race is invented.
+ *  - Reads keep two slots: a third reader's race is found through the two
+ *    that are kept (a race is reported, not necessarily every pair).
+ *  - Global memory is not checked (compute-sanitizer's racecheck checks
+ *    shared memory only, too); neither are __syncthreads_count-style or
+ *    named barriers (the CUDA subset has none), nor memory fences.
+ */
+#include "config.h"
+#include "racecheck.h"
+
+#include <string.h>
+
+#include "emulator.h"
+
+/* Pending unwritten reads kept per epoch; beyond this many, the reads past
+ * the first ones are not kept (their bytes are checked through the kept
+ * ones' words only). */
+#define MAX_PENDING 65536
+
+void
+ms_racecheck_init (MsRaceCheck *rc, guint shared_bytes, gboolean allow, gboolean warp_hazards,
+                   const char *kernel, MsSourceLineFn source_line, gpointer source_data)
+{
+  memset (rc, 0, sizeof *rc);
+  rc->n_words = (shared_bytes + 3) / 4;
+  rc->words = g_new0 (MsRaceWord, rc->n_words);
+  rc->allow = allow;
+  rc->warp_hazards = warp_hazards;
+  rc->log = ms_race_log_new ();
+  rc->log->warp_hazards_checked = warp_hazards;
+  rc->pending = g_array_new (FALSE, FALSE, sizeof (MsRacePending));
+  rc->kernel = kernel;
+  rc->source_line = source_line;
+  rc->source_data = source_data;
+}
+
+void
+ms_racecheck_clear (MsRaceCheck *rc)
+{
+  g_free (rc->words);
+  ms_race_log_free (rc->log);
+  if (rc->pending)
+    g_array_unref (rc->pending);
+  memset (rc, 0, sizeof *rc);
+}
+
+void
+ms_racecheck_block_begin (MsRaceCheck *rc, guint64 block, const guint block_idx[3],
+                          const guint block_dim[3])
+{
+  if (rc->epoch >= G_MAXUINT32 - (1u << 28))
+    {
+      /* the stamps would wrap: start over from clean records */
+      memset (rc->words, 0, rc->n_words * sizeof (MsRaceWord));
+      rc->epoch = 0;
+    }
+  rc->epoch++;
+  rc->block = block;
+  memcpy (rc->block_idx, block_idx, sizeof rc->block_idx);
+  memcpy (rc->block_dim, block_dim, sizeof rc->block_dim);
+  rc->seq = 0;
+  g_array_set_size (rc->pending, 0);
+}
+
+static void
+fill_side (const MsRaceCheck *rc, MsRaceSide *side, guint op, guint warp, guint lane, guint site)
+{
+  guint t = warp * 32 + lane, bx = rc->block_dim[0], by = rc->block_dim[1];
+  side->site = ms_site_lookup ((int) site);
+  side->op = (guint8) op;
+  side->warp = (guint16) warp;
+  side->thread[0] = t % bx;
+  side->thread[1] = t / bx % by;
+  side->thread[2] = t / (bx * by);
+}
+
+/* Another access of the word that may conflict with the current one. */
+typedef struct {
+  guint warp, lane, site, wsync;
+  MsOp op;
+} Other;
+
+gboolean
+ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, MsOp op,
+                    guint warp, guint lane, guint site, GError **error)
+{
+  Other other[3];
+  guint n = 0, thread = warp * 32 + lane;
+  guint64 stamps[3] = { w->w, w->r[0], w->r[1] };
+  for (guint k = 0; k < (op != MS_OP_LD ? 3u : 1u); k++)
+    if (ms_rc_conflicts (stamps[k], rc->epoch, mask, thread))
+      {
+        guint t = MS_RC_THREAD (stamps[k]);
+        other[n++] = (Other) { t / 32, t % 32, MS_RC_SITE (stamps[k]), MS_RC_WSYNC (stamps[k]),
+                               k > 0 ? MS_OP_LD
+                               : (stamps[k] & MS_RC_ATOMIC) ? MS_OP_ATOMIC : MS_OP_ST };
+      }
+
+  /* a race between warps first; else an intra-warp hazard */
+  const Other *hit = NULL;
+  gboolean intra = FALSE;
+  for (guint k = 0; k < n && hit == NULL; k++)
+    if (other[k].warp != warp && !(op == MS_OP_ATOMIC && other[k].op == MS_OP_ATOMIC))
+      hit = &other[k];
+  for (guint k = 0; k < n && hit == NULL && rc->warp_hazards; k++)
+    if (other[k].warp == warp && other[k].site != site
+        && other[k].wsync == (rc->wsync[warp] & 0xfu)
+        && !(op == MS_OP_ATOMIC && other[k].op == MS_OP_ATOMIC))
+      {
+        hit = &other[k];
+        intra = TRUE;
+      }
+  if (hit == NULL)
+    return TRUE;
+
+  MsRace race = { .intra_warp = intra, .offset = offset + (guint) __builtin_ctz (mask),
+                  .count = 1, .found_block = rc->block, .found_seq = rc->seq++ };
+  fill_side (rc, &race.first, hit->op, hit->warp, hit->lane, hit->site);
+  fill_side (rc, &race.second, op, warp, lane, site);
+  memcpy (race.block, rc->block_idx, sizeof race.block);
+  if (!intra)
+    {
+      /* the word raced this epoch (ms_racecheck_epoch_end); a write is
+       * about to stamp the record with this epoch, a read's writer has it */
+      w->w |= MS_RC_RACED;
+      if (op != MS_OP_LD)
+        w->w = (w->w & ~(guint64) G_MAXUINT32) | rc->epoch;
+    }
+  if (intra || rc->allow)
+    {
+      ms_race_log_add (rc->log, &race);
+      return TRUE;
+    }
+  g_autofree char *what = ms_race_describe (&race, rc->source_line, rc->source_data);
+  g_set_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE,
+               "%s: race on shared memory between warps: %s, with no __syncthreads between "
+               "them; put a __syncthreads between the two accesses (or pass --allow-races to "
+               "count races and go on)", rc->kernel, what);
+  return FALSE;
+}
+
+void
+ms_racecheck_uninitialised (MsRaceCheck *rc, guint offset, guint size, guint thread,
+                            const MsSite *site)
+{
+  if (rc->pending->len < MAX_PENDING)
+    {
+      MsRacePending p = { offset, size, thread, site };
+      g_array_append_val (rc->pending, p);
+    }
+}
+
+const MsRacePending *
+ms_racecheck_epoch_end (MsRaceCheck *rc, const guint8 *written)
+{
+  static __thread MsRacePending failed;
+  const MsRacePending *result = NULL;
+  for (guint i = 0; i < rc->pending->len && result == NULL; i++)
+    {
+      const MsRacePending *p = &g_array_index (rc->pending, MsRacePending, i);
+      guint warp = p->thread / 32;
+      gboolean raced = TRUE;
+      for (guint b = 0; b < p->size && raced; b++)
+        {
+          const MsRaceWord *w = &rc->words[(p->offset + b) >> 2];
+          raced = written[p->offset + b] && MS_RC_EPOCH (w->w) == rc->epoch
+                  && (MS_RC_THREAD (w->w) / 32 != warp || (w->w & MS_RC_RACED));
+        }
+      if (!raced)
+        {
+          failed = *p;
+          result = &failed;
+        }
+    }
+  g_array_set_size (rc->pending, 0);
+  return result;
+}

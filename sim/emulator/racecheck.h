@@ -1,0 +1,196 @@
+/* racecheck.h - the emulator's shared-memory race check (racecheck.c has
+ * the rules and their assumptions): a shadow record per 4-byte word of the
+ * block's shared memory (three 64-bit stamps), updated by every shared access of a lane, and the
+ * barrier epochs that order them.
+ *
+ * Internal to the emulator: emulator.c calls the hooks below; the inline
+ * ones are the fast path every shared-memory lane access takes, the rest
+ * runs only when something is found.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "access.h"
+#include "races.h"
+
+G_BEGIN_DECLS
+
+/* A stamp: one access packed in 64 bits, so a record is read and written
+ * with a few whole-word loads and stores.  Epochs count barrier intervals
+ * across all the blocks a worker runs, so a stamp of an earlier interval or
+ * block is simply stale: nothing is cleared between blocks. */
+#define MS_RC_EPOCH(s) ((guint32) (s))                     /* bits 0..31; 0: none */
+#define MS_RC_SITE(s) ((guint) ((s) >> 32) & 0xfffu)       /* site id (MS_MAX_SITES) */
+#define MS_RC_THREAD(s) ((guint) ((s) >> 44) & 0x3ffu)     /* warp * 32 + lane */
+#define MS_RC_MASK(s) ((guint) ((s) >> 54) & 0xfu)         /* bytes of the word */
+#define MS_RC_WSYNC(s) ((guint) ((s) >> 58) & 0xfu)        /* its warp's __syncwarps, mod 16 */
+#define MS_RC_ATOMIC (G_GUINT64_CONSTANT (1) << 62)        /* a write by an atomic */
+#define MS_RC_RACED (G_GUINT64_CONSTANT (1) << 63)         /* a race was found on the word
+                                                               * this epoch (writes only) */
+
+static inline guint64
+ms_rc_stamp (guint32 epoch, guint site, guint thread, guint mask, guint wsync)
+{
+  return epoch | (guint64) site << 32 | (guint64) thread << 44 | (guint64) mask << 54
+         | (guint64) (wsync & 0xfu) << 58;
+}
+
+/* What the check knows of one 4-byte word of shared memory: the last write
+ * and up to two reads of the current epoch (the first, and a later one of
+ * another lane, of another warp when there is one).  24 bytes. */
+typedef struct {
+  guint64 w;
+  guint64 r[2];
+} MsRaceWord;
+
+/* A read of shared bytes no thread had written yet: an error unless
+ * another warp writes them before the epoch ends (then it was a race). */
+typedef struct {
+  guint offset, size;
+  guint thread;           /* linear thread index in the block */
+  const MsSite *site;
+} MsRacePending;
+
+typedef struct {
+  MsRaceWord *words;      /* per 4-byte word of the shared window */
+  guint n_words;
+  guint32 epoch;          /* the current barrier interval */
+  guint16 wsync[32];      /* __syncwarps executed, per warp of the block */
+  gboolean allow;         /* races are logged, not fatal */
+  gboolean warp_hazards;  /* look for intra-warp hazards (sm_70+) */
+  MsRaceLog *log;         /* this worker's findings */
+  /* the block */
+  guint64 block;
+  guint block_idx[3], block_dim[3];
+  guint64 seq;            /* findings in this block so far */
+  GArray *pending;        /* MsRacePending of this epoch */
+  /* for messages */
+  const char *kernel;
+  MsSourceLineFn source_line;
+  gpointer source_data;
+} MsRaceCheck;
+
+void ms_racecheck_init (MsRaceCheck *rc, guint shared_bytes, gboolean allow,
+                        gboolean warp_hazards, const char *kernel, MsSourceLineFn source_line,
+                        gpointer source_data);
+void ms_racecheck_clear (MsRaceCheck *rc);
+
+/* A block starts: a fresh epoch, no pending reads. */
+void ms_racecheck_block_begin (MsRaceCheck *rc, guint64 block, const guint block_idx[3],
+                               const guint block_dim[3]);
+
+/* Found something on word w: a race (fatal unless rc->allow: *error set,
+ * FALSE) or an intra-warp hazard (logged), or nothing after all. */
+gboolean ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask,
+                             MsOp op, guint warp, guint lane, guint site, GError **error);
+
+/* A read of unwritten bytes (the caller's uninitialised-memory shadow):
+ * kept until the epoch ends. */
+void ms_racecheck_uninitialised (MsRaceCheck *rc, guint offset, guint size, guint thread,
+                                 const MsSite *site);
+
+/* The epoch ends (a barrier released, or the block finished): the first
+ * pending read whose bytes are still unwritten, or written only by its own
+ * warp (a real read of garbage), or NULL; written[] is the caller's
+ * per-byte shadow.  Clears the pending reads. */
+const MsRacePending *ms_racecheck_epoch_end (MsRaceCheck *rc, const guint8 *written);
+
+/* A barrier released the block: a new epoch. */
+static inline void
+ms_racecheck_barrier (MsRaceCheck *rc)
+{
+  rc->epoch++;
+}
+
+/* The warp's lanes met at a __syncwarp. */
+static inline void
+ms_racecheck_syncwarp (MsRaceCheck *rc, guint warp)
+{
+  rc->wsync[warp]++;
+}
+
+/* Whether the stamp s (of this epoch) is of another lane and overlaps mask. */
+static inline gboolean
+ms_rc_conflicts (guint64 s, guint32 epoch, guint mask, guint thread)
+{
+  return MS_RC_EPOCH (s) == epoch && (MS_RC_MASK (s) & mask) && MS_RC_THREAD (s) != thread;
+}
+
+/* Records a lane's access of `size` bytes at shared byte offset `offset`
+ * (aligned: the emulator checked it); base is the stamp of the warp's
+ * instruction (ms_rc_stamp with thread 0 and mask 0).  FALSE with *error
+ * set on a race that is fatal. */
+static inline gboolean
+ms_racecheck_lane (MsRaceCheck *rc, guint64 base, guint offset, guint size, MsOp op,
+                   guint warp, guint lane, guint site, GError **error)
+{
+  guint32 epoch = MS_RC_EPOCH (base);
+  guint thread = warp * 32 + lane;
+  guint mask = size >= 4 ? 0xfu : ((1u << size) - 1) << (offset & 3);
+  guint64 me = base | (guint64) thread << 44 | (guint64) mask << 54;
+  MsRaceWord *w = &rc->words[offset >> 2];
+  for (guint n = size >= 4 ? size >> 2 : 1; n > 0; n--, w++, offset = (offset | 3) + 1)
+    {
+      gboolean suspect = ms_rc_conflicts (w->w, epoch, mask, thread);
+      if (op != MS_OP_LD)
+        suspect |= ms_rc_conflicts (w->r[0], epoch, mask, thread)
+                   | ms_rc_conflicts (w->r[1], epoch, mask, thread);
+      if (G_UNLIKELY (suspect)
+          && !ms_racecheck_found (rc, w, offset, mask, op, warp, lane, site, error))
+        return FALSE;
+      if (op != MS_OP_LD)
+        {
+          guint64 old = w->w;
+          w->w = me | (op == MS_OP_ATOMIC ? MS_RC_ATOMIC : 0)
+                 | (MS_RC_EPOCH (old) == epoch ? old & MS_RC_RACED : 0);
+          continue;
+        }
+      guint64 r0 = w->r[0];
+      if (MS_RC_EPOCH (r0) != epoch)
+        w->r[0] = me;
+      else if (MS_RC_THREAD (r0) == thread)
+        w->r[0] = r0 | (guint64) mask << 54;
+      else
+        {
+          /* slot 1: another lane; replaced by another warp's reader while
+           * it holds one of reader 0's warp */
+          guint64 r1 = w->r[1];
+          guint warp0 = MS_RC_THREAD (r0) / 32;
+          if (MS_RC_EPOCH (r1) != epoch || (MS_RC_THREAD (r1) / 32 == warp0 && warp != warp0))
+            w->r[1] = me;
+        }
+    }
+  return TRUE;
+}
+
+/* Records the shared accesses of one warp-level instruction: `size` bytes
+ * at offset[i] for each lane i of `lanes`, after the emulator checked them
+ * (a tight loop of its own, apart from the lanes' records, so the loads of
+ * consecutive lanes overlap).  FALSE with *error set on a fatal race. */
+static inline gboolean
+ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guint size, MsOp op,
+                     guint warp, guint site, GError **error)
+{
+  guint64 base = ms_rc_stamp (rc->epoch, site, 0, 0, rc->wsync[warp]);
+  /* the common cases with constant size and op, so the compiler drops the
+   * word loop and the mask arithmetic */
+#define MS_RC_LANES_(SIZE, OP)                                                            \
+  for (guint32 m = lanes; m; m &= m - 1)                                                  \
+    {                                                                                     \
+      guint i = (guint) __builtin_ctz (m);                                                \
+      if (G_UNLIKELY (!ms_racecheck_lane (rc, base, (guint) offset[i], SIZE, OP, warp, i, \
+                                          site, error)))                                  \
+        return FALSE;                                                                     \
+    }
+  if (size == 4 && op == MS_OP_LD)
+    MS_RC_LANES_ (4, MS_OP_LD)
+  else if (size == 4 && op == MS_OP_ST)
+    MS_RC_LANES_ (4, MS_OP_ST)
+  else
+    MS_RC_LANES_ (size, op)
+#undef MS_RC_LANES_
+  return TRUE;
+}
+
+G_END_DECLS

@@ -1,0 +1,100 @@
+/* racecheck-kernels.c - small kernels for tests/test-racecheck.c, each
+ * built to race (or not) in one known way.  Written in memsim's kernel
+ * subset (sim/emulator/kernel.h) and compiled for the emulator only: they
+ * test the race check's rules, not the GPU (the built-in test_race_*
+ * kernels are the ones gpu/device-racecheck.sh runs under compute-sanitizer).
+ * Every kernel takes one int buffer of 64 (one per thread of the 64-thread
+ * block: warps 0 and 1) and one block. */
+#include "config.h"
+#define MS_KERNEL_SOURCE 1
+#include "kernel.h"
+
+#include "racecheck-kernels.h"
+
+/* Both warps write ints 0..31 of the same array: a write-write race. */
+__global__ void rc_write_write (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x;
+  ST (s[t % 32], (int) t);
+  __syncthreads ();
+  ST (out[t], LD (s[t % 32]));
+}
+
+/* Each thread writes its int; after the barrier it reads the other warp's:
+ * ordered by the barrier, no race. */
+__global__ void rc_barrier_clean (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x;
+  ST (s[t], (int) t);
+  __syncthreads ();
+  ST (out[t], LD (s[(t + 32) % 64]));
+}
+
+/* Each warp reads what the next lane of the same warp wrote, with no
+ * __syncwarp: no race between warps; an intra-warp hazard on sm_70+. */
+__global__ void rc_own_warp (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, w = t / 32, lane = t % 32;
+  ST (s[t], (int) t);
+  ST (out[t], LD (s[w * 32 + (lane + 1) % 32]));
+}
+
+/* The same with a __syncwarp between: nothing to report. */
+__global__ void rc_own_warp_synced (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, w = t / 32, lane = t % 32;
+  ST (s[t], (int) t);
+  __syncwarp ();
+  ST (out[t], LD (s[w * 32 + (lane + 1) % 32]));
+}
+
+/* Each lane reads its own write: nothing to report. */
+__global__ void rc_own_lane (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x;
+  ST (s[t], (int) t);
+  ST (out[t], LD (s[t]) + 1);
+}
+
+/* Every thread adds to one counter: atomics do not race with each other. */
+__global__ void rc_atomics (int *out)
+{
+  SHARED_ARRAY (int, s, 1);
+  unsigned t = threadIdx.x;
+  if (t == 0)
+    ST (s[0], 0);
+  __syncthreads ();
+  atomicAdd (&s[0], 1);
+  __syncthreads ();
+  ST (out[t], LD (s[0]));
+}
+
+/* Warp 0 adds atomically while warp 1 reads the counter plainly, in one
+ * epoch: a race (an atomic does not order a plain access). */
+__global__ void rc_atomic_vs_read (int *out)
+{
+  SHARED_ARRAY (int, s, 1);
+  unsigned t = threadIdx.x;
+  if (t == 0)
+    ST (s[0], 0);
+  __syncthreads ();
+  int v = 0;
+  if (t < 32)
+    atomicAdd (&s[0], 1);
+  else
+    v = LD (s[0]);
+  ST (out[t], v);
+}
+
+MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_own_warp) { MS_LAUNCH (rc_own_warp, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_own_warp_synced) { MS_LAUNCH (rc_own_warp_synced, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_own_lane) { MS_LAUNCH (rc_own_lane, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_atomics) { MS_LAUNCH (rc_atomics, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_atomic_vs_read) { MS_LAUNCH (rc_atomic_vs_read, L, (int *) L->buf[0]); }

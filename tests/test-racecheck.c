@@ -1,0 +1,319 @@
+/* test-racecheck.c - the emulator's shared-memory race check
+ * (sim/emulator/racecheck.c): races between warps through barrier epochs,
+ * atomics, intra-warp hazards by architecture, the race that replaces an
+ * uninitialised read, determinism over thread counts, and that no built-in
+ * kernel but the deliberate ones races.  Every expected count is derived by
+ * hand in the comment beside it. */
+#include "config.h"
+
+#include <string.h>
+
+#include "emulator.h"
+#include "problem.h"
+#include "racecheck-kernels.h"
+
+/* Runs one of racecheck-kernels.c's kernels (one block of 64 threads);
+ * FALSE with *error on a fatal race. */
+static gboolean
+run_small (MsEntryFn entry, const char *name, gboolean allow, gboolean warp_hazards,
+           MsRaceLog *log, GError **error)
+{
+  int out[64] = { 0 };
+  MsLaunch launch = { .kernel = name, .entry = entry, .n_buffers = 1, .threads = 1,
+                      .allow_races = allow, .warp_hazards = warp_hazards, .races = log };
+  launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } };
+  launch.args.buf[0] = out;
+  launch.buffer_names[0] = "out";
+  launch.buffer_bytes[0] = sizeof out;
+  return ms_emulate (&launch, error);
+}
+
+static const MsRace *
+only_pair (const MsRaceLog *log)
+{
+  g_assert_cmpuint (log->races->len, ==, 1);
+  return &g_array_index (log->races, MsRace, 0);
+}
+
+static void
+test_write_write (void)
+{
+  /* warp 0 writes ints 0..31, then each lane of warp 1 writes one of them
+   * again: 32 lane accesses race with warp 0's, one pair of sites (the
+   * same store) */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_assert_true (run_small (ms_cpu_entry_rc_write_write, "rc_write_write", TRUE, TRUE, log, NULL));
+  g_assert_cmpuint (log->n_races, ==, 32);
+  g_assert_cmpuint (log->n_warp_hazards, ==, 0);
+  const MsRace *r = only_pair (log);
+  g_assert_false (r->intra_warp);
+  g_assert_true (r->first.site == r->second.site);
+  g_assert_cmpint (r->first.op, ==, MS_OP_ST);
+  g_assert_cmpint (r->second.op, ==, MS_OP_ST);
+  g_assert_cmpuint (r->first.warp, ==, 0);
+  g_assert_cmpuint (r->second.warp, ==, 1);
+  /* the first found: lane 0 of warp 1 (thread 32) on thread 0's int 0 */
+  g_assert_cmpuint (r->first.thread[0], ==, 0);
+  g_assert_cmpuint (r->second.thread[0], ==, 32);
+  g_assert_cmpuint (r->offset, ==, 0);
+
+  /* not allowed: the emulator's race error, one line naming both threads */
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run_small (ms_cpu_entry_rc_write_write, "rc_write_write", FALSE, TRUE, NULL,
+                             &error));
+  g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE);
+  g_assert_null (strchr (error->message, '\n'));
+  const char *frags[] = { "rc_write_write: race on shared memory between warps",
+                          "a write by warp 0, thread (0,0,0)", "a write by warp 1, thread (32,0,0)",
+                          "block (0,0,0), shared byte 0", "put a __syncthreads between",
+                          "--allow-races", NULL };
+  for (int i = 0; frags[i]; i++)
+    g_assert_nonnull (strstr (error->message, frags[i]));
+}
+
+static void
+test_no_race (void)
+{
+  /* ordered by a barrier; a lane's own write; atomics among themselves */
+  struct { MsEntryFn entry; const char *name; } cases[] = {
+    { ms_cpu_entry_rc_barrier_clean, "rc_barrier_clean" },
+    { ms_cpu_entry_rc_own_lane, "rc_own_lane" },
+    { ms_cpu_entry_rc_atomics, "rc_atomics" },
+    { ms_cpu_entry_rc_own_warp_synced, "rc_own_warp_synced" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MsRaceLog) log = ms_race_log_new ();
+      g_autoptr (GError) error = NULL;
+      g_assert_true (run_small (cases[i].entry, cases[i].name, FALSE, TRUE, log, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (log->n_races, ==, 0);
+      g_assert_cmpuint (log->n_warp_hazards, ==, 0);
+    }
+}
+
+static void
+test_atomic_and_plain (void)
+{
+  /* warp 0's 32 atomics on int 0 do not race with each other; each of
+   * warp 1's 32 plain reads of it, in the same epoch, races with them */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_assert_true (run_small (ms_cpu_entry_rc_atomic_vs_read, "rc_atomic_vs_read", TRUE, TRUE, log,
+                            NULL));
+  g_assert_cmpuint (log->n_races, ==, 32);
+  const MsRace *r = only_pair (log);
+  g_assert_cmpint (r->first.op, ==, MS_OP_ATOMIC);
+  g_assert_cmpint (r->second.op, ==, MS_OP_LD);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run_small (ms_cpu_entry_rc_atomic_vs_read, "rc_atomic_vs_read", FALSE, TRUE,
+                             NULL, &error));
+  g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE);
+  g_assert_nonnull (strstr (error->message, "an atomic by warp 0"));
+}
+
+static void
+test_intra_warp (void)
+{
+  /* each lane reads what the next lane of its warp wrote at another site,
+   * with no __syncwarp: 32 hazards per warp, 64, one pair of sites; never
+   * a race, not even when races are fatal */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_small (ms_cpu_entry_rc_own_warp, "rc_own_warp", FALSE, TRUE, log, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (log->n_races, ==, 0);
+  g_assert_cmpuint (log->n_warp_hazards, ==, 64);
+  g_assert_true (log->warp_hazards_checked);
+  const MsRace *r = only_pair (log);
+  g_assert_true (r->intra_warp);
+  g_assert_cmpint (r->first.op, ==, MS_OP_ST);
+  g_assert_cmpint (r->second.op, ==, MS_OP_LD);
+  g_assert_cmpuint (r->first.warp, ==, r->second.warp);
+  /* lane 0 reads lane 1's int: byte 4 */
+  g_assert_cmpuint (r->first.thread[0], ==, 1);
+  g_assert_cmpuint (r->second.thread[0], ==, 0);
+  g_assert_cmpuint (r->offset, ==, 4);
+
+  /* without independent thread scheduling (before sm_70): nothing */
+  g_autoptr (MsRaceLog) old = ms_race_log_new ();
+  g_assert_true (run_small (ms_cpu_entry_rc_own_warp, "rc_own_warp", FALSE, FALSE, old, NULL));
+  g_assert_cmpuint (old->n_warp_hazards, ==, 0);
+  g_assert_false (old->warp_hazards_checked);
+}
+
+/* The architecture decides: sm_70+ presets look for intra-warp hazards. */
+static void
+test_arch_rule (void)
+{
+  struct { const char *arch; gboolean its; } cases[] = {
+    { "h100", TRUE }, { "a100", TRUE }, { "v100", TRUE },
+    { "kepler32", FALSE }, { "kepler64", FALSE }, { "fermi", FALSE }, { "cc13", FALSE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (MsArch) arch = ms_arch_lookup (cases[i].arch, NULL);
+      g_assert_nonnull (arch);
+      g_assert_cmpint (ms_arch_independent_threads (arch), ==, cases[i].its);
+      /* test_warp_sync: the unrolled last warp without __syncwarp */
+      g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("test_warp_sync"));
+      g_assert_true (ms_problem_set_param (p, "n", "64", NULL));
+      g_assert_true (ms_problem_setup (p, NULL));
+      g_autoptr (MsRaceLog) log = ms_race_log_new ();
+      ms_problem_set_race_log (p, log);
+      g_assert_true (ms_problem_simulate (p, arch, 1, NULL, NULL, NULL));
+      g_assert_cmpuint (log->n_races, ==, 0);
+      if (cases[i].its)
+        g_assert_cmpuint (log->n_warp_hazards, >, 0);
+      else
+        g_assert_cmpuint (log->n_warp_hazards, ==, 0);
+    }
+}
+
+/* Runs a built-in kernel with races allowed into log. */
+static gboolean
+run_builtin (const char *name, const char *const *settings, guint threads, MsRaceLog *log,
+             GError **error)
+{
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (name));
+  for (int i = 0; settings && settings[i]; i += 2)
+    g_assert_true (ms_problem_set_param (p, settings[i], settings[i + 1], NULL));
+  g_assert_true (ms_problem_setup (p, NULL));
+  p->allow_races = log != NULL;
+  ms_problem_set_race_log (p, log);
+  if (!ms_problem_simulate (p, ms_arch_default (), threads, NULL, NULL, error))
+    return FALSE;
+  g_autoptr (GError) check_error = NULL;
+  g_assert_true (p->kernel->check (p, &check_error));
+  return TRUE;
+}
+
+static void
+test_second_phase (void)
+{
+  /* test_race_phases, n = 1000: 8 blocks of 128 threads (4 warps).  Phase
+   * 1 (a read of another warp's int after a barrier) is clean; in phase 2
+   * warps 1, 2 and 3 each write ints 0..31 after warp 0 did, in one epoch:
+   * 3 x 32 races a block, 768, all at the one store. */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_assert_true (run_builtin ("test_race_phases", NULL, 0, log, NULL));
+  g_assert_cmpuint (log->n_races, ==, 768);
+  const MsRace *r = only_pair (log);
+  g_assert_true (r->first.site == r->second.site);
+  g_autofree char *text = ms_kernel_source_line (r->first.site->file, r->first.site->line);
+  g_assert_nonnull (strstr (text, "ST (s[t % 32]"));
+
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run_builtin ("test_race_phases", NULL, 0, NULL, &error));
+  g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE);
+  g_assert_nonnull (strstr (error->message, "tests.cu:"));
+  g_assert_nonnull (strstr (error->message, "`ST (s[t % 32], (int) (t / 32));`"));
+}
+
+static void
+test_transpose_without_barrier (void)
+{
+  /* test_race_transpose 64x64: 4 blocks of 32 warps; tile word (r, c) is
+   * written by warp r, lane c and read by warp c, lane r.  The 992
+   * off-diagonal words of a block race once each: at the read when the
+   * writer ran first (c > r), at the write when the reader did (c < r, a
+   * read of unwritten memory that the race, not the uninitialised-read
+   * error, explains): 3968 in all, the same on 1 and 3 threads, with the
+   * same first example (block 0). */
+  g_autoptr (MsRaceLog) one = ms_race_log_new ();
+  g_autoptr (MsRaceLog) three = ms_race_log_new ();
+  g_assert_true (run_builtin ("test_race_transpose", NULL, 1, one, NULL));
+  g_assert_true (run_builtin ("test_race_transpose", NULL, 3, three, NULL));
+  g_assert_cmpuint (one->n_races, ==, 3968);
+  g_assert_cmpuint (ms_race_log_pairs (one, FALSE), ==, 2);
+  g_assert_cmpuint (three->n_races, ==, one->n_races);
+  g_assert_cmpuint (three->races->len, ==, one->races->len);
+  for (guint i = 0; i < one->races->len; i++)
+    {
+      const MsRace *a = &g_array_index (one->races, MsRace, i);
+      const MsRace *b = &g_array_index (three->races, MsRace, i);
+      g_assert_cmpuint (a->count, ==, 1984);
+      g_assert_cmpuint (a->count, ==, b->count);
+      g_assert_true (a->first.site == b->first.site && a->second.site == b->second.site);
+      g_assert_cmpuint (a->offset, ==, b->offset);
+      g_assert_cmpuint (a->found_block, ==, 0);
+    }
+  /* the first found: warp 0 (thread (1,0,0)) read tile[1][0], byte 128,
+   * before warp 1 (thread (0,1,0)) wrote it */
+  const MsRace *r = &g_array_index (one->races, MsRace, 0);
+  g_assert_cmpint (r->first.op, ==, MS_OP_LD);
+  g_assert_cmpuint (r->first.thread[0], ==, 1);
+  g_assert_cmpuint (r->second.thread[1], ==, 1);
+  g_assert_cmpuint (r->offset, ==, 128);
+}
+
+/* Kernels that exist to race (or to fail before any race). */
+static gboolean
+deliberate (const char *name)
+{
+  const char *const names[] = {
+    "test_race_transpose", "test_race_phases",
+    "test_warp_flag",          /* a spin on a flag another warp sets: a race by design */
+    "test_oob", "test_barrier_divergence", "test_wild_pointer", "test_stack_overflow",
+    "test_uninitialised", "test_float3_access", "test_lane_lock", NULL,
+  };
+  return g_strv_contains (names, name);
+}
+
+/* Intra-warp hazards on sm_70+ (derived from the sources): the unrolled
+ * last warp on volatile shared memory without __syncwarp (reduce.cu's
+ * warp_reduce_volatile, tests.cu's test_warp_sync) and test_shuffle's
+ * rotation, which reads the next lane's int and writes its own with no
+ * __syncwarp between. */
+static gboolean
+warp_synchronous (const char *name)
+{
+  const char *const names[] = { "reduce_unroll_last", "reduce_unroll_complete",
+                                "reduce_multiple", "test_warp_sync", "test_shuffle", NULL };
+  return g_strv_contains (names, name);
+}
+
+static void
+test_builtins_clean (void)
+{
+  /* every built-in kernel (small sizes) runs without a race; the intra-warp
+   * hazards are exactly the warp-synchronous kernels' */
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    {
+      const char *name = (*k)->name;
+      if (deliberate (name))
+        continue;
+      g_autoptr (MsProblem) p = ms_problem_new (*k);
+      if ((*k)->size_params[0] != NULL)
+        g_assert_true (ms_problem_set_size (p, "96", NULL));
+      g_assert_true (ms_problem_setup (p, NULL));
+      g_autoptr (MsRaceLog) log = ms_race_log_new ();
+      ms_problem_set_race_log (p, log);
+      p->allow_races = TRUE;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: %" G_GUINT64_FORMAT " races, %" G_GUINT64_FORMAT
+                      " intra-warp hazards", name, log->n_races, log->n_warp_hazards);
+      g_assert_cmpuint (log->n_races, ==, 0);
+      g_assert_cmpint (log->n_warp_hazards > 0, ==, warp_synchronous (name));
+    }
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_assert_true (run_builtin ("test_warp_flag", (const char *[]) { "n", "256", NULL }, 0, log,
+                              NULL));
+  g_assert_cmpuint (log->n_races, >, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/racecheck/write-write", test_write_write);
+  g_test_add_func ("/racecheck/no-race", test_no_race);
+  g_test_add_func ("/racecheck/atomic-and-plain", test_atomic_and_plain);
+  g_test_add_func ("/racecheck/intra-warp", test_intra_warp);
+  g_test_add_func ("/racecheck/arch-rule", test_arch_rule);
+  g_test_add_func ("/racecheck/second-phase", test_second_phase);
+  g_test_add_func ("/racecheck/transpose-without-barrier", test_transpose_without_barrier);
+  g_test_add_func ("/racecheck/builtins-clean", test_builtins_clean);
+  return g_test_run ();
+}
