@@ -47,6 +47,15 @@ typedef struct {
   guint *shared_bytes;                    /* if set: gets the most shared memory a
                                              block declared (bytes, SHARED_ARRAYs
                                              with their alignment) */
+  /* Users' kernels (compiler-instrumented, sim/emulator/native.c): */
+  guint dynamic_shared;                   /* bytes of `extern __shared__` memory */
+  gsize oob_margin;                       /* bytes on both sides of every buffer
+                                             that hold nothing else (guard pages):
+                                             an access there is out of bounds */
+  /* the site of a code address in the kernel's build (thread-safe); NULL
+   * for built-in kernels, whose sites are static */
+  const MsSite *(*site_at) (gpointer data, const void *pc);
+  gpointer site_data;
 } MsLaunch;
 
 /* Runs the launch; on success the buffers hold the kernel's results and

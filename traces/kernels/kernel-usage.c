@@ -26,6 +26,8 @@ const MsKernelUsage *
 ms_kernel_usage_find (const MsProblem *p)
 {
   const char *name = p->kernel->name;
+  if (p->kernel->external)
+    return NULL;   /* a user's kernel: no nvcc build of it */
   const MsKernelUsage *u = find (name);
   if (u == NULL && has_param (p->kernel, "width"))
     {
@@ -56,6 +58,7 @@ ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
     }
   launch.threads = 1;
   launch.max_blocks = 1;
+  launch.oob_margin = 0;   /* the copies have no guard pages */
   launch.shared_bytes = bytes;
   gboolean ok = ms_emulate (&launch, error);
   for (guint b = 0; b < p->n_buffers; b++)

@@ -40,7 +40,10 @@ ms_problem_free (MsProblem *p)
   if (p == NULL)
     return;
   for (guint b = 0; b < p->n_buffers; b++)
-    free (p->args.buf[b]);
+    if (p->buffer_map_bytes[b] > 0)
+      munmap ((guint8 *) p->args.buf[b] - p->guard_bytes, p->buffer_map_bytes[b]);
+    else
+      free (p->args.buf[b]);
   g_free (p);
 }
 
@@ -213,6 +216,29 @@ ms_problem_set_block (MsProblem *p, const char *block, GError **error)
   return TRUE;
 }
 
+gboolean
+ms_problem_set_grid (MsProblem *p, const char *grid, GError **error)
+{
+  g_auto (GStrv) parts = NULL;
+  int n = split_dims (grid, &parts);
+  if (n < 1 || n > 3)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--grid %s: give X, XxY or XxYxZ blocks", grid);
+      return FALSE;
+    }
+  unsigned dims[3] = { 1, 1, 1 };
+  for (int d = 0; d < n; d++)
+    {
+      gint64 v;
+      if (!parse_int ("--grid", parts[d], 1, d == 0 ? G_MAXINT32 : 65535, &v, error))
+        return FALSE;
+      dims[d] = (unsigned) v;
+    }
+  memcpy (p->args.grid, dims, sizeof dims);
+  return TRUE;
+}
+
 guint64
 ms_problem_buffers_bytes (const MsProblem *p)
 {
@@ -280,7 +306,23 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   p->total_bytes += alloc;
   void *mem = NULL;
   gboolean over = p->total_bytes > p->memory_budget;
-  if (over || posix_memalign (&mem, align, alloc) != 0)
+  gsize map_bytes = 0;
+  if (!over && p->guard_bytes > 0)
+    {
+      /* guard pages on both sides: nothing else lives near the buffer, so
+       * the emulator can call an access there out of bounds */
+      map_bytes = p->guard_bytes * 2 + alloc;
+      guint8 *m = mmap (NULL, map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED || mprotect (m + p->guard_bytes, alloc, PROT_READ | PROT_WRITE) != 0)
+        {
+          if (m != MAP_FAILED)
+            munmap (m, map_bytes);
+          map_bytes = 0;
+        }
+      else
+        mem = m + p->guard_bytes;
+    }
+  if (over || (mem == NULL && posix_memalign (&mem, align, alloc) != 0))
     {
       g_autofree char *need = format_size (p->total_bytes);
       g_autofree char *budget = format_size (p->memory_budget);
@@ -300,6 +342,7 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   p->buffer_names[b] = name;
   p->buffer_bytes[b] = bytes;
   p->buffer_output[b] = output;
+  p->buffer_map_bytes[b] = map_bytes;
   p->args.buf[b] = mem;
 #ifdef MADV_HUGEPAGE
   if (align == HUGE_PAGE)
@@ -380,6 +423,10 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->n_buffers = p->n_buffers;
   launch->progress = p->progress;
   launch->progress_data = p->progress_data;
+  launch->dynamic_shared = p->dynamic_shared;
+  launch->oob_margin = p->guard_bytes;
+  launch->site_at = p->kernel->site_at;
+  launch->site_data = p->kernel->site_data;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];
@@ -391,6 +438,21 @@ static char *
 kernel_source_line (gpointer data, const MsSite *site)
 {
   return ms_kernel_source_line (site->file, site->line);
+}
+
+/* A user's kernel: its file's lines (sites in other files have none). */
+static char *
+external_source_line (gpointer data, const MsSite *site)
+{
+  const MsKernel *k = data;
+  const char *base = strrchr (k->source, '/');
+  base = base ? base + 1 : k->source;
+  if (site->line < 1 || strcmp (site->file, base) != 0)
+    return NULL;
+  for (int i = 0; k->source_lines[i]; i++)
+    if (i + 1 == site->line)
+      return g_strstrip (g_strdup (k->source_lines[i]));
+  return NULL;
 }
 
 MsRunInfo *
@@ -410,12 +472,19 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   memcpy (info->block, p->args.block, sizeof info->block);
   for (int i = 0; k->params && k->params[i].name; i++)
     ms_run_info_add_param (info, k->params[i].name, p->param[i]);
+  for (guint i = 0; i < p->n_run_params; i++)
+    ms_run_info_add_param (info, p->run_param_names[i], p->run_params[i]);
   for (guint b = 0; b < p->n_buffers; b++)
     ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
                             p->buffer_bytes[b]);
   info->buffers_complete = TRUE;
   info->check = g_strdup (check ? check : "not run");
   info->source_line = kernel_source_line;
+  if (k->source_lines != NULL)
+    {
+      info->source_line = external_source_line;
+      info->source_data = (gpointer) k;
+    }
   return info;
 }
 
