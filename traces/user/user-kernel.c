@@ -7,7 +7,8 @@
  * unsigned ones in [0, 1000] (a 4-byte float or int buffer gets exactly the
  * numbers a built-in kernel's input of that size gets, so the outputs can
  * be compared); structs member by member (their layout from the build's
- * debug info); TYPE[COUNT]=0 leaves the buffer zeroed.  Buffers get guard
+ * debug info); TYPE[COUNT]=0 leaves the buffer zeroed, TYPE[COUNT]=LO..HI
+ * fills it from that range (indices, histogram bins).  Buffers get guard
  * pages on both sides, so an access just outside one is reported as out of
  * bounds before it happens.
  */
@@ -253,22 +254,31 @@ static const BuiltinType builtin_types[] = {
   { NULL },
 };
 
+/* The range of a fill: [lo, hi) for floating point, [lo, hi] for integers. */
+typedef struct {
+  gboolean set;
+  double lo, hi;
+} Range;
+
 static void
-fill_scalar (GRand *r, guint8 *dst, guint size, char kind)
+fill_scalar (GRand *r, guint8 *dst, guint size, char kind, const Range *range)
 {
   if (kind == 'f' && size == 4)
     {
-      float v = (float) g_rand_double_range (r, -1.0, 1.0);
+      float v = (float) g_rand_double_range (r, range->set ? range->lo : -1.0,
+                                             range->set ? range->hi : 1.0);
       memcpy (dst, &v, 4);
     }
   else if (kind == 'f' && size == 8)
     {
-      double v = g_rand_double_range (r, -1.0, 1.0);
+      double v = g_rand_double_range (r, range->set ? range->lo : -1.0,
+                                      range->set ? range->hi : 1.0);
       memcpy (dst, &v, 8);
     }
   else
     {
-      gint64 v = kind == 'i' ? g_rand_int_range (r, -1000, 1001)
+      gint64 v = range->set ? g_rand_int_range (r, (gint32) range->lo, (gint32) range->hi + 1)
+                 : kind == 'i' ? g_rand_int_range (r, -1000, 1001)
                  : kind == 'b' ? g_rand_int_range (r, 0, 2) : g_rand_int_range (r, 0, 1001);
       guint8 bytes[8];
       memcpy (bytes, &v, 8);   /* little-endian: the low bytes */
@@ -276,23 +286,40 @@ fill_scalar (GRand *r, guint8 *dst, guint size, char kind)
     }
 }
 
-/* TYPE[COUNT] or TYPE[COUNT]=0 -> element size, count, zero; fields for
- * the fill (builtin types: one field per lane). */
+/* "=LO..HI" -> range */
+static gboolean
+parse_range (const char *text, Range *range)
+{
+  const char *dots = strstr (text, "..");
+  if (dots == NULL)
+    return FALSE;
+  g_autofree char *lo = g_strndup (text, (gsize) (dots - text));
+  char *end1 = NULL, *end2 = NULL;
+  range->lo = g_ascii_strtod (lo, &end1);
+  range->hi = g_ascii_strtod (dots + 2, &end2);
+  range->set = TRUE;
+  return *lo != '\0' && *end1 == '\0' && dots[2] != '\0' && *end2 == '\0'
+         && range->lo <= range->hi && range->lo > -2e9 && range->hi < 2e9;
+}
+
+/* TYPE[COUNT], TYPE[COUNT]=0 or TYPE[COUNT]=LO..HI -> element size, count,
+ * zero, range; fields for the fill (builtin types: one field per lane). */
 static gboolean
 parse_buffer (const MsUserKernel *k, const MsUserParam *param, const char *value, gsize *elem,
-              guint64 *count, gboolean *zero, GArray *fields, GError **error)
+              guint64 *count, gboolean *zero, Range *range, GArray *fields, GError **error)
 {
   const char *open = strchr (value, '['), *close = open ? strchr (open, ']') : NULL;
-  const char *form = "give TYPE[COUNT] (e.g. float[1024]), or TYPE[COUNT]=0 for zeros";
+  const char *form = "give TYPE[COUNT] (e.g. float[1024]), TYPE[COUNT]=0 for zeros or "
+                     "TYPE[COUNT]=LO..HI for a range";
+  *zero = close != NULL && strcmp (close + 1, "=0") == 0;
   if (open == NULL || close == NULL || open == value
-      || (close[1] != '\0' && strcmp (close + 1, "=0") != 0))
+      || (close[1] != '\0' && !*zero && !(close[1] == '=' && parse_range (close + 2, range))))
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
                    "--arg %s=%s: %s is a pointer (%s); %s", param->name, value, param->name,
                    param->type, form);
       return FALSE;
     }
-  *zero = close[1] != '\0';
   g_autofree char *type_raw = g_strndup (value, (gsize) (open - value));
   g_autofree char *type = g_strstrip (g_strdup (type_raw));
   g_autofree char *num = g_strndup (open + 1, (gsize) (close - open - 1));
@@ -335,8 +362,9 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
   gsize elem = 0;
   guint64 count = 0;
   gboolean zero = FALSE;
+  Range range = { FALSE, 0, 0 };
   g_autoptr (GArray) fields = g_array_new (FALSE, FALSE, sizeof (MsUserField));
-  if (!parse_buffer (k, param, value, &elem, &count, &zero, fields, error))
+  if (!parse_buffer (k, param, value, &elem, &count, &zero, &range, fields, error))
     return FALSE;
   if (count > G_MAXSIZE / MAX (elem, 1))
     {
@@ -362,10 +390,12 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
     }
   uniform = uniform && elem == 4 * fields->len;
   guint64 scalars = count * fields->len;
-  if (uniform && f0->kind == 'f')
+  if (uniform && f0->kind == 'f' && !range.set)
     ms_fill_floats (p, (float *) buf, scalars);
-  else if (uniform)
-    ms_fill_ints (p, (int *) buf, scalars, f0->kind == 'i' ? -1000 : 0, 1000);
+  else if (uniform && f0->kind != 'f')
+    ms_fill_ints (p, (int *) buf, scalars,
+                  range.set ? (int) range.lo : f0->kind == 'i' ? -1000 : 0,
+                  range.set ? (int) range.hi : 1000);
   else
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (p->seed);
@@ -374,7 +404,7 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
           {
             const MsUserField *f = &g_array_index (fields, MsUserField, i);
             if (f->offset + f->size <= elem)
-              fill_scalar (r, buf + e * elem + f->offset, f->size, f->kind);
+              fill_scalar (r, buf + e * elem + f->offset, f->size, f->kind, &range);
           }
     }
   return TRUE;
