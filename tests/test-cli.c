@@ -816,9 +816,160 @@ test_progress (void)
   g_assert_cmpstr (off.err, ==, "");
 }
 
+/* ---------------------------------------- users' kernels (FILE.cu:KERNEL) */
+
+static char *
+user_file (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "user", name, NULL);
+}
+
+/* The report quotes the user's source lines; the check says there is none. */
+static void
+test_user_report (void)
+{
+  g_autofree char *spec = g_strconcat (user_file ("transpose.cu"), ":transpose_naive", NULL);
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "2x2", "--block", "32x32", "--arg",
+                              "odata=float[4096]=0", "--arg", "idata=float[4096]", "--arg",
+                              "width=64", "--arg", "height=64", "--format", "json", NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "transpose_naive");
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "check"), "not run"));
+  JsonArray *lines = json_object_get_array_member (o, "lines");
+  g_assert_cmpuint (json_array_get_length (lines), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+      g_assert_cmpint (json_object_get_int_member (l, "line"), ==, 11);
+      g_assert_cmpstr (json_object_get_string_member (l, "source"), ==,
+                       "odata[x * height + y] = idata[y * width + x];");
+    }
+  /* a 64x64 transpose: 128 warps load 4 sectors, store 32 */
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   ==, 128 * 4);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                   ==, 128 * 32);
+}
+
+/* --save-trace writes the user kernel's stream; replay reports it the same. */
+static void
+test_user_save_and_replay (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-cli-XXXXXX", NULL);
+  g_autofree char *t = g_build_filename (dir, "t.trace", NULL);
+  g_autofree char *spec = g_strconcat (user_file ("reduce.cu"), ":reduce_sequential", NULL);
+  g_auto (Result) live = memsim ("trace", spec, "--grid", "16", "--block", "128",
+                                 "--dynamic-shared", "512", "--arg", "out=int[16]=0", "--arg",
+                                 "in=int[2048]", "--arg", "n=2048", "--save-trace", t,
+                                 "--format", "csv", NULL);
+  g_test_message ("%s", live.err);
+  g_assert_cmpint (live.status, ==, 0);
+  g_auto (Result) replay = memsim ("replay", t, "--format", "csv", NULL);
+  g_assert_cmpint (replay.status, ==, 0);
+  /* the per-line rows (with the source text) are the same */
+  g_assert_nonnull (strstr (replay.out, "sdata[tid] += sdata[tid + s];"));
+  g_assert_nonnull (strstr (live.out, "sdata[tid] += sdata[tid + s];"));
+  g_unlink (t);
+  g_rmdir (dir);
+}
+
+/* Every way a user's kernel can be wrong: one line, what to do. */
+static void
+test_user_errors (void)
+{
+  g_autofree char *transpose = g_strconcat (user_file ("transpose.cu"), ":transpose_naive", NULL);
+  const char *launch[] = { "--grid", "1", "--block", "32", NULL };
+  struct {
+    const char *spec, *args[6];
+    int status;
+    const char *fragment;
+  } cases[] = {
+    { "no-such-dir/missing.cu:k", { NULL }, 2, "no-such-dir/missing.cu: no such file" },
+    { "transpose.cu:nope", { NULL }, 2,
+      "has no __global__ function 'nope'; its kernels: transpose_naive, transpose_shared, "
+      "transpose_padded" },
+    { "bad.cu:broken", { NULL }, 2, "bad.cu:6: error:" },
+    { "bad.cu:tiled", { NULL }, 2, "tiled is a template" },
+    { "transpose.cu:transpose_naive", { "odata=1024", NULL }, 2,
+      "--arg odata=1024: odata is a pointer (float *); give TYPE[COUNT]" },
+    { "transpose.cu:transpose_naive", { "odata=float[4]", "idata=float[4]", "width=float[4]",
+                                        NULL }, 2, "width is an int; give an integer" },
+    { "transpose.cu:transpose_naive", { "rows=4", NULL }, 2,
+      "--arg rows=4: transpose_naive has no such parameter; its parameters: float * odata" },
+    { "transpose.cu:transpose_naive", { "odata=float[4]", NULL }, 2,
+      "transpose_naive needs --arg idata=TYPE[COUNT]" },
+    { "transpose.cu:transpose_naive", { "odata=double4[4]", NULL }, 2,
+      "unknown type 'double4'" },
+    { "strided.cu:overrun", { "out=float[32]=0", "in=float[32]", "n=32", NULL }, 1,
+      "out-of-bounds load of 4 bytes at byte offset 128 of buffer 'in' (128 bytes)" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *spec = g_str_has_prefix (cases[i].spec, "no-such")
+                                ? g_strdup (cases[i].spec)
+                                : g_test_build_filename (G_TEST_DIST, "data", "user",
+                                                         cases[i].spec, NULL);
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+      g_ptr_array_add (argv, (char *) exe);
+      g_ptr_array_add (argv, "trace");
+      g_ptr_array_add (argv, spec);
+      for (const char **l = launch; *l; l++)
+        g_ptr_array_add (argv, (char *) *l);
+      for (guint a = 0; cases[i].args[a]; a++)
+        {
+          g_ptr_array_add (argv, "--arg");
+          g_ptr_array_add (argv, (char *) cases[i].args[a]);
+        }
+      g_ptr_array_add (argv, NULL);
+      g_auto (Result) r = { 0 };
+      int wait_status = 0;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &r.out, &r.err, &wait_status, NULL));
+      r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
+      assert_one_line_error (&r, cases[i].status, cases[i].fragment);
+    }
+  /* the launch is required; --gpu is not there yet; no compiler */
+  g_auto (Result) no_grid = memsim ("trace", transpose, "--block", "32", NULL);
+  assert_one_line_error (&no_grid, 2, "give the launch with --grid");
+  g_auto (Result) gpu = memsim ("trace", transpose, "--gpu", NULL);
+  assert_one_line_error (&gpu, 2, "--gpu does not run your own .cu files yet");
+  g_setenv ("MEMSIM_CXX", "memsim-no-such-compiler", TRUE);
+  g_auto (Result) no_cxx = memsim ("trace", transpose, "--grid", "1", "--block", "32", NULL);
+  g_unsetenv ("MEMSIM_CXX");
+  assert_one_line_error (&no_cxx, 2, "memsim-no-such-compiler not found");
+  g_assert_nonnull (strstr (no_cxx.err, "apt-get install g++"));
+  g_auto (Result) size = memsim ("trace", transpose, "--size", "64", NULL);
+  assert_one_line_error (&size, 2, "--size is for the built-in kernels");
+}
+
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  if (dir != NULL)
+    {
+      for (const char *name; (name = g_dir_read_name (dir)) != NULL;)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          remove_tree (child);
+        }
+      g_dir_close (dir);
+    }
+  g_remove (path);
+}
+
 int
 main (int argc, char **argv)
 {
+  /* users' kernels are built into a cache of this run, not the user's */
+  g_autofree char *cache = g_dir_make_tmp ("memsim-cli-cache-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/version-and-help", test_version_and_help);
   g_test_add_func ("/cli/list-json", test_list_json);
@@ -837,5 +988,14 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
   g_test_add_func ("/cli/choice-names", test_choice_names);
   g_test_add_func ("/cli/docs-commands", test_docs_commands);
-  return g_test_run ();
+  g_autofree char *cxx = g_find_program_in_path ("g++");
+  if (cxx != NULL)   /* (the no-compiler message is tested with MEMSIM_CXX) */
+    {
+      g_test_add_func ("/cli/user/report", test_user_report);
+      g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
+      g_test_add_func ("/cli/user/errors", test_user_errors);
+    }
+  int status = g_test_run ();
+  remove_tree (cache);
+  return status;
 }

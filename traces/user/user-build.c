@@ -136,7 +136,9 @@ run (const char *const *argv, const char *cwd, char **err_out, GError **error)
 {
   int status = 0;
   g_autofree char *out = NULL;
-  if (!g_spawn_sync (cwd, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, err_out,
+  /* the compiler's messages in plain ASCII quotes, whatever the locale */
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "LC_ALL", "C", TRUE);
+  if (!g_spawn_sync (cwd, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out, err_out,
                      &status, error))
     return FALSE;
   if (!g_spawn_check_wait_status (status, NULL))
@@ -213,8 +215,10 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
     if (!run ((const char *const *) argv->pdata, tmpl, &err, error))
       {
         if (error && *error == NULL)
-          g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s",
-                       first_error (err, "g++ failed to preprocess the file"));
+          {
+            g_autofree char *msg = first_error (err, "g++ failed to preprocess the file");
+            g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", msg);
+          }
         goto out;
       }
     g_autofree char *pre_text = NULL;

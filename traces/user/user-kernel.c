@@ -80,6 +80,12 @@ load (const char *file, const char *name, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) e = NULL;
+  if (!g_file_test (file, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_FILE,
+                   "%s: no such file; give FILE.cu:KERNEL with the path of your CUDA file", file);
+      return NULL;
+    }
   if (!g_file_get_contents (file, &text, NULL, &e))
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_FILE, "cannot read %s: %s", file,
