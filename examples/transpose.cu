@@ -1,7 +1,6 @@
 // transpose.cu - three matrix transposes in plain CUDA: the naive one, a
-// shared-memory tile, and the tile with one pad column.  Run them with
-//   memsim trace examples/transpose.cu:transpose_naive --grid 32x32 --block 32x32 \
-//     --arg odata=float[1048576]=0 --arg idata=float[1048576] --arg width=1024 --arg height=1024
+// shared-memory tile, and the tile with one pad column (examples/README.md
+// has the commands).
 #define TILE_DIM 32
 
 __global__ void transpose_naive(float *odata, const float *idata, int width, int height)

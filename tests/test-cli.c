@@ -615,9 +615,22 @@ test_docs_commands (void)
       g_assert_cmpint (g_mkdir_with_parents (to_dir, 0755), ==, 0);
       g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
     }
+  /* the plain-CUDA examples the docs run (their own kernels) */
+  g_autofree char *examples = g_build_filename (dir, "examples", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (examples, 0755), ==, 0);
+  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu" };
+  for (guint i = 0; i < G_N_ELEMENTS (cu); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, "..", "examples", cu[i], NULL);
+      g_autofree char *to = g_build_filename (examples, cu[i], NULL);
+      g_autofree char *data = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+    }
   const char *docs[] = { "README.md", "docs/user-guide.md", "docs/trace-format.md",
                          "docs/importers.md", "docs/kernels.md", "docs/diagrams.md",
-                         "docs/memsim.1" };
+                         "docs/memsim.1", "examples/README.md" };
   guint n = 0;
   for (guint d = 0; d < G_N_ELEMENTS (docs); d++)
     {
@@ -818,17 +831,19 @@ test_progress (void)
 
 /* ---------------------------------------- users' kernels (FILE.cu:KERNEL) */
 
+/* tests/data/user/FILE:KERNEL */
 static char *
-user_file (const char *name)
+user_spec (const char *file, const char *kernel)
 {
-  return g_test_build_filename (G_TEST_DIST, "data", "user", name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "user", file, NULL);
+  return g_strconcat (path, ":", kernel, NULL);
 }
 
 /* The report quotes the user's source lines; the check says there is none. */
 static void
 test_user_report (void)
 {
-  g_autofree char *spec = g_strconcat (user_file ("transpose.cu"), ":transpose_naive", NULL);
+  g_autofree char *spec = user_spec ("transpose.cu", "transpose_naive");
   g_auto (Result) r = memsim ("trace", spec, "--grid", "2x2", "--block", "32x32", "--arg",
                               "odata=float[4096]=0", "--arg", "idata=float[4096]", "--arg",
                               "width=64", "--arg", "height=64", "--format", "json", NULL);
@@ -862,7 +877,7 @@ test_user_save_and_replay (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("memsim-cli-XXXXXX", NULL);
   g_autofree char *t = g_build_filename (dir, "t.trace", NULL);
-  g_autofree char *spec = g_strconcat (user_file ("reduce.cu"), ":reduce_sequential", NULL);
+  g_autofree char *spec = user_spec ("reduce.cu", "reduce_sequential");
   g_auto (Result) live = memsim ("trace", spec, "--grid", "16", "--block", "128",
                                  "--dynamic-shared", "512", "--arg", "out=int[16]=0", "--arg",
                                  "in=int[2048]", "--arg", "n=2048", "--save-trace", t,
@@ -882,7 +897,7 @@ test_user_save_and_replay (void)
 static void
 test_user_errors (void)
 {
-  g_autofree char *transpose = g_strconcat (user_file ("transpose.cu"), ":transpose_naive", NULL);
+  g_autofree char *transpose = user_spec ("transpose.cu", "transpose_naive");
   const char *launch[] = { "--grid", "1", "--block", "32", NULL };
   struct {
     const char *spec, *args[6];

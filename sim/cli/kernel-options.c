@@ -205,6 +205,7 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
   const MsKernelUsage *u = ms_kernel_usage_find (p);
   *row = (MsOccupancyRow) { .in.carveout_pct = -1, .in.barriers = 1 };
   row->in.threads_per_block = (int) (p->args.block[0] * p->args.block[1] * p->args.block[2]);
+  row->in.dynamic_shared = (int) p->dynamic_shared;
   row->blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
   if (regs >= 0)
     {

@@ -82,6 +82,7 @@ typedef struct {
   guint8 *shared;
   guint shared_used;
   guint shared_window;   /* bytes the block may declare: static limit + dynamic */
+  gboolean dynamic_declared;   /* the block declared its extern __shared__ array */
   guint8 *shadow;        /* per shared byte: written in this block yet? */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
@@ -232,6 +233,7 @@ void *
 ms_shared_alloc_dynamic (unsigned align)
 {
   Worker *W = cur_worker;
+  W->dynamic_declared = TRUE;
   return ms_shared_alloc (W->launch->dynamic_shared, align);
 }
 
@@ -911,6 +913,7 @@ run_block (Worker *W, guint64 b)
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;
   W->n_shared_arrays = 0;
+  W->dynamic_declared = FALSE;
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   W->region_span = 0;
   W->n_done = W->ctl.n_barrier = 0;
@@ -1228,10 +1231,14 @@ worker_run (gpointer data, gpointer user_data)
             }
           if (W->launch->shared_bytes != NULL)
             {
+              /* static shared memory: without the extern __shared__ array */
+              guint used = W->shared_used
+                           - (W->dynamic_declared ? MIN (W->launch->dynamic_shared,
+                                                         W->shared_used) : 0);
               guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
-              while (W->shared_used > seen
+              while (used > seen
                      && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen,
-                                                      W->shared_used, TRUE, __ATOMIC_RELAXED,
+                                                      used, TRUE, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED))
                 ;
             }

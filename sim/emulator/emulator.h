@@ -44,9 +44,10 @@ typedef struct {
   gpointer progress_data;
   guint64 max_blocks;                     /* run only the first blocks (linear
                                              order); 0 = all */
-  guint *shared_bytes;                    /* if set: gets the most shared memory a
-                                             block declared (bytes, SHARED_ARRAYs
-                                             with their alignment) */
+  guint *shared_bytes;                    /* if set: gets the most static shared
+                                             memory a block declared (bytes,
+                                             SHARED_ARRAYs with their alignment;
+                                             not the extern __shared__ array) */
   /* Users' kernels (compiler-instrumented, sim/emulator/native.c): */
   guint dynamic_shared;                   /* bytes of `extern __shared__` memory */
   gsize oob_margin;                       /* bytes on both sides of every buffer
