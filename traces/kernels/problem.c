@@ -160,25 +160,38 @@ ms_problem_set_size (MsProblem *p, const char *size, GError **error)
   return TRUE;
 }
 
-gboolean
-ms_problem_set_block (MsProblem *p, const char *block, GError **error)
+/* "X", "XxY" or "XxYxZ" (option names the option, unit what it counts)
+ * -> dims, each in 1..max[d]; missing ones are 1. */
+static gboolean
+parse_dims (const char *option, const char *unit, const char *text, const gint64 max[3],
+            unsigned dims[3], GError **error)
 {
   g_auto (GStrv) parts = NULL;
-  int n = split_dims (block, &parts);
+  int n = split_dims (text, &parts);
   if (n < 1 || n > 3)
     {
       g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--block %s: give X, XxY or XxYxZ threads", block);
+                   "%s %s: give X, XxY or XxYxZ %s", option, text, unit);
       return FALSE;
     }
-  unsigned dims[3] = { 1, 1, 1 };
+  dims[0] = dims[1] = dims[2] = 1;
   for (int d = 0; d < n; d++)
     {
       gint64 v;
-      if (!parse_int ("--block", parts[d], 1, 1024, &v, error))
+      if (!parse_int (option, parts[d], 1, max[d], &v, error))
         return FALSE;
       dims[d] = (unsigned) v;
     }
+  return TRUE;
+}
+
+gboolean
+ms_problem_set_block (MsProblem *p, const char *block, GError **error)
+{
+  static const gint64 max[3] = { 1024, 1024, 1024 };
+  unsigned dims[3];
+  if (!parse_dims ("--block", "threads", block, max, dims, error))
+    return FALSE;
   const MsKernel *k = p->kernel;
   gboolean one_d = dims[1] == 1 && dims[2] == 1;
   const char *rule = NULL;
@@ -219,24 +232,8 @@ ms_problem_set_block (MsProblem *p, const char *block, GError **error)
 gboolean
 ms_problem_set_grid (MsProblem *p, const char *grid, GError **error)
 {
-  g_auto (GStrv) parts = NULL;
-  int n = split_dims (grid, &parts);
-  if (n < 1 || n > 3)
-    {
-      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--grid %s: give X, XxY or XxYxZ blocks", grid);
-      return FALSE;
-    }
-  unsigned dims[3] = { 1, 1, 1 };
-  for (int d = 0; d < n; d++)
-    {
-      gint64 v;
-      if (!parse_int ("--grid", parts[d], 1, d == 0 ? G_MAXINT32 : 65535, &v, error))
-        return FALSE;
-      dims[d] = (unsigned) v;
-    }
-  memcpy (p->args.grid, dims, sizeof dims);
-  return TRUE;
+  static const gint64 max[3] = { G_MAXINT32, 65535, 65535 };
+  return parse_dims ("--grid", "blocks", grid, max, p->args.grid, error);
 }
 
 guint64
