@@ -871,6 +871,17 @@ test_user_report (void)
                    ==, 128 * 4);
   g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
                    ==, 128 * 32);
+
+  /* occupancy takes the same launch: a 32x32 float tile is 4096 static bytes,
+   * the 1024 bytes of --dynamic-shared are dynamic */
+  g_autofree char *tiled = user_spec ("transpose.cu", "transpose_shared");
+  g_auto (Result) occ = memsim ("occupancy", tiled, "--grid", "2x2", "--block", "32x32",
+                                "--dynamic-shared", "1024", "--arg", "odata=float[4096]=0", "--arg",
+                                "idata=float[4096]", "--arg", "width=64", "--arg", "height=64",
+                                NULL);
+  g_test_message ("%s", occ.err);
+  g_assert_cmpint (occ.status, ==, 0);
+  g_assert_nonnull (strstr (occ.out, "4096 static (emulator) + 1024 dynamic"));
 }
 
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
