@@ -69,6 +69,9 @@ void ms_user_syncthreads (void);
 #define __threadfence() __sync_synchronize ()
 #define __threadfence_block() __sync_synchronize ()
 #define __ldg(p) (*(p))
+/* memsim rewrites the __shared__ declarations it can see (in a function,
+ * not in a macro or header): any other one stops the compiler here */
+#define __shared__ memsim_cannot_rewrite_this___shared___declaration_write_it_in_the_kernel
 
 /* __shared__ T name[N][M];  ->  T (&name)[N][M] = ms_shared_ref_<T[N][M]> (align);
  * extern __shared__ T name[];  ->  T *const name = ms_shared_dynamic_<T> (align);
@@ -113,7 +116,23 @@ static inline auto max (A a, B b) -> decltype (a < b ? a : b) { return a < b ? b
 /* The launch entry memsim generates after the user's source, one per
  * kernel: ms_user_launch_ (kernel, L) calls the kernel with its k-th
  * pointer parameter from L->buf[k], and parameter i, when it is a number,
- * from L->f[i] (floating point) or L->i[i] (integers, enums, bool). */
+ * from L->f[i] (floating point) or L->i[i] (integers, enums, bool).
+ * ms_user_kinds_<decltype (&kernel)>::kinds says which each parameter is:
+ * 'p' pointer, 'f' floating point, 'i' integer, 's' anything else (a struct
+ * by value: memsim refuses to launch the kernel, so it is never passed). */
+template <typename P>
+static constexpr char
+ms_user_kind_ ()
+{
+  return std::is_pointer<P>::value ? 'p'
+         : std::is_floating_point<P>::value ? 'f'
+         : std::is_integral<P>::value || std::is_enum<P>::value ? 'i' : 's';
+}
+template <typename F> struct ms_user_kinds_;
+template <typename... P> struct ms_user_kinds_<void (*) (P...)>
+{
+  static constexpr char kinds[sizeof... (P) + 1] = { ms_user_kind_<P> ()..., '\0' };
+};
 template <typename P>
 static inline P
 ms_user_arg_ (const MsLaunchArgs *L, int i, int pointer)
@@ -122,12 +141,12 @@ ms_user_arg_ (const MsLaunchArgs *L, int i, int pointer)
     return static_cast<P> (L->buf[pointer]);
   else if constexpr (std::is_floating_point<P>::value)
     return static_cast<P> (L->f[i]);
+  else if constexpr (std::is_integral<P>::value || std::is_enum<P>::value)
+    return static_cast<P> (L->i[i]);
   else
     {
-      static_assert (std::is_integral<P>::value || std::is_enum<P>::value,
-                     "memsim passes pointers, integers and floating-point numbers to a kernel; "
-                     "a struct parameter cannot be set with --arg");
-      return static_cast<P> (L->i[i]);
+      alignas (P) static const unsigned char zero[sizeof (P)] = {};
+      return *reinterpret_cast<const P *> (zero);   /* never launched (kind 's') */
     }
 }
 /* How many of the first i parameters are pointers. */

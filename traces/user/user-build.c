@@ -161,7 +161,10 @@ generate (const char *file, const char *rewritten, const char *const *kernels)
   g_string_append (g, "#line 1 \"<memsim entry>\"\n");
   for (const char *const *k = kernels; *k; k++)
     g_string_append_printf (g, "extern \"C\" void ms_user_entry_%s (const MsLaunchArgs *L) "
-                               "{ ms_user_launch_ (%s, L); }\n", *k, *k);
+                               "{ ms_user_launch_ (%s, L); }\n"
+                               "extern \"C\" const char *ms_user_kinds_%s (void) "
+                               "{ return ms_user_kinds_<decltype (&%s)>::kinds; }\n",
+                            *k, *k, *k, *k);
   return g_string_free (g, FALSE);
 }
 

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* Bumped whenever the generated code or the flags change meaning (it is
  * part of the cache key, with the shim headers' text). */
-#define MS_USER_BUILD_VERSION 1
+#define MS_USER_BUILD_VERSION 2
 
 /* Builds (or finds in the cache) the shared object of the CUDA source
  * `text` read from `file`, with one entry `ms_user_entry_NAME` per name of

@@ -33,6 +33,8 @@ struct MsUserKernel {
   char *file;
   char **lines;
   MsUserFunction *fn;
+  char *kinds;             /* per parameter, from the build: 'p' pointer,
+                              'f' floating point, 'i' integer (cuda-shim.h) */
   GModule *module;
   MsUserSites *sites;
   gboolean cached;
@@ -174,6 +176,31 @@ load (const char *file, const char *name, GError **error)
       g_module_close (module);
       return NULL;
     }
+  /* what the compiler says the parameters are (a typedef'd pointer is one) */
+  g_autofree char *kinds_sym = g_strconcat ("ms_user_kinds_", fn->name, NULL);
+  const char *(*kinds_fn) (void) = NULL;
+  const char *kinds = g_module_symbol (module, kinds_sym, (gpointer *) &kinds_fn) && kinds_fn
+                        ? kinds_fn () : "";
+  if (strlen (kinds) != fn->params->len)
+    {
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
+                   "%s:%d: memsim read %u parameters of %s, the compiler %zu; write the "
+                   "parameter list plainly (no macros)", file, fn->line, fn->params->len,
+                   fn->name, strlen (kinds));
+      g_module_close (module);
+      return NULL;
+    }
+  for (guint i = 0; i < fn->params->len; i++)
+    if (kinds[i] == 's')
+      {
+        const MsUserParam *q = fn->params->pdata[i];
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                     "%s:%d: parameter %s of %s is passed by value (%s); memsim sets pointers "
+                     "and numbers with --arg, not structs yet", file, fn->line, q->name,
+                     fn->name, q->type);
+        g_module_close (module);
+        return NULL;
+      }
   MsUserSites *sites = ms_user_sites_new (so, info.dli_fbase, file, error);
   if (sites == NULL)
     {
@@ -187,6 +214,7 @@ load (const char *file, const char *name, GError **error)
   k->module = module;
   k->sites = sites;
   k->cached = cached;
+  k->kinds = g_strdup (kinds);
   for (guint i = 0; i < fns->len; i++)
     if (fns->pdata[i] == fn)
       k->fn = g_ptr_array_steal_index (fns, i);
@@ -417,11 +445,9 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
 }
 
 static gboolean
-set_scalar (MsProblem *p, guint index, const MsUserParam *param, const char *value,
-            GError **error)
+set_scalar (MsProblem *p, guint index, const MsUserParam *param, gboolean floating,
+            const char *value, GError **error)
 {
-  gboolean floating = strstr (param->type, "float") != NULL
-                      || strstr (param->type, "double") != NULL;
   char *end = NULL;
   if (strcmp (value, "true") == 0 || strcmp (value, "false") == 0)
     {
@@ -527,11 +553,11 @@ ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch, GError *
         {
           g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
                        "%s needs --arg %s=%s (parameter %u: %s %s)", fn->name, q->name,
-                       q->pointee ? "TYPE[COUNT]" : "NUMBER", i + 1, q->type, q->name);
+                       k->kinds[i] == 'p' ? "TYPE[COUNT]" : "NUMBER", i + 1, q->type, q->name);
           return NULL;
         }
-      if (q->pointee ? !set_buffer (p, k, q, value, error)
-                     : !set_scalar (p, i, q, value, error))
+      if (k->kinds[i] == 'p' ? !set_buffer (p, k, q, value, error)
+                             : !set_scalar (p, i, q, k->kinds[i] == 'f', value, error))
         return NULL;
     }
   return g_steal_pointer (&p);

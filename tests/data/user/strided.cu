@@ -29,3 +29,10 @@ __global__ void overrun(float *out, const float *in, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     out[i] = in[i + n];
 }
+
+// A struct passed by value: memsim says it cannot set it (tests/test-cli.c);
+// its presence must not stop the file's other kernels.
+__global__ void scaled(float *out, float2 scale)
+{
+    out[threadIdx.x] *= scale.x;
+}
