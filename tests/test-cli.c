@@ -884,6 +884,32 @@ test_user_report (void)
   g_assert_nonnull (strstr (occ.out, "4096 static (emulator) + 1024 dynamic"));
 }
 
+/* A whole program file: its host code compiles but never runs; FILE.cu alone
+ * names its only kernel.  1024 floats, 4 blocks of 256: 32 warps each load
+ * a and b (4 sectors a warp) and store c. */
+static void
+test_user_program (void)
+{
+  g_autofree char *spec = user_spec ("program.cu", "");
+  spec[strlen (spec) - 1] = '\0';   /* no ":KERNEL" */
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "4", "--block", "256", "--arg",
+                              "a=float[1024]", "--arg", "b=float[1024]", "--arg",
+                              "c=float[1024]=0", "--arg", "n=1024", "--format", "json", NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, " ms\n"));   /* main did not run */
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *m = json_object_get_object_member (
+    json_node_get_object (json_parser_get_root (parser)), "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "smsp__sass_inst_executed_op_global_ld.sum"), ==,
+                   64);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   ==, 256);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                   ==, 128);
+}
+
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
 static void
 test_user_save_and_replay (void)
@@ -1006,6 +1032,7 @@ main (int argc, char **argv)
   if (cxx != NULL)   /* (the no-compiler message is tested with MEMSIM_CXX) */
     {
       g_test_add_func ("/cli/user/report", test_user_report);
+      g_test_add_func ("/cli/user/program", test_user_program);
       g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
       g_test_add_func ("/cli/user/errors", test_user_errors);
     }

@@ -14,7 +14,9 @@
  *   - __syncthreads() is a call into the runtime (no GLib needed here);
  *   - __shared__ declarations are rewritten by memsim before compiling
  *     (traces/user/user-source.c) into references to arrays in the
- *     emulator's shared window (ms_shared_ref_ below).
+ *     emulator's shared window (ms_shared_ref_ below);
+ *   - a file's host code compiles (cuda-host.h declares the runtime API,
+ *     `<<<...>>>` is blanked out) but never runs.
  * Plain C++ with GNU extensions (g++ -std=gnu++17); nothing of GLib.
  */
 #ifndef MEMSIM_CUDA_SHIM_H
@@ -43,6 +45,7 @@ void ms_user_syncthreads (void);
 #include <utility>
 
 #include "kernel.h"
+#include "cuda-host.h"
 
 /* kernel.h's accessor macros are for the built-in kernels only: a user's
  * kernel may use these names for its own things. */
@@ -69,6 +72,7 @@ void ms_user_syncthreads (void);
 #define __threadfence() __sync_synchronize ()
 #define __threadfence_block() __sync_synchronize ()
 #define __ldg(p) (*(p))
+static constexpr int warpSize = 32;   /* a name, not a macro: cudaDeviceProp has one */
 /* memsim rewrites the __shared__ declarations it can see (in a function,
  * not in a macro or header): any other one stops the compiler here */
 #define __shared__ memsim_cannot_rewrite_this___shared___declaration_write_it_in_the_kernel

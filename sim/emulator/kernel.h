@@ -68,7 +68,16 @@ typedef struct {
 #include <stdint.h>
 
 typedef struct { unsigned x, y, z; } uint3;
+#ifdef __cplusplus   /* users' files: host code builds dim3s (cuda-shim.h) */
+struct dim3 {
+  unsigned x, y, z;
+  constexpr dim3 (unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x (x_), y (y_), z (z_) {}
+  constexpr dim3 (uint3 v) : x (v.x), y (v.y), z (v.z) {}
+  constexpr operator uint3 () const { return uint3 { x, y, z }; }
+};
+#else
 typedef uint3 dim3;
+#endif
 
 typedef struct __attribute__ ((aligned (8))) { float x, y; } float2;
 typedef struct { float x, y, z; } float3;
@@ -108,7 +117,9 @@ extern __thread MsBlockInfo ms_block;
 #define blockIdx (ms_block.block_idx)
 #define blockDim (ms_block.block_dim)
 #define gridDim (ms_block.grid_dim)
+#ifndef MS_USER_KERNEL   /* (users' files: a constant, cuda-shim.h) */
 #define warpSize 32
+#endif
 
 #define __global__ static
 /* for the emulator's own crash tests, which dereference a null pointer on

@@ -35,7 +35,8 @@ static const char *const compile_flags[] = {
   "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0", "-w", NULL,
 };
 
-static const char *const shim_headers[] = { "cuda-shim.h", "kernel.h", "site.h", NULL };
+static const char *const shim_headers[] = { "cuda-shim.h", "cuda-host.h", "kernel.h", "site.h",
+                                            NULL };
 /* CUDA headers a kernel file includes, empty here: the shim is forced in */
 static const char *const stub_headers[] = { "cuda_runtime.h", "cuda.h",
                                             "device_launch_parameters.h", "cuda_runtime_api.h",

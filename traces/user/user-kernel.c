@@ -157,7 +157,9 @@ load (const char *file, const char *name, GError **error)
     return NULL;
 
   (void) ms_native_runtime_version ();   /* the hooks the build calls: linked in */
-  GModule *module = g_module_open (so, G_MODULE_BIND_LOCAL);
+  /* lazily bound: the file's host code calls CUDA's runtime, which memsim
+   * declares (cuda-host.h) but trace never runs */
+  GModule *module = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
   if (module == NULL)
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,

@@ -380,10 +380,32 @@ rewrite_declarator (GString *out, const char *type, const char *decl, gboolean i
   return TRUE;
 }
 
-char *
-ms_user_source_rewrite (const char *text, const char *file, GError **error)
+/* Blanks every `<<<...>>>` of a launch in t (and in its blanked copy s):
+ * `k<<<grid, block>>>(args)` compiles as a call, which never runs. */
+static void
+blank_launches (char *t, char *s)
 {
-  g_autofree char *s = blank_text (text);
+  for (char *p = strstr (s, "<<<"); p != NULL; p = strstr (p, "<<<"))
+    {
+      char *end = strstr (p + 3, ">>>");
+      if (end == NULL)
+        return;
+      for (char *q = p; q < end + 3; q++)
+        if (*q != '\n')
+          {
+            *q = ' ';
+            t[q - s] = ' ';
+          }
+      p = end + 3;
+    }
+}
+
+char *
+ms_user_source_rewrite (const char *original, const char *file, GError **error)
+{
+  g_autofree char *s = blank_text (original);
+  g_autofree char *text = g_strdup (original);
+  blank_launches (text, s);
   GString *out = g_string_new (NULL);
   gsize copied = 0;
   int depth = 0;

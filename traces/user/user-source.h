@@ -40,7 +40,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsUserFunction, ms_user_function_free)
 GPtrArray *ms_user_source_kernels (const char *text);
 
 /* text with every __shared__ declaration inside a function rewritten into
- * MS_SHARED / MS_SHARED_DYNAMIC (sim/emulator/cuda-shim.h), every line where
+ * a reference to an array of the emulator's shared window (ms_shared_ref_,
+ * ms_shared_dynamic_: sim/emulator/cuda-shim.h) and every `<<<...>>>` of a
+ * launch blanked out (host code compiles but never runs), every line where
  * it was.  NULL and an error (file:line) for a __shared__ variable at file
  * scope.  file names the source in messages. */
 char *ms_user_source_rewrite (const char *text, const char *file, GError **error);
