@@ -18,6 +18,7 @@
 #include "emulator.h"
 #include "model.h"
 #include "problem.h"
+#include "user-build.h"
 #include "user-kernel.h"
 #include "user-source.h"
 
@@ -293,6 +294,38 @@ test_scan (void)
   g_assert_nonnull (strstr (error->message, "g.cu:1: a __shared__ variable at file scope"));
 }
 
+/* Builds are cached by content: the second build of a text is the first's
+ * file, under $XDG_CACHE_HOME/memsim/kernels; a changed text builds anew;
+ * a compile error is the compiler's first, as file:line. */
+static void
+test_cache (void)
+{
+  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "k.cu", NULL);
+  const char *kernels[] = { "k", NULL };
+  const char *text = "__global__ void k (float *o)\n{\n  o[threadIdx.x] = 1.0f;\n}\n";
+  gboolean cached = TRUE;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = ms_user_build (file, text, kernels, &cached, &error);
+  g_assert_no_error (error);
+  g_assert_false (cached);
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
+  g_assert_true (g_str_has_prefix (first, dir));
+  g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *second = ms_user_build (file, text, kernels, &cached, &error);
+  g_assert_true (cached);
+  g_assert_cmpstr (first, ==, second);
+  g_autofree char *third = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = 2;\n}\n",
+                                          kernels, &cached, &error);
+  g_assert_false (cached);
+  g_assert_cmpstr (first, !=, third);
+  g_autofree char *bad = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n",
+                                        kernels, &cached, &error);
+  g_assert_null (bad);
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
+  g_assert_true (g_str_has_prefix (error->message, file));
+  g_assert_nonnull (strstr (error->message, "k.cu:3: error: 'x' was not declared"));
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -327,6 +360,7 @@ main (int argc, char **argv)
   if (cxx)
     {
       g_test_add_func ("/user/same-as-builtin/test_atomics", test_atomics);
+      g_test_add_func ("/user/build-cache", test_cache);
       g_test_add_func ("/user/hand-derived/strided", test_strided);
       g_test_add_func ("/user/hand-derived/float4-and-struct", test_wide_and_struct);
     }

@@ -85,7 +85,6 @@ ms_user_syncthreads (void)
 
 /* Referenced by traces/user so the linker keeps this file in programs that
  * load users' kernels. */
-int ms_native_runtime_version (void);
 int
 ms_native_runtime_version (void)
 {

@@ -37,7 +37,6 @@ struct MsUserKernel {
                               'f' floating point, 'i' integer (cuda-shim.h) */
   GModule *module;
   MsUserSites *sites;
-  gboolean cached;
 };
 
 /* Loaded kernels stay for the process: the site table points into them. */
@@ -54,12 +53,6 @@ const MsKernel *
 ms_user_kernel_descriptor (const MsUserKernel *k)
 {
   return &k->kernel;
-}
-
-gboolean
-ms_user_kernel_cached (const MsUserKernel *k)
-{
-  return k->cached;
 }
 
 static gboolean
@@ -150,8 +143,7 @@ load (const char *file, const char *name, GError **error)
         g_ptr_array_add (entries, f->name);
     }
   g_ptr_array_add (entries, NULL);
-  gboolean cached = FALSE;
-  g_autofree char *so = ms_user_build (file, text, (const char *const *) entries->pdata, &cached,
+  g_autofree char *so = ms_user_build (file, text, (const char *const *) entries->pdata, NULL,
                                        error);
   if (so == NULL)
     return NULL;
@@ -215,7 +207,6 @@ load (const char *file, const char *name, GError **error)
   k->lines = g_strsplit (text, "\n", -1);
   k->module = module;
   k->sites = sites;
-  k->cached = cached;
   k->kinds = g_strdup (kinds);
   for (guint i = 0; i < fns->len; i++)
     if (fns->pdata[i] == fn)

@@ -32,8 +32,6 @@ const MsUserKernel *ms_user_kernel_load (const char *spec, GError **error);
 
 /* The kernel's descriptor (name, source, entry; external). */
 const MsKernel *ms_user_kernel_descriptor (const MsUserKernel *k);
-/* Whether the build came from the cache (no compiler run). */
-gboolean ms_user_kernel_cached (const MsUserKernel *k);
 
 typedef struct {
   const char *grid;              /* X[xY[xZ]] (required) */
