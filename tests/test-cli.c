@@ -910,6 +910,31 @@ test_user_program (void)
                    ==, 128);
 }
 
+/* A template kernel, named by its instantiation: a 32x32 tile with a pad
+ * column, one block of 32 warps: 32 shared stores and 32 column loads, one
+ * wavefront each (the pad makes the column conflict-free). */
+static void
+test_user_template (void)
+{
+  g_autofree char *spec = user_spec ("template.cu", "tile_transpose<32>");
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                              "out=float[1024]=0", "--arg", "in=float[1024]", "--format", "json",
+                              NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "tile_transpose<32>");
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "smsp__sass_inst_executed_op_shared_ld.sum"), ==,
+                   32);
+  g_assert_cmpint (json_object_get_int_member (
+                     m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (
+                     m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), ==, 32);
+}
+
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
 static void
 test_user_save_and_replay (void)
@@ -948,7 +973,9 @@ test_user_errors (void)
       "has no __global__ function 'nope'; its kernels: transpose_naive, transpose_shared, "
       "transpose_padded" },
     { "bad.cu:broken", { NULL }, 2, "bad.cu:6: error:" },
-    { "bad.cu:tiled", { NULL }, 2, "tiled is a template" },
+    { "bad.cu:tiled", { NULL }, 2, "tiled is a template: name an instantiation" },
+    { "template.cu:tile_transpose", { NULL }, 2,
+      "tile_transpose is a template: name an instantiation, e.g. " },
     { "transpose.cu:transpose_naive", { "odata=1024", NULL }, 2,
       "--arg odata=1024: odata is a pointer (float *); give TYPE[COUNT]" },
     { "transpose.cu:transpose_naive", { "odata=float[4]", "idata=float[4]", "width=float[4]",
@@ -1033,6 +1060,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/cli/user/report", test_user_report);
       g_test_add_func ("/cli/user/program", test_user_program);
+      g_test_add_func ("/cli/user/template", test_user_template);
       g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
       g_test_add_func ("/cli/user/errors", test_user_errors);
     }

@@ -238,6 +238,18 @@ test_wide_and_struct (void)
   g_assert_true (some_nonzero);
 }
 
+/* A template kernel by its instantiation: out is in transposed (32x32). */
+static void
+test_template (void)
+{
+  const char *args[] = { "out=float[1024]=0", "in=float[1024]", NULL };
+  g_auto (Run) r = run_user ("template.cu", "tile_transpose<32>", "1", "32x32", 0, args);
+  const float *out = r.problem->args.buf[0], *in = r.problem->args.buf[1];
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 32; x++)
+      g_assert_cmpfloat (out[y * 32 + x], ==, in[x * 32 + y]);
+}
+
 /* ------------------------------------------------ the source scan */
 
 static void
@@ -361,6 +373,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/user/same-as-builtin/test_atomics", test_atomics);
       g_test_add_func ("/user/build-cache", test_cache);
+      g_test_add_func ("/user/template-instantiation", test_template);
       g_test_add_func ("/user/hand-derived/strided", test_strided);
       g_test_add_func ("/user/hand-derived/float4-and-struct", test_wide_and_struct);
     }

@@ -152,6 +152,16 @@ run (const char *const *argv, const char *cwd, char **err_out, GError **error)
   return TRUE;
 }
 
+char *
+ms_user_build_symbol (const char *prefix, const char *kernel)
+{
+  char *s = g_strconcat (prefix, kernel, NULL);
+  for (char *c = s + strlen (prefix); *c; c++)
+    if (!g_ascii_isalnum (*c) && *c != '_')
+      *c = '_';
+  return s;
+}
+
 /* The generated unit: the rewritten source and the entries. */
 static char *
 generate (const char *file, const char *rewritten, const char *const *kernels)
@@ -161,11 +171,15 @@ generate (const char *file, const char *rewritten, const char *const *kernels)
   g_string_append_printf (g, "#line 1 \"%s\"\n%s\n", quoted, rewritten);
   g_string_append (g, "#line 1 \"<memsim entry>\"\n");
   for (const char *const *k = kernels; *k; k++)
-    g_string_append_printf (g, "extern \"C\" void ms_user_entry_%s (const MsLaunchArgs *L) "
-                               "{ ms_user_launch_ (%s, L); }\n"
-                               "extern \"C\" const char *ms_user_kinds_%s (void) "
-                               "{ return ms_user_kinds_<decltype (&%s)>::kinds; }\n",
-                            *k, *k, *k, *k);
+    {
+      g_autofree char *entry = ms_user_build_symbol ("ms_user_entry_", *k);
+      g_autofree char *kinds = ms_user_build_symbol ("ms_user_kinds_", *k);
+      g_string_append_printf (g, "extern \"C\" void %s (const MsLaunchArgs *L) "
+                                 "{ ms_user_launch_ (%s, L); }\n"
+                                 "extern \"C\" const char *%s (void) "
+                                 "{ return ms_user_kinds_<decltype (&%s)>::kinds; }\n",
+                              entry, *k, kinds, *k);
+    }
   return g_string_free (g, FALSE);
 }
 

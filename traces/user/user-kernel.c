@@ -30,6 +30,7 @@
 struct MsUserKernel {
   MsKernel kernel;         /* first: MsProblem.kernel points here */
   char *spec;              /* canonical "FILE:KERNEL" */
+  char *name;              /* KERNEL: a name or a template's instantiation */
   char *file;
   char **lines;
   MsUserFunction *fn;
@@ -94,9 +95,12 @@ load (const char *file, const char *name, GError **error)
                    "%s has no __global__ function; memsim runs CUDA kernels", file);
       return NULL;
     }
+  /* a template's instantiation: tile<1> */
+  g_autofree char *base = name ? g_strstrip (g_strndup (name, strcspn (name, "<"))) : NULL;
+  gboolean instance = name != NULL && strchr (name, '<') != NULL;
   MsUserFunction *fn = NULL;
   for (guint i = 0; i < fns->len; i++)
-    if (name != NULL && strcmp (((MsUserFunction *) fns->pdata[i])->name, name) == 0)
+    if (base != NULL && strcmp (((MsUserFunction *) fns->pdata[i])->name, base) == 0)
       fn = fns->pdata[i];
   if (fn == NULL && name == NULL && fns->len == 1)
     fn = fns->pdata[0];
@@ -111,13 +115,20 @@ load (const char *file, const char *name, GError **error)
                      "%s has no __global__ function '%s'; its kernels: %s", file, name, names);
       return NULL;
     }
-  if (fn->is_template)
+  if (fn->is_template != instance)
     {
-      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                   "%s:%d: %s is a template; memsim does not instantiate template kernels yet",
-                   file, fn->line, fn->name);
+      if (instance)
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                     "%s:%d: %s is not a template; name it without <...>", file, fn->line,
+                     fn->name);
+      else
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                     "%s:%d: %s is a template: name an instantiation, e.g. %s:'%s<...>'", file,
+                     fn->line, fn->name, file, fn->name);
       return NULL;
     }
+  if (name == NULL)
+    name = fn->name;
   if (fn->params->len > MS_MAX_ARGS)
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
@@ -142,6 +153,8 @@ load (const char *file, const char *name, GError **error)
       if (!f->is_template && f->params->len <= MS_MAX_ARGS)
         g_ptr_array_add (entries, f->name);
     }
+  if (instance)
+    g_ptr_array_add (entries, (char *) name);
   g_ptr_array_add (entries, NULL);
   g_autofree char *so = ms_user_build (file, text, (const char *const *) entries->pdata, NULL,
                                        error);
@@ -159,7 +172,7 @@ load (const char *file, const char *name, GError **error)
                    file, g_module_error ());
       return NULL;
     }
-  g_autofree char *sym = g_strconcat ("ms_user_entry_", fn->name, NULL);
+  g_autofree char *sym = ms_user_build_symbol ("ms_user_entry_", name);
   gpointer entry = NULL;
   Dl_info info;
   if (!g_module_symbol (module, sym, &entry) || entry == NULL || dladdr (entry, &info) == 0)
@@ -171,7 +184,7 @@ load (const char *file, const char *name, GError **error)
       return NULL;
     }
   /* what the compiler says the parameters are (a typedef'd pointer is one) */
-  g_autofree char *kinds_sym = g_strconcat ("ms_user_kinds_", fn->name, NULL);
+  g_autofree char *kinds_sym = ms_user_build_symbol ("ms_user_kinds_", name);
   const char *(*kinds_fn) (void) = NULL;
   const char *kinds = g_module_symbol (module, kinds_sym, (gpointer *) &kinds_fn) && kinds_fn
                         ? kinds_fn () : "";
@@ -204,6 +217,7 @@ load (const char *file, const char *name, GError **error)
 
   MsUserKernel *k = g_new0 (MsUserKernel, 1);
   k->file = g_strdup (file);
+  k->name = g_strdup (name);
   k->lines = g_strsplit (text, "\n", -1);
   k->module = module;
   k->sites = sites;
@@ -212,7 +226,7 @@ load (const char *file, const char *name, GError **error)
     if (fns->pdata[i] == fn)
       k->fn = g_ptr_array_steal_index (fns, i);
   MsKernel *d = &k->kernel;
-  d->name = k->fn->name;
+  d->name = k->name;
   d->family = "user";
   d->origin = k->file;
   d->description = "a kernel of your own file";
