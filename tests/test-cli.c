@@ -989,6 +989,8 @@ test_user_errors (void)
     { "strided.cu:scaled", { NULL }, 2,
       "parameter scale of scaled is passed by value (float2); memsim sets pointers and "
       "numbers with --arg, not structs yet" },
+    { "reduce.cu:reduce_sequential", { "out=int[1]=0", "in=int[32]", "n=32", NULL }, 1,
+      "the extern __shared__ array has 0 bytes: give --dynamic-shared BYTES" },
     { "strided.cu:overrun", { "out=float[32]=0", "in=float[32]", "n=32", NULL }, 1,
       "out-of-bounds load of 4 bytes at byte offset 128 of buffer 'in' (128 bytes)" },
   };

@@ -369,8 +369,11 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
   if (W->shared && a >= W->shared && a < W->shared + W->shared_window + 4096)
     return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                     "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
-                    "shared arrays; check the tile indexing",
-                    what, a - W->shared, W->shared_used);
+                    "shared arrays; %s",
+                    what, a - W->shared, W->shared_used,
+                    W->dynamic_declared && W->launch->dynamic_shared == 0
+                      ? "the extern __shared__ array has 0 bytes: give --dynamic-shared BYTES"
+                      : "check the tile indexing");
   int best = -1;
   for (guint b = 0; b < W->n_bufs; b++)
     if (W->buf_base[b] <= a && (best < 0 || W->buf_base[b] > W->buf_base[best]))

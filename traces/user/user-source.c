@@ -234,7 +234,7 @@ parse_param (const char *text)
   if (named)
     {
       param->name = g_strndup (p + start, end - start);
-      g_autofree char *type = g_strconcat (p, "", NULL);
+      g_autofree char *type = g_strdup (p);
       memset (type + start, ' ', end - start);
       if (array)
         {
