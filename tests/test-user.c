@@ -195,7 +195,7 @@ test_strided (void)
 }
 
 /* float4: one 16-byte access per lane, 512 bytes = 16 sectors in one
- * request, each way.  A 16-byte struct's 4-byte member: lanes 16 bytes
+ * request, each way; float3: three 4-byte ones.  A 16-byte struct's 4-byte member: lanes 16 bytes
  * apart, 512 bytes spanned = 16 sectors for 128 bytes used. */
 static void
 test_wide_and_struct (void)
@@ -211,6 +211,19 @@ test_wide_and_struct (void)
   g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 16);
   assert_same_buffer (&r, 0, &r, 1);
   g_assert_cmpmem (r.problem->args.buf[0], 512, r.problem->args.buf[1], 512);
+
+  /* float3: three 4-byte accesses each way, lanes 12 bytes apart: 384
+   * bytes spanned = 12 sectors an instruction */
+  const char *args3[] = { "out=float3[32]=0", "in=float3[32]", NULL };
+  g_auto (Run) r3 = run_user ("strided.cu", "copy3", "1", "32", 0, args3);
+  total (&r3, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  total (&r3, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+  g_assert_cmpuint (ld.executions, ==, 3);
+  g_assert_cmpuint (ld.bytes, ==, 3 * 32 * 4);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 3 * 12);
+  g_assert_cmpuint (st.executions, ==, 3);
+  g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 3 * 12);
+  g_assert_cmpmem (r3.problem->args.buf[0], 384, r3.problem->args.buf[1], 384);
 
   const char *args[] = { "out=int[32]=0", "p=Particle[32]", NULL };
   g_auto (Run) s = run_user ("strided.cu", "ids", "1", "32", 0, args);

@@ -14,8 +14,12 @@
  * Modelling assumptions: one hook call = one warp-level memory instruction
  * of the width the compiler chose for the CPU (a float4 is one 16-byte
  * access, a struct copied member by member is one access per member);
- * range accesses (aggregate copies) are split into naturally aligned
- * pieces of up to 16 bytes, one instruction each.
+ * a range access (an aggregate copy GCC does not split itself, e.g. a
+ * float3) is split into 4-byte pieces when its address and size are
+ * multiples of 4 -- what nvcc does for a type aligned to 4 bytes: a float3
+ * is three 32-bit loads -- and into bytes otherwise, one instruction per
+ * piece.  The same split for every lane keeps an instruction's width
+ * uniform.
  */
 #include "config.h"
 
@@ -45,15 +49,9 @@ static void
 range (void *p, gsize size, gboolean store, const void *pc)
 {
   guint8 *a = p;
-  while (size > 0)
-    {
-      unsigned n = 16;
-      while (n > 1 && (n > size || ((guintptr) a & (n - 1)) != 0))
-        n /= 2;
-      ms_native_access (a, n, store, pc);
-      a += n;
-      size -= n;
-    }
+  unsigned n = (size % 4 == 0 && ((guintptr) a & 3) == 0) ? 4 : 1;
+  for (gsize done = 0; done < size; done += n)
+    ms_native_access (a + done, n, store, pc);
 }
 
 HOOK (__tsan_read_range, (void *p, gsize size)) { range (p, size, FALSE, RA ()); }
