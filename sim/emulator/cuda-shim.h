@@ -69,6 +69,21 @@ void ms_user_syncthreads (void);
 #define __align__(n) __attribute__ ((aligned (n)))
 #define __launch_bounds__(...)
 #define __syncthreads() ms_user_syncthreads ()
+/* The built-in variables are calls into the runtime, declared const: within
+ * one run of the kernel by one thread they never change, so the compiler
+ * reads each once, with no hook call and no thread-local look-up per use. */
+extern "C" uint3 ms_user_thread_idx (void) __attribute__ ((const));
+extern "C" uint3 ms_user_block_idx (void) __attribute__ ((const));
+extern "C" uint3 ms_user_block_dim (void) __attribute__ ((const));
+extern "C" uint3 ms_user_grid_dim (void) __attribute__ ((const));
+#undef threadIdx
+#undef blockIdx
+#undef blockDim
+#undef gridDim
+#define threadIdx (ms_user_thread_idx ())
+#define blockIdx (ms_user_block_idx ())
+#define blockDim (ms_user_block_dim ())
+#define gridDim (ms_user_grid_dim ())
 #define __threadfence() __sync_synchronize ()
 #define __threadfence_block() __sync_synchronize ()
 #define __ldg(p) (*(p))

@@ -23,6 +23,7 @@
  */
 #include "config.h"
 
+#include "kernel.h"
 #include "lane.h"
 #include "native.h"
 
@@ -79,6 +80,36 @@ void
 ms_user_syncthreads (void)
 {
   ms_lane_syncthreads (ms_native_site (RA ()));
+}
+
+/* threadIdx, blockIdx, blockDim, gridDim of the shim (const functions). */
+uint3 ms_user_thread_idx (void);
+uint3 ms_user_block_idx (void);
+uint3 ms_user_block_dim (void);
+uint3 ms_user_grid_dim (void);
+
+uint3
+ms_user_thread_idx (void)
+{
+  return ((MsThreadInfo *) ms_self)->thread_idx;
+}
+
+uint3
+ms_user_block_idx (void)
+{
+  return ms_block.block_idx;
+}
+
+uint3
+ms_user_block_dim (void)
+{
+  return ms_block.block_dim;
+}
+
+uint3
+ms_user_grid_dim (void)
+{
+  return ms_block.grid_dim;
 }
 
 /* Referenced by traces/user so the linker keeps this file in programs that
