@@ -909,9 +909,22 @@ test_docs_commands (void)
       g_assert_cmpint (g_mkdir_with_parents (to_dir, 0755), ==, 0);
       g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
     }
+  /* the plain-CUDA examples the docs run (their own kernels) */
+  g_autofree char *examples = g_build_filename (dir, "examples", NULL);
+  g_assert_cmpint (g_mkdir_with_parents (examples, 0755), ==, 0);
+  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu" };
+  for (guint i = 0; i < G_N_ELEMENTS (cu); i++)
+    {
+      g_autofree char *from = g_test_build_filename (G_TEST_DIST, "..", "examples", cu[i], NULL);
+      g_autofree char *to = g_build_filename (examples, cu[i], NULL);
+      g_autofree char *data = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+      g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+    }
   const char *docs[] = { "README.md", "docs/user-guide.md", "docs/trace-format.md",
                          "docs/importers.md", "docs/kernels.md", "docs/diagrams.md",
-                         "docs/memsim.1" };
+                         "docs/memsim.1", "examples/README.md" };
   guint n = 0;
   for (guint d = 0; d < G_N_ELEMENTS (docs); d++)
     {
@@ -1111,9 +1124,216 @@ test_progress (void)
   g_assert_cmpstr (off.err, ==, "");
 }
 
+/* ---------------------------------------- users' kernels (FILE.cu:KERNEL) */
+
+/* tests/data/user/FILE:KERNEL (examples/ for transpose.cu) */
+static char *
+user_spec (const char *file, const char *kernel)
+{
+  g_autofree char *path = strcmp (file, "transpose.cu") == 0
+    ? g_test_build_filename (G_TEST_DIST, "..", "examples", file, NULL)
+    : g_test_build_filename (G_TEST_DIST, "data", "user", file, NULL);
+  return g_strconcat (path, ":", kernel, NULL);
+}
+
+/* The report quotes the user's source lines; the check says there is none. */
+static void
+test_user_report (void)
+{
+  g_autofree char *spec = user_spec ("transpose.cu", "transpose_naive");
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "2x2", "--block", "32x32", "--arg",
+                              "odata=float[4096]=0", "--arg", "idata=float[4096]", "--arg",
+                              "width=64", "--arg", "height=64", "--format", "json", NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "transpose_naive");
+  g_assert_nonnull (strstr (json_object_get_string_member (o, "check"), "not run"));
+  JsonArray *lines = json_object_get_array_member (o, "lines");
+  g_assert_cmpuint (json_array_get_length (lines), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *l = json_array_get_object_element (lines, i);
+      g_assert_cmpint (json_object_get_int_member (l, "line"), ==, 11);
+      g_assert_cmpstr (json_object_get_string_member (l, "source"), ==,
+                       "odata[x * height + y] = idata[y * width + x];");
+    }
+  /* a 64x64 transpose: 128 warps load 4 sectors, store 32 */
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   ==, 128 * 4);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                   ==, 128 * 32);
+
+  /* occupancy takes the same launch: a 32x32 float tile is 4096 static bytes,
+   * the 1024 bytes of --dynamic-shared are dynamic */
+  g_autofree char *tiled = user_spec ("transpose.cu", "transpose_shared");
+  g_auto (Result) occ = memsim ("occupancy", tiled, "--grid", "2x2", "--block", "32x32",
+                                "--dynamic-shared", "1024", "--arg", "odata=float[4096]=0", "--arg",
+                                "idata=float[4096]", "--arg", "width=64", "--arg", "height=64",
+                                NULL);
+  g_test_message ("%s", occ.err);
+  g_assert_cmpint (occ.status, ==, 0);
+  g_assert_nonnull (strstr (occ.out, "4096 static (emulator) + 1024 dynamic"));
+}
+
+/* A whole program file: its host code compiles but never runs; FILE.cu alone
+ * names its only kernel.  1024 floats, 4 blocks of 256: 32 warps each load
+ * a and b (4 sectors a warp) and store c. */
+static void
+test_user_program (void)
+{
+  g_autofree char *spec = user_spec ("program.cu", "");
+  spec[strlen (spec) - 1] = '\0';   /* no ":KERNEL" */
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "4", "--block", "256", "--arg",
+                              "a=float[1024]", "--arg", "b=float[1024]", "--arg",
+                              "c=float[1024]=0", "--arg", "n=1024", "--format", "json", NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, " ms\n"));   /* main did not run */
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *m = json_object_get_object_member (
+    json_node_get_object (json_parser_get_root (parser)), "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "smsp__sass_inst_executed_op_global_ld.sum"), ==,
+                   64);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+                   ==, 256);
+  g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
+                   ==, 128);
+}
+
+/* A template kernel, named by its instantiation: a 32x32 tile with a pad
+ * column, one block of 32 warps: 32 shared stores and 32 column loads, one
+ * wavefront each (the pad makes the column conflict-free). */
+static void
+test_user_template (void)
+{
+  g_autofree char *spec = user_spec ("template.cu", "tile_transpose<32>");
+  g_auto (Result) r = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                              "out=float[1024]=0", "--arg", "in=float[1024]", "--format", "json",
+                              NULL);
+  g_test_message ("%s", r.err);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (json_object_get_string_member (o, "kernel"), ==, "tile_transpose<32>");
+  JsonObject *m = json_object_get_object_member (o, "metrics");
+  g_assert_cmpint (json_object_get_int_member (m, "smsp__sass_inst_executed_op_shared_ld.sum"), ==,
+                   32);
+  g_assert_cmpint (json_object_get_int_member (
+                     m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), ==, 32);
+  g_assert_cmpint (json_object_get_int_member (
+                     m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), ==, 32);
+}
+
+/* --save-trace writes the user kernel's stream; replay reports it the same. */
+static void
+test_user_save_and_replay (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-cli-XXXXXX", NULL);
+  g_autofree char *t = g_build_filename (dir, "t.trace", NULL);
+  g_autofree char *spec = user_spec ("reduce.cu", "reduce_sequential");
+  g_auto (Result) live = memsim ("trace", spec, "--grid", "16", "--block", "128",
+                                 "--dynamic-shared", "512", "--arg", "out=int[16]=0", "--arg",
+                                 "in=int[2048]", "--arg", "n=2048", "--save-trace", t,
+                                 "--format", "csv", NULL);
+  g_test_message ("%s", live.err);
+  g_assert_cmpint (live.status, ==, 0);
+  g_auto (Result) replay = memsim ("replay", t, "--format", "csv", NULL);
+  g_assert_cmpint (replay.status, ==, 0);
+  /* the per-line rows (with the source text) are the same */
+  g_assert_nonnull (strstr (replay.out, "sdata[tid] += sdata[tid + s];"));
+  g_assert_nonnull (strstr (live.out, "sdata[tid] += sdata[tid + s];"));
+  g_unlink (t);
+  g_rmdir (dir);
+}
+
+/* Every way a user's kernel can be wrong: one line, what to do. */
+static void
+test_user_errors (void)
+{
+  g_autofree char *transpose = user_spec ("transpose.cu", "transpose_naive");
+  const char *launch[] = { "--grid", "1", "--block", "32", NULL };
+  struct {
+    const char *spec, *args[6];
+    int status;
+    const char *fragment;
+  } cases[] = {
+    { "no-such-dir/missing.cu:k", { NULL }, 2, "no-such-dir/missing.cu: no such file" },
+    { "transpose.cu:nope", { NULL }, 2,
+      "has no __global__ function 'nope'; its kernels: transpose_naive, transpose_shared, "
+      "transpose_padded" },
+    { "bad.cu:broken", { NULL }, 2, "bad.cu:6: error:" },
+    { "bad.cu:tiled", { NULL }, 2, "tiled is a template: name an instantiation" },
+    { "template.cu:tile_transpose", { NULL }, 2,
+      "tile_transpose is a template: name an instantiation, e.g. " },
+    { "transpose.cu:transpose_naive", { "odata=1024", NULL }, 2,
+      "--arg odata=1024: odata is a pointer (float *); give TYPE[COUNT]" },
+    { "transpose.cu:transpose_naive", { "odata=float[4]", "idata=float[4]", "width=float[4]",
+                                        NULL }, 2, "width is an int; give an integer" },
+    { "transpose.cu:transpose_naive", { "rows=4", NULL }, 2,
+      "--arg rows=4: transpose_naive has no such parameter; its parameters: float * odata" },
+    { "transpose.cu:transpose_naive", { "odata=float[4]", NULL }, 2,
+      "transpose_naive needs --arg idata=TYPE[COUNT]" },
+    { "transpose.cu:transpose_naive", { "odata=double4[4]", NULL }, 2,
+      "unknown type 'double4'" },
+    { "strided.cu:scaled", { NULL }, 2,
+      "parameter scale of scaled is passed by value (float2); memsim sets pointers and "
+      "numbers with --arg, not structs yet" },
+    { "reduce.cu:reduce_sequential", { "out=int[1]=0", "in=int[32]", "n=32", NULL }, 1,
+      "the extern __shared__ array has 0 bytes: give --dynamic-shared BYTES" },
+    { "strided.cu:overrun", { "out=float[32]=0", "in=float[32]", "n=32", NULL }, 1,
+      "out-of-bounds load of 4 bytes at byte offset 128 of buffer 'in' (128 bytes)" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto (GStrv) fk = g_strsplit (cases[i].spec, ":", 2);
+      g_autofree char *spec = g_str_has_prefix (cases[i].spec, "no-such")
+                                ? g_strdup (cases[i].spec) : user_spec (fk[0], fk[1]);
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *exe = g_getenv ("MEMSIM") ? g_getenv ("MEMSIM") : "./memsim";
+      g_ptr_array_add (argv, (char *) exe);
+      g_ptr_array_add (argv, "trace");
+      g_ptr_array_add (argv, spec);
+      for (const char **l = launch; *l; l++)
+        g_ptr_array_add (argv, (char *) *l);
+      for (guint a = 0; cases[i].args[a]; a++)
+        {
+          g_ptr_array_add (argv, "--arg");
+          g_ptr_array_add (argv, (char *) cases[i].args[a]);
+        }
+      g_ptr_array_add (argv, NULL);
+      g_auto (Result) r = { 0 };
+      int wait_status = 0;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                   &r.out, &r.err, &wait_status, NULL));
+      r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
+      assert_one_line_error (&r, cases[i].status, cases[i].fragment);
+    }
+  /* the launch is required; --gpu is not there yet; no compiler */
+  g_auto (Result) no_grid = memsim ("trace", transpose, "--block", "32", NULL);
+  assert_one_line_error (&no_grid, 2, "give the launch with --grid");
+  g_auto (Result) gpu = memsim ("trace", transpose, "--gpu", NULL);
+  assert_one_line_error (&gpu, 2, "--gpu does not run your own .cu files yet");
+  g_setenv ("MEMSIM_CXX", "memsim-no-such-compiler", TRUE);
+  g_auto (Result) no_cxx = memsim ("trace", transpose, "--grid", "1", "--block", "32", NULL);
+  g_unsetenv ("MEMSIM_CXX");
+  assert_one_line_error (&no_cxx, 2, "memsim-no-such-compiler not found");
+  g_assert_nonnull (strstr (no_cxx.err, "apt-get install g++"));
+  g_auto (Result) size = memsim ("trace", transpose, "--size", "64", NULL);
+  assert_one_line_error (&size, 2, "--size is for the built-in kernels");
+}
+
 int
 main (int argc, char **argv)
 {
+  /* users' kernels are built into a cache of this run, not the user's */
+  g_autofree char *cache = g_dir_make_tmp ("memsim-cli-cache-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/version-and-help", test_version_and_help);
   g_test_add_func ("/cli/list-json", test_list_json);
@@ -1137,5 +1357,18 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);
   g_test_add_func ("/cli/choice-names", test_choice_names);
   g_test_add_func ("/cli/docs-commands", test_docs_commands);
-  return g_test_run ();
+  g_autofree char *cxx = g_find_program_in_path ("g++");
+  if (cxx != NULL)   /* (the no-compiler message is tested with MEMSIM_CXX) */
+    {
+      g_test_add_func ("/cli/user/report", test_user_report);
+      g_test_add_func ("/cli/user/program", test_user_program);
+      g_test_add_func ("/cli/user/template", test_user_template);
+      g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
+      g_test_add_func ("/cli/user/errors", test_user_errors);
+    }
+  int status = g_test_run ();
+  g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);
+  if (system (rm) != 0)
+    g_printerr ("cannot remove %s\n", cache);
+  return status;
 }

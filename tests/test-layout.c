@@ -9,6 +9,8 @@
  *   traces/format, traces/import: files <-> stream (stream, arch, each other;
  *                 replay.c runs the models over a file)
  *   traces/kernels  the kernel library, runs the emulator and the models
+ *   traces/user   users' own CUDA files: compiled, loaded, set up as problems
+ *                 (+ kernels)
  *   viz/report    tables                          (models, stream, arch)
  *   viz/diagrams  figures                         (+ report, kernels)
  *   gpu           the CUDA back-end               (everything but the CLI)
@@ -32,6 +34,7 @@ static const Rule rules[] = {
   { "traces/format", "sim/stream sim/arch sim/models traces/import" },
   { "traces/import", "sim/stream sim/arch traces/format" },
   { "traces/kernels", "sim/stream sim/arch sim/emulator sim/models" },
+  { "traces/user", "sim/stream sim/arch sim/emulator sim/models traces/kernels" },
   { "viz/report", "sim/stream sim/arch sim/models" },
   { "viz/diagrams", "sim/stream sim/arch sim/models viz/report traces/kernels" },
   { "gpu", "sim/stream sim/arch sim/emulator sim/models traces/kernels traces/format "

@@ -309,7 +309,8 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
   g_autoptr (MsRunInfo) own_run = NULL;
   const MsRunInfo *run;
   g_autoptr (MsArch) arch = NULL;
-  if (ms_kernel_find (argv[1]) == NULL && g_file_test (argv[1], G_FILE_TEST_EXISTS))
+  if (ms_kernel_find (argv[1]) == NULL && g_file_test (argv[1], G_FILE_TEST_EXISTS)
+      && !g_str_has_suffix (argv[1], ".cu"))
     {
       if ((src = ms_trace_source_open (argv[1], &error)) == NULL)
         {
@@ -553,6 +554,7 @@ ms_cmd_diagram (int argc, char **argv)
          "  memsim diagram t.trace -o from-trace.svg   # a trace file instead of a kernel\n");
   g_option_context_add_main_entries (ctx, entries, NULL);
   ms_kernel_options_add (ctx, &kopts, FALSE);
+  ms_kernel_options_add_user (ctx, &kopts);
   int status = diagram_run (&kopts, &o, ctx, argc, argv);
   ms_kernel_options_clear (&kopts);
   g_free (o.kind);

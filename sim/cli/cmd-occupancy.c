@@ -137,6 +137,7 @@ ms_cmd_occupancy (int argc, char **argv)
          "  memsim occupancy transpose_shared --block-sizes all\n"
          "  memsim occupancy gemm_tiled -p regs=64 --arch a100 --format json\n");
   ms_kernel_options_add (ctx, &opts, TRUE);
+  ms_kernel_options_add_user (ctx, &opts);
   GOptionEntry entries[] = {
     { "block-sizes", 0, 0, G_OPTION_ARG_STRING, &block_sizes,
       "Also the occupancy for these threads per block: a comma-separated LIST, or all "

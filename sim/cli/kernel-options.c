@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel-usage.h"
+#include "user-kernel.h"
 
 void
 ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format)
@@ -43,8 +44,26 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
 }
 
 void
+ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts)
+{
+  GOptionEntry entries[] = {
+    { "grid", 'g', 0, G_OPTION_ARG_STRING, &opts->grid,
+      "Your kernel (FILE.cu:KERNEL): blocks in the grid, X, XxY or XxYxZ", "XxY" },
+    { "arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts->args,
+      "Your kernel: a parameter's value (repeatable): NAME=TYPE[COUNT] for a pointer (a buffer "
+      "of COUNT random elements; TYPE[COUNT]=0: zeros), NAME=NUMBER for a scalar", "NAME=VALUE" },
+    { "dynamic-shared", 0, 0, G_OPTION_ARG_INT, &opts->dynamic_shared,
+      "Your kernel: bytes of extern __shared__ memory per block (default 0)", "BYTES" },
+    { NULL },
+  };
+  g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+void
 ms_kernel_options_clear (MsKernelOptions *opts)
 {
+  g_free (opts->grid);
+  g_strfreev (opts->args);
   g_free (opts->size);
   g_free (opts->block);
   g_strfreev (opts->params);
@@ -96,20 +115,64 @@ ms_kernel_options_trace_arch (const char *option, const MsRunInfo *info, GError 
   return arch;
 }
 
+/* A user's kernel: compiled, loaded and set up from --grid, --block,
+ * --dynamic-shared and --arg. */
+static MsProblem *
+user_problem (const MsKernelOptions *opts, const char *spec, GError **error)
+{
+  if (opts->size != NULL)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--size is for the built-in kernels; size your kernel's buffers with "
+                   "--arg NAME=TYPE[COUNT] and its launch with --grid and --block");
+      return NULL;
+    }
+  for (int i = 0; opts->params && opts->params[i]; i++)
+    if (!g_str_has_prefix (opts->params[i], "regs="))
+      {
+        g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                     "-p %s: -p sets a built-in kernel's parameters; give your kernel's with "
+                     "--arg NAME=VALUE", opts->params[i]);
+        return NULL;
+      }
+  if (opts->dynamic_shared < 0)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--dynamic-shared %d: give a number of bytes from 0", opts->dynamic_shared);
+      return NULL;
+    }
+  const MsUserKernel *k = ms_user_kernel_load (spec, error);
+  if (k == NULL)
+    return NULL;
+  MsUserLaunch launch = { .grid = opts->grid, .block = opts->block,
+                          .dynamic_shared = (guint) opts->dynamic_shared,
+                          .args = (const char *const *) opts->args };
+  return ms_user_problem_new (k, &launch, error);
+}
+
 MsProblem *
 ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError **error)
 {
+  if (opts->threads < 0 || opts->threads > 1024)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--threads %d: give 0 (one per core) to 1024", opts->threads);
+      return NULL;
+    }
+  if (ms_user_kernel_spec (name))
+    return user_problem (opts, name, error);
+  if (opts->grid != NULL || opts->args != NULL || opts->dynamic_shared != 0)
+    {
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "--grid, --arg and --dynamic-shared are for your own kernels "
+                   "(FILE.cu:KERNEL); %s is built in: use --size and -p", name);
+      return NULL;
+    }
   const MsKernel *k = ms_kernel_find (name);
   if (k == NULL)
     {
       g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
                    "unknown kernel '%s'; `memsim list` shows the built-in kernels", name);
-      return NULL;
-    }
-  if (opts->threads < 0 || opts->threads > 1024)
-    {
-      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--threads %d: give 0 (one per core) to 1024", opts->threads);
       return NULL;
     }
   g_autoptr (MsProblem) p = ms_problem_new (k);
@@ -173,6 +236,7 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
   const MsKernelUsage *u = ms_kernel_usage_find (p);
   *row = (MsOccupancyRow) { .in.carveout_pct = -1, .in.barriers = 1 };
   row->in.threads_per_block = (int) (p->args.block[0] * p->args.block[1] * p->args.block[2]);
+  row->in.dynamic_shared = (int) p->dynamic_shared;
   row->blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
   if (regs >= 0)
     {

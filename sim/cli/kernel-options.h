@@ -17,6 +17,10 @@ typedef struct {
   char *size;
   char *block;
   char **params;
+  /* a user's kernel (FILE.cu:KERNEL): --grid, --dynamic-shared, --arg */
+  char *grid;
+  int dynamic_shared;
+  char **args;
   int threads;
   char *arch;
   char *format;
@@ -28,6 +32,8 @@ typedef struct {
 
 /* Adds the options to ctx (storage in opts). */
 void ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format);
+/* Adds --grid, --dynamic-shared and --arg, the launch of a user's kernel. */
+void ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts);
 void ms_kernel_options_clear (MsKernelOptions *opts);
 
 /* --sample PERCENT[%] onto p. */
@@ -63,6 +69,8 @@ gboolean ms_kernel_options_costs (const MsKernelOptions *opts, const MsProblem *
 
 /* Finds the kernel and builds the problem from the options (-p regs=N is
  * left out: see ms_kernel_options_registers; --allow-races sets
- * p->allow_races). */
+ * p->allow_races).  A kernel named FILE.cu:KERNEL is the user's own
+ * (traces/user: compiled, loaded, its launch from --grid, --block,
+ * --dynamic-shared and --arg); a built-in one takes --size and -p. */
 MsProblem *ms_kernel_options_problem (const MsKernelOptions *opts, const char *kernel,
                                       GError **error);

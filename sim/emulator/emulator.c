@@ -39,6 +39,7 @@
 #include "fiber.h"
 #include "lane.h"
 #include "racecheck.h"
+#include "native.h"
 
 #define MAX_BLOCK_THREADS 1024
 #define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
@@ -70,6 +71,13 @@ typedef struct {
   guint repeats;
 } SpinWatch;
 
+/* A worker's memo of code address -> site (users' kernels). */
+#define SITE_MEMO 512
+typedef struct {
+  const void *pc;
+  const MsSite *site;
+} SiteMemo;
+
 typedef struct {
   const MsLaunch *launch;
   MsWarpCtl ctl;         /* scheduler context, current warp (sim/emulator/lane.h) */
@@ -78,6 +86,8 @@ typedef struct {
   guint n_lanes;
   guint8 *shared;
   guint shared_used;
+  guint shared_window;   /* bytes the block may declare: static limit + dynamic */
+  gboolean dynamic_declared;   /* the block declared its extern __shared__ array */
   guint8 *shadow;        /* per shared byte: written in this block yet? */
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   guint shared_offsets[MAX_SHARED_ARRAYS];
@@ -106,6 +116,7 @@ typedef struct {
   gsize buf_bytes[MS_MAX_BUFFERS];
   guint n_bufs;
   int last_buf;
+  SiteMemo *site_memo;   /* users' kernels: SITE_MEMO entries */
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -211,17 +222,89 @@ ms_shared_alloc (unsigned size, unsigned align)
   if (k >= MAX_SHARED_ARRAYS)
     lane_fail (l, MS_EMULATOR_ERROR_RESOURCES, "%s: more than %d shared arrays in one block",
                W->launch->kernel, MAX_SHARED_ARRAYS);
+  align = MAX (align, 1);
   guint off = (W->shared_used + align - 1) / align * align;
-  if ((guint64) off + size > MAX_SHARED_BYTES)
+  if ((guint64) off + size > W->shared_window)
     lane_fail (l, MS_EMULATOR_ERROR_RESOURCES,
                "%s: the block declares %u bytes of shared memory, more than the %u a block may "
-               "use statically; make the tile smaller",
-               W->launch->kernel, off + size, MAX_SHARED_BYTES);
+               "use statically (plus --dynamic-shared); make the tile smaller",
+               W->launch->kernel, off + size, W->shared_window);
   W->shared_offsets[k] = off;
   W->n_shared_arrays = k + 1;
   W->shared_used = off + size;
   W->region_span = 0;   /* the shared window grew: look the region up again */
   return W->shared + off;
+}
+
+void *
+ms_shared_alloc_dynamic (unsigned align)
+{
+  Worker *W = cur_worker;
+  W->dynamic_declared = TRUE;
+  return ms_shared_alloc (W->launch->dynamic_shared, align);
+}
+
+/* ------------------------------------------- compiler-instrumented kernels */
+
+/* The site of code address pc in a user's kernel (launch->site_at, through
+ * the worker's memo); a lane of a launch without a resolver fails. */
+const MsSite *
+ms_native_site (const void *pc)
+{
+  Worker *W = cur_worker;
+  static MsSite outside = { "?", 0, 0, -1 };
+  if (W == NULL || W->site_memo == NULL)
+    {
+      if (W != NULL && ms_cur_lane != NULL)
+        lane_fail (ms_cur_lane, MS_EMULATOR_ERROR_LAUNCH,
+                   "%s: compiler-instrumented code in a launch without a site table",
+                   W->launch->kernel);
+      return &outside;
+    }
+  SiteMemo *m = &W->site_memo[((guintptr) pc >> 2) % SITE_MEMO];
+  if (G_LIKELY (m->pc == pc))
+    return m->site;
+  const MsSite *site = W->launch->site_at (W->launch->site_data, pc);
+  if (site == NULL)
+    lane_fail (ms_cur_lane, MS_EMULATOR_ERROR_RESOURCES,
+               "%s: more than %d memory-access sites in the kernels of this process",
+               W->launch->kernel, MS_MAX_SITES);
+  m->pc = pc;
+  m->site = site;
+  return site;
+}
+
+/* Whether address a is device memory of the current block: the shared
+ * window (with the slack fail_out_of_bounds reports), a buffer, or the
+ * guard margin around one (out of bounds: exec_memory says so). */
+static gboolean
+native_device_address (Worker *W, const guint8 *a)
+{
+  if (a >= W->shared && a < W->shared + W->shared_window + 4096)
+    return TRUE;
+  gsize margin = W->launch->oob_margin;
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a + margin >= W->buf_base[b] && a < W->buf_base[b] + W->buf_bytes[b] + margin)
+      return TRUE;
+  return FALSE;
+}
+
+void
+ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
+{
+  Worker *W = cur_worker;
+  Lane *l = ms_cur_lane;
+  if (W == NULL || l == NULL)
+    return;   /* not in a kernel thread (a constructor, the entry's set-up) */
+  const guint8 *a = p;
+  if (((gsize) (a - W->region_lo) >= W->region_span || a < W->region_lo)
+      && !native_device_address (W, a))
+    return;   /* the thread's stack, the kernel's own data, threadIdx: no device access */
+  const MsSite *site = ms_native_site (pc);
+  ms_lane_stop (site, store ? MS_K_NATIVE_ST : MS_K_NATIVE_LD);
+  l->addr = (volatile guint8 *) p;
+  l->size = (guint8) size;
+  ms_lane_yield (l);
 }
 
 /* A fiber runs the kernel once per block it is given: after the kernel
@@ -290,22 +373,31 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
   const guint8 *a = (const guint8 *) l->addr;
   /* the shared window's extent is known exactly: test it first, before a
    * heap buffer just below it takes the blame */
-  if (W->shared && a >= W->shared && a < W->shared + MAX_SHARED_BYTES + 4096)
+  if (W->shared && a >= W->shared && a < W->shared + W->shared_window + 4096)
     return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                     "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
-                    "shared arrays; check the tile indexing",
-                    what, a - W->shared, W->shared_used);
+                    "shared arrays; %s",
+                    what, a - W->shared, W->shared_used,
+                    W->dynamic_declared && W->launch->dynamic_shared == 0
+                      ? "the extern __shared__ array has 0 bytes: give --dynamic-shared BYTES"
+                      : "check the tile indexing");
   int best = -1;
   for (guint b = 0; b < W->n_bufs; b++)
     if (W->buf_base[b] <= a && (best < 0 || W->buf_base[b] > W->buf_base[best]))
       best = (int) b;
   const MsLaunch *L = W->launch;
-  if (best >= 0 && a < W->buf_base[best] + W->buf_bytes[best] + 65536)
+  if (best >= 0 && a < W->buf_base[best] + W->buf_bytes[best] + MAX (65536, W->launch->oob_margin))
     return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                     "out-of-bounds %s of %u bytes at byte offset %td of buffer '%s' (%zu bytes); "
                     "check the kernel's index bounds",
                     what, l->size, a - W->buf_base[best], L->buffer_names[best],
                     W->buf_bytes[best]);
+  for (guint b = 0; b < W->n_bufs; b++)   /* guarded buffers: just below one */
+    if (a < W->buf_base[b] && (gsize) (W->buf_base[b] - a) <= W->launch->oob_margin)
+      return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                      "out-of-bounds %s of %u bytes %td bytes before buffer '%s'; check the "
+                      "kernel's index bounds",
+                      what, l->size, W->buf_base[b] - a, L->buffer_names[b]);
   return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                   "%s of %u bytes at address %p, which is in no buffer of the launch; "
                   "check the pointer arithmetic",
@@ -353,6 +445,13 @@ classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
   *space = W->region_space;
   *vaddr = W->region_vbase + off;
   return TRUE;
+}
+
+static inline MsOp
+kind_op (guint8 kind)
+{
+  return kind == MS_K_LD || kind == MS_K_NATIVE_LD ? MS_OP_LD
+         : kind == MS_K_ST || kind == MS_K_NATIVE_ST ? MS_OP_ST : MS_OP_ATOMIC;
 }
 
 static inline void
@@ -516,8 +615,8 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   MsWarpAccess acc[3];
   guint32 masks[3] = { 0, 0, 0 };
   const Lane *first = &warp[__builtin_ctz (group)];
-  const char *what = first->kind == MS_K_LD ? "load" : first->kind == MS_K_ST ? "store" : "atomic";
-  MsOp op = first->kind == MS_K_LD ? MS_OP_LD : first->kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
+  MsOp op = kind_op (first->kind);
+  const char *what = op == MS_OP_LD ? "load" : op == MS_OP_ST ? "store" : "atomic";
 
   if (G_UNLIKELY (first->site->id < 0) && ms_site_register (first->site) < 0)
     return fail_at (W, first, MS_EMULATOR_ERROR_RESOURCES,
@@ -550,10 +649,10 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       if (sp == MS_SPACE_SHARED)
         {
           guint8 *sh = W->shadow + va;
-          if (first->kind != MS_K_ST && G_UNLIKELY (!all_written (sh, l->size)))
+          if (op != MS_OP_ST && G_UNLIKELY (!all_written (sh, l->size)))
             ms_racecheck_uninitialised (&W->race, (guint) va, l->size,
                                         (guint) (l - W->lanes), l->site);
-          if (first->kind != MS_K_LD)
+          if (op != MS_OP_LD)
             mark_written (sh, l->size);
         }
       /* Loads only read and stores only write, so doing each lane's in this
@@ -755,6 +854,8 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             case MS_K_LD:
             case MS_K_ST:
             case MS_K_ATOMIC:
+            case MS_K_NATIVE_LD:
+            case MS_K_NATIVE_ST:
               if (!exec_memory (W, warp, group))
                 return FALSE;
               break;
@@ -847,6 +948,7 @@ run_block (Worker *W, guint64 b)
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;
   W->n_shared_arrays = 0;
+  W->dynamic_declared = FALSE;
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
@@ -979,8 +1081,11 @@ crash_handler (int sig, siginfo_t *info, void *context)
                             "use fewer or smaller local arrays)"
                  : sig == SIGFPE ? ": the kernel crashed with an arithmetic error (integer "
                                    "division by zero?)"
-                                 : ": the kernel crashed (invalid memory access outside LD/ST: "
-                                   "check that every global and shared access uses LD/ST)");
+                 : W->launch->site_at != NULL
+                   ? ": the kernel crashed (invalid memory access: a pointer outside every "
+                     "buffer and far from them?)"
+                   : ": the kernel crashed (invalid memory access outside LD/ST: "
+                     "check that every global and shared access uses LD/ST)");
       write_str (" in block (");
       write_uint (ms_block.block_idx.x), write_str (","), write_uint (ms_block.block_idx.y);
       write_str (","), write_uint (ms_block.block_idx.z), write_str (") thread (");
@@ -1124,10 +1229,13 @@ worker_new (const MsLaunch *launch, GError **error)
   W->pool = pool;
   W->lanes = g_aligned_alloc0 (n, sizeof (Lane), 64);
   W->n_lanes = n;
-  W->shared = g_aligned_alloc0 (1, MAX_SHARED_BYTES + 4096, 128);
-  W->shadow = g_malloc0 (MAX_SHARED_BYTES + 4096);
-  ms_racecheck_init (&W->race, MAX_SHARED_BYTES, launch->allow_races, launch->warp_hazards,
+  W->shared_window = MAX_SHARED_BYTES + launch->dynamic_shared;
+  W->shared = g_aligned_alloc0 (1, W->shared_window + 4096, 128);
+  W->shadow = g_malloc0 (W->shared_window + 4096);
+  ms_racecheck_init (&W->race, W->shared_window, launch->allow_races, launch->warp_hazards,
                      launch->kernel, launch->source_line, launch->source_data);
+  if (launch->site_at != NULL)
+    W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
@@ -1159,6 +1267,7 @@ worker_free (Worker *W)
   g_aligned_free (W->shared);
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
+  g_free (W->site_memo);
   g_free (W->signal_stack);
   if (W->ordered)
     g_array_unref (W->ordered);
@@ -1239,10 +1348,14 @@ worker_run (gpointer data, gpointer user_data)
             }
           if (W->launch->shared_bytes != NULL)
             {
+              /* static shared memory: without the extern __shared__ array */
+              guint used = W->shared_used
+                           - (W->dynamic_declared ? MIN (W->launch->dynamic_shared,
+                                                         W->shared_used) : 0);
               guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
-              while (W->shared_used > seen
+              while (used > seen
                      && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen,
-                                                      W->shared_used, TRUE, __ATOMIC_RELAXED,
+                                                      used, TRUE, __ATOMIC_RELAXED,
                                                       __ATOMIC_RELAXED))
                 ;
             }

@@ -46,9 +46,19 @@ typedef struct {
   gpointer progress_data;
   guint64 max_blocks;                     /* run only the first blocks (linear
                                              order); 0 = all */
-  guint *shared_bytes;                    /* if set: gets the most shared memory a
-                                             block declared (bytes, SHARED_ARRAYs
-                                             with their alignment) */
+  guint *shared_bytes;                    /* if set: gets the most static shared
+                                             memory a block declared (bytes,
+                                             SHARED_ARRAYs with their alignment;
+                                             not the extern __shared__ array) */
+  /* Users' kernels (compiler-instrumented, sim/emulator/native.c): */
+  guint dynamic_shared;                   /* bytes of `extern __shared__` memory */
+  gsize oob_margin;                       /* bytes on both sides of every buffer
+                                             that hold nothing else (guard pages):
+                                             an access there is out of bounds */
+  /* the site of a code address in the kernel's build (thread-safe); NULL
+   * for built-in kernels, whose sites are static */
+  const MsSite *(*site_at) (gpointer data, const void *pc);
+  gpointer site_data;
   /* Block sampling (ms_launch_sampled_blocks): blocks are taken in groups
    * of sample_group consecutive ones (linear order); of every sample_period
    * groups one runs, chosen by a hash of the period's index.  sample_period

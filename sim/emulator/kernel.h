@@ -60,13 +60,24 @@ typedef struct {
 #else
 /* ------------------------------------------------------------------ CPU */
 
+#ifndef MS_USER_KERNEL
 #include "lane.h"   /* first: it includes GLib, before the CUDA keyword macros */
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct { unsigned x, y, z; } uint3;
+#ifdef __cplusplus   /* users' files: host code builds dim3s (cuda-shim.h) */
+struct dim3 {
+  unsigned x, y, z;
+  constexpr dim3 (unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x (x_), y (y_), z (z_) {}
+  constexpr dim3 (uint3 v) : x (v.x), y (v.y), z (v.z) {}
+  constexpr operator uint3 () const { return uint3 { x, y, z }; }
+};
+#else
 typedef uint3 dim3;
+#endif
 
 typedef struct __attribute__ ((aligned (8))) { float x, y; } float2;
 typedef struct { float x, y, z; } float3;
@@ -74,12 +85,18 @@ typedef struct __attribute__ ((aligned (16))) { float x, y, z, w; } float4;
 typedef struct __attribute__ ((aligned (8))) { int x, y; } int2;
 typedef struct __attribute__ ((aligned (16))) { int x, y, z, w; } int4;
 typedef struct __attribute__ ((aligned (16))) { double x, y; } double2;
+typedef struct __attribute__ ((aligned (8))) { unsigned x, y; } uint2;
+typedef struct __attribute__ ((aligned (16))) { unsigned x, y, z, w; } uint4;
 
 static inline float2 make_float2 (float x, float y) { float2 r = { x, y }; return r; }
 static inline float3 make_float3 (float x, float y, float z) { float3 r = { x, y, z }; return r; }
 static inline float4 make_float4 (float x, float y, float z, float w) { float4 r = { x, y, z, w }; return r; }
 static inline int2 make_int2 (int x, int y) { int2 r = { x, y }; return r; }
 static inline int4 make_int4 (int x, int y, int z, int w) { int4 r = { x, y, z, w }; return r; }
+
+#ifdef __cplusplus   /* the C++ build of users' kernels (traces/user/cuda-shim.h) */
+extern "C" {
+#endif
 
 /* What a fiber (CUDA thread) sees of itself, and of its block (the same for
  * all fibers of an OS thread's current block, hence a plain thread-local). */
@@ -100,7 +117,9 @@ extern __thread MsBlockInfo ms_block;
 #define blockIdx (ms_block.block_idx)
 #define blockDim (ms_block.block_dim)
 #define gridDim (ms_block.grid_dim)
+#ifndef MS_USER_KERNEL   /* (users' files: a constant, cuda-shim.h) */
 #define warpSize 32
+#endif
 
 #define __global__ static
 /* for the emulator's own crash tests, which dereference a null pointer on
@@ -109,7 +128,9 @@ extern __thread MsBlockInfo ms_block;
 #define __device__ static inline
 #define __forceinline__ __attribute__ ((always_inline))
 #define __noinline__ __attribute__ ((noinline))
+#ifndef __cplusplus
 #define __restrict__ restrict
+#endif
 #define __host__
 #endif /* MS_KERNEL_SOURCE */
 
@@ -117,8 +138,10 @@ extern __thread MsBlockInfo ms_block;
  * __COUNTER__ grows in textual order, which is the order the emulator uses
  * to decide which diverged lanes run first. */
 #include "site.h"
+#ifndef MS_SITE_   /* users' kernels: the site of the call's return address */
 #define MS_SITE_ \
   ({ static MsSite ms_site_ = { __FILE__, __LINE__, __COUNTER__, -1 }; &ms_site_; })
+#endif
 
 enum {
   MS_ATOMIC_ADD, MS_ATOMIC_SUB, MS_ATOMIC_MIN, MS_ATOMIC_MAX,
@@ -131,13 +154,24 @@ enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
 void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
                  const void *compare, unsigned size, int op, int num);
 void *ms_shared_alloc (unsigned size, unsigned align);
+/* users' kernels: the `extern __shared__` array (MsLaunch.dynamic_shared bytes) */
+void *ms_shared_alloc_dynamic (unsigned align);
 void ms_syncwarp (const MsSite *site, unsigned mask);
 void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
                int kind, int arg, int width);
 unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
 
+#ifdef __cplusplus
+}
+#endif
+
 /* The unqualified type of an lvalue (drops volatile/const). */
+#ifdef __cplusplus
+#define MS_VALUE_TYPE_(x) __typeof__ (ms_unqualified_ (x))
+template <typename T> static inline T ms_unqualified_ (const volatile T &x);
+#else
 #define MS_VALUE_TYPE_(x) __typeof__ (((void) 0, (x)))
+#endif
 
 /* Loads and stores stop the lane inline (sim/emulator/lane.h explains why).  The
  * loaded value is copied out of the emulator's buffer (a compound literal
@@ -152,13 +186,25 @@ unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
        ms_lane_st (MS_SITE_, &(x), &ms_v_, sizeof (x)); } while (0)
 
 #define SHARED_ARRAY(T, name, n) \
-  T *const name = (T *) ms_shared_alloc (sizeof (T) * (n), _Alignof (T))
+  T *const name = (T *) ms_shared_alloc (sizeof (T) * (n), __alignof__ (T))
 #define SHARED_ARRAY2(T, name, n, m) \
-  T (*const name)[m] = (T (*)[m]) ms_shared_alloc (sizeof (T) * (n) * (m), _Alignof (T))
+  T (*const name)[m] = (T (*)[m]) ms_shared_alloc (sizeof (T) * (n) * (m), __alignof__ (T))
 
+#ifdef __cplusplus
+static inline constexpr int ms_num_kind_ (float) { return MS_NUM_FLOAT; }
+static inline constexpr int ms_num_kind_ (double) { return MS_NUM_DOUBLE; }
+static inline constexpr int ms_num_kind_ (unsigned) { return MS_NUM_UINT; }
+static inline constexpr int ms_num_kind_ (unsigned long) { return MS_NUM_UINT; }
+static inline constexpr int ms_num_kind_ (unsigned long long) { return MS_NUM_UINT; }
+static inline constexpr int ms_num_kind_ (int) { return MS_NUM_INT; }
+static inline constexpr int ms_num_kind_ (long) { return MS_NUM_INT; }
+static inline constexpr int ms_num_kind_ (long long) { return MS_NUM_INT; }
+#define MS_NUM_KIND_(v) ms_num_kind_ (v)
+#else
 #define MS_NUM_KIND_(v) _Generic ((v), float: MS_NUM_FLOAT, double: MS_NUM_DOUBLE, \
   unsigned: MS_NUM_UINT, unsigned long: MS_NUM_UINT, unsigned long long: MS_NUM_UINT, \
   default: MS_NUM_INT)
+#endif
 #define MS_ATOMIC_(op, p, v, c) \
   ({ MS_VALUE_TYPE_ (*(p)) ms_v_ = (v), ms_c_ = (c); \
      *(MS_VALUE_TYPE_ (*(p)) *) ms_atomic (MS_SITE_, (p), &ms_v_, &ms_c_, \
@@ -170,7 +216,9 @@ unsigned ms_vote (const MsSite *site, unsigned mask, int pred, int kind);
 #define atomicExch(p, v) MS_ATOMIC_ (MS_ATOMIC_EXCH, p, v, 0)
 #define atomicCAS(p, c, v) MS_ATOMIC_ (MS_ATOMIC_CAS, p, v, c)
 
+#ifndef MS_USER_KERNEL
 #define __syncthreads() ms_lane_syncthreads (MS_SITE_)
+#endif
 #define MS_MASK_OR_FULL_(...) (0xffffffffu __VA_OPT__ (& (__VA_ARGS__)))
 #define __syncwarp(...) ms_syncwarp (MS_SITE_, MS_MASK_OR_FULL_ (__VA_ARGS__))
 

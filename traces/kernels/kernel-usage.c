@@ -22,6 +22,8 @@ usage_knows (gpointer data, const char *function)
 const MsKernelUsage *
 ms_kernel_usage_find (const MsProblem *p)
 {
+  if (p->kernel->external)
+    return NULL;   /* a user's kernel: no nvcc build of it */
   g_autofree char *f = ms_problem_function (p, usage_knows, NULL);
   return f ? find (f) : NULL;
 }
@@ -41,6 +43,7 @@ ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
     }
   launch.threads = 1;
   launch.max_blocks = 1;
+  launch.oob_margin = 0;   /* the copies have no guard pages */
   launch.shared_bytes = bytes;
   launch.races = NULL;   /* a race is still an error unless p->allow_races; the
                             caller's log keeps the full run's findings */

@@ -47,7 +47,9 @@ ms_problem_free (MsProblem *p)
   if (p == NULL)
     return;
   for (guint b = 0; b < p->n_buffers; b++)
-    if (p->buffer_mapped[b] != 0)
+    if (p->buffer_map_bytes[b] > 0)
+      munmap ((guint8 *) p->args.buf[b] - p->guard_bytes, p->buffer_map_bytes[b]);
+    else if (p->buffer_mapped[b] != 0)
       munmap (p->args.buf[b], p->buffer_mapped[b]);
     else
       free (p->args.buf[b]);
@@ -167,25 +169,38 @@ ms_problem_set_size (MsProblem *p, const char *size, GError **error)
   return TRUE;
 }
 
-gboolean
-ms_problem_set_block (MsProblem *p, const char *block, GError **error)
+/* "X", "XxY" or "XxYxZ" (option names the option, unit what it counts)
+ * -> dims, each in 1..max[d]; missing ones are 1. */
+static gboolean
+parse_dims (const char *option, const char *unit, const char *text, const gint64 max[3],
+            unsigned dims[3], GError **error)
 {
   g_auto (GStrv) parts = NULL;
-  int n = split_dims (block, &parts);
+  int n = split_dims (text, &parts);
   if (n < 1 || n > 3)
     {
       g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--block %s: give X, XxY or XxYxZ threads", block);
+                   "%s %s: give X, XxY or XxYxZ %s", option, text, unit);
       return FALSE;
     }
-  unsigned dims[3] = { 1, 1, 1 };
+  dims[0] = dims[1] = dims[2] = 1;
   for (int d = 0; d < n; d++)
     {
       gint64 v;
-      if (!parse_int ("--block", parts[d], 1, 1024, &v, error))
+      if (!parse_int (option, parts[d], 1, max[d], &v, error))
         return FALSE;
       dims[d] = (unsigned) v;
     }
+  return TRUE;
+}
+
+gboolean
+ms_problem_set_block (MsProblem *p, const char *block, GError **error)
+{
+  static const gint64 max[3] = { 1024, 1024, 1024 };
+  unsigned dims[3];
+  if (!parse_dims ("--block", "threads", block, max, dims, error))
+    return FALSE;
   const MsKernel *k = p->kernel;
   gboolean one_d = dims[1] == 1 && dims[2] == 1;
   const char *rule = NULL;
@@ -221,6 +236,13 @@ ms_problem_set_block (MsProblem *p, const char *block, GError **error)
                                                        .block = { dims[0], dims[1], dims[2] } },
                                      error);
   return TRUE;
+}
+
+gboolean
+ms_problem_set_grid (MsProblem *p, const char *grid, GError **error)
+{
+  static const gint64 max[3] = { G_MAXINT32, 65535, 65535 };
+  return parse_dims ("--grid", "blocks", grid, max, p->args.grid, error);
 }
 
 guint64
@@ -315,8 +337,30 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   p->total_bytes += alloc;
   void *mem = NULL;
   gboolean over = p->total_bytes > p->memory_budget;
-  if (!over)
-    mem = big ? map_zeroed (alloc) : (posix_memalign (&mem, align, alloc) == 0 ? mem : NULL);
+  gsize map_bytes = 0;
+  if (!over && p->guard_bytes > 0)
+    {
+      /* guard pages on both sides: nothing else lives near the buffer, so
+       * the emulator can call an access there out of bounds */
+      map_bytes = p->guard_bytes * 2 + alloc;
+      guint8 *m = mmap (NULL, map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED || mprotect (m + p->guard_bytes, alloc, PROT_READ | PROT_WRITE) != 0)
+        {
+          if (m != MAP_FAILED)
+            munmap (m, map_bytes);
+          map_bytes = 0;
+        }
+      else
+        mem = m + p->guard_bytes;
+    }
+  gboolean fresh = FALSE;   /* mapped by map_zeroed: zero already */
+  if (!over && mem == NULL)
+    {
+      if (big)
+        fresh = (mem = map_zeroed (alloc)) != NULL;
+      else if (posix_memalign (&mem, align, alloc) != 0)
+        mem = NULL;
+    }
   if (mem == NULL)
     {
       g_autofree char *need = format_size (p->total_bytes);
@@ -337,9 +381,10 @@ ms_problem_buffer (MsProblem *p, const char *name, gsize bytes, gboolean output,
   p->buffer_names[b] = name;
   p->buffer_bytes[b] = bytes;
   p->buffer_output[b] = output;
-  p->buffer_mapped[b] = big ? alloc : 0;
+  p->buffer_mapped[b] = fresh ? alloc : 0;
+  p->buffer_map_bytes[b] = map_bytes;
   p->args.buf[b] = mem;
-  if (!big)
+  if (!fresh && map_bytes == 0)   /* fresh mappings are zero */
     memset (mem, 0, alloc);
   return mem;
 }
@@ -513,6 +558,10 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->allow_races = p->allow_races;
   launch->races = p->races;
   launch->source_line = kernel_source_line;
+  launch->dynamic_shared = p->dynamic_shared;
+  launch->oob_margin = p->guard_bytes;
+  launch->site_at = p->kernel->site_at;
+  launch->site_data = p->kernel->site_data;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];
@@ -521,6 +570,21 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 }
 
 static char *sass_function (const MsProblem *p);
+
+/* A user's kernel: its file's lines (sites in other files have none). */
+static char *
+external_source_line (gpointer data, const MsSite *site)
+{
+  const MsKernel *k = data;
+  const char *base = strrchr (k->source, '/');
+  base = base ? base + 1 : k->source;
+  if (site->line < 1 || strcmp (site->file, base) != 0)
+    return NULL;
+  for (int i = 0; k->source_lines[i]; i++)
+    if (i + 1 == site->line)
+      return g_strstrip (g_strdup (k->source_lines[i]));
+  return NULL;
+}
 
 MsRunInfo *
 ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
@@ -539,6 +603,8 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   memcpy (info->block, p->args.block, sizeof info->block);
   for (int i = 0; k->params && k->params[i].name; i++)
     ms_run_info_add_param (info, k->params[i].name, p->param[i]);
+  for (guint i = 0; i < p->n_run_params; i++)
+    ms_run_info_add_param (info, p->run_param_names[i], p->run_params[i]);
   for (guint b = 0; b < p->n_buffers; b++)
     ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
                             p->buffer_bytes[b]);
@@ -551,6 +617,11 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
     {
       info->contended = ms_sass_contended_lines (ms_kernel_sass (), function);
       info->dependent = ms_sass_dependent_lines (ms_kernel_sass (), function);
+    }
+  if (k->source_lines != NULL)
+    {
+      info->source_line = external_source_line;
+      info->source_data = (gpointer) k;
     }
   return info;
 }
@@ -587,7 +658,7 @@ static char *
 sass_function (const MsProblem *p)
 {
   const MsSass *sass = ms_kernel_sass ();
-  if (p->source_counts || sass == NULL)
+  if (p->source_counts || sass == NULL || p->kernel->external)   /* a user's kernel: not nvcc's */
     return NULL;
   return ms_problem_function (p, sass_knows, (gpointer) sass);
 }

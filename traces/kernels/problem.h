@@ -60,6 +60,13 @@ typedef struct {
   gboolean (*check) (MsProblem *p, GError **error);
   MsEntryFn cpu_entry;
   MsEntryFn gpu_entry;       /* NULL when memsim is built without CUDA */
+  /* A user's kernel (traces/user: `memsim trace FILE.cu:KERNEL`): no nvcc
+   * build table, check NULL (no reference), its sites from the build's
+   * debug info (site_at, MsLaunch) and its source lines from the file. */
+  gboolean external;
+  const char *const *source_lines;   /* line i + 1 of the source; NULL-terminated */
+  const MsSite *(*site_at) (gpointer data, const void *pc);
+  gpointer site_data;
 } MsKernel;
 
 struct MsProblem {
@@ -86,6 +93,13 @@ struct MsProblem {
   gboolean allow_races;      /* races are counted, not an error (--allow-races) */
   MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
                                 run (not owned; ms_problem_set_race_log) */
+  guint dynamic_shared;      /* bytes of `extern __shared__` memory per block */
+  gsize guard_bytes;         /* > 0: buffers get this many bytes of guard pages on
+                                both sides (users' kernels: MsLaunch.oob_margin) */
+  gsize buffer_map_bytes[MS_MAX_BUFFERS];  /* guarded buffers: their mapping */
+  gint64 run_params[MS_MAX_PARAMS];        /* users' kernels: integer --args, for */
+  const char *run_param_names[MS_MAX_PARAMS];  /* the report's parameters */
+  guint n_run_params;
 };
 
 /* The registry (traces/kernels/registry.c). */
@@ -102,6 +116,8 @@ gboolean ms_problem_set_param (MsProblem *p, const char *name, const char *value
 gboolean ms_problem_set_size (MsProblem *p, const char *size, GError **error);
 /* --block XxY[xZ] */
 gboolean ms_problem_set_block (MsProblem *p, const char *block, GError **error);
+/* --grid X[xY[xZ]], for kernels whose setup leaves the grid alone (users') */
+gboolean ms_problem_set_grid (MsProblem *p, const char *grid, GError **error);
 gint64 ms_problem_param (const MsProblem *p, const char *name);
 
 /* Runs the descriptor's setup: buffers and grid. */

@@ -1,0 +1,398 @@
+/* test-user.c - users' own CUDA kernels (traces/user, `memsim trace
+ * FILE.cu:KERNEL`): plain-CUDA copies of built-in kernels (tests/data/user,
+ * and examples/transpose.cu)
+ * give the built-in kernel's counters, every one, at the same launch, and
+ * the same output (the built-in's output is checked against its plain-C
+ * reference); hand-derived counts for a strided load, a float4 copy and a
+ * struct member read; struct buffers filled member by member; the
+ * __shared__ rewrite and the kernel scan on their own.  The built-in
+ * kernels were validated on an H100 (docs/validation.md), so equality ties
+ * the compiler-instrumented route to the hardware.
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emulator.h"
+#include "model.h"
+#include "problem.h"
+#include "user-build.h"
+#include "user-kernel.h"
+#include "user-source.h"
+
+/* tests/data/user/NAME, or examples/NAME for the examples */
+static char *
+data_file (const char *name)
+{
+  if (strcmp (name, "transpose.cu") == 0)
+    return g_test_build_filename (G_TEST_DIST, "..", "examples", name, NULL);
+  return g_test_build_filename (G_TEST_DIST, "data", "user", name, NULL);
+}
+
+typedef struct {
+  MsProblem *problem;
+  MsStats *stats;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_clear_pointer (&r->problem, ms_problem_free);
+  g_clear_pointer (&r->stats, ms_stats_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* FILE:KERNEL with its launch (args NULL-terminated); asserts it runs. */
+static Run
+run_user (const char *file, const char *kernel, const char *grid, const char *block,
+          guint dynamic_shared, const char *const *args)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = data_file (file);
+  g_autofree char *spec = g_strconcat (path, ":", kernel, NULL);
+  const MsUserKernel *k = ms_user_kernel_load (spec, &error);
+  g_assert_no_error (error);
+  MsUserLaunch launch = { grid, block, dynamic_shared, args };
+  Run r = { ms_user_problem_new (k, &launch, &error), NULL };
+  g_assert_no_error (error);
+  if (!ms_problem_simulate (r.problem, ms_arch_default (), 0, NULL, &r.stats, &error))
+    g_error ("%s: %s", spec, error->message);
+  return r;
+}
+
+/* A built-in kernel at --size/--block; its output check must pass. */
+static Run
+run_builtin (const char *name, const char *size, const char *block)
+{
+  g_autoptr (GError) error = NULL;
+  Run r = { ms_problem_new (ms_kernel_find (name)), NULL };
+  g_assert_true ((!size || ms_problem_set_size (r.problem, size, &error))
+                 && (!block || ms_problem_set_block (r.problem, block, &error))
+                 && ms_problem_setup (r.problem, &error)
+                 && ms_problem_simulate (r.problem, ms_arch_default (), 0, NULL, &r.stats, &error)
+                 && r.problem->kernel->check (r.problem, &error));
+  g_assert_no_error (error);
+  return r;
+}
+
+/* Every counter of every (space, op), and the launch's own, agree. */
+static void
+assert_same_counters (const Run *a, const Run *b)
+{
+  for (int sp = 0; sp < MS_N_SPACES; sp++)
+    for (int op = 0; op < MS_N_OPS; op++)
+      {
+        MsCounters x, y;
+        ms_stats_total (a->stats, (MsSpace) sp, op, &x);
+        ms_stats_total (b->stats, (MsSpace) sp, op, &y);
+        if (x.executions + y.executions > 0)
+          g_test_message ("%s %s: %" G_GUINT64_FORMAT " vs %" G_GUINT64_FORMAT " executions",
+                          ms_space_name ((MsSpace) sp), ms_op_name ((MsOp) op), x.executions,
+                          y.executions);
+        g_assert_cmpuint (x.executions, ==, y.executions);
+        g_assert_cmpuint (x.lanes, ==, y.lanes);
+        g_assert_cmpuint (x.partial, ==, y.partial);
+        g_assert_cmpuint (x.bytes, ==, y.bytes);
+        for (int s = 0; s < MS_COUNTER_SLOTS; s++)
+          g_assert_cmpuint (x.v[s], ==, y.v[s]);
+      }
+  for (int s = 0; s < MS_COUNTER_SLOTS; s++)
+    g_assert_cmpuint (a->stats->launch.v[s], ==, b->stats->launch.v[s]);
+}
+
+static void
+assert_same_buffer (const Run *a, guint ia, const Run *b, guint ib)
+{
+  g_assert_cmpuint (a->problem->buffer_bytes[ia], ==, b->problem->buffer_bytes[ib]);
+  g_assert_cmpmem (a->problem->args.buf[ia], a->problem->buffer_bytes[ia],
+                   b->problem->args.buf[ib], b->problem->buffer_bytes[ib]);
+}
+
+/* ------------------------------------------- equal to the built-in kernels */
+
+/* A 256x192 matrix (not square: the indexing must be right), 32x32 blocks. */
+static void
+test_transpose (gconstpointer data)
+{
+  const char *kernel = data;
+  const char *args[] = { "odata=float[49152]=0", "idata=float[49152]", "width=256",
+                         "height=192", NULL };
+  g_auto (Run) user = run_user ("transpose.cu", kernel, "8x6", "32x32", 0, args);
+  g_auto (Run) builtin = run_builtin (kernel, "256x192", NULL);
+  assert_same_counters (&user, &builtin);
+  assert_same_buffer (&user, 1, &builtin, 1);   /* the same input ... */
+  assert_same_buffer (&user, 0, &builtin, 0);   /* ... and the checked output */
+}
+
+/* n = 65536 ints, 256 threads a block; the shared array is extern
+ * (--dynamic-shared 1024) in the copies, static in the built-ins. */
+static void
+test_reduce (gconstpointer data)
+{
+  const char *kernel = data;
+  gboolean two = strcmp (kernel, "reduce_unroll_last") == 0;   /* 2 elements a thread */
+  const char *grid = two ? "128" : "256";
+  g_autofree char *out = g_strdup_printf ("out=int[%s]=0", grid);
+  const char *args[] = { out, "in=int[65536]", "n=65536", NULL };
+  g_auto (Run) user = run_user ("reduce.cu", kernel, grid, "256", 1024, args);
+  g_auto (Run) builtin = run_builtin (kernel, "65536", "256");
+  assert_same_counters (&user, &builtin);
+  assert_same_buffer (&user, 1, &builtin, 1);
+  assert_same_buffer (&user, 0, &builtin, 0);
+}
+
+/* test_atomics: shared and global atomicAdd, atomicMax, atomicCAS on a
+ * __shared__ scalar; inputs 0..15 as the built-in's (=0..15). */
+static void
+test_atomics (void)
+{
+  const char *args[] = { "out=int[18]=0", "in=int[1000]=0..15", "n=1000", NULL };
+  g_auto (Run) user = run_user ("atomics.cu", "histogram", "8", "128", 0, args);
+  g_auto (Run) builtin = run_builtin ("test_atomics", NULL, NULL);
+  assert_same_counters (&user, &builtin);
+  assert_same_buffer (&user, 1, &builtin, 1);
+  assert_same_buffer (&user, 0, &builtin, 0);
+}
+
+/* ------------------------------------------------ hand-derived counts */
+
+static void
+total (const Run *r, MsSpace space, MsOp op, MsCounters *c)
+{
+  ms_stats_total (r->stats, space, op, c);
+}
+
+
+/* One warp loads 4-byte floats at a stride of s floats: 1 request and
+ * 4 * s sectors for s <= 8 (32 lanes x 4 s bytes / 32-byte sectors), 32
+ * from s = 8 on (one sector per lane); it stores them contiguously: 1
+ * request, 4 sectors (BRIEF section 4). */
+static void
+test_strided (void)
+{
+  static const int strides[] = { 1, 2, 3, 4, 8, 32 };
+  for (guint i = 0; i < G_N_ELEMENTS (strides); i++)
+    {
+      int s = strides[i];
+      g_autofree char *in = g_strdup_printf ("in=float[%d]", 32 * s);
+      g_autofree char *stride = g_strdup_printf ("stride=%d", s);
+      const char *args[] = { "out=float[32]=0", in, stride, NULL };
+      g_auto (Run) r = run_user ("strided.cu", "strided", "1", "32", 0, args);
+      MsCounters ld, st;
+      total (&r, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+      total (&r, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+      g_assert_cmpuint (ld.executions, ==, 1);
+      g_assert_cmpuint (ld.v[MS_SLOT_REQUESTS], ==, 1);
+      g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, (guint64) MIN (4 * s, 32));
+      g_assert_cmpuint (st.executions, ==, 1);
+      g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 4);
+      const float *o = r.problem->args.buf[0], *x = r.problem->args.buf[1];
+      for (int l = 0; l < 32; l++)
+        g_assert_cmpfloat (o[l], ==, x[l * s]);
+    }
+}
+
+/* float4: one 16-byte access per lane, 512 bytes = 16 sectors in one
+ * request, each way; float3: three 4-byte ones.  A 16-byte struct's 4-byte member: lanes 16 bytes
+ * apart, 512 bytes spanned = 16 sectors for 128 bytes used. */
+static void
+test_wide_and_struct (void)
+{
+  const char *args4[] = { "out=float4[32]=0", "in=float4[32]", NULL };
+  g_auto (Run) r = run_user ("strided.cu", "copy4", "1", "32", 0, args4);
+  MsCounters ld, st;
+  total (&r, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  total (&r, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+  g_assert_cmpuint (ld.executions, ==, 1);
+  g_assert_cmpuint (ld.bytes, ==, 512);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 16);
+  g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 16);
+  assert_same_buffer (&r, 0, &r, 1);
+  g_assert_cmpmem (r.problem->args.buf[0], 512, r.problem->args.buf[1], 512);
+
+  /* float3: three 4-byte accesses each way, lanes 12 bytes apart: 384
+   * bytes spanned = 12 sectors an instruction */
+  const char *args3[] = { "out=float3[32]=0", "in=float3[32]", NULL };
+  g_auto (Run) r3 = run_user ("strided.cu", "copy3", "1", "32", 0, args3);
+  total (&r3, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  total (&r3, MS_SPACE_GLOBAL, MS_OP_ST, &st);
+  g_assert_cmpuint (ld.executions, ==, 3);
+  g_assert_cmpuint (ld.bytes, ==, 3 * 32 * 4);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 3 * 12);
+  g_assert_cmpuint (st.executions, ==, 3);
+  g_assert_cmpuint (st.v[MS_SLOT_SECTORS], ==, 3 * 12);
+  g_assert_cmpmem (r3.problem->args.buf[0], 384, r3.problem->args.buf[1], 384);
+
+  const char *args[] = { "out=int[32]=0", "p=Particle[32]", NULL };
+  g_auto (Run) s = run_user ("strided.cu", "ids", "1", "32", 0, args);
+  total (&s, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  g_assert_cmpuint (ld.executions, ==, 1);
+  g_assert_cmpuint (ld.v[MS_SLOT_SECTORS], ==, 16);
+  g_assert_cmpuint (s.problem->buffer_bytes[1], ==, 32 * 16);
+  /* filled member by member: x, y, z floats in [-1, 1), id ints in [-1000, 1000] */
+  const guint8 *p = s.problem->args.buf[1];
+  const int *out = s.problem->args.buf[0];
+  gboolean some_nonzero = FALSE;
+  for (int l = 0; l < 32; l++)
+    {
+      float f[3];
+      int id;
+      memcpy (f, p + 16 * l, sizeof f);
+      memcpy (&id, p + 16 * l + 12, sizeof id);
+      for (int c = 0; c < 3; c++)
+        g_assert_true (f[c] >= -1.0f && f[c] < 1.0f);
+      g_assert_cmpint (id, >=, -1000);
+      g_assert_cmpint (id, <=, 1000);
+      g_assert_cmpint (out[l], ==, id);
+      some_nonzero |= id != 0;
+    }
+  g_assert_true (some_nonzero);
+}
+
+/* A template kernel by its instantiation: out is in transposed (32x32). */
+static void
+test_template (void)
+{
+  const char *args[] = { "out=float[1024]=0", "in=float[1024]", NULL };
+  g_auto (Run) r = run_user ("template.cu", "tile_transpose<32>", "1", "32x32", 0, args);
+  const float *out = r.problem->args.buf[0], *in = r.problem->args.buf[1];
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 32; x++)
+      g_assert_cmpfloat (out[y * 32 + x], ==, in[x * 32 + y]);
+}
+
+/* ------------------------------------------------ the source scan */
+
+static void
+test_scan (void)
+{
+  const char *text =
+    "// __global__ void commented (int x)\n"
+    "#define N 32\n"
+    "__global__ void __launch_bounds__ (256) k1 (const float *__restrict__ a, int n,\n"
+    "                                            float b[])\n"
+    "{ const char *s = \"__shared__ float no[4];\"; }\n"
+    "template <int T> __global__ void k2 (double *d) {}\n"
+    "extern \"C\" __global__ void k3 (void);\n";
+  g_autoptr (GPtrArray) k = ms_user_source_kernels (text);
+  g_assert_cmpuint (k->len, ==, 3);
+  MsUserFunction *f = k->pdata[0];
+  g_assert_cmpstr (f->name, ==, "k1");
+  g_assert_cmpint (f->line, ==, 3);
+  g_assert_false (f->is_template);
+  g_assert_cmpuint (f->params->len, ==, 3);
+  MsUserParam *p0 = f->params->pdata[0], *p1 = f->params->pdata[1], *p2 = f->params->pdata[2];
+  g_assert_cmpstr (p0->name, ==, "a");
+  g_assert_cmpstr (p0->pointee, ==, "float");
+  g_assert_cmpstr (p1->name, ==, "n");
+  g_assert_null (p1->pointee);
+  g_assert_cmpstr (p2->name, ==, "b");
+  g_assert_cmpstr (p2->pointee, ==, "float");
+  g_assert_true (((MsUserFunction *) k->pdata[1])->is_template);
+  g_assert_cmpuint (((MsUserFunction *) k->pdata[2])->params->len, ==, 0);
+
+  /* the rewrite keeps every line where it was */
+  const char *src =
+    "__global__ void t (float *o)\n"
+    "{\n"
+    "  __shared__ float tile[32][33], row[32];\n"
+    "  extern __shared__ __align__ (16) float dyn[];\n"
+    "  volatile __shared__ int flag;\n"
+    "  o[0] = tile[0][0];\n"
+    "}\n";
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = ms_user_source_rewrite (src, "t.cu", &error);
+  g_assert_no_error (error);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 8);
+  g_assert_nonnull (strstr (lines[2], "float (&tile)[32][33] = ms_shared_ref_<float [32][33]> (0);"));
+  g_assert_nonnull (strstr (lines[2], "float (&row)[32] = ms_shared_ref_<float [32]> (0);"));
+  g_assert_nonnull (strstr (lines[3], "float *const dyn = ms_shared_dynamic_<float> (16);"));
+  g_assert_nonnull (strstr (lines[4], "volatile int (&flag) = ms_shared_ref_<volatile int > (0);"));
+  g_assert_cmpstr (lines[5], ==, "  o[0] = tile[0][0];");
+
+  g_autofree char *bad = ms_user_source_rewrite ("__shared__ int g[4];\n", "g.cu", &error);
+  g_assert_null (bad);
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_SOURCE);
+  g_assert_nonnull (strstr (error->message, "g.cu:1: a __shared__ variable at file scope"));
+}
+
+/* Builds are cached by content: the second build of a text is the first's
+ * file, under $XDG_CACHE_HOME/memsim/kernels; a changed text builds anew;
+ * a compile error is the compiler's first, as file:line. */
+static void
+test_cache (void)
+{
+  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "k.cu", NULL);
+  const char *kernels[] = { "k", NULL };
+  const char *text = "__global__ void k (float *o)\n{\n  o[threadIdx.x] = 1.0f;\n}\n";
+  gboolean cached = TRUE;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = ms_user_build (file, text, kernels, &cached, &error);
+  g_assert_no_error (error);
+  g_assert_false (cached);
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
+  g_assert_true (g_str_has_prefix (first, dir));
+  g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
+  g_autofree char *second = ms_user_build (file, text, kernels, &cached, &error);
+  g_assert_true (cached);
+  g_assert_cmpstr (first, ==, second);
+  g_autofree char *third = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = 2;\n}\n",
+                                          kernels, &cached, &error);
+  g_assert_false (cached);
+  g_assert_cmpstr (first, !=, third);
+  g_autofree char *bad = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n",
+                                        kernels, &cached, &error);
+  g_assert_null (bad);
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
+  g_assert_true (g_str_has_prefix (error->message, file));
+  g_assert_nonnull (strstr (error->message, "k.cu:3: error: 'x' was not declared"));
+}
+
+static void
+skip_without_compiler (void)
+{
+  g_test_skip ("no g++ on this machine: memsim compiles users' kernels with it");
+}
+
+int
+main (int argc, char **argv)
+{
+  /* builds go to a cache of this test run, not the user's */
+  g_autofree char *cache = g_dir_make_tmp ("memsim-test-user-XXXXXX", NULL);
+  g_setenv ("XDG_CACHE_HOME", cache, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/user/scan-and-rewrite", test_scan);
+  g_autofree char *cxx = g_find_program_in_path ("g++");
+  if (cxx == NULL)
+    g_test_add_func ("/user/compiled", skip_without_compiler);
+  static const char *const transposes[] = { "transpose_naive", "transpose_shared",
+                                            "transpose_padded" };
+  static const char *const reduces[] = { "reduce_sequential", "reduce_unroll_last",
+                                         "reduce_shfl" };
+  for (guint i = 0; cxx && i < G_N_ELEMENTS (transposes); i++)
+    {
+      g_autofree char *path = g_strconcat ("/user/same-as-builtin/", transposes[i], NULL);
+      g_test_add_data_func (path, transposes[i], test_transpose);
+    }
+  for (guint i = 0; cxx && i < G_N_ELEMENTS (reduces); i++)
+    {
+      g_autofree char *path = g_strconcat ("/user/same-as-builtin/", reduces[i], NULL);
+      g_test_add_data_func (path, reduces[i], test_reduce);
+    }
+  if (cxx)
+    {
+      g_test_add_func ("/user/same-as-builtin/test_atomics", test_atomics);
+      g_test_add_func ("/user/build-cache", test_cache);
+      g_test_add_func ("/user/template-instantiation", test_template);
+      g_test_add_func ("/user/hand-derived/strided", test_strided);
+      g_test_add_func ("/user/hand-derived/float4-and-struct", test_wide_and_struct);
+    }
+  int status = g_test_run ();
+  g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);
+  if (system (rm) != 0)
+    g_printerr ("cannot remove %s\n", cache);
+  return status;
+}

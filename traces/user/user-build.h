@@ -1,0 +1,36 @@
+/* user-build.h - compiling a user's CUDA file into a shared object the
+ * emulator can run: g++ with memsim's CUDA shim and the compiler's
+ * load/store instrumentation, cached by content.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Bumped whenever the generated code or the flags change meaning (it is
+ * part of the cache key, with the shim headers' text). */
+#define MS_USER_BUILD_VERSION 2
+
+/* The symbol of the build's launch entry (prefix "ms_user_entry_") or
+ * parameter kinds ("ms_user_kinds_") of a kernel: its name, or a template's
+ * instantiation ("tile<1>"), with every character an identifier cannot
+ * hold replaced by '_'. */
+char *ms_user_build_symbol (const char *prefix, const char *kernel);
+
+/* Builds (or finds in the cache) the shared object of the CUDA source
+ * `text` read from `file`, with a launch entry and a kinds function
+ * (ms_user_build_symbol) per kernel of `kernels` (NULL-terminated: names
+ * and template instantiations).  Returns the .so's path, NULL with a
+ * one-line error (MS_USER_ERROR_COMPILER: g++ missing, or its first error
+ * as file:line: message; MS_USER_ERROR_SOURCE from the rewrite).
+ * *cached says whether the build came from the cache (may be NULL).
+ * The cache: $XDG_CACHE_HOME/memsim/kernels (g_get_user_cache_dir). */
+char *ms_user_build (const char *file, const char *text, const char *const *kernels,
+                     gboolean *cached, GError **error);
+
+/* The compiler memsim runs: $MEMSIM_CXX, else g++ from PATH; NULL with an
+ * error saying what to install. */
+char *ms_user_compiler (GError **error);
+
+G_END_DECLS

@@ -1,0 +1,49 @@
+/* user-kernel.h - a kernel from the user's own CUDA file, ready to run in
+ * the emulator: `memsim trace FILE.cu:KERNEL --grid ... --block ... --arg
+ * NAME=VALUE ...` (docs/model.md, "Your own kernels").
+ *
+ *   k = ms_user_kernel_load ("my.cu:scale", &error);   // compile (cached), load
+ *   p = ms_user_problem_new (k, &launch, &error);       // buffers from --arg
+ *   ms_problem_simulate (p, arch, 0, NULL, &stats, &error);
+ *
+ * The problem is an ordinary MsProblem (traces/kernels/problem.h) whose
+ * kernel is external: reports, trace files and the safety checks work as
+ * for the built-in kernels.  A loaded kernel stays loaded for the process
+ * (the site table holds its sites).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "problem.h"
+#include "user-source.h"
+
+G_BEGIN_DECLS
+
+typedef struct MsUserKernel MsUserKernel;
+
+/* Whether a command-line KERNEL names a user's file ("FILE.cu:KERNEL", or
+ * anything with a ':' or ending in .cu) rather than a built-in kernel. */
+gboolean ms_user_kernel_spec (const char *name);
+
+/* Reads FILE, finds KERNEL among its __global__ functions, builds the file
+ * (user-build.h) and loads it.  One-line errors (MsUserError). */
+const MsUserKernel *ms_user_kernel_load (const char *spec, GError **error);
+
+/* The kernel's descriptor (name, source, entry; external). */
+const MsKernel *ms_user_kernel_descriptor (const MsUserKernel *k);
+
+typedef struct {
+  const char *grid;              /* X[xY[xZ]] (required) */
+  const char *block;             /* X[xY[xZ]] (required) */
+  guint dynamic_shared;          /* bytes of extern __shared__ memory */
+  const char *const *args;       /* NAME=VALUE, NULL-terminated (may be NULL) */
+} MsUserLaunch;
+
+/* The problem of a launch: one buffer per pointer parameter (VALUE
+ * TYPE[COUNT]: COUNT elements of TYPE, seeded random data; TYPE[COUNT]=0:
+ * zeros), a number per scalar parameter. */
+MsProblem *ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch,
+                                GError **error);
+
+G_END_DECLS
