@@ -80,10 +80,8 @@ if [ -z "${NO_PROBES:-}" ] && [ -f "$here/validation-probes.txt" ]; then
   while read -r label kernel args; do
     case "$label" in ''|'#'*) continue ;; esac
     late && continue
-    # (--allow-races: the store probes have every warp store to the same
-    # elements, a write-write race by design; docs/model.md, "Races")
     # shellcheck disable=SC2086
-    $limit "$MEMSIM" trace "$kernel" $args --allow-races --gpu --check-trace --format json \
+    $limit "$MEMSIM" trace "$kernel" $args --gpu --check-trace --format json \
       -o "$work/probe-$label.json" 2>"$work/probe-$label.err" </dev/null
     rc=$?
     echo "$kernel $args" >"$work/probe-$label.args"

@@ -21,6 +21,17 @@ __global__ void rc_write_write (int *out)
   ST (out[t], LD (s[t % 32]));
 }
 
+/* Both warps write ints 0..31 of the same array, each int the same value
+ * (its index) whoever writes it: writes of equal values, no race. */
+__global__ void rc_write_same (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x;
+  ST (s[t % 32], (int) (t % 32));
+  __syncthreads ();
+  ST (out[t], LD (s[t % 32]));
+}
+
 /* Each thread writes its int; after the barrier it reads the other warp's:
  * ordered by the barrier, no race. */
 __global__ void rc_barrier_clean (int *out)
@@ -92,6 +103,7 @@ __global__ void rc_atomic_vs_read (int *out)
 }
 
 MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_write_same) { MS_LAUNCH (rc_write_same, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_own_warp) { MS_LAUNCH (rc_own_warp, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_own_warp_synced) { MS_LAUNCH (rc_own_warp_synced, L, (int *) L->buf[0]); }

@@ -622,25 +622,16 @@ test_races (void)
   g_assert_cmpint (c.status, ==, 0);
   g_assert_null (strstr (c.out, "test_race"));
   g_assert_null (strstr (c.out, "races"));
-  /* the store probes race by design (every warp stores the same elements):
-   * compare fails without --allow-races and counts them with it */
-  g_auto (Result) cf = memsim ("compare", "access", "-p", "op=1", NULL);
-  assert_one_line_error (&cf, 1, "race on shared memory");
-  g_auto (Result) cj = memsim ("compare", "access", "-p", "op=1", "--allow-races", "--format",
-                               "json", NULL);
+  /* the store probes have every warp store the same element's index to the
+   * same shared elements: writes of equal values, which compute-sanitizer's
+   * racecheck does not report on the H100 (gpu/device-racecheck.sh), so no
+   * race here either */
+  g_auto (Result) cj = memsim ("compare", "access", "-p", "op=1", "--format", "json", NULL);
   g_assert_cmpint (cj.status, ==, 0);
   g_autoptr (JsonParser) parser3 = json_parser_new ();
   JsonArray *variants = json_object_get_array_member (parse_object (parser3, cj.out), "variants");
-  guint racing = 0;
   for (guint i = 0; i < json_array_get_length (variants); i++)
-    {
-      JsonObject *v = json_array_get_object_element (variants, i);
-      const char *k = json_object_get_string_member (v, "kernel");
-      gboolean store_probe = strcmp (k, "smem_stride") == 0 || strcmp (k, "smem_gather") == 0;
-      g_assert_cmpint (json_object_has_member (v, "races"), ==, store_probe);
-      racing += store_probe;
-    }
-  g_assert_cmpuint (racing, ==, 2);
+    g_assert_false (json_object_has_member (json_array_get_object_element (variants, i), "races"));
 }
 
 static void

@@ -614,6 +614,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
 {
   MsWarpAccess acc[3];
   guint32 masks[3] = { 0, 0, 0 };
+  guint32 same_value = 0;   /* shared stores of the value already there (racecheck.c) */
   const Lane *first = &warp[__builtin_ctz (group)];
   MsOp op = kind_op (first->kind);
   const char *what = op == MS_OP_LD ? "load" : op == MS_OP_ST ? "store" : "atomic";
@@ -654,6 +655,8 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
                                         (guint) (l - W->lanes), l->site);
           if (op != MS_OP_LD)
             mark_written (sh, l->size);
+          if (first->kind == MS_K_ST && memcmp ((const void *) l->addr, l->val, l->size) == 0)
+            same_value |= 1u << i;
         }
       /* Loads only read and stores only write, so doing each lane's in this
        * pass still has every load of the instruction before any later store
@@ -664,6 +667,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         copy_value ((void *) l->addr, l->val, l->size);
     }
   /* the race check's record of the shared accesses (racecheck.c) */
+  W->race.same_value = same_value;
   if (masks[MS_SPACE_SHARED]
       && G_UNLIKELY (!ms_racecheck_access (&W->race, acc[MS_SPACE_SHARED].addr,
                                            masks[MS_SPACE_SHARED], first->size, op, W->warp,

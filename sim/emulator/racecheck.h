@@ -58,6 +58,8 @@ typedef struct {
   guint32 epoch;          /* the current barrier interval */
   guint16 wsync[32];      /* __syncwarps executed, per warp of the block */
   gboolean allow;         /* races are logged, not fatal */
+  guint32 same_value;     /* lanes of the current store that write the value the
+                             bytes already hold (set by the caller per store) */
   gboolean warp_hazards;  /* look for intra-warp hazards (sm_70+) */
   MsRaceLog *log;         /* this worker's findings */
   /* the block */
