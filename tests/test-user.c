@@ -317,6 +317,23 @@ test_scan (void)
   g_assert_null (bad);
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_SOURCE);
   g_assert_nonnull (strstr (error->message, "g.cu:1: a __shared__ variable at file scope"));
+
+  /* inputs the fuzzer found (tests/fuzz/fuzz-user-source.c): a parameter
+   * ending in ']' without '[', a parameter list with no ')', and a
+   * character literal with a backslash-newline inside a launch's <<<...>>>,
+   * which must keep every line where it was */
+  g_autoptr (GPtrArray) odd = ms_user_source_kernels ("__global__ void k(int a])\n{}\n"
+                                                      "__global__ void open(int *p");
+  g_assert_cmpuint (odd->len, ==, 2);
+  const char *lit = "void h() { k<<<'\\\n', 1>>>(); }\n{\n__shared__ int t[4];\n}\n";
+  g_autofree char *kept = ms_user_source_rewrite (lit, "lit.cu", NULL);
+  g_assert_nonnull (kept);
+  guint n_in = 0, n_out = 0;
+  for (const char *c = lit; *c; c++)
+    n_in += *c == '\n';
+  for (const char *c = kept; *c; c++)
+    n_out += *c == '\n';
+  g_assert_cmpuint (n_out, ==, n_in);
 }
 
 /* Builds are cached by content: the second build of a text is the first's

@@ -97,7 +97,14 @@ blank_text (const char *text)
           while (i < n && s[i] != c && s[i] != '\n')
             {
               if (s[i] == '\\' && i + 1 < n)
-                s[i++] = ' ';
+                {
+                  s[i++] = ' ';
+                  if (s[i] == '\n')
+                    {
+                      i++;   /* a continued line: its newline stays */
+                      continue;
+                    }
+                }
               s[i++] = ' ';
             }
           if (i < n && s[i] == c)
@@ -222,9 +229,10 @@ parse_param (const char *text)
   g_strstrip (p);
   MsUserParam *param = g_new0 (MsUserParam, 1);
   gsize len = strlen (p);
-  /* array parameters: T name[] */
-  gboolean array = len > 0 && p[len - 1] == ']';
-  gsize end = array ? (gsize) (strchr (p, '[') - p) : len;
+  /* array parameters: T name[] (a ']' without its '[' is no array) */
+  const char *bracket = strchr (p, '[');
+  gboolean array = len > 0 && p[len - 1] == ']' && bracket != NULL;
+  gsize end = array ? (gsize) (bracket - p) : len;
   while (end > 0 && g_ascii_isspace (p[end - 1]))
     end--;
   gsize start = end;
@@ -309,7 +317,9 @@ ms_user_source_kernels (const char *text)
       f->line = line_of (s, name_start);
       f->is_template = is_template;
       f->params = g_ptr_array_new_with_free_func (param_free);
-      g_autoptr (GPtrArray) parts = split_top (s + j + 1, close - j - 2);
+      /* the text between the parentheses (to the end when ')' is missing) */
+      gsize inner = s[close - 1] == ')' && close >= j + 2 ? close - j - 2 : close - j - 1;
+      g_autoptr (GPtrArray) parts = split_top (s + j + 1, inner);
       for (guint p = 0; p < parts->len; p++)
         {
           const char *t = parts->pdata[p];
@@ -493,6 +503,11 @@ ms_user_source_rewrite (const char *original, const char *file, GError **error)
           g_string_free (out, TRUE);
           return NULL;
         }
+      /* the generated code on one line, then the declaration's newlines:
+       * every line after it keeps its number */
+      for (gsize k = 0; k < gen->len; k++)
+        if (gen->str[k] == '\n' || gen->str[k] == '\r')
+          gen->str[k] = ' ';
       for (gsize k = start; k <= end; k++)
         if (text[k] == '\n')
           g_string_append_c (gen, '\n');
