@@ -307,10 +307,10 @@ test_scan (void)
   g_assert_no_error (error);
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 8);
-  g_assert_nonnull (strstr (lines[2], "float (&tile)[32][33] = ms_shared_ref_<float [32][33]> (0);"));
-  g_assert_nonnull (strstr (lines[2], "float (&row)[32] = ms_shared_ref_<float [32]> (0);"));
+  g_assert_nonnull (strstr (lines[2], "float (&tile)[32][33] = ms_shared_ref_<float [32][33], __COUNTER__> (0);"));
+  g_assert_nonnull (strstr (lines[2], "float (&row)[32] = ms_shared_ref_<float [32], __COUNTER__> (0);"));
   g_assert_nonnull (strstr (lines[3], "float *const dyn = ms_shared_dynamic_<float> (16);"));
-  g_assert_nonnull (strstr (lines[4], "volatile int (&flag) = ms_shared_ref_<volatile int > (0);"));
+  g_assert_nonnull (strstr (lines[4], "volatile int (&flag) = ms_shared_ref_<volatile int , __COUNTER__> (0);"));
   g_assert_cmpstr (lines[5], ==, "  o[0] = tile[0][0];");
 
   g_autofree char *bad = ms_user_source_rewrite ("__shared__ int g[4];\n", "g.cu", &error);

@@ -19,6 +19,7 @@ int ms_cmd_diagram (int argc, char **argv);
 int ms_cmd_replay (int argc, char **argv);
 int ms_cmd_convert (int argc, char **argv);
 int ms_cmd_occupancy (int argc, char **argv);
+int ms_cmd_run (int argc, char **argv);
 
 /* Before a run: whether the output path given to option can be written
  * (0), else the one-line error is printed and the exit status returned (2

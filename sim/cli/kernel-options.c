@@ -268,7 +268,9 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
   else
     {
       guint bytes = 0;
-      if (!ms_problem_probe_shared (p, &bytes, error))
+      if (p->shared_bytes != NULL)
+        bytes = *p->shared_bytes;   /* seen by the run itself */
+      else if (!ms_problem_probe_shared (p, &bytes, error))
         return FALSE;
       row->in.static_shared = (int) bytes;
       row->shared_source = g_strdup ("emulator");

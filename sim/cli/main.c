@@ -13,6 +13,7 @@ static const MsCommand commands[] = {
   { "list", "List the built-in kernels", ms_cmd_list },
   { "trace", "Simulate a kernel: memory transactions and bank conflicts per source line",
     ms_cmd_trace },
+  { "run", "Run a whole CUDA program on the CPU and trace every launch", ms_cmd_run },
   { "compare", "Simulate every variant of a kernel family, one row each (seed tables)",
     ms_cmd_compare },
   { "replay", "Report a recorded access stream (memsim, NVBit or Accel-Sim trace) as trace does",

@@ -1,26 +1,110 @@
-/* cuda-host.h - declarations of CUDA's host API, so that a user's whole
- * program file (kernels and main) compiles for `memsim trace FILE.cu:KERNEL`.
+/* cuda-host.h - CUDA's host API for users' files on the CPU.
  *
- * memsim trace runs one kernel and never the host code: these functions are
- * only declared (the build is loaded with lazy binding, so nothing asks for
- * their definitions), and `<<<...>>>` launches are blanked out before
- * compiling (traces/user/user-source.c).  Included by cuda-shim.h; plain
- * C++, nothing of GLib.  A subset: what kernels' host code commonly calls.
+ * `memsim trace FILE.cu:KERNEL` runs one kernel and never the host code:
+ * these functions are only declared (the build is loaded with lazy
+ * binding), and `<<<...>>>` launches are blanked out before compiling
+ * (traces/user/user-source.c).  `memsim run PROGRAM.cu` runs the host code:
+ * memsim defines the functions (traces/user/cuda-runtime.c) and launches
+ * become calls into it (MS_USER_PROGRAM, cuda-shim.h).  Included by
+ * cuda-shim.h; plain C++, nothing of GLib.  A subset: what programs
+ * commonly call, with CUDA's names and numbers.  The C part (types and
+ * functions) is also what cuda-runtime.c implements.
  */
 #ifndef MEMSIM_CUDA_HOST_H
 #define MEMSIM_CUDA_HOST_H
 
 #include <stddef.h>
+#include <string.h>
+
+/* What CUDA's own headers define, so that code testing for them (the CUDA
+ * samples' helper_cuda.h) sees a CUDA runtime. */
+#define __CUDA_RUNTIME_H__
+#define __DRIVER_TYPES_H__
+#define __CUDA_RUNTIME_API_H__
+#define CUDART_VERSION 13000
+#define __CUDACC_VER_MAJOR__ 13
 
 typedef enum cudaError {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidPitchValue = 12,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidDeviceFunction = 98,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
 } cudaError_t;
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+};
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3,
+};
+
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -50,8 +134,13 @@ struct cudaDeviceProp {
 #define cudaMemAttachGlobal 0x01
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
 
+#ifdef __cplusplus
 extern "C" {
+#endif
 cudaError_t cudaMalloc (void **ptr, size_t bytes);
 cudaError_t cudaMallocManaged (void **ptr, size_t bytes, unsigned flags);
 cudaError_t cudaMallocHost (void **ptr, size_t bytes);
@@ -85,6 +174,51 @@ cudaError_t cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags);
 cudaError_t cudaStreamSynchronize (cudaStream_t stream);
 cudaError_t cudaStreamDestroy (cudaStream_t stream);
 cudaError_t cudaFuncSetAttribute (const void *func, int attr, int value);
+cudaError_t cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSetCacheConfig (enum cudaFuncCache config);
+cudaError_t cudaSetDeviceFlags (unsigned flags);
+cudaError_t cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes);
+cudaError_t cudaDriverGetVersion (int *version);
+cudaError_t cudaRuntimeGetVersion (int *version);
+cudaError_t cudaEventQuery (cudaEvent_t event);
+cudaError_t cudaStreamQuery (cudaStream_t stream);
+cudaError_t cudaProfilerStart (void);
+cudaError_t cudaProfilerStop (void);
+#ifdef __cplusplus
+}
+
+/* Constant and device symbols are ordinary variables on the CPU. */
+template <typename T>
+static inline cudaError_t
+cudaMemcpyToSymbol (T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                    enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+  if (offset + bytes > sizeof symbol)
+    return cudaErrorInvalidValue;
+  memcpy ((char *) &symbol + offset, src, bytes);
+  return cudaSuccess;
+}
+template <typename T>
+static inline cudaError_t
+cudaMemcpyFromSymbol (void *dst, const T &symbol, size_t bytes, size_t offset = 0,
+                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+  if (offset + bytes > sizeof symbol)
+    return cudaErrorInvalidValue;
+  memcpy (dst, (const char *) &symbol + offset, bytes);
+  return cudaSuccess;
+}
+template <typename F>
+static inline cudaError_t
+cudaFuncSetCacheConfig (F *func, enum cudaFuncCache config)
+{
+  return cudaSuccess;
+}
+template <typename F>
+static inline cudaError_t
+cudaFuncSetAttribute (F *func, enum cudaFuncAttribute attr, int value)
+{
+  return cudaFuncSetAttribute ((const void *) func, (int) attr, value);
 }
 
 /* C++ conveniences of cuda_runtime.h */
@@ -111,5 +245,7 @@ cudaEventRecord (cudaEvent_t event)
 {
   return cudaEventRecord (event, (cudaStream_t) 0);
 }
+
+#endif /* __cplusplus */
 
 #endif /* MEMSIM_CUDA_HOST_H */

@@ -41,6 +41,8 @@ void ms_user_syncthreads (void);
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -60,8 +62,13 @@ void ms_user_syncthreads (void);
  * generates calls them by name). */
 #undef __global__
 #define __global__
+/* __device__ functions and variables are ordinary C++ ones: external
+ * linkage, as CUDA gives them; the build is linked with
+ * --allow-multiple-definition (a __device__ function defined in a header
+ * that several files of a program include is one function) and -Bsymbolic
+ * (the file's names never bind to memsim's own). */
 #undef __device__
-#define __device__ static inline
+#define __device__
 #undef __host__
 #define __host__
 #define __constant__
@@ -92,16 +99,19 @@ static constexpr int warpSize = 32;   /* a name, not a macro: cudaDeviceProp has
  * not in a macro or header): any other one stops the compiler here */
 #define __shared__ memsim_cannot_rewrite_this___shared___declaration_write_it_in_the_kernel
 
-/* __shared__ T name[N][M];  ->  T (&name)[N][M] = ms_shared_ref_<T[N][M]> (align);
+/* __shared__ T name[N][M];  ->
+ *     T (&name)[N][M] = ms_shared_ref_<T[N][M], __COUNTER__> (align);
  * extern __shared__ T name[];  ->  T *const name = ms_shared_dynamic_<T> (align);
  * (the rewrite, traces/user/user-source.c, keeps the source's lines; the
- * emulator gives each thread's k-th declaration the block's k-th array) */
-template <typename T>
+ * emulator gives each declaration one array per block, however often the
+ * block executes it, and every extern one the same memory) */
+template <typename T, int Site>
 static inline T &
 ms_shared_ref_ (unsigned align)
 {
-  return *static_cast<T *> (ms_shared_alloc (sizeof (T), align > alignof (T) ? align
-                                                                             : alignof (T)));
+  static const char key = 0;   /* one per declaration (Site: its __COUNTER__) */
+  return *static_cast<T *> (ms_shared_alloc_at (&key, sizeof (T),
+                                                align > alignof (T) ? align : alignof (T)));
 }
 template <typename T>
 static inline T *
@@ -127,10 +137,12 @@ static inline unsigned __umul24 (unsigned a, unsigned b) { return a * b; }
 static inline float __fdividef (float a, float b) { return a / b; }
 static inline float __saturatef (float x) { return x < 0.f ? 0.f : x > 1.f ? 1.f : x; }
 static inline float rsqrtf (float x) { return 1.0f / sqrtf (x); }
+/* (the common type, not decltype (a < b ? a : b): that is a reference to
+ * a parameter when both have one type) */
 template <typename A, typename B>
-static inline auto min (A a, B b) -> decltype (a < b ? a : b) { return b < a ? b : a; }
+static inline typename std::common_type<A, B>::type min (A a, B b) { return b < a ? b : a; }
 template <typename A, typename B>
-static inline auto max (A a, B b) -> decltype (a < b ? a : b) { return a < b ? b : a; }
+static inline typename std::common_type<A, B>::type max (A a, B b) { return a < b ? b : a; }
 
 /* The launch entry memsim generates after the user's source, one per
  * kernel: ms_user_launch_ (kernel, L) calls the kernel with its k-th
@@ -191,6 +203,105 @@ static inline void
 ms_user_launch_ (void (*kernel) (P...), const MsLaunchArgs *L)
 {
   ms_user_call_ (kernel, L, std::index_sequence_for<P...> {});
+}
+
+/* ---- `memsim run`: launches that run (traces/user/cuda-runtime.c) ----
+ * user-source.c rewrites `k<<<grid, block, shared, stream>>>(args)` into
+ *   k << ms_launch_config_ (grid, block, shared, stream)(args)
+ * The config object packs the arguments; operator<< converts them to the
+ * kernel's parameter types, as a call would, and hands memsim's runtime a
+ * closure that runs the kernel for one CUDA thread, with each parameter's
+ * kind ('p', 'f', 'i': ms_user_kinds_) and each argument's value: pointers
+ * (to know the buffers the launch is given), integers and floating point
+ * (for the report). */
+extern "C" void ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
+                                    const unsigned block[3], size_t shared, cudaStream_t stream,
+                                    void (*thunk) (const void *closure), const void *closure,
+                                    const void *const *pointers, const long long *ints,
+                                    const double *floats);
+
+struct ms_launch_config_t;
+template <typename... A> struct ms_launch_call_
+{
+  const ms_launch_config_t *config;
+  std::tuple<A...> args;
+};
+struct ms_launch_config_t
+{
+  dim3 grid, block;
+  size_t shared;
+  cudaStream_t stream;
+  template <typename... A>
+  ms_launch_call_<typename std::decay<A>::type...>
+  operator() (A &&...a) const
+  {
+    return { this, std::tuple<typename std::decay<A>::type...> (std::forward<A> (a)...) };
+  }
+};
+static inline ms_launch_config_t
+ms_launch_config_ (dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0)
+{
+  return { grid, block, shared, stream };
+}
+template <typename... P> struct ms_launch_closure_
+{
+  void (*kernel) (P...);
+  std::tuple<typename std::decay<P>::type...> args;
+  static void
+  run (const void *c)
+  {
+    const ms_launch_closure_ *self = static_cast<const ms_launch_closure_ *> (c);
+    std::apply (self->kernel, self->args);
+  }
+};
+template <typename T>
+static inline const void *
+ms_launch_pointer_ (const T &v)
+{
+  if constexpr (std::is_pointer<T>::value)
+    return (const void *) v;
+  else
+    return nullptr;
+}
+template <typename T>
+static inline long long
+ms_launch_int_ (const T &v)
+{
+  if constexpr (std::is_integral<T>::value || std::is_enum<T>::value)
+    return (long long) v;
+  else
+    return 0;
+}
+template <typename T>
+static inline double
+ms_launch_float_ (const T &v)
+{
+  if constexpr (std::is_floating_point<T>::value)
+    return (double) v;
+  else
+    return 0;
+}
+template <typename... P, typename... A>
+static inline void
+operator<< (void (*kernel) (P...), ms_launch_call_<A...> &&call)
+{
+  static_assert (sizeof... (P) == sizeof... (A),
+                 "memsim: the launch passes a different number of arguments than the kernel "
+                 "has parameters");
+  ms_launch_closure_<P...> c {
+    kernel, std::apply ([] (auto &...a) {
+      return std::tuple<typename std::decay<P>::type...> (a...);
+    }, call.args) };
+  const dim3 &g = call.config->grid, &b = call.config->block;
+  const unsigned grid[3] = { g.x, g.y, g.z }, block[3] = { b.x, b.y, b.z };
+  std::apply ([&] (const auto &...a) {
+    const void *pointers[] = { ms_launch_pointer_ (a)..., nullptr };
+    const long long ints[] = { ms_launch_int_ (a)..., 0 };
+    const double floats[] = { ms_launch_float_ (a)..., 0 };
+    ms_program_launch_ ((const void *) kernel, ms_user_kinds_<void (*) (P...)>::kinds, grid,
+                        block, call.config->shared, call.config->stream,
+                        &ms_launch_closure_<P...>::run, &c, pointers, ints, floats);
+  }, c.args);
 }
 
 #endif /* MEMSIM_CUDA_SHIM_H */

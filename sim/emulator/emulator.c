@@ -92,6 +92,7 @@ typedef struct {
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
+  const void *shared_keys[MAX_SHARED_ARRAYS];   /* users' kernels: array k's declaration */
   guint64 block;
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
@@ -236,12 +237,31 @@ ms_shared_alloc (unsigned size, unsigned align)
   return W->shared + off;
 }
 
+/* Users' kernels (cuda-shim.h): the array of the declaration key, placed
+ * when the block first executes it, so a declaration inside a loop is one
+ * array, as on the GPU. */
+void *
+ms_shared_alloc_at (const void *key, unsigned size, unsigned align)
+{
+  Worker *W = cur_worker;
+  for (guint k = 0; k < W->n_shared_arrays; k++)
+    if (W->shared_keys[k] == key)
+      return W->shared + W->shared_offsets[k];
+  Lane *l = ms_cur_lane;
+  l->n_shared = W->n_shared_arrays;   /* the next array */
+  void *p = ms_shared_alloc (size, align);
+  W->shared_keys[W->n_shared_arrays - 1] = key;
+  return p;
+}
+
+/* Every `extern __shared__` array of a block is the same memory. */
 void *
 ms_shared_alloc_dynamic (unsigned align)
 {
+  static const char dynamic_key;
   Worker *W = cur_worker;
   W->dynamic_declared = TRUE;
-  return ms_shared_alloc (W->launch->dynamic_shared, align);
+  return ms_shared_alloc_at (&dynamic_key, W->launch->dynamic_shared, MAX (align, 16));
 }
 
 /* ------------------------------------------- compiler-instrumented kernels */

@@ -154,7 +154,9 @@ enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
 void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
                  const void *compare, unsigned size, int op, int num);
 void *ms_shared_alloc (unsigned size, unsigned align);
-/* users' kernels: the `extern __shared__` array (MsLaunch.dynamic_shared bytes) */
+/* users' kernels: the array of one declaration (key: unique to it), and the
+ * `extern __shared__` array (MsLaunch.dynamic_shared bytes) */
+void *ms_shared_alloc_at (const void *key, unsigned size, unsigned align);
 void *ms_shared_alloc_dynamic (unsigned align);
 void ms_syncwarp (const MsSite *site, unsigned mask);
 void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,

@@ -720,6 +720,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   if (regroup)
     ms_sinks_add (&sinks, ms_regroup_sink (regroup));
   launch.threads = threads;
+  launch.shared_bytes = p->shared_bytes;
   launch.sinks = regroup ? &sinks : &inner;
   launch.warp_hazards = ms_arch_independent_threads (arch);
   if (!ms_emulate (&launch, error))

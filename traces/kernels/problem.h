@@ -100,6 +100,11 @@ struct MsProblem {
   gint64 run_params[MS_MAX_PARAMS];        /* users' kernels: integer --args, for */
   const char *run_param_names[MS_MAX_PARAMS];  /* the report's parameters */
   guint n_run_params;
+  guint *shared_bytes;       /* if set: ms_problem_simulate puts there the most static
+                                shared memory a block declared (MsLaunch.shared_bytes),
+                                which occupancy then takes instead of a probe run
+                                (users' programs: a second run of block 0 would
+                                write their buffers again) */
 };
 
 /* The registry (traces/kernels/registry.c). */

@@ -36,10 +36,12 @@ static const char *const compile_flags[] = {
 };
 
 static const char *const shim_headers[] = { "cuda-shim.h", "cuda-host.h", "kernel.h", "site.h",
-                                            NULL };
+                                            "cooperative_groups.h", NULL };
 /* CUDA headers a kernel file includes, empty here: the shim is forced in */
 static const char *const stub_headers[] = { "cuda_runtime.h", "cuda.h",
                                             "device_launch_parameters.h", "cuda_runtime_api.h",
+                                            "cuda_profiler_api.h", "device_functions.h",
+                                            "vector_types.h", "cooperative_groups/reduce.h",
                                             NULL };
 
 char *
@@ -80,6 +82,8 @@ shim_dir (const char *cache, char **shim_hash, GError **error)
       g_checksum_update (sum, (const guchar *) *h, -1);
       g_checksum_update (sum, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b));
     }
+  for (const char *const *h = stub_headers; *h; h++)
+    g_checksum_update (sum, (const guchar *) *h, -1);
   *shim_hash = g_strdup (g_checksum_get_string (sum));
   g_autofree char *name = g_strndup (*shim_hash, 16);
   g_autofree char *base = g_strconcat ("include-", name, NULL);
@@ -98,8 +102,21 @@ shim_dir (const char *cache, char **shim_hash, GError **error)
         if (g_file_test (path, G_FILE_TEST_EXISTS))
           continue;
         g_autoptr (GBytes) b = pass ? NULL : shim_text (*h);
-        const char *stub = "/* memsim: CUDA's host API is not needed by a kernel run on the "
-                           "CPU (sim/emulator/cuda-shim.h is forced in) */\n";
+        /* a header in a folder (cooperative_groups/reduce.h) is part of the
+         * shim header of the folder's name */
+        g_autofree char *sub = strchr (*h, '/') ? g_path_get_dirname (path) : NULL;
+        g_autofree char *folder = strchr (*h, '/') ? g_strndup (*h, strcspn (*h, "/")) : NULL;
+        g_autofree char *stub = folder
+          ? g_strdup_printf ("/* memsim: part of %s.h */\n#include \"../%s.h\"\n", folder, folder)
+          : g_strdup ("/* memsim: sim/emulator/cuda-shim.h, forced in, is CUDA's runtime on the "
+                      "CPU */\n");
+        if (sub != NULL && g_mkdir_with_parents (sub, 0755) != 0)
+          {
+            g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "cannot create %s: %s",
+                         sub, g_strerror (errno));
+            g_free (dir);
+            return NULL;
+          }
         if (!g_file_set_contents (path, b ? g_bytes_get_data (b, NULL) : stub,
                                   b ? (gssize) g_bytes_get_size (b) : -1, error))
           {
@@ -162,13 +179,15 @@ ms_user_build_symbol (const char *prefix, const char *kernel)
   return s;
 }
 
-/* The generated unit: the rewritten source and the entries. */
+/* A generated unit: a rewritten source, and the kernels' entries. */
 static char *
 generate (const char *file, const char *rewritten, const char *const *kernels)
 {
   GString *g = g_string_new (NULL);
   g_autofree char *quoted = g_strescape (file, NULL);
   g_string_append_printf (g, "#line 1 \"%s\"\n%s\n", quoted, rewritten);
+  if (kernels == NULL || *kernels == NULL)
+    return g_string_free (g, FALSE);
   g_string_append (g, "#line 1 \"<memsim entry>\"\n");
   for (const char *const *k = kernels; *k; k++)
     {
@@ -183,16 +202,78 @@ generate (const char *file, const char *rewritten, const char *const *kernels)
   return g_string_free (g, FALSE);
 }
 
+/* argv: the compiler, its flags, the include folders, the shim forced in,
+ * then more (NULL-terminated). */
+static GPtrArray *
+compiler_argv (const char *cxx, const char *inc_flag, GPtrArray *dir_flags,
+               const char *const *more)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) cxx);
+  for (const char *const *f = compile_flags; *f; f++)
+    g_ptr_array_add (argv, (char *) *f);
+  g_ptr_array_add (argv, (char *) inc_flag);
+  for (guint i = 0; i < dir_flags->len; i++)
+    g_ptr_array_add (argv, dir_flags->pdata[i]);
+  g_ptr_array_add (argv, "-include");
+  g_ptr_array_add (argv, "cuda-shim.h");
+  for (const char *const *f = more; *f; f++)
+    g_ptr_array_add (argv, (char *) *f);
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
+/* Runs the compiler; on failure its first error (or what) as the error. */
+static gboolean
+compile (GPtrArray *argv, const char *cwd, const char *what, GError **error)
+{
+  g_autofree char *err = NULL;
+  if (run ((const char *const *) argv->pdata, cwd, &err, error))
+    return TRUE;
+  if (error && *error == NULL)
+    {
+      g_autofree char *msg = first_error (err, what);
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", msg);
+    }
+  return FALSE;
+}
+
+/* How the build is linked: without the sanitizer's runtime (the hooks are
+ * memsim's); one definition of a __device__ function that several files
+ * include (cuda-shim.h); the build's own names bound inside it, never to
+ * memsim's. */
+static const char *const link_flags[] = { "-shared", "-Wl,--allow-multiple-definition",
+                                          "-Wl,-Bsymbolic", NULL };
+
 char *
 ms_user_build (const char *file, const char *text, const char *const *kernels,
                gboolean *cached, GError **error)
 {
+  const char *files[] = { file, NULL };
+  const char *texts[] = { text, NULL };
+  MsUserBuildSpec spec = { .files = files, .texts = texts, .kernels = kernels };
+  return ms_user_build_spec (&spec, cached, error);
+}
+
+char *
+ms_user_build_spec (const MsUserBuildSpec *spec, gboolean *cached, GError **error)
+{
   g_autofree char *cxx = ms_user_compiler (error);
   if (cxx == NULL)
     return NULL;
-  g_autofree char *rewritten = ms_user_source_rewrite (text, file, error);
-  if (rewritten == NULL)
-    return NULL;
+  guint n = g_strv_length ((char **) spec->files);
+  g_autoptr (GPtrArray) units = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    {
+      char *rewritten = spec->program
+                          ? ms_user_source_rewrite_program (spec->texts[i], spec->files[i], error)
+                          : ms_user_source_rewrite (spec->texts[i], spec->files[i], error);
+      if (rewritten == NULL)
+        return NULL;
+      g_ptr_array_add (units, generate (spec->files[i], rewritten,
+                                        i == 0 && !spec->program ? spec->kernels : NULL));
+      g_free (rewritten);
+    }
   g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
   g_autofree char *shim_hash = NULL;
   g_autofree char *inc = shim_dir (cache, &shim_hash, error);
@@ -205,59 +286,69 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
                    cache, g_strerror (errno));
       return NULL;
     }
-  g_autofree char *unit = generate (file, rewritten, kernels);
-  g_autofree char *src = g_build_filename (tmpl, "unit.cc", NULL);
-  g_autofree char *obj = g_build_filename (tmpl, "unit.o", NULL);
-  g_autofree char *so_tmp = g_build_filename (tmpl, "unit.so", NULL);
-  g_autofree char *pre = g_build_filename (tmpl, "unit.ii", NULL);
-  g_autofree char *dir = g_path_get_dirname (file);
-  g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
   g_autofree char *inc_flag = g_strconcat ("-I", inc, NULL);
-  g_autofree char *dir_flag = g_strconcat ("-I", abs_dir, NULL);
+  /* the sources' own folders, then -I: #include "..." and <...> as nvcc */
+  g_autoptr (GPtrArray) dir_flags = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (spec->files[i]);
+      g_autofree char *abs_dir = g_canonicalize_filename (dir, NULL);
+      g_ptr_array_add (dir_flags, g_strconcat ("-I", abs_dir, NULL));
+    }
+  for (const char *const *d = spec->include_dirs; d && *d; d++)
+    {
+      g_autofree char *abs_dir = g_canonicalize_filename (*d, NULL);
+      g_ptr_array_add (dir_flags, g_strconcat ("-I", abs_dir, NULL));
+    }
+  g_autoptr (GPtrArray) temps = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) objs = g_ptr_array_new ();
+  g_autofree char *so_tmp = g_build_filename (tmpl, "unit.so", NULL);
+  g_ptr_array_add (temps, g_strdup (so_tmp));
   char *result = NULL;
-  g_autofree char *err = NULL;
 
-  if (!g_file_set_contents (src, unit, -1, error))
-    goto out;
   /* the key: everything the compiler will see, how, and which compiler */
-  {
-    g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-    g_ptr_array_add (argv, cxx);
-    for (const char *const *f = compile_flags; *f; f++)
-      g_ptr_array_add (argv, (char *) *f);
-    const char *more[] = { inc_flag, dir_flag, "-include", "cuda-shim.h", "-E", "-P", src, "-o",
-                           pre, NULL };
-    for (const char **f = more; *f; f++)
-      g_ptr_array_add (argv, (char *) *f);
-    g_ptr_array_add (argv, NULL);
-    if (!run ((const char *const *) argv->pdata, tmpl, &err, error))
-      {
-        if (error && *error == NULL)
-          {
-            g_autofree char *msg = first_error (err, "g++ failed to preprocess the file");
-            g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", msg);
-          }
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *salt = g_strdup_printf ("memsim-user-build %d %s %d", MS_USER_BUILD_VERSION,
+                                           shim_hash, spec->program);
+  g_checksum_update (sum, (const guchar *) salt, -1);
+  for (const char *const *f = compile_flags; *f; f++)
+    g_checksum_update (sum, (const guchar *) *f, -1);
+  for (const char *const *f = link_flags; *f; f++)
+    g_checksum_update (sum, (const guchar *) *f, -1);
+  GStatBuf st;
+  if (g_stat (cxx, &st) == 0)
+    {
+      g_autofree char *id = g_strdup_printf ("%s %lld %lld", cxx, (long long) st.st_size,
+                                             (long long) st.st_mtime);
+      g_checksum_update (sum, (const guchar *) id, -1);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      char name[32];
+      g_snprintf (name, sizeof name, "unit%u.cc", i);
+      char *src = g_build_filename (tmpl, name, NULL);
+      g_snprintf (name, sizeof name, "unit%u.ii", i);
+      char *pre = g_build_filename (tmpl, name, NULL);
+      g_snprintf (name, sizeof name, "unit%u.o", i);
+      char *obj = g_build_filename (tmpl, name, NULL);
+      g_ptr_array_add (temps, src);
+      g_ptr_array_add (temps, pre);
+      g_ptr_array_add (temps, obj);
+      g_ptr_array_add (objs, obj);
+      if (!g_file_set_contents (src, units->pdata[i], -1, error))
         goto out;
-      }
-    g_autofree char *pre_text = NULL;
-    gsize pre_len = 0;
-    if (!g_file_get_contents (pre, &pre_text, &pre_len, error))
-      goto out;
-    g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
-    g_autofree char *salt = g_strdup_printf ("memsim-user-build %d %s", MS_USER_BUILD_VERSION,
-                                             shim_hash);
-    g_checksum_update (sum, (const guchar *) salt, -1);
-    for (const char *const *f = compile_flags; *f; f++)
-      g_checksum_update (sum, (const guchar *) *f, -1);
-    GStatBuf st;
-    if (g_stat (cxx, &st) == 0)
-      {
-        g_autofree char *id = g_strdup_printf ("%s %lld %lld", cxx, (long long) st.st_size,
-                                               (long long) st.st_mtime);
-        g_checksum_update (sum, (const guchar *) id, -1);
-      }
-    g_checksum_update (sum, (const guchar *) unit, -1);
-    g_checksum_update (sum, (const guchar *) pre_text, (gssize) pre_len);
+      const char *more[] = { "-E", "-P", src, "-o", pre, NULL };
+      g_autoptr (GPtrArray) argv = compiler_argv (cxx, inc_flag, dir_flags, more);
+      if (!compile (argv, tmpl, "g++ failed to preprocess the file", error))
+        goto out;
+      g_autofree char *pre_text = NULL;
+      gsize pre_len = 0;
+      if (!g_file_get_contents (pre, &pre_text, &pre_len, error))
+        goto out;
+      g_checksum_update (sum, (const guchar *) units->pdata[i], -1);
+      g_checksum_update (sum, (const guchar *) pre_text, (gssize) pre_len);
+    }
+  {
     g_autofree char *name = g_strconcat (g_checksum_get_string (sum), ".so", NULL);
     g_autofree char *final = g_build_filename (cache, name, NULL);
     if (g_file_test (final, G_FILE_TEST_EXISTS))
@@ -267,38 +358,25 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
         result = g_steal_pointer (&final);
         goto out;
       }
-
     /* compile (instrumented), then link without the sanitizer runtime */
-    g_ptr_array_set_size (argv, 0);
-    g_ptr_array_add (argv, cxx);
-    for (const char *const *f = compile_flags; *f; f++)
-      g_ptr_array_add (argv, (char *) *f);
-    const char *cc[] = { inc_flag, dir_flag, "-include", "cuda-shim.h", "-c", src, "-o", obj,
-                         NULL };
-    for (const char **f = cc; *f; f++)
-      g_ptr_array_add (argv, (char *) *f);
-    g_ptr_array_add (argv, NULL);
-    g_clear_pointer (&err, g_free);
-    if (!run ((const char *const *) argv->pdata, tmpl, &err, error))
+    for (guint i = 0; i < n; i++)
       {
-        if (error && *error == NULL)
-          {
-            g_autofree char *msg = first_error (err, "g++ failed to compile the file");
-            g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", msg);
-          }
-        goto out;
+        const char *more[] = { "-c", temps->pdata[1 + 3 * i], "-o", objs->pdata[i], NULL };
+        g_autoptr (GPtrArray) argv = compiler_argv (cxx, inc_flag, dir_flags, more);
+        if (!compile (argv, tmpl, "g++ failed to compile the file", error))
+          goto out;
       }
-    const char *ld[] = { cxx, "-shared", "-o", so_tmp, obj, NULL };
-    g_clear_pointer (&err, g_free);
-    if (!run (ld, tmpl, &err, error))
-      {
-        if (error && *error == NULL)
-          {
-            g_autofree char *msg = first_error (err, "g++ failed to link the kernel");
-            g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", msg);
-          }
-        goto out;
-      }
+    g_autoptr (GPtrArray) ld = g_ptr_array_new ();
+    g_ptr_array_add (ld, cxx);
+    for (const char *const *f = link_flags; *f; f++)
+      g_ptr_array_add (ld, (char *) *f);
+    g_ptr_array_add (ld, "-o");
+    g_ptr_array_add (ld, so_tmp);
+    for (guint i = 0; i < n; i++)
+      g_ptr_array_add (ld, objs->pdata[i]);
+    g_ptr_array_add (ld, NULL);
+    if (!compile (ld, tmpl, "g++ failed to link the kernel", error))
+      goto out;
     if (g_rename (so_tmp, final) != 0)
       {
         g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "cannot write %s: %s", final,
@@ -310,8 +388,8 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
     result = g_steal_pointer (&final);
   }
 out:
-  for (const char *const *f = (const char *const[]) { src, obj, so_tmp, pre, NULL }; *f; f++)
-    g_unlink (*f);
+  for (guint i = 0; i < temps->len; i++)
+    g_unlink (temps->pdata[i]);
   g_rmdir (tmpl);
   return result;
 }

@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* Bumped whenever the generated code or the flags change meaning (it is
  * part of the cache key, with the shim headers' text). */
-#define MS_USER_BUILD_VERSION 2
+#define MS_USER_BUILD_VERSION 3
 
 /* The symbol of the build's launch entry (prefix "ms_user_entry_") or
  * parameter kinds ("ms_user_kinds_") of a kernel: its name, or a template's
@@ -28,6 +28,19 @@ char *ms_user_build_symbol (const char *prefix, const char *kernel);
  * The cache: $XDG_CACHE_HOME/memsim/kernels (g_get_user_cache_dir). */
 char *ms_user_build (const char *file, const char *text, const char *const *kernels,
                      gboolean *cached, GError **error);
+
+/* A build of several files: a user's program (`memsim run`, program
+ * TRUE: launches rewritten to run, no entries) or one file's kernels
+ * (kernels: the entries to generate, as ms_user_build). */
+typedef struct {
+  const char *const *files;          /* paths, NULL-terminated */
+  const char *const *texts;          /* their contents */
+  const char *const *include_dirs;   /* -I folders (NULL-terminated; may be NULL) */
+  const char *const *kernels;        /* entries (the first file's kernels), or NULL */
+  gboolean program;
+} MsUserBuildSpec;
+
+char *ms_user_build_spec (const MsUserBuildSpec *spec, gboolean *cached, GError **error);
 
 /* The compiler memsim runs: $MEMSIM_CXX, else g++ from PATH; NULL with an
  * error saying what to install. */

@@ -347,3 +347,62 @@ ms_user_sites_struct (MsUserSites *s, const char *name, gsize *size, GArray *fie
     }
   return FALSE;
 }
+
+/* ------------------------------------------------------------ functions */
+
+typedef struct {
+  Dwarf_Addr addr;
+  Dwarf_Die found;
+  gboolean have;
+} FindFunction;
+
+static int
+find_function (Dwarf_Die *die, void *arg)
+{
+  FindFunction *f = arg;
+  Dwarf_Addr low;
+  if (dwarf_lowpc (die, &low) == 0 && low == f->addr)
+    {
+      f->found = *die;
+      f->have = TRUE;
+      return DWARF_CB_ABORT;
+    }
+  return DWARF_CB_OK;
+}
+
+char *
+ms_user_sites_function (MsUserSites *s, const void *pc, GPtrArray *params, char **file,
+                        int *line)
+{
+  Dwarf_Addr a = (Dwarf_Addr) ((const guint8 *) pc - s->base);
+  Dwarf_Die cu;
+  FindFunction f = { .addr = a };
+  g_mutex_lock (&s->lock);
+  if (dwarf_addrdie (s->dwarf, a, &cu) != NULL)
+    dwarf_getfuncs (&cu, find_function, &f, 0);
+  char *name = NULL;
+  if (f.have)
+    {
+      Dwarf_Attribute at;
+      const char *n = dwarf_formstring (dwarf_attr_integrate (&f.found, DW_AT_name, &at));
+      name = g_strdup (n ? n : "?");
+      if (file != NULL)
+        {
+          const char *d = dwarf_decl_file (&f.found);
+          *file = d ? g_strdup (d) : NULL;
+        }
+      if (line != NULL && dwarf_decl_line (&f.found, line) != 0)
+        *line = 0;
+      Dwarf_Die child;
+      if (params != NULL && dwarf_child (&f.found, &child) == 0)
+        do
+          if (dwarf_tag (&child) == DW_TAG_formal_parameter)
+            {
+              const char *p = dwarf_formstring (dwarf_attr_integrate (&child, DW_AT_name, &at));
+              g_ptr_array_add (params, g_strdup (p ? p : "?"));
+            }
+        while (dwarf_siblingof (&child, &child) == 0);
+    }
+  g_mutex_unlock (&s->lock);
+  return name;
+}

@@ -25,6 +25,14 @@ MsUserSites *ms_user_sites_new (const char *path, const void *base, const char *
  * sites. */
 const MsSite *ms_user_sites_at (gpointer sites, const void *pc);
 
+/* The function whose code starts at address pc (a kernel's address in the
+ * loaded build): its name as the debug info has it ("scale", "tile<32>"),
+ * its parameters' names appended to params (owned strings; may be NULL),
+ * and where it is declared (*file: owned, may be NULL; *line).  NULL if no
+ * function starts there. */
+char *ms_user_sites_function (MsUserSites *sites, const void *pc, GPtrArray *params,
+                              char **file, int *line);
+
 /* How to fill one scalar of a struct: at byte offset `offset`, `size`
  * bytes of kind 'f' (floating point), 'i' (signed) or 'u' (unsigned). */
 typedef struct {

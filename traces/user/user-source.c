@@ -385,8 +385,8 @@ rewrite_declarator (GString *out, const char *type, const char *decl, gboolean i
                               align);
     }
   else
-    g_string_append_printf (out, "%s (&%s)%s = ms_shared_ref_<%s %s> (%s); ", ty, name, dims, ty,
-                            dims, align);
+    g_string_append_printf (out, "%s (&%s)%s = ms_shared_ref_<%s %s, __COUNTER__> (%s); ", ty,
+                            name, dims, ty, dims, align);
   return TRUE;
 }
 
@@ -410,12 +410,53 @@ blank_launches (char *t, char *s)
     }
 }
 
+/* `k<<<grid, block>>>(args)` -> `k << ms_launch_config_ (grid, block)(args)`
+ * (cuda-shim.h's launch operator), newlines kept: the launch runs. */
+static char *
+rewrite_launches (const char *text)
+{
+  g_autofree char *s = blank_text (text);
+  GString *out = g_string_new (NULL);
+  gsize copied = 0;
+  for (const char *p = strstr (s, "<<<"); p != NULL; p = strstr (p, "<<<"))
+    {
+      const char *end = strstr (p + 3, ">>>");
+      if (end == NULL)
+        break;
+      gsize at = (gsize) (p - s), close = (gsize) (end - s);
+      g_string_append_len (out, text + copied, (gssize) (at - copied));
+      g_string_append (out, " << ms_launch_config_ (");
+      g_string_append_len (out, text + at + 3, (gssize) (close - at - 3));
+      g_string_append (out, ")");
+      copied = close + 3;
+      p = end + 3;
+    }
+  g_string_append (out, text + copied);
+  return g_string_free (out, FALSE);
+}
+
+static char *rewrite (const char *original, const char *file, gboolean program, GError **error);
+
 char *
 ms_user_source_rewrite (const char *original, const char *file, GError **error)
 {
+  return rewrite (original, file, FALSE, error);
+}
+
+char *
+ms_user_source_rewrite_program (const char *original, const char *file, GError **error)
+{
+  g_autofree char *shared = rewrite (original, file, TRUE, error);
+  return shared ? rewrite_launches (shared) : NULL;
+}
+
+static char *
+rewrite (const char *original, const char *file, gboolean program, GError **error)
+{
   g_autofree char *s = blank_text (original);
   g_autofree char *text = g_strdup (original);
-  blank_launches (text, s);
+  if (!program)
+    blank_launches (text, s);
   GString *out = g_string_new (NULL);
   gsize copied = 0;
   int depth = 0;

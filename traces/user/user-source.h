@@ -47,4 +47,10 @@ GPtrArray *ms_user_source_kernels (const char *text);
  * scope.  file names the source in messages. */
 char *ms_user_source_rewrite (const char *text, const char *file, GError **error);
 
+/* The same for a whole program (`memsim run`), whose launches run: every
+ * `k<<<grid, block[, shared[, stream]]>>>(args)` becomes
+ * `k << ms_launch_config_ (grid, block[, shared[, stream]])(args)`, the
+ * launch operator of sim/emulator/cuda-shim.h, on the same lines. */
+char *ms_user_source_rewrite_program (const char *text, const char *file, GError **error);
+
 G_END_DECLS

@@ -1,0 +1,48 @@
+// groups.cu - cooperative groups in a whole program: block sums by a
+// warp-sized tile's cg::reduce and by a two-warp tile's; the program checks
+// both against the host's sum (exit 0).  tests/test-run.c runs it.
+#include <cstdio>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+
+template <unsigned TileSize>
+__global__ void tileSums(int *out, const int *in)
+{
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<TileSize> tile = cg::tiled_partition<TileSize>(block);
+    int v = in[blockIdx.x * blockDim.x + block.thread_rank()];
+    int s = cg::reduce(tile, v, cg::plus<int>());
+    if (tile.thread_rank() == 0)
+        out[blockIdx.x * (blockDim.x / TileSize) + tile.meta_group_rank()] = s;
+}
+
+int main()
+{
+    const int blocks = 4, threads = 256, n = blocks * threads;
+    int h[n], sums[n / 32], *d_in, *d_out;
+    for (int i = 0; i < n; i++)
+        h[i] = (i * 7) % 23 - 11;
+    cudaMalloc(&d_in, sizeof h);
+    cudaMalloc(&d_out, sizeof sums);
+    cudaMemcpy(d_in, h, sizeof h, cudaMemcpyHostToDevice);
+
+    tileSums<32><<<blocks, threads>>>(d_out, d_in);
+    cudaMemcpy(sums, d_out, sizeof sums, cudaMemcpyDeviceToHost);
+    for (int t = 0; t < n / 32; t++) {
+        int want = 0;
+        for (int i = 0; i < 32; i++)
+            want += h[t * 32 + i];
+        if (sums[t] != want) { printf("tile of 32, %d: %d, expected %d\n", t, sums[t], want); return 1; }
+    }
+    tileSums<64><<<blocks, threads>>>(d_out, d_in);
+    cudaMemcpy(sums, d_out, sizeof sums, cudaMemcpyDeviceToHost);
+    for (int t = 0; t < n / 64; t++) {
+        int want = 0;
+        for (int i = 0; i < 64; i++)
+            want += h[t * 64 + i];
+        if (sums[t] != want) { printf("tile of 64, %d: %d, expected %d\n", t, sums[t], want); return 2; }
+    }
+    printf("tile sums correct\n");
+    return 0;
+}

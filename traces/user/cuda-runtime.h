@@ -1,0 +1,81 @@
+/* cuda-runtime.h - CUDA's runtime API on the CPU, for users' whole programs
+ * (`memsim run PROGRAM.cu`): device memory, copies, events, streams,
+ * device properties, errors and launches, answered by memsim for the
+ * program's build (its calls resolve to the definitions in cuda-runtime.c,
+ * exported by the memsim executable).
+ *
+ * A launch is handed to the caller's MsProgramLaunchFn with the buffers
+ * the kernel is given; what runs it (traced through the models, or not)
+ * is the caller's business.  One program at a time per process.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "arch.h"
+#include "kernel.h"
+#include "problem.h"
+
+G_BEGIN_DECLS
+
+/* One launch as the program made it. */
+typedef struct {
+  const MsKernel *kernel;        /* the kernel's descriptor (external) */
+  guint index;                   /* the program's launches before this one */
+  guint kernel_index;            /* launches of this kernel before this one */
+  MsLaunchArgs args;             /* grid, block, buf[] = the buffers; i[k] and
+                                    f[k]: parameter k's value when a number */
+  char kinds[MS_MAX_ARGS + 1];   /* per parameter (the first MS_MAX_ARGS): 'p'
+                                    pointer, 'i' integer, 'f' floating point */
+  const char *param_names[MS_MAX_ARGS];
+  const char *buffer_names[MS_MAX_BUFFERS];
+  gsize buffer_bytes[MS_MAX_BUFFERS];
+  guint n_buffers;
+  gsize guard_bytes;             /* guard pages around every buffer */
+  guint dynamic_shared;          /* bytes of extern __shared__ memory */
+} MsProgramLaunch;
+
+/* Runs a launch (the kernel descriptor's cpu_entry is
+ * ms_cuda_runtime_entry); *seconds gets its predicted duration on the GPU,
+ * which the program's events measure, or stays negative when the launch
+ * ran without the models (then a traced launch of the same kernel, grid
+ * and block lends its time).  FALSE: the kernel failed
+ * (out of bounds, race, deadlock) and the function has said so; the
+ * runtime ends the process with exit (1), as a GPU's failed launch ends
+ * the program's use of the device. */
+typedef gboolean (*MsProgramLaunchFn) (gpointer data, const MsProgramLaunch *launch,
+                                       double *seconds);
+
+/* The descriptor of the kernel whose code starts at address kernel, with
+ * parameter kinds ('p', 'f', 'i' per parameter); names[i] gets parameter
+ * i's name (static or the descriptor's; at most MS_MAX_ARGS).  NULL with an
+ * error if it is none the program's build has. */
+typedef const MsKernel *(*MsProgramKernelFn) (gpointer data, const void *kernel,
+                                              const char *kinds, const char **names,
+                                              GError **error);
+
+/* The cpu_entry of every kernel descriptor of a program: runs the launch
+ * in flight for the current CUDA thread. */
+void ms_cuda_runtime_entry (const MsLaunchArgs *L);
+
+/* Makes the runtime answer for a program on arch (device properties)
+ * until ms_cuda_runtime_end. */
+void ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at,
+                            gpointer kernel_data, MsProgramLaunchFn launch,
+                            gpointer launch_data);
+
+/* Frees what the program left allocated; the runtime answers no more. */
+void ms_cuda_runtime_end (void);
+
+/* Whether the runtime ended the program for a failed launch (it has said
+ * why on stderr): what an atexit() handler asks. */
+gboolean ms_cuda_runtime_failed (void);
+
+/* The launches the program has made so far. */
+guint ms_cuda_runtime_launches (void);
+
+/* 1: referenced so that the API is linked into programs that run users'
+ * programs (it is only called from their builds). */
+int ms_cuda_runtime_version (void);
+
+G_END_DECLS
