@@ -126,6 +126,11 @@ gboolean ms_gpu_result_metric (const MsGpuResult *r, const char *name, double *v
  * and says whether they are bit-identical to the emulator's.  Returns TRUE
  * if the check passed; *message is "passed (...)" or the failure. */
 gboolean ms_gpu_check_outputs (const MsProblem *p, const MsGpuResult *r, char **message);
+/* A user's kernel (no check, no reference): the GPU's outputs against the
+ * emulator's, exactly, except buffers of floating point (p->buffer_float):
+ * |GPU - emulator| <= MS_GPU_USER_TOLERANCE x (|emulator| + the buffer's
+ * largest |emulator| value). */
+#define MS_GPU_USER_TOLERANCE 1e-4
 
 /* For `memsim compare FAMILY --gpu`, one problem: input is a snapshot taken
  * before ms_emulate, or NULL to upload p's buffers as they are (right before

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend.h"
+
 typedef struct {
   int status;
   char *out, *err;
@@ -1221,6 +1223,24 @@ test_user_template (void)
                      m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), ==, 32);
 }
 
+/* The options every kernel takes apply to users' kernels too: a race is an
+ * error, --allow-races counts it and goes on (the race: warp 0 reads
+ * tile[x][0..] that warps 1.. write, no barrier between). */
+static void
+test_user_allow_races (void)
+{
+  g_autofree char *spec = user_spec ("race.cu", "transpose_race");
+  g_auto (Result) stop = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                                 "out=float[1024]=0", "--arg", "in=float[1024]", NULL);
+  assert_one_line_error (&stop, 1, "race on shared memory between warps: race.cu:8");
+  g_auto (Result) go_on = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                                  "out=float[1024]=0", "--arg", "in=float[1024]",
+                                  "--allow-races", "--threads", "1", NULL);
+  g_test_message ("%s", go_on.err);
+  g_assert_cmpint (go_on.status, ==, 0);
+  g_assert_nonnull (strstr (go_on.out, "race"));
+}
+
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
 static void
 test_user_save_and_replay (void)
@@ -1305,11 +1325,21 @@ test_user_errors (void)
       r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
       assert_one_line_error (&r, cases[i].status, cases[i].fragment);
     }
-  /* the launch is required; --gpu is not there yet; no compiler */
+  /* the launch is required; --check-trace is not there yet; --gpu without
+   * a GPU (or CUDA) says so, as for a built-in kernel; no compiler */
   g_auto (Result) no_grid = memsim ("trace", transpose, "--block", "32", NULL);
   assert_one_line_error (&no_grid, 2, "give the launch with --grid");
-  g_auto (Result) gpu = memsim ("trace", transpose, "--gpu", NULL);
-  assert_one_line_error (&gpu, 2, "--gpu does not run your own .cu files yet");
+  g_auto (Result) trace_check = memsim ("trace", transpose, "--check-trace", NULL);
+  assert_one_line_error (&trace_check, 2, "--check-trace and --save-gpu-trace do not run your "
+                                          "own .cu files yet");
+  g_autoptr (GError) no_gpu = NULL;
+  if (!ms_gpu_available (NULL, &no_gpu))
+    {
+      g_auto (Result) gpu = memsim ("trace", transpose, "--grid", "1", "--block", "32", "--arg",
+                                    "odata=float[1024]=0", "--arg", "idata=float[1024]", "--arg",
+                                    "width=32", "--arg", "height=32", "--gpu", NULL);
+      assert_one_line_error (&gpu, 1, no_gpu->message);
+    }
   g_setenv ("MEMSIM_CXX", "memsim-no-such-compiler", TRUE);
   g_auto (Result) no_cxx = memsim ("trace", transpose, "--grid", "1", "--block", "32", NULL);
   g_unsetenv ("MEMSIM_CXX");
@@ -1356,6 +1386,7 @@ main (int argc, char **argv)
       g_test_add_func ("/cli/user/template", test_user_template);
       g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
       g_test_add_func ("/cli/user/errors", test_user_errors);
+      g_test_add_func ("/cli/user/allow-races", test_user_allow_races);
     }
   int status = g_test_run ();
   g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);

@@ -132,8 +132,8 @@ first_error (const char *out, const char *fallback)
   return g_strdup (fallback);
 }
 
-static gboolean
-run (const char *const *argv, const char *cwd, char **err_out, GError **error)
+gboolean
+ms_user_build_run (const char *const *argv, const char *cwd, char **err_out, GError **error)
 {
   int status = 0;
   g_autofree char *out = NULL;
@@ -150,6 +150,28 @@ run (const char *const *argv, const char *cwd, char **err_out, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+void
+ms_user_build_key (GChecksum *sum, const char *salt, const char *const *flags,
+                   const char *compiler)
+{
+  g_checksum_update (sum, (const guchar *) salt, -1);
+  for (const char *const *f = flags; *f; f++)
+    g_checksum_update (sum, (const guchar *) *f, -1);
+  GStatBuf st;
+  if (g_stat (compiler, &st) == 0)
+    {
+      g_autofree char *id = g_strdup_printf ("%s %lld %lld", compiler, (long long) st.st_size,
+                                             (long long) st.st_mtime);
+      g_checksum_update (sum, (const guchar *) id, -1);
+    }
+}
+
+char *
+ms_user_build_cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
 }
 
 char *
@@ -193,7 +215,7 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
   g_autofree char *rewritten = ms_user_source_rewrite (text, file, error);
   if (rewritten == NULL)
     return NULL;
-  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
+  g_autofree char *cache = ms_user_build_cache_dir ();
   g_autofree char *shim_hash = NULL;
   g_autofree char *inc = shim_dir (cache, &shim_hash, error);
   if (inc == NULL)
@@ -230,7 +252,7 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
     for (const char **f = more; *f; f++)
       g_ptr_array_add (argv, (char *) *f);
     g_ptr_array_add (argv, NULL);
-    if (!run ((const char *const *) argv->pdata, tmpl, &err, error))
+    if (!ms_user_build_run ((const char *const *) argv->pdata, tmpl, &err, error))
       {
         if (error && *error == NULL)
           {
@@ -246,16 +268,7 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
     g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
     g_autofree char *salt = g_strdup_printf ("memsim-user-build %d %s", MS_USER_BUILD_VERSION,
                                              shim_hash);
-    g_checksum_update (sum, (const guchar *) salt, -1);
-    for (const char *const *f = compile_flags; *f; f++)
-      g_checksum_update (sum, (const guchar *) *f, -1);
-    GStatBuf st;
-    if (g_stat (cxx, &st) == 0)
-      {
-        g_autofree char *id = g_strdup_printf ("%s %lld %lld", cxx, (long long) st.st_size,
-                                               (long long) st.st_mtime);
-        g_checksum_update (sum, (const guchar *) id, -1);
-      }
+    ms_user_build_key (sum, salt, compile_flags, cxx);
     g_checksum_update (sum, (const guchar *) unit, -1);
     g_checksum_update (sum, (const guchar *) pre_text, (gssize) pre_len);
     g_autofree char *name = g_strconcat (g_checksum_get_string (sum), ".so", NULL);
@@ -279,7 +292,7 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
       g_ptr_array_add (argv, (char *) *f);
     g_ptr_array_add (argv, NULL);
     g_clear_pointer (&err, g_free);
-    if (!run ((const char *const *) argv->pdata, tmpl, &err, error))
+    if (!ms_user_build_run ((const char *const *) argv->pdata, tmpl, &err, error))
       {
         if (error && *error == NULL)
           {
@@ -290,7 +303,7 @@ ms_user_build (const char *file, const char *text, const char *const *kernels,
       }
     const char *ld[] = { cxx, "-shared", "-o", so_tmp, obj, NULL };
     g_clear_pointer (&err, g_free);
-    if (!run (ld, tmpl, &err, error))
+    if (!ms_user_build_run (ld, tmpl, &err, error))
       {
         if (error && *error == NULL)
           {
