@@ -63,26 +63,6 @@ ms_gpu_snapshot_free (MsGpuSnapshot *s)
   g_free (s);
 }
 
-/* The RED counterpart of a global ATOM metric, or NULL:
- * smsp__sass_inst_executed_op_global_atom.sum -> ..._op_global_red.sum,
- * l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum -> ..._global_op_red.sum. */
-static char *
-red_name (const char *atom_name)
-{
-  static const char *const forms[][2] = {
-    { "_op_global_atom.", "_op_global_red." },
-    { "_global_op_atom.", "_global_op_red." },
-  };
-  for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
-    {
-      const char *at = strstr (atom_name, forms[f][0]);
-      if (at != NULL)
-        return g_strdup_printf ("%.*s%s%s", (int) (at - atom_name), atom_name, forms[f][1],
-                                at + strlen (forms[f][0]));
-    }
-  return NULL;
-}
-
 static const MsGpuMetric *
 find_metric (const MsGpuResult *r, const char *name)
 {
@@ -103,12 +83,7 @@ ms_gpu_result_metric (const MsGpuResult *r, const char *name, double *value)
   const MsGpuMetric *m = find_metric (r, name);
   if (m == NULL || !m->available)
     return FALSE;
-  double v = m->value;
-  g_autofree char *red = red_name (name);
-  const MsGpuMetric *mr = red ? find_metric (r, red) : NULL;
-  if (mr != NULL && mr->available)
-    v += mr->value;
-  *value = v;
+  *value = m->value;
   return TRUE;
 }
 
@@ -503,7 +478,8 @@ profile (Device *d, const char *const *names, int n, unsigned flags, MsGpuResult
   return TRUE;
 }
 
-/* Every metric memsim simulates, plus the RED twins of global atomics. */
+/* Every metric memsim simulates (the atomics' ATOM and RED metrics apart:
+ * memsim counts an atomic whose result is unused as RED, as nvcc emits it). */
 static GPtrArray *
 simulated_metric_names (void)
 {
@@ -513,17 +489,14 @@ simulated_metric_names (void)
     return names;
   names = g_ptr_array_new ();
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
-    for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
+    for (int op = MS_OP_LD; op < MS_N_OPS; op++)
       for (guint w = 0; w < G_N_ELEMENTS (whats); w++)
         {
-          const char *n = ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);
-          if (n == NULL)
-            continue;
-          g_ptr_array_add (names, (gpointer) n);
-          char *red = red_name (n);
-          if (red)
-            g_ptr_array_add (names, (gpointer) g_intern_string (red));
-          g_free (red);
+          /* RED is global only: shared atomics are ATOMS whatever is used */
+          const char *n = sp == MS_SPACE_SHARED && op == MS_OP_RED
+                            ? NULL : ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);
+          if (n != NULL)
+            g_ptr_array_add (names, (gpointer) n);
         }
   /* read as evidence only (measured_raw): the hardware-side count of
    * shared atomics' wavefronts, beside the SASS-side one above */
@@ -717,14 +690,13 @@ ms_gpu_measure (const MsProblem *p, const MsGpuSnapshot *input, double *time_ms,
     *bandwidth_gbs = r->bandwidth_gbs;
   if (metrics)
     {
-      /* memsim's metric names only, atomics summed over ATOM and RED */
+      /* memsim's metric names only */
       GPtrArray *names = simulated_metric_names ();
       *metrics = g_array_new (FALSE, TRUE, sizeof (MsGpuMetric));
       for (guint i = 0; i < names->len; i++)
         {
           const char *n = names->pdata[i];
-          if (strstr (n, "_op_global_red") != NULL
-              || strcmp (n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0)
+          if (strcmp (n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0)
             continue;
           MsGpuMetric m = { n, 0.0, FALSE };
           m.available = ms_gpu_result_metric (r, n, &m.value);

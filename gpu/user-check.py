@@ -22,8 +22,8 @@ failures.
 Needs nvcc and ncu (run by gpu/device-user.sh on the GPU machine)."""
 import argparse, csv, io, json, os, re, shlex, subprocess, sys
 
-EXACT = re.compile(r"^(smsp__sass_inst_executed_op_(global|shared)_(ld|st|atom)"
-                   r"|l1tex__t_(requests|sectors)_pipe_lsu_mem_global_op_(ld|st|atom)"
+EXACT = re.compile(r"^(smsp__sass_inst_executed_op_(global|shared)_(ld|st|atom|red)"
+                   r"|l1tex__t_(requests|sectors)_pipe_lsu_mem_global_op_(ld|st|atom|red)"
                    r"|smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_(ld|st))\.sum$")
 FLOATS = {"float", "double", "float2", "float3", "float4", "double2"}
 
@@ -32,7 +32,8 @@ def harness(path, kernel, grid, block, dyn, args):
     """The C++ of a main() that launches kernel once with args' buffers."""
     lines = ["#define main memsim_user_main   // the file's own main, if any, never runs",
              '#include "%s"' % os.path.abspath(path), "#undef main",
-             "#include <cstdio>", "#include <cstdlib>", "#include <cstring>", "#include <vector>",
+             "#include <cstdint>", "#include <cstdio>", "#include <cstdlib>", "#include <cstring>",
+             "#include <vector>",
              "int main() {", "  srand(2026);"]
     call = []
     for i, (name, value) in enumerate(args):

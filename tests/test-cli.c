@@ -27,19 +27,18 @@ result_clear (Result *r)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
+/* memsim COMMAND ARGS... (rest NULL-terminated) */
 static Result
-memsim (const char *first, ...)
+memsim_argv (const char *command, const char *const *rest)
 {
   const char *exe = g_getenv ("MEMSIM");
   if (exe == NULL)
     exe = "./memsim";
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) exe);
-  va_list ap;
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
+  g_ptr_array_add (argv, (char *) command);
+  for (const char *const *a = rest; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
   Result r = { 0 };
   g_autoptr (GError) error = NULL;
@@ -49,6 +48,19 @@ memsim (const char *first, ...)
     g_error ("cannot run %s: %s", exe, error->message);
   r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
   return r;
+}
+
+static Result
+memsim (const char *first, ...)
+{
+  g_autoptr (GPtrArray) rest = g_ptr_array_new ();
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = va_arg (ap, const char *); a; a = va_arg (ap, const char *))
+    g_ptr_array_add (rest, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (rest, NULL);
+  return memsim_argv (first, (const char *const *) rest->pdata);
 }
 
 /* A user error: non-zero status, stderr is exactly one line "memsim: ..."
@@ -905,7 +917,7 @@ test_docs_commands (void)
   /* the plain-CUDA examples the docs run (their own kernels) */
   g_autofree char *examples = g_build_filename (dir, "examples", NULL);
   g_assert_cmpint (g_mkdir_with_parents (examples, 0755), ==, 0);
-  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu" };
+  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu", "histogram.cu" };
   for (guint i = 0; i < G_N_ELEMENTS (cu); i++)
     {
       g_autofree char *from = g_test_build_filename (G_TEST_DIST, "..", "examples", cu[i], NULL);
@@ -1241,6 +1253,63 @@ test_user_allow_races (void)
   g_assert_nonnull (strstr (go_on.out, "race"));
 }
 
+/* A global atomic whose result is unused is a reduction (op_red), as nvcc
+ * emits it (REDG); one whose result is used stays an atomic (op_atom).
+ * Hand-derived: histogram (8 blocks of 128 threads, n = 1000) runs
+ * atomicMax in all 32 warps (warp 31 holds i = 992..1023), the CAS
+ * winner's atomicAdd once per block and the tid < 16 atomicAdd in warp 0
+ * of each block: 48 reductions, no global atomic; ticket (2 blocks of 64)
+ * takes 4 warp-level atomics on one word: 4 instructions, requests and
+ * sectors.  The built-in test_atomics (the same kernel, its REDGs read from
+ * the SASS) agrees with histogram (the source-level rule). */
+static void
+test_user_reductions (void)
+{
+  struct { const char *spec, *grid, *block, *args[4]; gint64 atom, red; } cases[] = {
+    { "histogram", "8", "128", { "out=int[18]=0", "in=int[1000]=0..15", "n=1000" }, 0, 48 },
+    { "ticket", "2", "64", { "out=int[128]=0", "counter=int[1]=0" }, 4, 0 },
+  };
+  const char *inst_atom = "smsp__sass_inst_executed_op_global_atom.sum";
+  const char *inst_red = "smsp__sass_inst_executed_op_global_red.sum";
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *spec = user_spec ("atomics.cu", cases[i].spec);
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *head[] = { spec, "--grid", cases[i].grid, "--block", cases[i].block, "--format",
+                             "json" };
+      for (guint k = 0; k < G_N_ELEMENTS (head); k++)
+        g_ptr_array_add (argv, (char *) head[k]);
+      for (guint k = 0; cases[i].args[k]; k++)
+        {
+          g_ptr_array_add (argv, "--arg");
+          g_ptr_array_add (argv, (char *) cases[i].args[k]);
+        }
+      g_ptr_array_add (argv, NULL);
+      g_auto (Result) r = memsim_argv ("trace", (const char *const *) argv->pdata);
+      g_test_message ("%s", r.err);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+      JsonObject *m = json_object_get_object_member (
+        json_node_get_object (json_parser_get_root (parser)), "metrics");
+      g_assert_cmpint (json_object_has_member (m, inst_atom) ? json_object_get_int_member (m, inst_atom)
+                                                             : 0, ==, cases[i].atom);
+      g_assert_cmpint (json_object_has_member (m, inst_red) ? json_object_get_int_member (m, inst_red)
+                                                            : 0, ==, cases[i].red);
+      if (cases[i].atom)
+        g_assert_cmpint (json_object_get_int_member (
+                           m, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"), ==, 4);
+    }
+  g_auto (Result) b = memsim ("trace", "test_atomics", "--format", "json", NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, b.out, -1, NULL));
+  JsonObject *m = json_object_get_object_member (
+    json_node_get_object (json_parser_get_root (parser)), "metrics");
+  g_assert_false (json_object_has_member (m, inst_atom));
+  g_assert_cmpint (json_object_get_int_member (m, inst_red), ==, 48);
+}
+
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
 static void
 test_user_save_and_replay (void)
@@ -1387,6 +1456,7 @@ main (int argc, char **argv)
       g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
       g_test_add_func ("/cli/user/errors", test_user_errors);
       g_test_add_func ("/cli/user/allow-races", test_user_allow_races);
+      g_test_add_func ("/cli/user/reductions", test_user_reductions);
     }
   int status = g_test_run ();
   g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);
