@@ -10,7 +10,8 @@
 #   bash gpu/device-user.sh [PREBUILT]     -> $OUT/user-check.txt
 #
 # Success: the last two lines read "0 exact metric(s) differ" and "--gpu: N
-# of N launch(es) agree"; the exit status is 0.
+# of N launch(es) agree"; the exit status is 0.  CHECKS=FILE runs another
+# list (e.g. half of gpu/user-checks.txt, to stay within a time limit).
 #
 # PREBUILT: a folder made by `bash gpu/device-validate.sh --pack DIR`, or
 # empty to use ./memsim.
@@ -26,6 +27,8 @@ fi
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$OUT"
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/memsim-user-cache}   # the builds of users' files
-python3 "$(dirname "$0")/user-check.py" --memsim "$M" --out /tmp/memsim-user-harness --gpu 2>&1 \
+export PYTHONUNBUFFERED=1   # each launch's lines as they come, even if stopped
+python3 "$(dirname "$0")/user-check.py" --memsim "$M" --out /tmp/memsim-user-harness --gpu \
+  --checks "${CHECKS:-$(dirname "$0")/user-checks.txt}" 2>&1 \
   | tee "$OUT/user-check.txt"
 exit "${PIPESTATUS[0]}"
