@@ -9,6 +9,7 @@
 #include "config.h"
 #include "backend.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "emulator.h"
@@ -62,26 +63,6 @@ ms_gpu_snapshot_free (MsGpuSnapshot *s)
   g_free (s);
 }
 
-/* The RED counterpart of a global ATOM metric, or NULL:
- * smsp__sass_inst_executed_op_global_atom.sum -> ..._op_global_red.sum,
- * l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum -> ..._global_op_red.sum. */
-static char *
-red_name (const char *atom_name)
-{
-  static const char *const forms[][2] = {
-    { "_op_global_atom.", "_op_global_red." },
-    { "_global_op_atom.", "_global_op_red." },
-  };
-  for (guint f = 0; f < G_N_ELEMENTS (forms); f++)
-    {
-      const char *at = strstr (atom_name, forms[f][0]);
-      if (at != NULL)
-        return g_strdup_printf ("%.*s%s%s", (int) (at - atom_name), atom_name, forms[f][1],
-                                at + strlen (forms[f][0]));
-    }
-  return NULL;
-}
-
 static const MsGpuMetric *
 find_metric (const MsGpuResult *r, const char *name)
 {
@@ -102,18 +83,118 @@ ms_gpu_result_metric (const MsGpuResult *r, const char *name, double *value)
   const MsGpuMetric *m = find_metric (r, name);
   if (m == NULL || !m->available)
     return FALSE;
-  double v = m->value;
-  g_autofree char *red = red_name (name);
-  const MsGpuMetric *mr = red ? find_metric (r, red) : NULL;
-  if (mr != NULL && mr->available)
-    v += mr->value;
-  *value = v;
+  *value = m->value;
   return TRUE;
+}
+
+/* Element e of a floating-point buffer as a double. */
+static double
+float_at (const guint8 *b, gsize e, guint size)
+{
+  if (size == 8)
+    {
+      double d;
+      memcpy (&d, b + 8 * e, 8);
+      return d;
+    }
+  float f;
+  memcpy (&f, b + 4 * e, 4);
+  return f;
+}
+
+/* A user's kernel has no reference: the GPU's outputs are compared with the
+ * emulator's, integers (and anything not all floating point) exactly, in
+ * 4-byte words, floating point element by element within
+ * MS_GPU_USER_TOLERANCE x (|emulator's value| + the buffer's largest
+ * magnitude): nvcc contracts a * b + c into one fused multiply-add where
+ * g++ for x86-64 does not, and float atomics add in another order. */
+static gboolean
+check_against_emulator (const MsProblem *p, const MsGpuResult *r, char **message)
+{
+  guint64 elements = 0, differ = 0, wrong = 0;
+  const char *first_buf = NULL, *wrong_buf = NULL;
+  gsize first_index = 0, wrong_index = 0;
+  double wrong_gpu = 0, wrong_cpu = 0;
+  guint wrong_size = 0;
+  for (guint b = 0; b < p->n_buffers; b++)
+    {
+      if (!p->buffer_output[b])
+        continue;
+      if (r->outputs[b] == NULL)
+        {
+          *message = g_strdup ("GPU output missing (the kernel was not run)");
+          return FALSE;
+        }
+      const guint8 *cpu = p->args.buf[b], *gpu = r->outputs[b];
+      guint size = p->buffer_float[b], unit = size ? size : 4;
+      gsize bytes = p->buffer_bytes[b], n = (bytes + unit - 1) / unit;
+      double largest = 0;
+      for (gsize i = 0; size && i < n; i++)
+        {
+          double c = fabs (float_at (cpu, i, size));
+          if (isfinite (c) && c > largest)
+            largest = c;
+        }
+      for (gsize i = 0; i < n; i++)
+        {
+          if (memcmp (cpu + unit * i, gpu + unit * i, MIN (unit, bytes - unit * i)) == 0)
+            continue;
+          if (differ++ == 0)
+            {
+              first_buf = p->buffer_names[b];
+              first_index = i;
+            }
+          double c = size ? float_at (cpu, i, size) : 0, g = size ? float_at (gpu, i, size) : 0;
+          gboolean ok = size != 0
+                        && ((isnan (c) && isnan (g))
+                            || (isfinite (c) && isfinite (g)
+                                && fabs (g - c) <= MS_GPU_USER_TOLERANCE * (fabs (c) + largest)));
+          if (!ok && wrong++ == 0)
+            {
+              wrong_buf = p->buffer_names[b];
+              wrong_index = i;
+              wrong_gpu = g;
+              wrong_cpu = c;
+              wrong_size = size;
+            }
+        }
+      elements += n;
+    }
+  if (wrong > 0 && wrong_size == 0)
+    *message = g_strdup_printf ("GPU output differs from the emulator's: %" G_GUINT64_FORMAT
+                                " element(s) or 4-byte word(s) of %" G_GUINT64_FORMAT
+                                ", the first at %s word %zu (compared exactly)",
+                                wrong, elements, wrong_buf, wrong_index);
+  else if (wrong > 0)
+    *message = g_strdup_printf ("GPU output differs from the emulator's: %s[%zu] = %.9g on "
+                                "the GPU, %.9g in the emulator (%" G_GUINT64_FORMAT " of %"
+                                G_GUINT64_FORMAT " elements beyond the tolerance)",
+                                wrong_buf, wrong_index, wrong_gpu, wrong_cpu, wrong, elements);
+  else if (differ == 0)
+    *message = g_strdup ("passed (bit-identical to the emulator's output; your kernel has no "
+                         "reference)");
+  else
+    *message = g_strdup_printf ("passed (within the tolerance for floating point: %"
+                                G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " elements differ "
+                                "from the emulator's output, the first at %s element %zu; "
+                                "your kernel has no reference)",
+                                differ, elements, first_buf, first_index);
+  return wrong == 0;
 }
 
 gboolean
 ms_gpu_check_outputs (const MsProblem *p, const MsGpuResult *r, char **message)
 {
+  if (p->kernel->check == NULL)
+    {
+      if (p->sample_period > 1)
+        {
+          *message = g_strdup ("not run (your kernel has no reference, and the emulator ran a "
+                               "sample of the blocks)");
+          return TRUE;
+        }
+      return check_against_emulator (p, r, message);
+    }
   MsProblem gpu = *p;   /* the same problem, with the GPU's output buffers */
   guint64 words = 0, differ = 0;
   const char *first_buf = NULL;
@@ -397,7 +478,8 @@ profile (Device *d, const char *const *names, int n, unsigned flags, MsGpuResult
   return TRUE;
 }
 
-/* Every metric memsim simulates, plus the RED twins of global atomics. */
+/* Every metric memsim simulates (the atomics' ATOM and RED metrics apart:
+ * memsim counts an atomic whose result is unused as RED, as nvcc emits it). */
 static GPtrArray *
 simulated_metric_names (void)
 {
@@ -407,17 +489,14 @@ simulated_metric_names (void)
     return names;
   names = g_ptr_array_new ();
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
-    for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
+    for (int op = MS_OP_LD; op < MS_N_OPS; op++)
       for (guint w = 0; w < G_N_ELEMENTS (whats); w++)
         {
-          const char *n = ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);
-          if (n == NULL)
-            continue;
-          g_ptr_array_add (names, (gpointer) n);
-          char *red = red_name (n);
-          if (red)
-            g_ptr_array_add (names, (gpointer) g_intern_string (red));
-          g_free (red);
+          /* RED is global only: shared atomics are ATOMS whatever is used */
+          const char *n = sp == MS_SPACE_SHARED && op == MS_OP_RED
+                            ? NULL : ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);
+          if (n != NULL)
+            g_ptr_array_add (names, (gpointer) n);
         }
   /* read as evidence only (measured_raw): the hardware-side count of
    * shared atomics' wavefronts, beside the SASS-side one above */
@@ -611,14 +690,13 @@ ms_gpu_measure (const MsProblem *p, const MsGpuSnapshot *input, double *time_ms,
     *bandwidth_gbs = r->bandwidth_gbs;
   if (metrics)
     {
-      /* memsim's metric names only, atomics summed over ATOM and RED */
+      /* memsim's metric names only */
       GPtrArray *names = simulated_metric_names ();
       *metrics = g_array_new (FALSE, TRUE, sizeof (MsGpuMetric));
       for (guint i = 0; i < names->len; i++)
         {
           const char *n = names->pdata[i];
-          if (strstr (n, "_op_global_red") != NULL
-              || strcmp (n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0)
+          if (strcmp (n, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") == 0)
             continue;
           MsGpuMetric m = { n, 0.0, FALSE };
           m.available = ms_gpu_result_metric (r, n, &m.value);

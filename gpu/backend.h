@@ -116,8 +116,8 @@ MsGpuResult *ms_gpu_run (const MsProblem *p, const MsGpuSnapshot *input, guint f
                          GError **error);
 
 /* The measured value of a metric; FALSE if not measured or not available.
- * Atomics are summed over the ATOM and RED instructions (the compiler turns
- * an atomic whose result is unused into RED). */
+ * ATOM and RED instructions are apart (`_op_atom`, `_op_red`), as memsim
+ * counts them (docs/model.md, "Reductions"). */
 gboolean ms_gpu_result_metric (const MsGpuResult *r, const char *name, double *value);
 
 /* After the emulator ran p (p's output buffers hold its results): checks the
@@ -126,14 +126,19 @@ gboolean ms_gpu_result_metric (const MsGpuResult *r, const char *name, double *v
  * and says whether they are bit-identical to the emulator's.  Returns TRUE
  * if the check passed; *message is "passed (...)" or the failure. */
 gboolean ms_gpu_check_outputs (const MsProblem *p, const MsGpuResult *r, char **message);
+/* A user's kernel (no check, no reference): the GPU's outputs against the
+ * emulator's, exactly, except buffers of floating point (p->buffer_float):
+ * |GPU - emulator| <= MS_GPU_USER_TOLERANCE x (|emulator| + the buffer's
+ * largest |emulator| value). */
+#define MS_GPU_USER_TOLERANCE 1e-4
 
 /* For `memsim compare FAMILY --gpu`, one problem: input is a snapshot taken
  * before ms_emulate, or NULL to upload p's buffers as they are (right before
  * ms_emulate, which overwrites the outputs; after it only for kernels that
  * do not read their outputs).  Fills time (ms, median, L2 flushed before each
  * launch), bandwidth (GB/s, as defined above) and, if metrics is not NULL, a
- * GArray of MsGpuMetric with memsim's metric names (atomics summed over ATOM
- * and RED; free with g_array_unref). */
+ * GArray of MsGpuMetric with memsim's metric names (free with
+ * g_array_unref). */
 gboolean ms_gpu_measure (const MsProblem *p, const MsGpuSnapshot *input, double *time_ms,
                          double *bandwidth_gbs, GArray **metrics, GError **error);
 

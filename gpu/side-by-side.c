@@ -149,20 +149,20 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
   for (guint i = 0; i < stats->sites->len; i++)
     {
       const MsSiteStats *st = &g_array_index (stats->sites, MsSiteStats, i);
-      if (st->op == MS_OP_ATOMIC && ms_run_info_contended (info, st->site))
+      if (MS_OP_IS_ATOMIC (st->op) && ms_run_info_contended (info, st->site))
         contended[st->space] = TRUE;
-      if (st->op != MS_OP_ATOMIC && ms_run_info_dependent (info, st->site))
+      if (!MS_OP_IS_ATOMIC (st->op) && ms_run_info_dependent (info, st->site))
         dependent[st->space][st->op] = TRUE;
     }
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
-    for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
+    for (int op = MS_OP_LD; op < MS_N_OPS; op++)
       {
         MsCounters c;
         ms_stats_total (stats, (MsSpace) sp, op, &c);
         double inst_measured = 0;
         gboolean have_inst = ms_gpu_result_metric (
           s->result, ms_metric_name ((MsSpace) sp, (MsOp) op, "inst"), &inst_measured);
-        if (op == MS_OP_ATOMIC && c.executions == 0 && (!have_inst || inst_measured == 0))
+        if (MS_OP_IS_ATOMIC (op) && c.executions == 0 && (!have_inst || inst_measured == 0))
           continue;
         gboolean inst_differs = have_inst && (guint64) ms_round_to_int (inst_measured) != c.executions;
         for (guint w = 0; w < G_N_ELEMENTS (whats); w++)
@@ -181,7 +181,7 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
                 if (row.kind == ROW_APPROX)
                   row.note = "approximate metric: it also counts conflicts from other traffic "
                              "(arbitration); compare the wavefronts";
-                else if (op == MS_OP_ATOMIC && contended[sp])
+                else if (MS_OP_IS_ATOMIC (op) && contended[sp])
                   {
                     row.note = "contention-dependent: a compare-and-swap in the SASS, repeated "
                                "until it succeeds (docs/model.md)";

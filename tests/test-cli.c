@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "backend.h"
+
 typedef struct {
   int status;
   char *out, *err;
@@ -25,19 +27,18 @@ result_clear (Result *r)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
+/* memsim COMMAND ARGS... (rest NULL-terminated) */
 static Result
-memsim (const char *first, ...)
+memsim_argv (const char *command, const char *const *rest)
 {
   const char *exe = g_getenv ("MEMSIM");
   if (exe == NULL)
     exe = "./memsim";
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) exe);
-  va_list ap;
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
+  g_ptr_array_add (argv, (char *) command);
+  for (const char *const *a = rest; *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
   g_ptr_array_add (argv, NULL);
   Result r = { 0 };
   g_autoptr (GError) error = NULL;
@@ -47,6 +48,19 @@ memsim (const char *first, ...)
     g_error ("cannot run %s: %s", exe, error->message);
   r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
   return r;
+}
+
+static Result
+memsim (const char *first, ...)
+{
+  g_autoptr (GPtrArray) rest = g_ptr_array_new ();
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = va_arg (ap, const char *); a; a = va_arg (ap, const char *))
+    g_ptr_array_add (rest, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (rest, NULL);
+  return memsim_argv (first, (const char *const *) rest->pdata);
 }
 
 /* A user error: non-zero status, stderr is exactly one line "memsim: ..."
@@ -903,7 +917,8 @@ test_docs_commands (void)
   /* the plain-CUDA examples the docs run (their own kernels) */
   g_autofree char *examples = g_build_filename (dir, "examples", NULL);
   g_assert_cmpint (g_mkdir_with_parents (examples, 0755), ==, 0);
-  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu" };
+  const char *cu[] = { "transpose.cu", "reduce.cu", "particles.cu", "histogram.cu",
+                       "program.cu" };
   for (guint i = 0; i < G_N_ELEMENTS (cu); i++)
     {
       g_autofree char *from = g_test_build_filename (G_TEST_DIST, "..", "examples", cu[i], NULL);
@@ -972,7 +987,7 @@ test_help_in_man_page (void)
   g_assert_true (g_file_get_contents (man_path, &man, NULL, NULL));
   g_autoptr (GString) plain = g_string_new (man);
   g_string_replace (plain, "\\-", "-", 0);   /* roff's \- is a hyphen */
-  const char *commands[] = { "list", "trace", "replay", "convert", "compare", "diagram",
+  const char *commands[] = { "list", "trace", "run", "replay", "convert", "compare", "diagram",
                              "occupancy" };
   g_autoptr (GRegex) opt = g_regex_new ("--[a-z][a-z-]*", 0, 0, NULL);
   guint n = 0;
@@ -1221,6 +1236,81 @@ test_user_template (void)
                      m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), ==, 32);
 }
 
+/* The options every kernel takes apply to users' kernels too: a race is an
+ * error, --allow-races counts it and goes on (the race: warp 0 reads
+ * tile[x][0..] that warps 1.. write, no barrier between). */
+static void
+test_user_allow_races (void)
+{
+  g_autofree char *spec = user_spec ("race.cu", "transpose_race");
+  g_auto (Result) stop = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                                 "out=float[1024]=0", "--arg", "in=float[1024]", NULL);
+  assert_one_line_error (&stop, 1, "race on shared memory between warps: race.cu:8");
+  g_auto (Result) go_on = memsim ("trace", spec, "--grid", "1", "--block", "32x32", "--arg",
+                                  "out=float[1024]=0", "--arg", "in=float[1024]",
+                                  "--allow-races", "--threads", "1", NULL);
+  g_test_message ("%s", go_on.err);
+  g_assert_cmpint (go_on.status, ==, 0);
+  g_assert_nonnull (strstr (go_on.out, "race"));
+}
+
+/* A global atomic whose result is unused is a reduction (op_red), as nvcc
+ * emits it (REDG); one whose result is used stays an atomic (op_atom).
+ * Hand-derived: histogram (8 blocks of 128 threads, n = 1000) runs
+ * atomicMax in all 32 warps (warp 31 holds i = 992..1023), the CAS
+ * winner's atomicAdd once per block and the tid < 16 atomicAdd in warp 0
+ * of each block: 48 reductions, no global atomic; ticket (2 blocks of 64)
+ * takes 4 warp-level atomics on one word: 4 instructions, requests and
+ * sectors.  The built-in test_atomics (the same kernel, its REDGs read from
+ * the SASS) agrees with histogram (the source-level rule). */
+static void
+test_user_reductions (void)
+{
+  struct { const char *spec, *grid, *block, *args[4]; gint64 atom, red; } cases[] = {
+    { "histogram", "8", "128", { "out=int[18]=0", "in=int[1000]=0..15", "n=1000" }, 0, 48 },
+    { "ticket", "2", "64", { "out=int[128]=0", "counter=int[1]=0" }, 4, 0 },
+  };
+  const char *inst_atom = "smsp__sass_inst_executed_op_global_atom.sum";
+  const char *inst_red = "smsp__sass_inst_executed_op_global_red.sum";
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *spec = user_spec ("atomics.cu", cases[i].spec);
+      g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+      const char *head[] = { spec, "--grid", cases[i].grid, "--block", cases[i].block, "--format",
+                             "json" };
+      for (guint k = 0; k < G_N_ELEMENTS (head); k++)
+        g_ptr_array_add (argv, (char *) head[k]);
+      for (guint k = 0; cases[i].args[k]; k++)
+        {
+          g_ptr_array_add (argv, "--arg");
+          g_ptr_array_add (argv, (char *) cases[i].args[k]);
+        }
+      g_ptr_array_add (argv, NULL);
+      g_auto (Result) r = memsim_argv ("trace", (const char *const *) argv->pdata);
+      g_test_message ("%s", r.err);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+      JsonObject *m = json_object_get_object_member (
+        json_node_get_object (json_parser_get_root (parser)), "metrics");
+      g_assert_cmpint (json_object_has_member (m, inst_atom) ? json_object_get_int_member (m, inst_atom)
+                                                             : 0, ==, cases[i].atom);
+      g_assert_cmpint (json_object_has_member (m, inst_red) ? json_object_get_int_member (m, inst_red)
+                                                            : 0, ==, cases[i].red);
+      if (cases[i].atom)
+        g_assert_cmpint (json_object_get_int_member (
+                           m, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"), ==, 4);
+    }
+  g_auto (Result) b = memsim ("trace", "test_atomics", "--format", "json", NULL);
+  g_assert_cmpint (b.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, b.out, -1, NULL));
+  JsonObject *m = json_object_get_object_member (
+    json_node_get_object (json_parser_get_root (parser)), "metrics");
+  g_assert_false (json_object_has_member (m, inst_atom));
+  g_assert_cmpint (json_object_get_int_member (m, inst_red), ==, 48);
+}
+
 /* --save-trace writes the user kernel's stream; replay reports it the same. */
 static void
 test_user_save_and_replay (void)
@@ -1305,11 +1395,21 @@ test_user_errors (void)
       r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128;
       assert_one_line_error (&r, cases[i].status, cases[i].fragment);
     }
-  /* the launch is required; --gpu is not there yet; no compiler */
+  /* the launch is required; --check-trace is not there yet; --gpu without
+   * a GPU (or CUDA) says so, as for a built-in kernel; no compiler */
   g_auto (Result) no_grid = memsim ("trace", transpose, "--block", "32", NULL);
   assert_one_line_error (&no_grid, 2, "give the launch with --grid");
-  g_auto (Result) gpu = memsim ("trace", transpose, "--gpu", NULL);
-  assert_one_line_error (&gpu, 2, "--gpu does not run your own .cu files yet");
+  g_auto (Result) trace_check = memsim ("trace", transpose, "--check-trace", NULL);
+  assert_one_line_error (&trace_check, 2, "--check-trace and --save-gpu-trace do not run your "
+                                          "own .cu files yet");
+  g_autoptr (GError) no_gpu = NULL;
+  if (!ms_gpu_available (NULL, &no_gpu))
+    {
+      g_auto (Result) gpu = memsim ("trace", transpose, "--grid", "1", "--block", "32", "--arg",
+                                    "odata=float[1024]=0", "--arg", "idata=float[1024]", "--arg",
+                                    "width=32", "--arg", "height=32", "--gpu", NULL);
+      assert_one_line_error (&gpu, 1, no_gpu->message);
+    }
   g_setenv ("MEMSIM_CXX", "memsim-no-such-compiler", TRUE);
   g_auto (Result) no_cxx = memsim ("trace", transpose, "--grid", "1", "--block", "32", NULL);
   g_unsetenv ("MEMSIM_CXX");
@@ -1356,6 +1456,8 @@ main (int argc, char **argv)
       g_test_add_func ("/cli/user/template", test_user_template);
       g_test_add_func ("/cli/user/save-and-replay", test_user_save_and_replay);
       g_test_add_func ("/cli/user/errors", test_user_errors);
+      g_test_add_func ("/cli/user/allow-races", test_user_allow_races);
+      g_test_add_func ("/cli/user/reductions", test_user_reductions);
     }
   int status = g_test_run ();
   g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);

@@ -146,8 +146,9 @@ test_trace_compare (void)
   ms_trace_check_clear (&check);
 }
 
-/* Global atomics whose result is unused compile to RED: the atomic metrics
- * are ATOM + RED, for instructions, requests and sectors alike. */
+/* Global atomics whose result is unused compile to RED, and memsim counts
+ * them as reductions (MS_OP_RED): each metric is read as measured, ATOM and
+ * RED apart, for instructions, requests and sectors alike. */
 static void
 test_atomic_metrics (void)
 {
@@ -164,13 +165,72 @@ test_atomic_metrics (void)
   g_array_append_vals (r.metrics, m, G_N_ELEMENTS (m));
   double v = 0;
   g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "inst"), &v));
-  g_assert_cmpfloat (v, ==, 48);
+  g_assert_cmpfloat (v, ==, 8);
+  g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_RED, "inst"), &v));
+  g_assert_cmpfloat (v, ==, 40);
   g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "requests"), &v));
-  g_assert_cmpfloat (v, ==, 48);
+  g_assert_cmpfloat (v, ==, 8);
+  g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_RED, "requests"), &v));
+  g_assert_cmpfloat (v, ==, 40);
   g_assert_true (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_ATOMIC, "sectors"), &v));
-  g_assert_cmpfloat (v, ==, 9);   /* the RED one is not available */
+  g_assert_cmpfloat (v, ==, 9);
+  /* not available on the chip */
+  g_assert_false (ms_gpu_result_metric (&r, ms_metric_name (MS_SPACE_GLOBAL, MS_OP_RED, "sectors"), &v));
   g_assert_false (ms_gpu_result_metric (&r, "dram__bytes_read.sum", &v));
   g_array_unref (r.metrics);
+}
+
+/* A user's kernel has no reference: its GPU outputs are compared with the
+ * emulator's, floating point buffers within MS_GPU_USER_TOLERANCE x
+ * (|value| + the buffer's largest magnitude), anything else exactly; input
+ * buffers are not compared. */
+static void
+test_user_output_check (void)
+{
+  MsKernel kernel = { .name = "mine", .external = TRUE };   /* check NULL */
+  MsProblem p = { .kernel = &kernel, .n_buffers = 3 };
+  float cpu_f[4] = { 1.0f, -2.0f, 0.0f, 4.0f }, gpu_f[4];
+  int cpu_i[3] = { 1, 2, 3 }, gpu_i[3];
+  float in[2] = { 9, 9 };
+  p.args.buf[0] = cpu_f;
+  p.args.buf[1] = cpu_i;
+  p.args.buf[2] = in;
+  const char *names[] = { "f", "i", "in" };
+  for (guint b = 0; b < 3; b++)
+    p.buffer_names[b] = names[b];
+  p.buffer_bytes[0] = sizeof cpu_f;
+  p.buffer_bytes[1] = sizeof cpu_i;
+  p.buffer_bytes[2] = sizeof in;
+  p.buffer_output[0] = p.buffer_output[1] = TRUE;
+  p.buffer_float[0] = 4;
+  MsGpuResult r = { 0 };
+  r.outputs[0] = gpu_f;
+  r.outputs[1] = gpu_i;
+  memcpy (gpu_f, cpu_f, sizeof gpu_f);
+  memcpy (gpu_i, cpu_i, sizeof gpu_i);
+  g_autofree char *same = NULL;
+  g_assert_true (ms_gpu_check_outputs (&p, &r, &same));
+  g_assert_true (g_str_has_prefix (same, "passed (bit-identical to the emulator's output"));
+  /* 0.0 may be off by 1e-4 x (0 + 4) = 4e-4 (the buffer's largest is 4) */
+  gpu_f[2] = 3e-4f;
+  g_autofree char *close = NULL;
+  g_assert_true (ms_gpu_check_outputs (&p, &r, &close));
+  g_assert_nonnull (strstr (close, "1 of 7 elements differ from the emulator's output, the "
+                                   "first at f element 2"));
+  gpu_f[2] = 5e-4f;
+  g_autofree char *far = NULL;
+  g_assert_false (ms_gpu_check_outputs (&p, &r, &far));
+  g_assert_true (g_str_has_prefix (far, "GPU output differs from the emulator's: f[2] = "));
+  g_assert_nonnull (strstr (far, "0 in the emulator (1 of 7 elements beyond the tolerance)"));
+  gpu_f[2] = 0.0f;
+  gpu_i[1] = 3;   /* integers: exactly */
+  g_autofree char *ints = NULL;
+  g_assert_false (ms_gpu_check_outputs (&p, &r, &ints));
+  g_assert_nonnull (strstr (ints, "the first at i word 1 (compared exactly)"));
+  gpu_i[1] = 2;
+  in[0] = 0;      /* an input: not compared (the GPU's copy is not downloaded) */
+  g_autofree char *inputs = NULL;
+  g_assert_true (ms_gpu_check_outputs (&p, &r, &inputs));
 }
 
 /* ------------------------------------------------------------ with a GPU */
@@ -285,6 +345,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu/availability-message", test_availability_message);
   g_test_add_func ("/gpu/trace-compare", test_trace_compare);
   g_test_add_func ("/gpu/atomic-metrics", test_atomic_metrics);
+  g_test_add_func ("/gpu/user-output-check", test_user_output_check);
   g_test_add_func ("/gpu/transpose-naive", test_transpose_naive);
   g_test_add_func ("/gpu/transpose-padded", test_transpose_padded);
   return g_test_run ();

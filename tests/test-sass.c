@@ -123,6 +123,74 @@ test_contended (void)
   g_assert_null (ms_sass_contended_lines (s, "test_early_exit"));
 }
 
+/* Reductions from the SASS: tests.gpu.sass (nvcc 13.0, sm_90) has REDG on
+ * test_atomics's global atomic lines 118, 121 and 124 (their results are
+ * unused) and ATOMS on its shared ones, 117 and 120; a line with both an
+ * ATOMG and a REDG is not a reduction line; shared RED-free lines never. */
+static void
+test_reduction_lines (void)
+{
+  g_autoptr (MsSass) s = load ("tests.gpu.sass");
+  g_auto (GStrv) lines = ms_sass_reduction_lines (s, "test_atomics");
+  g_assert_nonnull (lines);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_true (g_strv_contains ((const char *const *) lines, "tests.cu:118"));
+  g_assert_true (g_strv_contains ((const char *const *) lines, "tests.cu:121"));
+  g_assert_true (g_strv_contains ((const char *const *) lines, "tests.cu:124"));
+  g_assert_null (ms_sass_reduction_lines (s, "test_early_exit"));   /* ATOMS only */
+  g_autoptr (MsSass) mixed = ms_sass_parse (
+    ".text._Z1kPi:\n"
+    "\t//## File \"/x/k.cu\", line 5\n"
+    "        /*0010*/  REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;\n"
+    "\t//## File \"/x/k.cu\", line 6\n"
+    "        /*0020*/  ATOMG.E.ADD.STRONG.GPU PT, R7, desc[UR4][R2.64], R5 ;\n"
+    "\t//## File \"/x/k.cu\", line 7\n"
+    "        /*0030*/  REDG.E.ADD.STRONG.GPU desc[UR4][R2.64], R5 ;\n"
+    "        /*0040*/  ATOMG.E.ADD.STRONG.GPU PT, R7, desc[UR4][R2.64], R5 ;\n"
+    "\t//## File \"/x/k.cu\", line 8\n"
+    "        /*0050*/  REDUX.SUM UR5, R4 ;\n");
+  g_auto (GStrv) k = ms_sass_reduction_lines (mixed, "k");
+  g_assert_nonnull (k);
+  g_assert_cmpuint (g_strv_length (k), ==, 1);
+  g_assert_cmpstr (k[0], ==, "k.cu:5");
+}
+
+/* Without the SASS: a line's atomics are reductions when each is
+ * atomicAdd/Sub/Min/Max/And/Or/Xor/Inc/Dec as a whole statement. */
+static void
+test_source_reduction (void)
+{
+  static const struct { const char *prev, *line; gboolean red; } cases[] = {
+    { "    int v = in[i];", "    atomicAdd(&hist[v], 1);", TRUE },
+    { NULL, "    atomicMax (&out[16], v);", TRUE },
+    { "  if (atomicCAS (&flag[0], 0, 1) == 0)", "    atomicAdd (&out[17], 1);", TRUE },
+    { NULL, "  if (i < n) atomicAdd (&c[i], 1);", TRUE },
+    { NULL, "  for (int k = 0; k < 4; k++) atomicSub (&c[k], 1);  // four", TRUE },
+    { NULL, "  (void) atomicAdd (&c[0], 1);", TRUE },
+    { NULL, "  if (x) { atomicOr (&c[0], 1); } else atomicAnd (&c[1], 2);", TRUE },
+    { NULL, "  atomicAdd_block (&c[0], 1);", TRUE },
+    { "  } else", "    atomicInc (&c[0], 9);", TRUE },
+    { "  int v = 1;", "  atomicAdd (&c[0],", TRUE },            /* continues below */
+    { NULL, "  if (atomicCAS (&flag[0], 0, 1) == 0)", FALSE },   /* CAS: no RED form */
+    { NULL, "  atomicExch (&lock, 0);", FALSE },
+    { NULL, "  int old = atomicAdd (&c[0], 1);", FALSE },
+    { NULL, "  out[i] = atomicAdd (&c[0], 1) + 1;", FALSE },
+    { NULL, "  return atomicAdd (p, v);", FALSE },
+    { NULL, "  x = (int) atomicAdd (&c[0], 1);", FALSE },
+    { NULL, "  f (atomicAdd (&c[0], 1));", FALSE },
+    { NULL, "  atomicAdd (&a[0], 1); int t = atomicAdd (&a[1], 1);", FALSE },   /* mixed */
+    { "  int old =", "      atomicAdd (&c[0], 1);", FALSE },
+    { "  x = f (y)", "      + atomicAdd (&c[0], 1);", FALSE },
+    { NULL, "  myatomicAdd (&c[0]);", FALSE },
+    { NULL, "  out[i] = in[i];", FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("%s / %s", cases[i].prev ? cases[i].prev : "-", cases[i].line);
+      g_assert_cmpint (ms_sass_source_reduction (cases[i].line, cases[i].prev), ==, cases[i].red);
+    }
+}
+
 /* Opcode suffixes and text that is no SASS. */
 static void
 test_parse_forms (void)
@@ -491,6 +559,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/grouping", test_grouping);
   g_test_add_func ("/sass/contended", test_contended);
+  g_test_add_func ("/sass/reduction-lines", test_reduction_lines);
+  g_test_add_func ("/sass/source-reduction", test_source_reduction);
   g_test_add_func ("/sass/parse-forms", test_parse_forms);
   g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <gmodule.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include "model.h"
 #include "problem.h"
 #include "user-build.h"
+#include "user-gpu.h"
 #include "user-kernel.h"
 #include "user-source.h"
 
@@ -368,6 +370,207 @@ test_cache (void)
   g_assert_nonnull (strstr (error->message, "k.cu:3: error: 'x' was not declared"));
 }
 
+/* The GPU build's unit: the user's text as read, under #line naming the
+ * file, then one extern "C" entry per kernel, a template's instantiation
+ * under an identifier's spelling of its name. */
+static void
+test_gpu_generate (void)
+{
+  const char *kernels[] = { "scale", "tile<32>", NULL };
+  const char *text = "__global__ void scale (float *o) { o[0] = 1; }\n";
+  g_autofree char *unit = ms_user_gpu_generate ("/src/my.cu", text, kernels);
+  g_assert_true (g_str_has_prefix (unit, "#line 1 \"/src/my.cu\"\n__global__ void scale"));
+  g_assert_nonnull (strstr (unit, "extern \"C\" void ms_user_gpu_entry_scale (const void *L) "
+                                  "{ memsim_gpu_::launch (scale, L); }"));
+  g_assert_nonnull (strstr (unit, "extern \"C\" void ms_user_gpu_entry_tile_32_ (const void *L) "
+                                  "{ memsim_gpu_::launch (tile<32>, L); }"));
+  g_assert_nonnull (strstr (unit, "ms_user_gpu_set_dynamic_shared"));
+  /* the launch arguments' layout is asserted against this memsim's */
+  g_autofree char *assert_size = g_strdup_printf ("sizeof (LaunchArgs) == %zu",
+                                                  sizeof (MsLaunchArgs));
+  g_assert_nonnull (strstr (unit, assert_size));
+}
+
+/* nvcc's messages (captured from nvcc 13.0) as one line: its front end's
+ * "file(line): error", the host compiler's "file:line:col: error". */
+static void
+test_gpu_first_error (void)
+{
+  const char *front = "/tmp/k.cu(3): error: identifier \"x\" is undefined\n"
+                      "    o[0] = x;\n           ^\n\n1 error detected in the compilation of "
+                      "\"/tmp/k.cu\".\n";
+  g_autofree char *a = ms_user_gpu_first_error (front, "fallback");
+  g_assert_cmpstr (a, ==, "/tmp/k.cu:3: error: identifier \"x\" is undefined");
+  const char *host = "In file included from x.cu:1:\n/tmp/h.h:7:12: error: 'y' was not "
+                     "declared in this scope\n";
+  g_autofree char *b = ms_user_gpu_first_error (host, "fallback");
+  g_assert_cmpstr (b, ==, "/tmp/h.h:7: error: 'y' was not declared in this scope");
+  g_autofree char *c = ms_user_gpu_first_error ("something else\n", "fallback");
+  g_assert_cmpstr (c, ==, "fallback");
+}
+
+/* nvcc builds the same files (examples, a template's instantiation) into
+ * shared objects with the entries, cached by content; a file nvcc rejects
+ * gives its first error as file:line; no nvcc gives a one-line error. */
+static void
+test_gpu_build (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *nvcc = ms_user_nvcc (NULL);
+  if (nvcc == NULL)
+    {
+      g_test_skip ("no nvcc on this machine");
+      return;
+    }
+  struct { const char *file, *kernels[4]; } cases[] = {
+    { "transpose.cu", { "transpose_naive", "transpose_shared", "transpose_padded", NULL } },
+    { "template.cu", { "tile_transpose<32>", NULL } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = data_file (cases[i].file);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      gboolean cached = TRUE;
+      g_autofree char *so = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0, &cached,
+                                               &error);
+      g_assert_no_error (error);
+      g_assert_false (cached);
+      g_autofree char *base = g_path_get_basename (so);
+      g_assert_true (g_str_has_prefix (base, "gpu-sm90-"));
+      /* the entries are there (loading needs no GPU) */
+      GModule *m = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
+      g_assert_nonnull (m);
+      for (guint k = 0; cases[i].kernels[k]; k++)
+        {
+          g_autofree char *sym = ms_user_build_symbol ("ms_user_gpu_entry_", cases[i].kernels[k]);
+          gpointer entry = NULL;
+          g_assert_true (g_module_symbol (m, sym, &entry));
+          g_assert_nonnull (entry);
+        }
+      gpointer set = NULL;
+      g_assert_true (g_module_symbol (m, "ms_user_gpu_set_dynamic_shared", &set));
+      g_module_close (m);
+      g_autofree char *again = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0,
+                                                  &cached, &error);
+      g_assert_no_error (error);
+      g_assert_true (cached);
+      g_assert_cmpstr (again, ==, so);
+      /* another CPU build (another header) or target: another build */
+      g_autofree char *other = ms_user_gpu_build (path, text, cases[i].kernels, "key2", 9, 0,
+                                                  &cached, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (other, !=, so);
+    }
+  /* a loaded kernel's problem gets the build as its GPU entry */
+  g_autofree char *reduce = g_test_build_filename (G_TEST_DIST, "..", "examples", "reduce.cu",
+                                                   NULL);
+  g_autofree char *spec = g_strconcat (reduce, ":block_sum_shared", NULL);
+  const MsUserKernel *k = ms_user_kernel_load (spec, &error);
+  g_assert_no_error (error);
+  const char *args[] = { "out=int[4]=0", "in=int[1024]", "n=1024", NULL };
+  MsUserLaunch launch = { "4", "256", 1024, args };
+  g_autoptr (MsProblem) p = ms_user_problem_new (k, &launch, &error);
+  g_assert_no_error (error);
+  g_assert_null (p->kernel->gpu_entry);
+  g_assert_true (ms_user_kernel_build_gpu (p, 9, 0, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (p->kernel->gpu_entry);
+  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "bad.cu", NULL);
+  const char *kernels[] = { "k", NULL };
+  g_autofree char *bad = ms_user_gpu_build (
+    file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n", kernels, "key", 9, 0, NULL,
+    &error);
+  g_assert_null (bad);
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
+  g_autofree char *want = g_strdup_printf ("nvcc: %s:3: error: identifier \"x\" is undefined",
+                                           file);
+  g_assert_cmpstr (error->message, ==, want);
+  g_clear_error (&error);
+  g_setenv ("MEMSIM_NVCC", "memsim-no-such-nvcc", TRUE);
+  g_assert_null (ms_user_gpu_build (file, "", kernels, "key", 9, 0, NULL, &error));
+  g_unsetenv ("MEMSIM_NVCC");
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
+  g_assert_cmpstr (error->message, ==, "MEMSIM_NVCC=memsim-no-such-nvcc not found: set it to "
+                                       "nvcc's path");
+}
+
+/* What the generated entry hands to cudaLaunchKernel, without a GPU: the
+ * user's text ends with a stand-in for cudaLaunchKernel (a macro, so the
+ * helpers that follow call it), which records its arguments.  Pointer k
+ * comes from L->buf[k], number i from L->i[i] or L->f[i], converted to the
+ * parameter's type; grid, block and the dynamic shared memory as set. */
+typedef struct {
+  unsigned grid[3], block[3];
+  size_t shared;
+  void *a;
+  int n;
+  const void *b;
+  float s;
+  unsigned char c;
+  int calls;
+} MockLaunch;
+
+static void
+test_gpu_arguments (void)
+{
+  g_autofree char *nvcc = ms_user_nvcc (NULL);
+  if (nvcc == NULL)
+    {
+      g_test_skip ("no nvcc on this machine");
+      return;
+    }
+  const char *text =
+    "__global__ void k (float *a, int n, const double *__restrict__ b, float s, "
+    "unsigned char c) {}\n"
+    "struct MockLaunch { unsigned grid[3], block[3]; size_t shared; void *a; int n;\n"
+    "  const void *b; float s; unsigned char c; int calls; };\n"
+    "extern \"C\" MockLaunch memsim_mock;\n"
+    "MockLaunch memsim_mock;\n"
+    "static cudaError_t mock_launch (const void *, dim3 g, dim3 b, void **args, size_t shm,\n"
+    "                                cudaStream_t) {\n"
+    "  memsim_mock = { { g.x, g.y, g.z }, { b.x, b.y, b.z }, shm, *(float **) args[0],\n"
+    "                  *(int *) args[1], *(const double **) args[2], *(float *) args[3],\n"
+    "                  *(unsigned char *) args[4], memsim_mock.calls + 1 };\n"
+    "  return cudaSuccess;\n"
+    "}\n"
+    "#define cudaLaunchKernel mock_launch\n";
+  const char *kernels[] = { "k", NULL };
+  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "mock.cu", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *so = ms_user_gpu_build (file, text, kernels, "mock", 9, 0, NULL, &error);
+  g_assert_no_error (error);
+  GModule *m = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
+  g_assert_nonnull (m);
+  void (*entry) (const MsLaunchArgs *) = NULL;
+  void (*set) (unsigned) = NULL;
+  MockLaunch *mock = NULL;
+  g_assert_true (g_module_symbol (m, "ms_user_gpu_entry_k", (gpointer *) &entry));
+  g_assert_true (g_module_symbol (m, "ms_user_gpu_set_dynamic_shared", (gpointer *) &set));
+  g_assert_true (g_module_symbol (m, "memsim_mock", (gpointer *) &mock));
+  MsLaunchArgs L = { .grid = { 3, 2, 1 }, .block = { 32, 4, 1 } };
+  L.buf[0] = (void *) 0x1000;   /* pointers in order: a, b */
+  L.buf[1] = (void *) 0x2000;
+  L.i[1] = 7;                   /* numbers by parameter index: n, s, c */
+  L.f[3] = 2.5;
+  L.i[4] = 200;
+  set (4096);
+  entry (&L);
+  g_assert_cmpint (mock->calls, ==, 1);
+  g_assert_cmpuint (mock->grid[0], ==, 3);
+  g_assert_cmpuint (mock->grid[1], ==, 2);
+  g_assert_cmpuint (mock->grid[2], ==, 1);
+  g_assert_cmpuint (mock->block[0], ==, 32);
+  g_assert_cmpuint (mock->block[1], ==, 4);
+  g_assert_cmpuint (mock->shared, ==, 4096);
+  g_assert_true (mock->a == (void *) 0x1000);
+  g_assert_cmpint (mock->n, ==, 7);
+  g_assert_true (mock->b == (void *) 0x2000);
+  g_assert_cmpfloat (mock->s, ==, 2.5f);
+  g_assert_cmpuint (mock->c, ==, 200);
+  g_module_close (m);
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -382,6 +585,10 @@ main (int argc, char **argv)
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/user/scan-and-rewrite", test_scan);
+  g_test_add_func ("/user/gpu/generated-unit", test_gpu_generate);
+  g_test_add_func ("/user/gpu/first-error", test_gpu_first_error);
+  g_test_add_func ("/user/gpu/nvcc-build", test_gpu_build);
+  g_test_add_func ("/user/gpu/launch-arguments", test_gpu_arguments);
   g_autofree char *cxx = g_find_program_in_path ("g++");
   if (cxx == NULL)
     g_test_add_func ("/user/compiled", skip_without_compiler);

@@ -9,6 +9,7 @@
 #include "progress.h"
 #include "report.h"
 #include "report-time.h"
+#include "backend.h"
 #include "side-by-side.h"
 #include "trace-file.h"
 #include "user-kernel.h"
@@ -33,6 +34,18 @@ append_costs (const MsKernelOptions *opts, const MsProblem *p, const MsArch *arc
   ms_occupancy_row_clear (&row);
 }
 
+/* --gpu for a user's file: is there a GPU (the back-end's one-line error if
+ * not), then nvcc builds the same file for it (cached) and the build
+ * becomes the kernel's GPU entry. */
+static gboolean
+user_gpu_build (MsProblem *p, GError **error)
+{
+  MsGpuInfo info;
+  if (!ms_gpu_available (&info, error))
+    return FALSE;
+  return ms_user_kernel_build_gpu (p, info.cc_major, info.cc_minor, error);
+}
+
 static int
 trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
 {
@@ -45,10 +58,11 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       ms_error ("trace needs exactly one KERNEL (`memsim list` shows them) or FILE.cu:KERNEL");
       return 2;
     }
-  if (gpu_opts.gpu && ms_user_kernel_spec (argv[1]))
+  gboolean user = ms_user_kernel_spec (argv[1]);
+  if (user && (gpu_opts.check_trace || gpu_opts.save_gpu_trace))
     {
-      ms_error ("--gpu does not run your own .cu files yet: run the kernel without --gpu, "
-                "and compare with Nsight Compute on the GPU");
+      ms_error ("--check-trace and --save-gpu-trace do not run your own .cu files yet: use "
+                "--gpu for the measured counters beside the simulated ones");
       return 2;
     }
   int bad = ms_check_output ("-o", opts->output);
@@ -91,6 +105,11 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
           return 1;
         }
       ms_sinks_add (&sinks, ms_trace_writer_sink (writer));
+    }
+  if (user && (gpu_opts.gpu || gpu_opts.strict) && !user_gpu_build (p, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
     }
   g_autoptr (MsGpuSession) gpu = ms_gpu_session_begin (&gpu_opts, p, &sinks, &error);
   if (gpu == NULL && error != NULL)

@@ -147,7 +147,16 @@ user_problem (const MsKernelOptions *opts, const char *spec, GError **error)
   MsUserLaunch launch = { .grid = opts->grid, .block = opts->block,
                           .dynamic_shared = (guint) opts->dynamic_shared,
                           .args = (const char *const *) opts->args };
-  return ms_user_problem_new (k, &launch, error);
+  g_autoptr (MsProblem) p = ms_user_problem_new (k, &launch, error);
+  if (p == NULL)
+    return NULL;
+  /* the options every kernel takes */
+  p->source_counts = opts->source_counts;
+  p->allow_races = opts->allow_races;
+  ms_problem_set_threads (p, (guint) opts->threads);
+  if (opts->sample && !ms_kernel_options_sample (opts->sample, p, error))
+    return NULL;
+  return g_steal_pointer (&p);
 }
 
 MsProblem *

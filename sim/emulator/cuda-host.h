@@ -138,52 +138,57 @@ struct cudaDeviceProp {
 #define cudaDeviceScheduleBlockingSync 0x04
 #define cudaDeviceMapHost 0x08
 
+/* The symbols are memsim's (memsim_cudaMalloc, ...), not CUDA's: memsim's
+ * own GPU back-end calls the real CUDA runtime from the same process, and
+ * the program's calls must reach the CPU runtime (traces/user/
+ * cuda-runtime.c), never the GPU's, nor the other way round. */
+#define MS_CUDA_SYMBOL(name) __asm__ ("memsim_" #name)
 #ifdef __cplusplus
 extern "C" {
 #endif
-cudaError_t cudaMalloc (void **ptr, size_t bytes);
-cudaError_t cudaMallocManaged (void **ptr, size_t bytes, unsigned flags);
-cudaError_t cudaMallocHost (void **ptr, size_t bytes);
-cudaError_t cudaHostAlloc (void **ptr, size_t bytes, unsigned flags);
-cudaError_t cudaFree (void *ptr);
-cudaError_t cudaFreeHost (void *ptr);
-cudaError_t cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind);
+cudaError_t cudaMalloc (void **ptr, size_t bytes) MS_CUDA_SYMBOL (cudaMalloc);
+cudaError_t cudaMallocManaged (void **ptr, size_t bytes, unsigned flags) MS_CUDA_SYMBOL (cudaMallocManaged);
+cudaError_t cudaMallocHost (void **ptr, size_t bytes) MS_CUDA_SYMBOL (cudaMallocHost);
+cudaError_t cudaHostAlloc (void **ptr, size_t bytes, unsigned flags) MS_CUDA_SYMBOL (cudaHostAlloc);
+cudaError_t cudaFree (void *ptr) MS_CUDA_SYMBOL (cudaFree);
+cudaError_t cudaFreeHost (void *ptr) MS_CUDA_SYMBOL (cudaFreeHost);
+cudaError_t cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind) MS_CUDA_SYMBOL (cudaMemcpy);
 cudaError_t cudaMemcpyAsync (void *dst, const void *src, size_t bytes,
-                             enum cudaMemcpyKind kind, cudaStream_t stream);
-cudaError_t cudaMemset (void *ptr, int value, size_t bytes);
-cudaError_t cudaMemsetAsync (void *ptr, int value, size_t bytes, cudaStream_t stream);
-cudaError_t cudaDeviceSynchronize (void);
-cudaError_t cudaDeviceReset (void);
-cudaError_t cudaThreadSynchronize (void);
-cudaError_t cudaGetLastError (void);
-cudaError_t cudaPeekAtLastError (void);
-const char *cudaGetErrorString (cudaError_t error);
-const char *cudaGetErrorName (cudaError_t error);
-cudaError_t cudaSetDevice (int device);
-cudaError_t cudaGetDevice (int *device);
-cudaError_t cudaGetDeviceCount (int *count);
-cudaError_t cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device);
-cudaError_t cudaEventCreate (cudaEvent_t *event);
-cudaError_t cudaEventCreateWithFlags (cudaEvent_t *event, unsigned flags);
-cudaError_t cudaEventRecord (cudaEvent_t event, cudaStream_t stream);
-cudaError_t cudaEventSynchronize (cudaEvent_t event);
-cudaError_t cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end);
-cudaError_t cudaEventDestroy (cudaEvent_t event);
-cudaError_t cudaStreamCreate (cudaStream_t *stream);
-cudaError_t cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags);
-cudaError_t cudaStreamSynchronize (cudaStream_t stream);
-cudaError_t cudaStreamDestroy (cudaStream_t stream);
-cudaError_t cudaFuncSetAttribute (const void *func, int attr, int value);
-cudaError_t cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device);
-cudaError_t cudaDeviceSetCacheConfig (enum cudaFuncCache config);
-cudaError_t cudaSetDeviceFlags (unsigned flags);
-cudaError_t cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes);
-cudaError_t cudaDriverGetVersion (int *version);
-cudaError_t cudaRuntimeGetVersion (int *version);
-cudaError_t cudaEventQuery (cudaEvent_t event);
-cudaError_t cudaStreamQuery (cudaStream_t stream);
-cudaError_t cudaProfilerStart (void);
-cudaError_t cudaProfilerStop (void);
+                             enum cudaMemcpyKind kind, cudaStream_t stream) MS_CUDA_SYMBOL (cudaMemcpyAsync);
+cudaError_t cudaMemset (void *ptr, int value, size_t bytes) MS_CUDA_SYMBOL (cudaMemset);
+cudaError_t cudaMemsetAsync (void *ptr, int value, size_t bytes, cudaStream_t stream) MS_CUDA_SYMBOL (cudaMemsetAsync);
+cudaError_t cudaDeviceSynchronize (void) MS_CUDA_SYMBOL (cudaDeviceSynchronize);
+cudaError_t cudaDeviceReset (void) MS_CUDA_SYMBOL (cudaDeviceReset);
+cudaError_t cudaThreadSynchronize (void) MS_CUDA_SYMBOL (cudaThreadSynchronize);
+cudaError_t cudaGetLastError (void) MS_CUDA_SYMBOL (cudaGetLastError);
+cudaError_t cudaPeekAtLastError (void) MS_CUDA_SYMBOL (cudaPeekAtLastError);
+const char *cudaGetErrorString (cudaError_t error) MS_CUDA_SYMBOL (cudaGetErrorString);
+const char *cudaGetErrorName (cudaError_t error) MS_CUDA_SYMBOL (cudaGetErrorName);
+cudaError_t cudaSetDevice (int device) MS_CUDA_SYMBOL (cudaSetDevice);
+cudaError_t cudaGetDevice (int *device) MS_CUDA_SYMBOL (cudaGetDevice);
+cudaError_t cudaGetDeviceCount (int *count) MS_CUDA_SYMBOL (cudaGetDeviceCount);
+cudaError_t cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device) MS_CUDA_SYMBOL (cudaGetDeviceProperties);
+cudaError_t cudaEventCreate (cudaEvent_t *event) MS_CUDA_SYMBOL (cudaEventCreate);
+cudaError_t cudaEventCreateWithFlags (cudaEvent_t *event, unsigned flags) MS_CUDA_SYMBOL (cudaEventCreateWithFlags);
+cudaError_t cudaEventRecord (cudaEvent_t event, cudaStream_t stream) MS_CUDA_SYMBOL (cudaEventRecord);
+cudaError_t cudaEventSynchronize (cudaEvent_t event) MS_CUDA_SYMBOL (cudaEventSynchronize);
+cudaError_t cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end) MS_CUDA_SYMBOL (cudaEventElapsedTime);
+cudaError_t cudaEventDestroy (cudaEvent_t event) MS_CUDA_SYMBOL (cudaEventDestroy);
+cudaError_t cudaStreamCreate (cudaStream_t *stream) MS_CUDA_SYMBOL (cudaStreamCreate);
+cudaError_t cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags) MS_CUDA_SYMBOL (cudaStreamCreateWithFlags);
+cudaError_t cudaStreamSynchronize (cudaStream_t stream) MS_CUDA_SYMBOL (cudaStreamSynchronize);
+cudaError_t cudaStreamDestroy (cudaStream_t stream) MS_CUDA_SYMBOL (cudaStreamDestroy);
+cudaError_t cudaFuncSetAttribute (const void *func, int attr, int value) MS_CUDA_SYMBOL (cudaFuncSetAttribute);
+cudaError_t cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device) MS_CUDA_SYMBOL (cudaDeviceGetAttribute);
+cudaError_t cudaDeviceSetCacheConfig (enum cudaFuncCache config) MS_CUDA_SYMBOL (cudaDeviceSetCacheConfig);
+cudaError_t cudaSetDeviceFlags (unsigned flags) MS_CUDA_SYMBOL (cudaSetDeviceFlags);
+cudaError_t cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes) MS_CUDA_SYMBOL (cudaMemGetInfo);
+cudaError_t cudaDriverGetVersion (int *version) MS_CUDA_SYMBOL (cudaDriverGetVersion);
+cudaError_t cudaRuntimeGetVersion (int *version) MS_CUDA_SYMBOL (cudaRuntimeGetVersion);
+cudaError_t cudaEventQuery (cudaEvent_t event) MS_CUDA_SYMBOL (cudaEventQuery);
+cudaError_t cudaStreamQuery (cudaStream_t stream) MS_CUDA_SYMBOL (cudaStreamQuery);
+cudaError_t cudaProfilerStart (void) MS_CUDA_SYMBOL (cudaProfilerStart);
+cudaError_t cudaProfilerStop (void) MS_CUDA_SYMBOL (cudaProfilerStop);
 #ifdef __cplusplus
 }
 

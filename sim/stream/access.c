@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const char *const space_names[MS_N_SPACES] = { "global", "shared", "local" };
-static const char *const op_names[MS_N_OPS] = { "ld", "st", "atom" };
+static const char *const op_names[MS_N_OPS] = { "ld", "st", "atom", "red" };
 
 const char *
 ms_space_name (MsSpace space)

@@ -26,9 +26,13 @@ typedef enum {
 typedef enum {
   MS_OP_LD = 0,
   MS_OP_ST = 1,
-  MS_OP_ATOMIC = 2,
+  MS_OP_ATOMIC = 2,   /* an atomic whose result is used: ATOM (Nsight's op_atom) */
+  MS_OP_RED = 3,      /* a global atomic whose result is unused: RED (op_red),
+                       * see docs/model.md, "Reductions" */
 } MsOp;
-#define MS_N_OPS 3
+#define MS_N_OPS 4
+/* Either kind of atomic. */
+#define MS_OP_IS_ATOMIC(op) ((op) == MS_OP_ATOMIC || (op) == MS_OP_RED)
 
 typedef struct {
   const MsSite *site; /* registered: site->id >= 0 (ms_site_register) */
@@ -54,7 +58,7 @@ typedef struct {
 
 const char *ms_space_name (MsSpace space);
 const char *ms_op_name (MsOp op);
-/* "global"/"shared"/"local", "ld"/"st"/"atom" back to the enum; FALSE if
+/* "global"/"shared"/"local", "ld"/"st"/"atom"/"red" back to the enum; FALSE if
  * the name is none of them. */
 gboolean ms_space_parse (const char *name, MsSpace *space);
 gboolean ms_op_parse (const char *name, MsOp *op);

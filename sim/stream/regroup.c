@@ -279,7 +279,7 @@ process (State *s, const MsWarpAccess *a)
     if (slots[k].used && slots[k].unroll
         && (slots[k].first.site != a->site || slots[k].first.space != a->space))
       release (s, &slots[k]);
-  const MsGrouping *grouping = a->op == MS_OP_ATOMIC ? &no_grouping : site_grouping (s->r, a);
+  const MsGrouping *grouping = MS_OP_IS_ATOMIC (a->op) ? &no_grouping : site_grouping (s->r, a);
   if (grouping->n_blocks > 0)
     {
       for (guint k = 0; k < SLOTS; k++)

@@ -285,8 +285,8 @@ typedef struct {
 
 static const OpcodeClass opcode_classes[] = {
   { "LDG", MS_SPACE_GLOBAL, MS_OP_LD },   { "STG", MS_SPACE_GLOBAL, MS_OP_ST },
-  { "ATOMG", MS_SPACE_GLOBAL, MS_OP_ATOMIC }, { "RED", MS_SPACE_GLOBAL, MS_OP_ATOMIC },
-  { "REDG", MS_SPACE_GLOBAL, MS_OP_ATOMIC }, { "ATOM", MS_SPACE_GLOBAL, MS_OP_ATOMIC },
+  { "ATOMG", MS_SPACE_GLOBAL, MS_OP_ATOMIC }, { "RED", MS_SPACE_GLOBAL, MS_OP_RED },
+  { "REDG", MS_SPACE_GLOBAL, MS_OP_RED }, { "ATOM", MS_SPACE_GLOBAL, MS_OP_ATOMIC },
   { "LD", MS_SPACE_GLOBAL, MS_OP_LD },    { "ST", MS_SPACE_GLOBAL, MS_OP_ST },
   { "LDS", MS_SPACE_SHARED, MS_OP_LD },   { "STS", MS_SPACE_SHARED, MS_OP_ST },
   { "ATOMS", MS_SPACE_SHARED, MS_OP_ATOMIC },
@@ -342,9 +342,9 @@ gboolean
 ms_import_opcode_name (MsSpace space, MsOp op, guint width, char *buf)
 {
   static const char *const names[MS_N_SPACES][MS_N_OPS] = {
-    [MS_SPACE_GLOBAL] = { "LDG.E", "STG.E", "ATOMG.E.ADD" },
-    [MS_SPACE_SHARED] = { "LDS", "STS", "ATOMS.ADD" },
-    [MS_SPACE_LOCAL] = { "LDL", "STL", NULL },
+    [MS_SPACE_GLOBAL] = { "LDG.E", "STG.E", "ATOMG.E.ADD", "REDG.E.ADD" },
+    [MS_SPACE_SHARED] = { "LDS", "STS", "ATOMS.ADD", NULL },
+    [MS_SPACE_LOCAL] = { "LDL", "STL", NULL, NULL },
   };
   if ((guint) space >= MS_N_SPACES || (guint) op >= MS_N_OPS || !ms_import_width_valid (width)
       || names[space][op] == NULL)

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "problem.h"
 
+#include "reduction.h"
 #include "regroup.h"
 #include "sass.h"
 
@@ -681,6 +682,50 @@ sass_grouping (gpointer function, const MsWarpAccess *a, MsGrouping *out)
   out->remainder_first = g.remainder_first;
 }
 
+/* Which global atomics are reductions (RED): from the SASS when the problem
+ * counts compiler-exact, else by the source-level rule on the site's line
+ * (sass.h: ms_sass_source_reduction). */
+typedef struct {
+  const MsKernel *kernel;
+  char **sass_lines;     /* the SASS's reduction lines, or NULL */
+  gboolean sass;
+} Reductions;
+
+static gboolean
+site_is_reduction (gpointer data, const MsSite *site)
+{
+  const Reductions *d = data;
+  if (site->file == NULL || site->line < 1)
+    return FALSE;
+  g_autofree char *base = g_path_get_basename (site->file);
+  if (d->sass)
+    {
+      g_autofree char *key = g_strdup_printf ("%s:%d", base, site->line);
+      return d->sass_lines && g_strv_contains ((const char *const *) d->sass_lines, key);
+    }
+  g_autofree char *line = NULL, *previous = NULL;
+  const MsKernel *k = d->kernel;
+  if (k->source_lines != NULL)   /* a user's kernel: its file's lines */
+    {
+      g_autofree char *own = g_path_get_basename (k->source);
+      if (strcmp (own, base) != 0)
+        return FALSE;
+      for (int i = 0; k->source_lines[i] && i < site->line; i++)
+        {
+          if (i + 2 == site->line)
+            previous = g_strdup (k->source_lines[i]);
+          if (i + 1 == site->line)
+            line = g_strdup (k->source_lines[i]);
+        }
+    }
+  else
+    {
+      line = ms_kernel_source_line (site->file, site->line);
+      previous = site->line > 1 ? ms_kernel_source_line (site->file, site->line - 1) : NULL;
+    }
+  return line != NULL && ms_sass_source_reduction (line, previous);
+}
+
 gboolean
 ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      const MsSinks *extra, MsStats **stats, GError **error)
@@ -704,26 +749,34 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   if (run == NULL)
     return FALSE;
   g_autofree char *function = sass_function (p);
-  /* inner: what the models see (behind the regrouping, when there is one);
-   * sinks: what the emulator drives */
-  MsSinks inner = { 0 }, sinks = { 0 };
+  /* inner: what the models see, behind the reductions' filter and the
+   * regrouping (when there is one), in that order; sinks: what the
+   * emulator drives (and the extra sinks that want its records as they
+   * are: source_level) */
+  MsSinks inner = { 0 }, middle = { 0 }, sinks = { 0 };
   ms_sinks_add (&inner, ms_model_run_sink (run));
-  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&inner, sass_grouping, function) : NULL;
   for (guint i = 0; extra && i < extra->n; i++)
-    if (!ms_sinks_add (regroup && extra->sink[i]->source_level ? &sinks : &inner, extra->sink[i])
-        || (regroup && sinks.n == MS_MAX_SINKS))
+    if (!ms_sinks_add (extra->sink[i]->source_level ? &sinks : &inner, extra->sink[i])
+        || sinks.n == MS_MAX_SINKS)
       {
         g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
                      "too many consumers of the access stream (at most %d)", MS_MAX_SINKS);
         return FALSE;
       }
-  if (regroup)
-    ms_sinks_add (&sinks, ms_regroup_sink (regroup));
+  Reductions reductions = { .kernel = p->kernel, .sass = function != NULL };
+  if (function)
+    reductions.sass_lines = ms_sass_reduction_lines (ms_kernel_sass (), function);
+  g_autoptr (MsReduction) reduce = ms_reduction_new (&inner, site_is_reduction, &reductions);
+  ms_sinks_add (&middle, ms_reduction_sink (reduce));
+  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&middle, sass_grouping, function) : NULL;
+  ms_sinks_add (&sinks, regroup ? ms_regroup_sink (regroup) : ms_reduction_sink (reduce));
   launch.threads = threads;
   launch.shared_bytes = p->shared_bytes;
-  launch.sinks = regroup ? &sinks : &inner;
+  launch.sinks = &sinks;
   launch.warp_hazards = ms_arch_independent_threads (arch);
-  if (!ms_emulate (&launch, error))
+  gboolean emulated = ms_emulate (&launch, error);
+  g_strfreev (reductions.sass_lines);
+  if (!emulated)
     return FALSE;
   if (regroup)
     ms_regroup_finish (regroup);

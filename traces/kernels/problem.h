@@ -97,6 +97,10 @@ struct MsProblem {
   gsize guard_bytes;         /* > 0: buffers get this many bytes of guard pages on
                                 both sides (users' kernels: MsLaunch.oob_margin) */
   gsize buffer_map_bytes[MS_MAX_BUFFERS];  /* guarded buffers: their mapping */
+  /* users' kernels: 4 (8) when a buffer holds only 4-byte (8-byte)
+   * floating point numbers (float, float4, a struct of floats...), else 0;
+   * --gpu compares such buffers with a tolerance, the others exactly */
+  guint8 buffer_float[MS_MAX_BUFFERS];
   gint64 run_params[MS_MAX_PARAMS];        /* users' kernels: integer --args, for */
   const char *run_param_names[MS_MAX_PARAMS];  /* the report's parameters */
   guint n_run_params;

@@ -229,6 +229,9 @@ ms_sass_parse (const char *text)
       in->op = op;
       in->width = width;
       in->cas = cas;
+      /* RED, REDG: a reduction, an atomic whose result nvcc found unused */
+      in->red = strncmp (opcode, "RED", 3) == 0 && (opcode[3] == '.' || opcode[3] == 'G'
+                                                    || opcode[3] == '\0');
       in->predicated = FALSE;
       for (char **w = word; *w && *w != opcode; w++)
         if (**w == '@')
@@ -396,6 +399,151 @@ ms_sass_contended_lines (const MsSass *sass, const char *function)
             g_ptr_array_add (out, g_strdup (*w));
         }
     }
+  if (out->len == 0)
+    return NULL;
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+/* s[0..n) without trailing blanks, and without a // comment */
+static gsize
+trimmed_end (const char *s, gsize n)
+{
+  for (gsize i = 0; i + 1 < n; i++)
+    if (s[i] == '/' && s[i + 1] == '/')
+      n = i;
+  while (n > 0 && g_ascii_isspace (s[n - 1]))
+    n--;
+  return n;
+}
+
+static gboolean
+ends_with_word (const char *s, gsize n, const char *word)
+{
+  gsize k = strlen (word);
+  return n >= k && strncmp (s + n - k, word, k) == 0
+         && (n == k || !(g_ascii_isalnum (s[n - k - 1]) || s[n - k - 1] == '_'));
+}
+
+/* Does text s[0..n) end where a statement may begin? */
+static gboolean
+statement_start (const char *s, gsize n, const char *previous)
+{
+  n = trimmed_end (s, n);
+  if (n == 0)
+    {
+      if (previous == NULL)
+        return TRUE;
+      gsize m = trimmed_end (previous, strlen (previous));
+      if (m == 0 || previous[0] == '#')
+        return TRUE;
+      return statement_start (previous, m, NULL);
+    }
+  char c = s[n - 1];
+  if (c == ';' || c == '{' || c == '}' || ends_with_word (s, n, "else"))
+    return TRUE;
+  if (c != ')')
+    return FALSE;
+  /* (void), or the condition of if/for/while */
+  int depth = 0;
+  gsize open = n;
+  for (gsize i = n; i-- > 0;)
+    {
+      depth += s[i] == ')' ? 1 : s[i] == '(' ? -1 : 0;
+      if (depth == 0)
+        {
+          open = i;
+          break;
+        }
+    }
+  if (open == n)
+    return FALSE;
+  g_autofree char *inside = g_strstrip (g_strndup (s + open + 1, n - open - 2));
+  if (strcmp (inside, "void") == 0)
+    return statement_start (s, open, previous);
+  gsize before = trimmed_end (s, open);
+  return ends_with_word (s, before, "if") || ends_with_word (s, before, "while")
+         || ends_with_word (s, before, "for");
+}
+
+gboolean
+ms_sass_source_reduction (const char *line, const char *previous)
+{
+  static const char *const red_ops[] = { "Add", "Sub", "Min", "Max", "And", "Or", "Xor",
+                                         "Inc", "Dec", NULL };
+  gboolean any = FALSE;
+  gsize len = strlen (line);
+  for (const char *p = strstr (line, "atomic"); p; p = strstr (p + 1, "atomic"))
+    {
+      if (p > line && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
+        continue;
+      const char *name = p + 6, *e = name;
+      while (g_ascii_isalnum (*e) || *e == '_')
+        e++;
+      const char *call = e;
+      while (*call == ' ' || *call == '\t')
+        call++;
+      if (e == name || *call != '(')
+        continue;
+      gboolean red_op = FALSE;
+      for (const char *const *o = red_ops; *o && !red_op; o++)
+        red_op = strncmp (name, *o, strlen (*o)) == 0
+                 && (name + strlen (*o) == e || name[strlen (*o)] == '_');
+      if (!red_op || !statement_start (line, (gsize) (p - line), previous))
+        return FALSE;
+      /* the call's end: `;` next, or the line ends inside it */
+      int depth = 0;
+      const char *q = call;
+      for (; *q; q++)
+        {
+          depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+          if (depth == 0)
+            break;
+        }
+      if (*q == ')')
+        {
+          gsize rest = trimmed_end (q + 1, len - (gsize) (q + 1 - line));
+          const char *r = q + 1;
+          while (rest > 0 && g_ascii_isspace (*r))
+            r++, rest--;
+          if (rest == 0 || *r != ';')
+            return FALSE;
+        }
+      any = TRUE;
+    }
+  return any;
+}
+
+char **
+ms_sass_reduction_lines (const MsSass *sass, const char *function)
+{
+  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+  for (guint i = 0; sass && i < sass->instrs->len; i++)
+    {
+      const MsSassInstr *in = sass->instrs->pdata[i];
+      if (in->op != MS_OP_ATOMIC || !(in->spaces & (1u << MS_SPACE_GLOBAL))
+          || strcmp (in->function, function) != 0)
+        continue;
+      for (char **w = in->where; *w; w++)
+        {
+          gpointer old = NULL;
+          gboolean seen = g_hash_table_lookup_extended (lines, *w, NULL, &old);
+          /* 1: only RED so far; 2: an ATOM too */
+          if (!seen)
+            {
+              char *key = g_strdup (*w);
+              g_hash_table_insert (lines, key, GINT_TO_POINTER (in->red ? 1 : 2));
+              g_ptr_array_add (order, key);
+            }
+          else if (!in->red)
+            g_hash_table_insert (lines, g_strdup (*w), GINT_TO_POINTER (2));
+        }
+    }
+  g_autoptr (GPtrArray) out = g_ptr_array_new ();
+  for (guint k = 0; k < order->len; k++)
+    if (GPOINTER_TO_INT (g_hash_table_lookup (lines, order->pdata[k])) == 1)
+      g_ptr_array_add (out, g_strdup (order->pdata[k]));
   if (out->len == 0)
     return NULL;
   g_ptr_array_add (out, NULL);

@@ -149,8 +149,8 @@ first_error (const char *out, const char *fallback)
   return g_strdup (fallback);
 }
 
-static gboolean
-run (const char *const *argv, const char *cwd, char **err_out, GError **error)
+gboolean
+ms_user_build_run (const char *const *argv, const char *cwd, char **err_out, GError **error)
 {
   int status = 0;
   g_autofree char *out = NULL;
@@ -167,6 +167,28 @@ run (const char *const *argv, const char *cwd, char **err_out, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+void
+ms_user_build_key (GChecksum *sum, const char *salt, const char *const *flags,
+                   const char *compiler)
+{
+  g_checksum_update (sum, (const guchar *) salt, -1);
+  for (const char *const *f = flags; *f; f++)
+    g_checksum_update (sum, (const guchar *) *f, -1);
+  GStatBuf st;
+  if (g_stat (compiler, &st) == 0)
+    {
+      g_autofree char *id = g_strdup_printf ("%s %lld %lld", compiler, (long long) st.st_size,
+                                             (long long) st.st_mtime);
+      g_checksum_update (sum, (const guchar *) id, -1);
+    }
+}
+
+char *
+ms_user_build_cache_dir (void)
+{
+  return g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
 }
 
 char *
@@ -228,7 +250,7 @@ static gboolean
 compile (GPtrArray *argv, const char *cwd, const char *what, GError **error)
 {
   g_autofree char *err = NULL;
-  if (run ((const char *const *) argv->pdata, cwd, &err, error))
+  if (ms_user_build_run ((const char *const *) argv->pdata, cwd, &err, error))
     return TRUE;
   if (error && *error == NULL)
     {
@@ -274,7 +296,7 @@ ms_user_build_spec (const MsUserBuildSpec *spec, gboolean *cached, GError **erro
                                         i == 0 && !spec->program ? spec->kernels : NULL));
       g_free (rewritten);
     }
-  g_autofree char *cache = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
+  g_autofree char *cache = ms_user_build_cache_dir ();
   g_autofree char *shim_hash = NULL;
   g_autofree char *inc = shim_dir (cache, &shim_hash, error);
   if (inc == NULL)
@@ -310,18 +332,9 @@ ms_user_build_spec (const MsUserBuildSpec *spec, gboolean *cached, GError **erro
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *salt = g_strdup_printf ("memsim-user-build %d %s %d", MS_USER_BUILD_VERSION,
                                            shim_hash, spec->program);
-  g_checksum_update (sum, (const guchar *) salt, -1);
-  for (const char *const *f = compile_flags; *f; f++)
-    g_checksum_update (sum, (const guchar *) *f, -1);
+  ms_user_build_key (sum, salt, compile_flags, cxx);
   for (const char *const *f = link_flags; *f; f++)
     g_checksum_update (sum, (const guchar *) *f, -1);
-  GStatBuf st;
-  if (g_stat (cxx, &st) == 0)
-    {
-      g_autofree char *id = g_strdup_printf ("%s %lld %lld", cxx, (long long) st.st_size,
-                                             (long long) st.st_mtime);
-      g_checksum_update (sum, (const guchar *) id, -1);
-    }
   for (guint i = 0; i < n; i++)
     {
       char name[32];

@@ -46,4 +46,18 @@ char *ms_user_build_spec (const MsUserBuildSpec *spec, gboolean *cached, GError 
  * error saying what to install. */
 char *ms_user_compiler (GError **error);
 
+/* Runs argv in cwd (LC_ALL=C); FALSE with *err_out holding the program's
+ * output when it fails, FALSE with error set when it cannot start.  (The
+ * CPU and GPU builds' compiler runs.) */
+gboolean ms_user_build_run (const char *const *argv, const char *cwd, char **err_out,
+                            GError **error);
+
+/* Adds to a build's cache key: salt, the flags (NULL-terminated) and which
+ * compiler (its path, size and date). */
+void ms_user_build_key (GChecksum *sum, const char *salt, const char *const *flags,
+                        const char *compiler);
+
+/* The cache folder of users' builds, $XDG_CACHE_HOME/memsim/kernels. */
+char *ms_user_build_cache_dir (void);
+
 G_END_DECLS

@@ -22,6 +22,7 @@
 
 #include "native.h"
 #include "user-build.h"
+#include "user-gpu.h"
 #include "user-sites.h"
 
 #define GUARD_BYTES ((gsize) 1 << 20)
@@ -38,6 +39,11 @@ struct MsUserKernel {
                               'f' floating point, 'i' integer (cuda-shim.h) */
   GModule *module;
   MsUserSites *sites;
+  char *text;              /* the file as built */
+  char **entries;          /* the kernels the builds have entries for */
+  char *cpu_key;           /* the CPU build's cache name (its hash) */
+  GModule *gpu_module;     /* the nvcc build, once --gpu asked for it */
+  void (*gpu_set_dynamic_shared) (unsigned bytes);
 };
 
 /* Loaded kernels stay for the process: the site table points into them. */
@@ -222,6 +228,12 @@ load (const char *file, const char *name, GError **error)
   k->module = module;
   k->sites = sites;
   k->kinds = g_strdup (kinds);
+  k->text = g_steal_pointer (&text);
+  g_ptr_array_remove_index (entries, entries->len - 1);   /* the NULL */
+  k->entries = g_new0 (char *, entries->len + 1);
+  for (guint i = 0; i < entries->len; i++)
+    k->entries[i] = g_strdup (entries->pdata[i]);
+  k->cpu_key = g_path_get_basename (so);
   for (guint i = 0; i < fns->len; i++)
     if (fns->pdata[i] == fn)
       k->fn = g_ptr_array_steal_index (fns, i);
@@ -267,6 +279,50 @@ ms_user_kernel_load (const char *spec, GError **error)
     }
   g_mutex_unlock (&loaded_lock);
   return k;
+}
+
+gboolean
+ms_user_kernel_build_gpu (MsProblem *p, int cc_major, int cc_minor, GError **error)
+{
+  if (!p->kernel->external)
+    return TRUE;
+  MsUserKernel *k = (MsUserKernel *) p->kernel;   /* MsKernel is its first member */
+  g_mutex_lock (&loaded_lock);
+  gboolean ok = TRUE;
+  if (k->kernel.gpu_entry == NULL)
+    {
+      g_autofree char *so = ms_user_gpu_build (k->file, k->text,
+                                               (const char *const *) k->entries, k->cpu_key,
+                                               cc_major, cc_minor, NULL, error);
+      GModule *module = so ? g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY) : NULL;
+      g_autofree char *sym = ms_user_build_symbol ("ms_user_gpu_entry_", k->name);
+      gpointer entry = NULL, set = NULL;
+      if (so != NULL && module == NULL)
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
+                     "cannot load the nvcc build of %s: %s", k->file, g_module_error ());
+      else if (module != NULL
+               && (!g_module_symbol (module, sym, &entry) || entry == NULL
+                   || !g_module_symbol (module, "ms_user_gpu_set_dynamic_shared", &set)
+                   || set == NULL))
+        {
+          g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
+                       "the nvcc build of %s has no entry for %s", k->file, k->name);
+          g_module_close (module);
+          module = NULL;
+        }
+      if (module == NULL)
+        ok = FALSE;
+      else
+        {
+          k->gpu_module = module;
+          k->gpu_set_dynamic_shared = (void (*) (unsigned)) set;
+          k->kernel.gpu_entry = (MsEntryFn) entry;
+        }
+    }
+  if (ok)
+    k->gpu_set_dynamic_shared (p->dynamic_shared);
+  g_mutex_unlock (&loaded_lock);
+  return ok;
 }
 
 /* ------------------------------------------------------------ buffers */
@@ -419,6 +475,21 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
   guint8 *buf = ms_problem_buffer (p, param->name, (gsize) count * elem, output, error);
   if (buf == NULL)
     return FALSE;
+  /* floating point throughout: compared with a tolerance under --gpu */
+  guint fsize = 0;
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const MsUserField *f = &g_array_index (fields, MsUserField, i);
+      if (f->kind != 'f' || (fsize != 0 && f->size != fsize) || (f->size != 4 && f->size != 8)
+          || f->offset % f->size != 0)
+        {
+          fsize = 0;
+          break;
+        }
+      fsize = f->size;
+    }
+  gsize covered = fsize ? fields->len * fsize : 0;
+  p->buffer_float[p->n_buffers - 1] = fsize && covered == elem ? (guint8) fsize : 0;
   if (zero)
     return TRUE;
   /* the built-in kernels' fill for whole buffers of 4-byte floats and ints */

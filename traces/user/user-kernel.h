@@ -46,4 +46,11 @@ typedef struct {
 MsProblem *ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch,
                                 GError **error);
 
+/* For `--gpu`: builds the file of p's kernel with nvcc for compute
+ * capability cc_major.cc_minor (user-gpu.h; cached), loads the build and
+ * makes it the kernel's gpu_entry, launched with p's dynamic shared
+ * memory.  TRUE at once for a built-in kernel.  One-line errors: nvcc
+ * missing, its first error, a build that does not load. */
+gboolean ms_user_kernel_build_gpu (MsProblem *p, int cc_major, int cc_minor, GError **error);
+
 G_END_DECLS

@@ -62,6 +62,7 @@ ms_viz_op_word (MsOp op)
     case MS_OP_LD: return "load";
     case MS_OP_ST: return "store";
     case MS_OP_ATOMIC: return "atomic";
+    case MS_OP_RED: return "reduction";
     default: return "access";
     }
 }

@@ -55,7 +55,7 @@ write_text (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
         g_string_append_printf (out, "  %s%s", row->mismatch ? "<< " : "", row->note);
       g_string_append_c (out, '\n');
     }
-  g_string_append (out, "(global atomics: measured = ATOM + RED instructions; the exact metrics "
+  g_string_append (out, "(global atomics: ATOM, reductions: RED instructions; the exact metrics "
                         "are every simulated one but the bank conflicts)\n");
   if (g->exact_mismatches == 0)
     g_string_append (out, "every exact metric agrees\n");

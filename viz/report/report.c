@@ -163,11 +163,11 @@ write_json (const MsTraceReport *r, GString *out)
   json_builder_set_member_name (b, "metrics");
   json_builder_begin_object (b);
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
-    for (int op = MS_OP_LD; op <= MS_OP_ATOMIC; op++)
+    for (int op = MS_OP_LD; op < MS_N_OPS; op++)
       {
         MsCounters c;
         ms_stats_total (r->stats, (MsSpace) sp, op, &c);
-        if (op == MS_OP_ATOMIC && c.executions == 0)
+        if (MS_OP_IS_ATOMIC (op) && c.executions == 0)
           continue;
         for_each_metric (r->arch, (MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
       }
@@ -211,12 +211,12 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_double_value (b, ms_ratio (s->c.lanes, s->c.executions));
       json_builder_set_member_name (b, "partial_warp_executions");
       json_builder_add_int_value (b, (gint64) s->c.partial);
-      if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+      if (MS_OP_IS_ATOMIC (s->op) && ms_run_info_contended (r->info, s->site))
         {
           json_builder_set_member_name (b, "contention_dependent");
           json_builder_add_boolean_value (b, TRUE);
         }
-      if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+      if (!MS_OP_IS_ATOMIC (s->op) && ms_run_info_dependent (r->info, s->site))
         {
           json_builder_set_member_name (b, "compiler_dependent");
           json_builder_add_boolean_value (b, TRUE);
@@ -290,7 +290,7 @@ static gboolean
 op_totals (const MsTraceReport *r, MsSpace space, int op, MsCounters *c)
 {
   ms_stats_total (r->stats, space, op, c);
-  return op != MS_OP_ATOMIC || c->executions != 0;
+  return !MS_OP_IS_ATOMIC (op) || c->executions != 0;
 }
 
 static void
@@ -331,10 +331,10 @@ write_text (const MsTraceReport *r, GString *out)
                             100.0 * ms_ratio (r->stats->blocks_run, r->stats->blocks),
                             ms_ratio (r->stats->blocks, r->stats->blocks_run));
 
-  static const char *const op_label[] = { "loads", "stores", "atomics" };
+  static const char *const op_label[MS_N_OPS] = { "loads", "stores", "atomics", "reductions" };
   g_string_append (out, "Global memory       instructions      requests       sectors  sectors/req  "
                         "efficiency\n");
-  for (int op = 0; op < 3; op++)
+  for (int op = 0; op < MS_N_OPS; op++)
     {
       MsCounters c;
       if (!op_totals (r, MS_SPACE_GLOBAL, op, &c))
@@ -349,7 +349,7 @@ write_text (const MsTraceReport *r, GString *out)
     {
       /* cc 1.2/1.3: the segment transactions the requests became */
       g_string_append (out, "Global transactions    32-byte       64-byte      128-byte  bytes moved\n");
-      for (int op = 0; op < 3; op++)
+      for (int op = 0; op < MS_N_OPS; op++)
         {
           MsCounters c;
           if (!op_totals (r, MS_SPACE_GLOBAL, op, &c))
@@ -363,7 +363,7 @@ write_text (const MsTraceReport *r, GString *out)
     }
   g_string_append (out, "Shared memory       instructions    wavefronts         ideal     excessive"
                         "  wavefronts/instr\n");
-  for (int op = 0; op < 3; op++)
+  for (int op = 0; op < MS_N_OPS; op++)
     {
       MsCounters c;
       if (!op_totals (r, MS_SPACE_SHARED, op, &c))
@@ -436,12 +436,12 @@ write_text (const MsTraceReport *r, GString *out)
             g_string_append_printf (out, " %11" G_GUINT64_FORMAT " %11" G_GUINT64_FORMAT
                                     " %9" G_GUINT64_FORMAT "\n",
                                     s->c.v[MS_SLOT_WAVEFRONTS], s->c.v[MS_SLOT_IDEAL], s->c.v[MS_SLOT_EXCESSIVE]);
-          if (s->op == MS_OP_ATOMIC && ms_run_info_contended (r->info, s->site))
+          if (MS_OP_IS_ATOMIC (s->op) && ms_run_info_contended (r->info, s->site))
             {
               g_string_truncate (out, out->len - 1);
               g_string_append (out, "  contention-dependent (a compare-and-swap in the SASS)\n");
             }
-          if (s->op != MS_OP_ATOMIC && ms_run_info_dependent (r->info, s->site))
+          if (!MS_OP_IS_ATOMIC (s->op) && ms_run_info_dependent (r->info, s->site))
             {
               g_string_truncate (out, out->len - 1);
               g_string_append (out, "  compiler-dependent (an unrolled loop memsim does not "

@@ -22,3 +22,12 @@ __global__ void histogram(int *out, const int *in, int n)
     if (threadIdx.x < 16)
         atomicAdd(&out[threadIdx.x], hist[threadIdx.x]);
 }
+
+// ticket: every thread takes a ticket and stores it, so the atomicAdd's
+// result is used and nvcc keeps an ATOMG (op_atom), where the histogram's
+// unused results become REDG (op_red).
+__global__ void ticket(int *out, int *counter)
+{
+    int t = atomicAdd(counter, 1);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = t;
+}

@@ -1,0 +1,256 @@
+/* test-run.c - `memsim run`: whole CUDA programs (tests/data/programs,
+ * examples/program.cu) built and run on the CPU.  The programs check their
+ * own results (exit 0), so every output the emulator computes is checked
+ * against the program's host code; the counts are hand-derived for the
+ * transposes of examples/program.cu; the runtime's errors, exit statuses,
+ * JSON shape, --launches and -o are the command's contract.  Runs the
+ * built memsim ($MEMSIM under `make check`); skipped without g++. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct {
+  int status;
+  char *out, *err;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+/* memsim run ARGS... (NULL-terminated) */
+static Result
+run (const char *first, ...)
+{
+  const char *exe = g_getenv ("MEMSIM");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) (exe ? exe : "./memsim"));
+  g_ptr_array_add (argv, "run");
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  Result r = { 0 };
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+                     &r.err, &wait_status, &error))
+    g_error ("cannot run memsim: %s", error->message);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
+  g_test_message ("status %d\nstdout: %.2000s\nstderr: %s", r.status, r.out, r.err);
+  return r;
+}
+
+static char *
+program (const char *name)
+{
+  if (strcmp (name, "program.cu") == 0)
+    return g_test_build_filename (G_TEST_DIST, "..", "examples", name, NULL);
+  return g_test_build_filename (G_TEST_DIST, "data", "programs", name, NULL);
+}
+
+static void
+assert_one_line_error (const Result *r, int status, const char *fragment)
+{
+  g_assert_cmpint (r->status, ==, status);
+  g_assert_true (g_str_has_prefix (r->err, "memsim: "));
+  g_assert_true (strchr (r->err, '\n') == r->err + strlen (r->err) - 1);
+  g_assert_nonnull (strstr (r->err, fragment));
+}
+
+static JsonObject *
+metrics_of (JsonArray *launches, guint i)
+{
+  return json_object_get_object_member (json_array_get_object_element (launches, i), "metrics");
+}
+
+static gint64
+metric (JsonObject *m, const char *name)
+{
+  g_assert_true (json_object_has_member (m, name));
+  return json_object_get_int_member (m, name);
+}
+
+/* The runtime's behaviour, checked by the program itself (tests/data/
+ * programs/runtime.cu: allocations, copies and their errors, a refused
+ * launch configuration, device properties, events, a __shared__ array
+ * declared in a loop, CUDA's min and max). */
+static void
+test_runtime (void)
+{
+  g_autofree char *p = program ("runtime.cu");
+  g_auto (Result) r = run (p, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "all checks passed"));
+  /* the refused launch is said on stderr, in one line, and nothing else */
+  g_assert_nonnull (strstr (r.err, "block x = 2048"));
+  g_assert_nonnull (strstr (r.err, "cudaErrorInvalidConfiguration"));
+  g_assert_true (strchr (r.err, '\n') == r.err + strlen (r.err) - 1);
+  /* six launches ran, each with its report */
+  g_assert_nonnull (strstr (r.out, "memsim: 6 launches: 6 traced, 0 run without the models"));
+  g_assert_nonnull (strstr (r.out, "== memsim: launch 6 of the program (launch 1 of clamp) =="));
+}
+
+/* examples/program.cu at 256 x 256, JSON: the launches' counts, derived by
+ * hand.  64 blocks of 32 x 8 threads, each thread copies 4 elements: 2048
+ * warp loads and 2048 warp stores per kernel.  A warp reads 32 consecutive
+ * floats (4 sectors); the naive kernel writes them 256 floats apart (32
+ * sectors); the tiled one writes rows (4 sectors) and its padded tile
+ * (stride 33) has no bank conflict: one wavefront per shared access. */
+static void
+test_json_counts (void)
+{
+  g_autofree char *p = program ("program.cu");
+  g_auto (Result) r = run (p, "--format", "json", "--", "256", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  /* the program's lines went to stderr: stdout is the JSON alone */
+  g_assert_nonnull (strstr (r.err, "naive: correct"));
+  g_assert_nonnull (strstr (r.err, "tiled: correct"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (root, "traced"), ==, 2);
+  g_assert_cmpint (json_object_get_int_member (root, "untraced"), ==, 0);
+  JsonArray *launches = json_object_get_array_member (root, "launches");
+  g_assert_cmpint (json_array_get_length (launches), ==, 2);
+  JsonObject *naive = json_array_get_object_element (launches, 0);
+  g_assert_cmpstr (json_object_get_string_member (naive, "kernel"), ==, "transposeNaive");
+  JsonArray *grid = json_object_get_array_member (naive, "grid");
+  JsonArray *block = json_object_get_array_member (naive, "block");
+  g_assert_cmpint (json_array_get_int_element (grid, 0), ==, 8);
+  g_assert_cmpint (json_array_get_int_element (grid, 1), ==, 8);
+  g_assert_cmpint (json_array_get_int_element (block, 0), ==, 32);
+  g_assert_cmpint (json_array_get_int_element (block, 1), ==, 8);
+  g_assert_true (json_object_has_member (naive, "lines"));
+  JsonObject *m = metrics_of (launches, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 2048);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 8192);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 2048);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 65536);
+  JsonObject *tiled = json_array_get_object_element (launches, 1);
+  g_assert_cmpstr (json_object_get_string_member (tiled, "kernel"), ==, "transposeTiled");
+  m = metrics_of (launches, 1);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 8192);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 8192);
+  g_assert_cmpint (metric (m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"), ==,
+                   2048);
+  g_assert_cmpint (metric (m, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), ==,
+                   2048);
+  g_assert_cmpint (metric (m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"), ==, 0);
+}
+
+/* --launches 1: the first launch of each kernel is traced, the others run
+ * without the models, and still compute (the program's checks pass). */
+static void
+test_launches (void)
+{
+  g_autofree char *p = program ("runtime.cu");
+  g_auto (Result) r = run (p, "--launches", "1", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "all checks passed"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  /* fill, loopShared, clamp traced; fill's three timed launches not */
+  g_assert_cmpint (json_object_get_int_member (root, "traced"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (root, "untraced"), ==, 3);
+  JsonArray *launches = json_object_get_array_member (root, "launches");
+  g_assert_cmpint (json_array_get_length (launches), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (launches, 1),
+                                                  "kernel"), ==, "loopShared");
+}
+
+/* Two files (host .cpp, kernels .cu, a header), and cooperative groups. */
+static void
+test_split_and_groups (void)
+{
+  g_autofree char *host = program ("split/host.cpp");
+  g_autofree char *kernels = program ("split/kernels.cu");
+  g_auto (Result) r = run (host, kernels, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "scaled"));
+  g_assert_nonnull (strstr (r.out, "launch 1 of scale"));
+  g_autofree char *groups = program ("groups.cu");
+  g_auto (Result) g = run (groups, NULL);
+  g_assert_cmpint (g.status, ==, 0);
+  g_assert_nonnull (strstr (g.out, "tile sums correct"));
+  g_assert_nonnull (strstr (g.out, "tileSums<64>"));
+}
+
+/* Errors: one line, non-zero, and -o never written by a failed program. */
+static void
+test_errors (void)
+{
+  g_autofree char *host = program ("hostpointer.cu");
+  g_auto (Result) a = run (host, NULL);
+  assert_one_line_error (&a, 1, "which is no device memory");
+  g_assert_null (strstr (a.out, "launches:"));   /* no summary of a failed run */
+
+  g_autofree char *oob = program ("outofbounds.cu");
+  g_autofree char *dir = g_dir_make_tmp ("memsim-run-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "report.json", NULL);
+  g_auto (Result) b = run (oob, "--format", "json", "-o", out, NULL);
+  assert_one_line_error (&b, 1, "out-of-bounds load of 4 bytes at byte offset 128 of buffer 'in'");
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+
+  g_auto (Result) c = run ("no-such-program.cu", NULL);
+  assert_one_line_error (&c, 1, "no such file");
+  g_auto (Result) d = run (NULL);
+  assert_one_line_error (&d, 2, "run needs the program's files");
+
+  g_autofree char *bad = g_build_filename (dir, "bad.cu", NULL);
+  g_assert_true (g_file_set_contents (bad, "int main()\n{\n  return undeclared;\n}\n", -1, NULL));
+  g_auto (Result) e = run (bad, NULL);
+  assert_one_line_error (&e, 1, "bad.cu:3: error:");
+  g_autofree char *nomain = g_build_filename (dir, "nomain.cu", NULL);
+  g_assert_true (g_file_set_contents (nomain, "__global__ void k(float *x) { x[0] = 1; }\n", -1,
+                                      NULL));
+  g_auto (Result) f = run (nomain, NULL);
+  assert_one_line_error (&f, 1, "has no main()");
+
+  /* a program that succeeds writes the whole file */
+  g_autofree char *prog = program ("program.cu");
+  g_auto (Result) g = run (prog, "--format", "json", "-o", out, "--", "64", NULL);
+  g_assert_cmpint (g.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_file (parser, out, NULL));
+  g_unlink (bad);
+  g_unlink (nomain);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+static void
+skip_without_compiler (void)
+{
+  g_test_skip ("no g++: memsim run compiles the program with it");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_autofree char *cxx = g_find_program_in_path (g_getenv ("MEMSIM_CXX") ? g_getenv ("MEMSIM_CXX")
+                                                                         : "g++");
+  if (cxx == NULL)
+    {
+      g_test_add_func ("/run/compiled", skip_without_compiler);
+      return g_test_run ();
+    }
+  g_test_add_func ("/run/runtime", test_runtime);
+  g_test_add_func ("/run/json-counts", test_json_counts);
+  g_test_add_func ("/run/launches", test_launches);
+  g_test_add_func ("/run/split-and-groups", test_split_and_groups);
+  g_test_add_func ("/run/errors", test_errors);
+  return g_test_run ();
+}
