@@ -49,7 +49,7 @@ ms_gpu_session_begin (const MsGpuOptions *opts, const MsProblem *p, MsSinks *sin
     return NULL;
   if (!ms_gpu_available (NULL, error))
     return NULL;
-  if (p->kernel->gpu_entry == NULL)
+  if (p->kernel->external && p->kernel->gpu_entry == NULL)
     {
       g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_NO_KERNEL, "kernel %s has no GPU build",
                    p->kernel->name);

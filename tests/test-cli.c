@@ -131,6 +131,36 @@ test_version_and_help (void)
   assert_one_line_error (&bad, 2, "unknown command");
 }
 
+/* The plug-ins (sim/stream/plugin.h): a missing one is a one-line error
+ * that says what to do, before the kernel runs; `trace` needs none. */
+static void
+test_plugins (void)
+{
+  g_autofree char *empty = g_dir_make_tmp ("memsim-no-plugins-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (empty, "banks.svg", NULL);
+  g_autofree char *dot = g_build_filename (empty, "banks.dot", NULL);
+  g_setenv ("MEMSIM_PLUGIN_DIR", empty, TRUE);
+  g_auto (Result) trace = memsim ("trace", "gmem_stride", "-p", "n=32", NULL);
+  g_auto (Result) gpu = memsim ("trace", "gmem_stride", "-p", "n=32", "--gpu", NULL);
+  g_auto (Result) diagram = memsim ("diagram", "transpose_shared", "-o", svg, NULL);
+  g_auto (Result) as_dot = memsim ("diagram", "transpose_shared", "-o", dot, NULL);
+  g_unsetenv ("MEMSIM_PLUGIN_DIR");
+  g_assert_cmpint (trace.status, ==, 0);
+#ifdef HAVE_CUDA
+  assert_one_line_error (&gpu, 1, "no memsim-gpu.so in");
+  g_assert_nonnull (strstr (gpu.err, "MEMSIM_PLUGIN_DIR"));
+#else
+  assert_one_line_error (&gpu, 1, "no CUDA support");
+#endif
+#ifdef HAVE_GRAPHVIZ
+  assert_one_line_error (&diagram, 1, "no memsim-graphviz.so in");
+  g_assert_false (g_file_test (svg, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (as_dot.status, ==, 0);   /* DOT is drawn without the plug-in */
+#endif
+  g_remove (dot);
+  g_rmdir (empty);
+}
+
 static void
 test_list_json (void)
 {
@@ -1427,6 +1457,7 @@ main (int argc, char **argv)
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/version-and-help", test_version_and_help);
+  g_test_add_func ("/cli/plugins", test_plugins);
   g_test_add_func ("/cli/list-json", test_list_json);
   g_test_add_func ("/cli/trace-json", test_trace_json);
   g_test_add_func ("/cli/trace-shared-json", test_trace_shared_json);

@@ -275,6 +275,12 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
   int bad = ms_check_output ("-o", o->output);
   if (bad != 0)
     return bad;
+  /* a missing plug-in is said before the kernel runs, not after */
+  if (!ms_diagram_render_ready (format, &error))
+    {
+      ms_error ("%s", error->message);
+      return 1;
+    }
   gboolean kind_given = o->kind != NULL;
   MsDiagramKind kind = MS_DIAGRAM_BANKS;
   if (kind_given && !ms_diagram_kind_parse (o->kind, &kind, &error))

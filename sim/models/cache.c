@@ -205,7 +205,9 @@ cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
 typedef struct {
   Cache l2;
   Cache l2_small;       /* a sampled run's write-back L2 (sets == 0: none) */
-  Cache *l1;            /* one per SM (NULL when the preset has no L1) */
+  Cache **l1;           /* one per SM (NULL when the preset has no L1), each
+                           made on the SM's first access */
+  guint64 l1_bytes;
   guint n_sm;
   guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
   gboolean on;          /* the preset has the figures (has_costs, an L2) */
@@ -234,10 +236,11 @@ cache_state_init (gpointer state, const MsArch *arch)
   gint64 l1 = (gint64) arch->l1_bytes - arch->shared_per_sm;
   if (arch->l1_bytes > 0 && l1 >= (L1_WAYS << LINE_SHIFT))
     {
+      /* made when an SM is first used: all 132 of an H100 cost a small
+       * kernel's start-up 0.4 ms of page faults, and a small grid uses few */
       s->n_sm = (guint) arch->sm_count;
-      s->l1 = g_new0 (Cache, s->n_sm);
-      for (guint i = 0; i < s->n_sm; i++)
-        cache_init (&s->l1[i], (guint64) l1, L1_WAYS);
+      s->l1_bytes = (guint64) l1;
+      s->l1 = g_new0 (Cache *, s->n_sm);
     }
 }
 
@@ -251,7 +254,11 @@ cache_state_clear (gpointer state)
   if (s->l2_small.sets)
     cache_clear (&s->l2_small);
   for (guint i = 0; s->l1 && i < s->n_sm; i++)
-    cache_clear (&s->l1[i]);
+    if (s->l1[i] != NULL)
+      {
+        cache_clear (s->l1[i]);
+        g_free (s->l1[i]);
+      }
   g_free (s->l1);
 }
 
@@ -357,7 +364,17 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     return;
   guint64 sectors[MS_COALESCING_MAX_SECTORS];
   guint n = ms_coalescing_sectors (arch, a, sectors);
-  Cache *l1 = s->l1 ? &s->l1[a->block % s->n_sm] : NULL;
+  Cache *l1 = NULL;
+  if (s->l1 != NULL)
+    {
+      Cache **sm = &s->l1[a->block % s->n_sm];
+      if (G_UNLIKELY (*sm == NULL))
+        {
+          *sm = g_new0 (Cache, 1);
+          cache_init (*sm, s->l1_bytes, L1_WAYS);
+        }
+      l1 = *sm;
+    }
   /* the sectors come sorted: one visit per line */
   for (guint i = 0; i < n;)
     {

@@ -116,7 +116,6 @@ gemm_check (MsProblem *p, GError **error)
     .description = desc, .source = "gemm.cu", .params = gemm_params,                 \
     .size_params = { "n", "m", "k" }, .block = { bx, by, 1 }, .block_rule = rule,    \
     .setup = setup_fn, .check = gemm_check, .cpu_entry = ms_cpu_entry_##kname,       \
-    .gpu_entry = MS_GPU_ENTRY (kname),                                               \
   };
 
 GEMM_KERNEL (gemm_naive, gemm_setup_naive, 32, 8, MS_BLOCK_ANY,

@@ -616,8 +616,8 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   info->counts = g_strdup (function ? MS_COUNTS_SASS : MS_COUNTS_SOURCE);
   if (function)
     {
-      info->contended = ms_sass_contended_lines (ms_kernel_sass (), function);
-      info->dependent = ms_sass_dependent_lines (ms_kernel_sass (), function);
+      info->contended = ms_sass_contended_lines (ms_kernel_sass_function (function), function);
+      info->dependent = ms_sass_dependent_lines (ms_kernel_sass_function (function), function);
     }
   if (k->source_lines != NULL)
     {
@@ -651,17 +651,18 @@ ms_problem_function (const MsProblem *p, gboolean (*known) (gpointer data, const
 static gboolean
 sass_knows (gpointer data, const char *name)
 {
-  return ms_sass_has_function (data, name);
+  (void) data;
+  return ms_sass_has_function (ms_kernel_sass_function (name), name);
 }
 
 /* The kernel's function in the SASS, or NULL (source-level counts). */
 static char *
 sass_function (const MsProblem *p)
 {
-  const MsSass *sass = ms_kernel_sass ();
-  if (p->source_counts || sass == NULL || p->kernel->external)   /* a user's kernel: not nvcc's */
+  /* a user's kernel: not nvcc's */
+  if (p->source_counts || ms_kernel_sass_text[0] == '\0' || p->kernel->external)
     return NULL;
-  return ms_problem_function (p, sass_knows, (gpointer) sass);
+  return ms_problem_function (p, sass_knows, NULL);
 }
 
 const char *
@@ -674,8 +675,8 @@ ms_problem_counts (const MsProblem *p)
 static void
 sass_grouping (gpointer function, const MsWarpAccess *a, MsGrouping *out)
 {
-  MsSassGrouping g = ms_sass_grouping (ms_kernel_sass (), function, a->site, a->space, a->op,
-                                       a->width);
+  MsSassGrouping g = ms_sass_grouping (ms_kernel_sass_function (function), function, a->site,
+                                       a->space, a->op, a->width);
   out->fuse = g.fuse;
   out->n_blocks = g.n_blocks;
   memcpy (out->blocks, g.blocks, sizeof out->blocks);

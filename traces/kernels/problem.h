@@ -59,7 +59,9 @@ typedef struct {
   /* compares the output buffers with a plain-C reference */
   gboolean (*check) (MsProblem *p, GError **error);
   MsEntryFn cpu_entry;
-  MsEntryFn gpu_entry;       /* NULL when memsim is built without CUDA */
+  /* a kernel's own GPU build, or NULL: the built-in kernels' nvcc builds
+   * are in the GPU plug-in (gpu/backend-cuda.c), found by name */
+  MsEntryFn gpu_entry;
   /* A user's kernel (traces/user: `memsim trace FILE.cu:KERNEL`): no nvcc
    * build table, check NULL (no reference), its sites from the build's
    * debug info (site_at, MsLaunch) and its source lines from the file. */

@@ -81,7 +81,6 @@ reduce_check (MsProblem *p, GError **error)
     .source = "reduce.cu", .params = params_, .size_params = { "n" },                \
     .block = { 256, 1, 1 }, .block_rule = MS_BLOCK_POW2, .setup = setup_fn,          \
     .check = reduce_check, .cpu_entry = ms_cpu_entry_##kname,                        \
-    .gpu_entry = MS_GPU_ENTRY (kname),                                               \
   };
 
 #define SEED_003 "seed 003 (reduction table, after Harris's \"Optimizing Parallel Reduction\")"

@@ -563,3 +563,77 @@ ms_kernel_sass (void)
     }
   return sass;
 }
+
+/* A function's section of ms_kernel_sass_text: from its `.text.MANGLED:`
+ * header line to the next header. */
+typedef struct {
+  char *function;
+  gsize start, end;
+} Section;
+
+static GArray *
+kernel_sass_sections (void)
+{
+  static GArray *sections;
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      GArray *a = g_array_new (FALSE, FALSE, sizeof (Section));
+      const char *text = ms_kernel_sass_text;
+      for (const char *l = text; *l; )
+        {
+          const char *nl = strchr (l, '\n');
+          gsize len = nl ? (gsize) (nl - l) : strlen (l);
+          const char *s = l;
+          while (*s == ' ' || *s == '\t')
+            s++;
+          /* the header ms_sass_parse recognises: ".text.NAME:" and nothing after */
+          if (g_str_has_prefix (s, ".text.") && len >= (gsize) (s - l) + 7 && l[len - 1] == ':')
+            {
+              g_autofree char *name = g_strndup (s + 6, len - (gsize) (s - l) - 7);
+              if (strchr (name, ':') == NULL)
+                {
+                  if (a->len > 0)
+                    g_array_index (a, Section, a->len - 1).end = (gsize) (l - text);
+                  Section sec = { demangle_identifier (name), (gsize) (l - text), 0 };
+                  g_array_append_val (a, sec);
+                }
+            }
+          l += len + (nl != NULL);
+        }
+      if (a->len > 0)
+        g_array_index (a, Section, a->len - 1).end = strlen (text);
+      sections = a;
+      g_once_init_leave (&once, 1);
+    }
+  return sections;
+}
+
+const MsSass *
+ms_kernel_sass_function (const char *function)
+{
+  static GMutex lock;
+  static GHashTable *parsed;   /* function -> MsSass, kept for the process */
+  if (ms_kernel_sass_text[0] == '\0')
+    return NULL;
+  GArray *sections = kernel_sass_sections ();
+  g_mutex_lock (&lock);
+  if (parsed == NULL)
+    parsed = g_hash_table_new (g_str_hash, g_str_equal);
+  MsSass *sass = g_hash_table_lookup (parsed, function);
+  if (sass == NULL)
+    {
+      g_autoptr (GString) text = g_string_new (NULL);
+      for (guint i = 0; i < sections->len; i++)
+        {
+          const Section *sec = &g_array_index (sections, Section, i);
+          if (strcmp (sec->function, function) == 0)
+            g_string_append_len (text, ms_kernel_sass_text + sec->start,
+                                 (gssize) (sec->end - sec->start));
+        }
+      sass = ms_sass_parse (text->str);
+      g_hash_table_insert (parsed, g_strdup (function), sass);
+    }
+  g_mutex_unlock (&lock);
+  return sass;
+}

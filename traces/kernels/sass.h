@@ -111,6 +111,11 @@ gboolean ms_sass_source_reduction (const char *line, const char *previous);
  * build has none (no CUDA, cuobjdump or nvdisasm): counts are then
  * source-level.  Parsed once. */
 const MsSass *ms_kernel_sass (void);
+/* The same, only the sections of one __global__ function (the same
+ * instructions ms_kernel_sass has for it), parsed when first asked for and
+ * kept; NULL when this build has none.  What `trace` uses: parsing every
+ * kernel's SASS cost more than a small kernel's whole simulation. */
+const MsSass *ms_kernel_sass_function (const char *function);
 extern const char ms_kernel_sass_text[];
 
 G_END_DECLS

@@ -181,7 +181,7 @@ check_3d (MsProblem *p, GError **e)
     .description = desc, .source = "tests.cu", .params = params_,                      \
     .size_params = size0, .block = { bx, by, bz }, .block_rule = rule,                 \
     .setup = setup_fn, .check = check_fn,                                              \
-    .cpu_entry = ms_cpu_entry_##kname, .gpu_entry = MS_GPU_ENTRY (kname),              \
+    .cpu_entry = ms_cpu_entry_##kname,                                                 \
   };
 #define N_SIZE { "n" }
 #define BOX_SIZE { "width", "height", "depth" }
@@ -295,7 +295,7 @@ const MsKernel ms_kernel_test_race_transpose = {
   .source = "tests.cu", .params = race_transpose_params, .size_params = { "width", "height" },
   .block = { 32, 32, 1 }, .block_rule = MS_BLOCK_FIXED,
   .setup = setup_race_transpose, .check = check_race_transpose,
-  .cpu_entry = ms_cpu_entry_test_race_transpose, .gpu_entry = MS_GPU_ENTRY (test_race_transpose),
+  .cpu_entry = ms_cpu_entry_test_race_transpose,
 };
 
 /* out[i] = in[i + 32 in its block, cyclically] (phase 1), plus for threads

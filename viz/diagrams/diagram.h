@@ -20,8 +20,9 @@
  * (The viz- prefix keeps object names apart from sim/banks.o in
  * libmemsim.a.)  viz-style.c holds what they share.
  * viz-render.c turns DOT into SVG (Graphviz's core renderer: text stays text),
- * PNG or PDF (the cairo plugin) in-process through libgvc, from one thread
- * at a time (Graphviz is not thread-safe; viz-render.c serialises callers).
+ * PNG or PDF (the cairo plugin) in-process through libgvc, in the plug-in
+ * memsim-graphviz.so (viz-graphviz.c: one thread at a time, Graphviz is not
+ * thread-safe), which only the commands that render load.
  *
  * Only compiled when configure found libgvc (HAVE_GRAPHVIZ).
  */
@@ -131,5 +132,9 @@ gboolean ms_tile_shape_parse (const char *text, MsTileShape *tile, GError **erro
  * are returned in *warnings (one line, NULL when none; may be NULL). */
 gboolean ms_diagram_render (const char *dot, MsDiagramFormat format, GBytes **out,
                             char **warnings, GError **error);
+/* Whether ms_diagram_render can render the format: SVG, PNG and PDF need
+ * the plug-in memsim-graphviz.so (loaded here; a one-line error when it
+ * is missing). */
+gboolean ms_diagram_render_ready (MsDiagramFormat format, GError **error);
 
 G_END_DECLS
