@@ -50,6 +50,7 @@ if [ -z "$pre" ] && command -v autoreconf >/dev/null && command -v pkg-config >/
 fi
 if [ -z "$memsim" ] && [ -n "$pre" ]; then
   export LD_LIBRARY_PATH=$src/$pre/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export MEMSIM_PLUGIN_DIR=$src/$pre   # the plug-ins the pack carries
   memsim=$src/$pre/memsim
 fi
 if [ -z "$memsim" ]; then

@@ -26,6 +26,7 @@ mkdir -p "$OUT/racecheck"
 export PATH=$PATH:/usr/local/cuda/bin
 if [ -n "$pre" ]; then
   export LD_LIBRARY_PATH=$pre/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64
+  export MEMSIM_PLUGIN_DIR=$(cd "$pre" && pwd)   # the plug-ins the pack carries
   M=$pre/memsim
 else
   M=./memsim

@@ -20,6 +20,7 @@ pre=${1:-}
 OUT=${OUT:-/tmp/memsim-user-out}
 if [ -n "$pre" ]; then
   export LD_LIBRARY_PATH=$pre/lib:/usr/local/cuda/lib64:/usr/local/cuda/extras/CUPTI/lib64
+  export MEMSIM_PLUGIN_DIR=$(cd "$pre" && pwd)   # the plug-ins the pack carries
   M=$pre/memsim
 else
   M=./memsim

@@ -18,8 +18,9 @@ if [ "${1:-}" = "--pack" ]; then
   dir=${2:?--pack DIR}
   rm -rf "$dir" && mkdir -p "$dir/lib" "$dir/objs" "$dir/tests" || exit 1
   cp memsim "$dir/" && cp tests/test-gpu "$dir/tests/" || exit 1
+  cp memsim-*.so "$dir/" || exit 1   # the plug-ins (GPU back-end, Graphviz): MEMSIM_PLUGIN_DIR
   cp traces/kernels/*.gpu.o "$dir/objs/"
-  ldd memsim "$dir/tests/test-gpu" | awk '$3 ~ /^\// {print $3}' | sort -u \
+  ldd memsim "$dir/tests/test-gpu" memsim-*.so | awk '$3 ~ /^\// {print $3}' | sort -u \
     | grep -v -E '/(libc|libm|libdl|libpthread|librt|libutil|ld-linux[^/]*|libstdc\+\+|libgcc_s)\.so|/cuda|cupti' \
     | while read -r l; do cp -L "$l" "$dir/lib/"; done
   du -sh "$dir"
@@ -73,6 +74,7 @@ fi
 if [ $native != yes ]; then
   echo "== prebuilt: $pre"
   export LD_LIBRARY_PATH=$src/$pre/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export MEMSIM_PLUGIN_DIR=$src/$pre   # the plug-ins the pack carries
   "$src/$pre/memsim" --version
   echo "== tests/test-gpu"
   timeout 60 "$src/$pre/tests/test-gpu" 2>&1 | tee "$OUT/test-gpu.log"

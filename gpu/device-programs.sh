@@ -1,0 +1,37 @@
+#!/bin/bash
+# device-programs.sh - the GPU's half of the whole-program check: builds each
+# program of gpu/program-checks.txt with nvcc and runs it under Nsight
+# Compute, profiling the first launch of every kernel for the metrics memsim
+# reports.  memsim's half runs anywhere (gpu/program-check.py --simulate);
+# gpu/program-check.py --compare puts the two side by side.
+#
+#   bash gpu/device-programs.sh SAMPLES     -> $OUT/NAME.ncu.txt, $OUT/NAME.out
+#
+# SAMPLES: a copy of NVIDIA's cuda-samples (Common/ and the samples' folders).
+set -u
+samples=$(cd "${1:?the cuda-samples folder}" && pwd)
+OUT=${OUT:-/tmp/memsim-programs-out}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$OUT"
+export PATH=$PATH:/usr/local/cuda/bin
+metrics=$(python3 "$here/program-check.py" --metrics)
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/machine.txt"
+nvcc --version | tail -1 | tee -a "$OUT/machine.txt"
+ncu --version | tail -1 | tee -a "$OUT/machine.txt"
+grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args; do
+  name=$(echo $name); files=$(echo $files); args=$(echo $args)
+  [ -n "$name" ] || continue
+  srcs=""
+  for f in $files; do srcs="$srcs $samples/$f"; done
+  exe=/tmp/memsim-program-$(echo "$files" | md5sum | cut -c1-12)   # one build per set of files
+  t0=$(date +%s)
+  if [ ! -x "$exe" ] && ! nvcc -O3 -arch=sm_90 -I"$samples/Common" -o "$exe" $srcs >"$OUT/$name.build" 2>&1; then
+    echo "$name: nvcc failed"; tail -3 "$OUT/$name.build"; continue
+  fi
+  # the first invocation of each kernel (the rest run unprofiled)
+  ncu --kernel-id :::1 --kernel-name-base demangled --metrics "$metrics" --csv \
+      "$exe" $args >"$OUT/$name.ncu.txt" 2>"$OUT/$name.err"
+  rc=$?
+  "$exe" $args >"$OUT/$name.out" 2>&1
+  echo "$name: ncu exit $rc, program exit $?, $(( $(date +%s) - t0 )) s"
+done

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""program-check.py - whole CUDA programs (NVIDIA's cuda-samples), memsim
+run against Nsight Compute on the GPU, kernel by kernel.
+
+    python3 gpu/program-check.py --metrics
+        the metrics ncu collects (gpu/device-programs.sh asks)
+    python3 gpu/program-check.py --simulate SAMPLES --memsim ./memsim --out DIR
+        memsim run of every program of gpu/program-checks.txt (--launches 1,
+        JSON): DIR/NAME.memsim.json
+    python3 gpu/program-check.py --compare DIR
+        DIR/NAME.memsim.json beside DIR/NAME.ncu.txt (gpu/device-programs.sh's
+        output copied into DIR): per kernel, the first launch's exact metrics
+        simulated | measured; exits 1 if one differs.
+
+memsim's counts for users' programs are source-level (one instruction per
+source access): where nvcc fuses neighbouring accesses into wider ones the
+instruction counts differ, and the table says which lines those are."""
+import argparse, csv, io, json, os, re, shlex, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXACT = ["smsp__sass_inst_executed_op_global_%s.sum" % o for o in ("ld", "st", "atom", "red")] + \
+        ["l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum" % o for o in ("ld", "st", "atom", "red")] + \
+        ["l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" % o for o in ("ld", "st", "atom", "red")] + \
+        ["smsp__sass_inst_executed_op_shared_%s.sum" % o for o in ("ld", "st")] + \
+        ["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % o for o in ("ld", "st")]
+PREDICTED = ["lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
+             "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"]
+
+
+def checks():
+    out = []
+    for line in open(os.path.join(HERE, "program-checks.txt")):
+        if line.startswith("#") or not line.strip():
+            continue
+        name, files, args = [x.strip() for x in line.split("|")]
+        out.append((name, files.split(), shlex.split(args)))
+    return out
+
+
+def norm(kernel):
+    """'void reduce6<int, 256, true>(const int *, ...)' -> 'reduce6<int,256,true>'"""
+    k = re.sub(r"^void\s+", "", kernel.strip())
+    depth, end = 0, len(k)
+    for i, c in enumerate(k):
+        depth += c == "<"
+        depth -= c == ">"
+        if c == "(" and depth == 0:
+            end = i
+            break
+    k = re.sub(r"\s+", "", k[:end])
+    return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
+
+
+def simulate(samples, memsim, out):
+    for name, files, args in checks():
+        argv = [memsim, "run"] + [os.path.join(samples, f) for f in files] + \
+               ["-I", os.path.join(samples, "Common"), "--launches", "1", "--format", "json",
+                "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
+        r = subprocess.run(argv, capture_output=True, text=True)
+        last = r.stderr.strip().splitlines()[-1:] or [""]
+        print("%s: memsim run exit %d %s" % (name, r.returncode,
+                                             "" if r.returncode == 0 else last[0]))
+
+
+def ncu_rows(path):
+    got = {}
+    text = open(path, errors="replace").read().splitlines()
+    rows = [l for l in text if l.startswith('"')]
+    for row in csv.DictReader(io.StringIO("\n".join(rows))):
+        try:
+            k = norm(row["Kernel Name"])
+            v = float(row["Metric Value"].replace(",", ""))
+        except (KeyError, ValueError):
+            continue
+        unit = row.get("Metric Unit", "")
+        if row["Metric Name"] == "gpu__time_duration.sum":   # -> ns, as memsim's JSON
+            v = v * {"nsecond": 1, "usecond": 1e3, "msecond": 1e6, "second": 1e9}.get(unit, 1)
+        elif unit in ("Kbyte", "Mbyte", "Gbyte", "byte"):
+            v = v * {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}[unit]
+        got.setdefault(k, {})[row["Metric Name"]] = v
+    return got
+
+
+def compare(d):
+    differ = agree = kernels = 0
+    for name, files, args in checks():
+        jp, np_ = os.path.join(d, name + ".memsim.json"), os.path.join(d, name + ".ncu.txt")
+        if not os.path.exists(np_):   # the stored measurements: the CSV rows alone
+            np_ = os.path.join(d, name + ".ncu.csv")
+        if not os.path.exists(np_):
+            print("== %s: no ncu output" % name)
+            continue
+        measured = ncu_rows(np_)
+        if not os.path.exists(jp):
+            print("== %s: memsim run did not finish (see the simulate step); measured kernels: %s"
+                  % (name, ", ".join(sorted(measured))))
+            continue
+        sim = json.load(open(jp))
+        for launch in sim["launches"]:
+            k = norm(launch["kernel"])
+            m = measured.get(k)
+            print("== %s: %s  grid %s block %s" % (name, launch["kernel"], launch["grid"],
+                                                  launch["block"]))
+            if m is None:
+                print("   not measured (ncu kernels: %s)" % ", ".join(sorted(measured)))
+                continue
+            kernels += 1
+            bad = 0
+            for metric in EXACT:
+                s = launch["metrics"].get(metric)
+                v = m.get(metric)
+                if s is None or v is None or (s == 0 and v == 0):
+                    continue
+                ok = abs(s - v) < 0.5
+                bad += not ok
+                print("   %-66s %12d %12d %s" % (metric, s, v, "" if ok else "DIFFERS"))
+            t = launch.get("time", {}).get("gpu__time_duration.sum")
+            if t is not None and "gpu__time_duration.sum" in m:
+                print("   %-66s %12.4f %12.4f ms (predicted, %+.0f%%)"
+                      % ("gpu__time_duration.sum", t / 1e6, m["gpu__time_duration.sum"] / 1e6,
+                         100.0 * (t / m["gpu__time_duration.sum"] - 1)))
+            differ += bad
+            agree += bad == 0
+    print("%d of %d kernels agree on every exact metric; %d exact metric(s) differ"
+          % (agree, kernels, differ))
+    return 1 if differ else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--metrics", action="store_true")
+    ap.add_argument("--simulate", metavar="SAMPLES")
+    ap.add_argument("--memsim", default="./memsim")
+    ap.add_argument("--out", default="/tmp/memsim-programs")
+    ap.add_argument("--compare", metavar="DIR")
+    a = ap.parse_args()
+    if a.metrics:
+        print(",".join(EXACT + PREDICTED))
+        return 0
+    if a.simulate:
+        os.makedirs(a.out, exist_ok=True)
+        simulate(a.simulate, a.memsim, a.out)
+        return 0
+    if a.compare:
+        return compare(a.compare)
+    ap.print_help()
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
