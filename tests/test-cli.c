@@ -1331,6 +1331,23 @@ test_user_reductions (void)
         g_assert_cmpint (json_object_get_int_member (
                            m, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"), ==, 4);
     }
+  /* examples/histogram.cu's REDs, lanes colliding on bins: the sectors the
+   * H100 measured (memsim --gpu, on this very input, 2026-11-24:
+   * gpu/measurements/h100-2026-11-24-user-check.txt); distinct sectors
+   * per instruction would say 4036 */
+  g_autofree char *hist = g_test_build_filename (G_TEST_DIST, "..", "examples", "histogram.cu",
+                                                 NULL);
+  g_autofree char *hist_spec = g_strconcat (hist, ":histogram_global", NULL);
+  g_auto (Result) h = memsim ("trace", hist_spec, "--grid", "64", "--block", "256", "--arg",
+                              "bins=unsigned[64]=0", "--arg", "data=uint8_t[16384]", "--arg",
+                              "n=16384", "--format", "json", NULL);
+  g_assert_cmpint (h.status, ==, 0);
+  g_autoptr (JsonParser) hp = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (hp, h.out, -1, NULL));
+  JsonObject *hm = json_object_get_object_member (json_node_get_object (json_parser_get_root (hp)),
+                                                  "metrics");
+  g_assert_cmpint (json_object_get_int_member (hm, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
+                   ==, 6725);
   g_auto (Result) b = memsim ("trace", "test_atomics", "--format", "json", NULL);
   g_assert_cmpint (b.status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();

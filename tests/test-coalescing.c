@@ -896,6 +896,43 @@ test_cc13_random (void)
   g_rand_free (r);
 }
 
+/* Global atomics (ATOM, RED): lanes on one address are served one per
+ * pass (coalescing.c).  The expected sectors are what Nsight Compute
+ * measured on the H100 for gpu/probes/atomic-lanes.cu: 32 lanes, lane l on
+ * element (l % groups) * stride of an int array, RED and ATOM alike. */
+static void
+test_atomic_lanes (void)
+{
+  static const struct { guint groups, stride; guint64 sectors; } cases[] = {
+    { 2, 1, 16 }, { 4, 1, 8 }, { 8, 1, 4 }, { 32, 1, 4 }, { 2, 8, 32 }, { 4, 8, 32 },
+    { 8, 8, 32 }, { 16, 8, 32 }, { 32, 8, 32 }, { 2, 32, 32 }, { 4, 32, 32 }, { 16, 32, 32 },
+  };
+  MsArch arch;
+  arch_h100 (&arch);
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (int op = MS_OP_ATOMIC; op <= MS_OP_RED; op++)
+      {
+        MsWarpAccess a;
+        make_strided (&a, 4, FULL, 1024, 0);
+        a.op = (guint8) op;
+        for (guint l = 0; l < 32; l++)
+          a.addr[l] = 1024 + 4 * (l % cases[c].groups) * cases[c].stride;
+        guint64 v[MS_SLOT_SECTORS + 8] = { 0 };
+        ms_model_coalescing.cost (&arch, &a, v);
+        g_assert_cmpuint (v[MS_SLOT_REQUESTS], ==, 1);
+        g_assert_cmpuint (v[MS_SLOT_SECTORS], ==, cases[c].sectors);
+      }
+  /* one address for the whole warp: nvcc's aggregated atomic, one sector
+   * (test_atomics' counters on the H100); half the lanes inactive changes
+   * nothing */
+  MsWarpAccess a;
+  make_strided (&a, 4, 0x0000FFFFu, 4096, 0);
+  a.op = MS_OP_RED;
+  guint64 v[MS_SLOT_SECTORS + 8] = { 0 };
+  ms_model_coalescing.cost (&arch, &a, v);
+  g_assert_cmpuint (v[MS_SLOT_SECTORS], ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -935,6 +972,7 @@ main (int argc, char **argv)
   g_test_add_func ("/coalescing/cc13/inactive-lanes", test_cc13_inactive);
   g_test_add_func ("/coalescing/cc13/idle-half-warp", test_cc13_idle_half);
   g_test_add_func ("/coalescing/cc13/random-vs-reference", test_cc13_random);
+  g_test_add_func ("/coalescing/atomic-lanes", test_atomic_lanes);
 
   return g_test_run ();
 }
