@@ -230,6 +230,48 @@ test_errors (void)
   g_rmdir (dir);
 }
 
+/* The nvcc build's SASS groups the accesses (compiler-exact counts), as for
+ * the built-in kernels: tiled-gemm.cu's k loop reads As[ty][k..k+3] with
+ * one LDS.128, so 40 shared loads per warp and tile instead of the source's
+ * 64.  64 x 64 with 32 x 32 tiles: 4 blocks x 32 warps x 2 tiles = 256
+ * warp-tiles, 256 x 64 = 16384 source-level, 256 x 40 = 10240 loads. */
+static void
+test_compiler_exact (void)
+{
+  g_autofree char *nvcc = g_find_program_in_path ("nvcc");
+#ifdef MS_NVCC_PATH
+  if (nvcc == NULL && g_file_test (MS_NVCC_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    nvcc = g_strdup (MS_NVCC_PATH);
+#endif
+  g_autofree char *dis = g_find_program_in_path ("nvdisasm");
+#ifdef MS_NVDISASM_PATH
+  if (dis == NULL && g_file_test (MS_NVDISASM_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    dis = g_strdup (MS_NVDISASM_PATH);
+#endif
+  if (nvcc == NULL || dis == NULL)
+    {
+      g_test_skip ("no nvcc or nvdisasm: counts are source-level");
+      return;
+    }
+  g_autofree char *p = program ("tiled-gemm.cu");
+  const char *ld = "smsp__sass_inst_executed_op_shared_ld.sum";
+  gint64 want[2] = { 10240, 16384 };
+  for (int source = 0; source < 2; source++)
+    {
+      g_auto (Result) r = source ? run (p, "--format", "json", "--source-counts", NULL)
+                                 : run (p, "--format", "json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.err, "product correct"));
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
+      JsonArray *launches = json_object_get_array_member (
+        json_node_get_object (json_parser_get_root (parser)), "launches");
+      JsonObject *l = json_array_get_object_element (launches, 0);
+      g_assert_cmpstr (json_object_get_string_member (l, "counts"), ==, source ? "source" : "sass");
+      g_assert_cmpint (metric (metrics_of (launches, 0), ld), ==, want[source]);
+    }
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -252,5 +294,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/launches", test_launches);
   g_test_add_func ("/run/split-and-groups", test_split_and_groups);
   g_test_add_func ("/run/errors", test_errors);
+  g_test_add_func ("/run/compiler-exact", test_compiler_exact);
   return g_test_run ();
 }

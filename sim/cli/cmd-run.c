@@ -255,7 +255,7 @@ ms_cmd_run (int argc, char **argv)
   g_auto (GStrv) includes = NULL;
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
-  gboolean allow_races = FALSE;
+  gboolean allow_races = FALSE, source_counts = FALSE;
   GOptionEntry entries[] = {
     { "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &includes,
       "Also search DIR for #include files (as nvcc -I)", "DIR" },
@@ -267,6 +267,9 @@ ms_cmd_run (int argc, char **argv)
       "file (the device the program sees)", "ARCH" },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Emulator threads (default: one per core); counts do not depend on it", "N" },
+    { "source-counts", 0, 0, G_OPTION_ARG_NONE, &source_counts,
+      "Count one instruction per source access; by default, with nvcc and nvdisasm, counts "
+      "follow nvcc's build of the .cu files (fused and unrolled accesses)", NULL },
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &allow_races,
       "Report shared-memory races and go on instead of stopping the program", NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_text, "text (default), json or csv", "FMT" },
@@ -318,7 +321,8 @@ ms_cmd_run (int argc, char **argv)
     g_ptr_array_add (files, argv[i]);
   g_ptr_array_add (files, NULL);
   MsUserProgram *program = ms_user_program_load ((const char *const *) files->pdata,
-                                                 (const char *const *) includes, &error);
+                                                 (const char *const *) includes, !source_counts,
+                                                 &error);
   if (program == NULL)
     {
       ms_error ("%s", error->message);

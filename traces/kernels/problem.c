@@ -571,6 +571,7 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 }
 
 static char *sass_function (const MsProblem *p);
+static const MsSass *problem_sass (const MsProblem *p, const char *function);
 
 /* A user's kernel: its file's lines (sites in other files have none). */
 static char *
@@ -616,8 +617,8 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   info->counts = g_strdup (function ? MS_COUNTS_SASS : MS_COUNTS_SOURCE);
   if (function)
     {
-      info->contended = ms_sass_contended_lines (ms_kernel_sass_function (function), function);
-      info->dependent = ms_sass_dependent_lines (ms_kernel_sass_function (function), function);
+      info->contended = ms_sass_contended_lines (problem_sass (p, function), function);
+      info->dependent = ms_sass_dependent_lines (problem_sass (p, function), function);
     }
   if (k->source_lines != NULL)
     {
@@ -659,10 +660,20 @@ sass_knows (gpointer data, const char *name)
 static char *
 sass_function (const MsProblem *p)
 {
-  /* a user's kernel: not nvcc's */
-  if (p->source_counts || ms_kernel_sass_text[0] == '\0' || p->kernel->external)
+  if (p->source_counts)
+    return NULL;
+  if (p->kernel->external)   /* a user's kernel: its own build's, if any */
+    return p->kernel->sass ? g_strdup (p->kernel->sass_function) : NULL;
+  if (ms_kernel_sass_text[0] == '\0')
     return NULL;
   return ms_problem_function (p, sass_knows, NULL);
+}
+
+/* The SASS that holds function: the user's kernel's own, or the built-ins'. */
+static const MsSass *
+problem_sass (const MsProblem *p, const char *function)
+{
+  return p->kernel->sass ? p->kernel->sass : ms_kernel_sass_function (function);
 }
 
 const char *
@@ -672,11 +683,17 @@ ms_problem_counts (const MsProblem *p)
   return f ? MS_COUNTS_SASS : MS_COUNTS_SOURCE;
 }
 
+/* What the regrouping asks: a SASS and the kernel's function in it. */
+typedef struct {
+  const MsSass *sass;
+  const char *function;
+} SassRef;
+
 static void
-sass_grouping (gpointer function, const MsWarpAccess *a, MsGrouping *out)
+sass_grouping (gpointer data, const MsWarpAccess *a, MsGrouping *out)
 {
-  MsSassGrouping g = ms_sass_grouping (ms_kernel_sass_function (function), function, a->site,
-                                       a->space, a->op, a->width);
+  const SassRef *r = data;
+  MsSassGrouping g = ms_sass_grouping (r->sass, r->function, a->site, a->space, a->op, a->width);
   out->fuse = g.fuse;
   out->n_blocks = g.n_blocks;
   memcpy (out->blocks, g.blocks, sizeof out->blocks);
@@ -765,11 +782,12 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
         return FALSE;
       }
   Reductions reductions = { .kernel = p->kernel, .sass = function != NULL };
+  SassRef ref = { function ? problem_sass (p, function) : NULL, function };
   if (function)
-    reductions.sass_lines = ms_sass_reduction_lines (ms_kernel_sass (), function);
+    reductions.sass_lines = ms_sass_reduction_lines (ref.sass, function);
   g_autoptr (MsReduction) reduce = ms_reduction_new (&inner, site_is_reduction, &reductions);
   ms_sinks_add (&middle, ms_reduction_sink (reduce));
-  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&middle, sass_grouping, function) : NULL;
+  g_autoptr (MsRegroup) regroup = function ? ms_regroup_new (&middle, sass_grouping, &ref) : NULL;
   ms_sinks_add (&sinks, regroup ? ms_regroup_sink (regroup) : ms_reduction_sink (reduce));
   launch.threads = threads;
   launch.shared_bytes = p->shared_bytes;

@@ -10,6 +10,7 @@
 #include "kernel.h"
 #include "launch.h"
 #include "model.h"
+#include "sass.h"
 
 G_BEGIN_DECLS
 
@@ -69,6 +70,11 @@ typedef struct {
   const char *const *source_lines;   /* line i + 1 of the source; NULL-terminated */
   const MsSite *(*site_at) (gpointer data, const void *pc);
   gpointer site_data;
+  /* A user's kernel with its own nvcc build's SASS (traces/user/
+   * user-sass.h): compiler-exact counts from it, as the built-ins' from
+   * theirs; NULL: source-level. */
+  const MsSass *sass;
+  const char *sass_function;   /* its identifier in sass */
 } MsKernel;
 
 struct MsProblem {

@@ -215,11 +215,14 @@ generate (const char *file, const char *rewritten, const char *const *kernels)
     {
       g_autofree char *entry = ms_user_build_symbol ("ms_user_entry_", *k);
       g_autofree char *kinds = ms_user_build_symbol ("ms_user_kinds_", *k);
+      g_autofree char *addr = ms_user_build_symbol ("ms_user_addr_", *k);
       g_string_append_printf (g, "extern \"C\" void %s (const MsLaunchArgs *L) "
                                  "{ ms_user_launch_ (%s, L); }\n"
                                  "extern \"C\" const char *%s (void) "
-                                 "{ return ms_user_kinds_<decltype (&%s)>::kinds; }\n",
-                              entry, *k, kinds, *k);
+                                 "{ return ms_user_kinds_<decltype (&%s)>::kinds; }\n"
+                                 "extern \"C\" const void *%s (void) "
+                                 "{ return (const void *) &%s; }\n",
+                              entry, *k, kinds, *k, addr, *k);
     }
   return g_string_free (g, FALSE);
 }

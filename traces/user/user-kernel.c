@@ -24,6 +24,7 @@
 #include "user-build.h"
 #include "user-gpu.h"
 #include "user-sites.h"
+#include "user-sass.h"
 
 #define GUARD_BYTES ((gsize) 1 << 20)
 #define MAX_DYNAMIC_SHARED (227 * 1024)   /* an H100 block's opt-in maximum */
@@ -214,9 +215,28 @@ load (const char *file, const char *name, GError **error)
         g_module_close (module);
         return NULL;
       }
+  /* compiler-exact counts: the kernel's instructions in nvcc's SASS of the
+   * file, found by its symbol (user-sass.h); without nvcc or nvdisasm,
+   * source-level */
+  MsSass *sass = NULL;
+  char *sass_function = NULL;
+  g_autofree char *addr_sym = ms_user_build_symbol ("ms_user_addr_", name);
+  const void *(*addr_fn) (void) = NULL;
+  Dl_info kinfo;
+  if (g_module_symbol (module, addr_sym, (gpointer *) &addr_fn) && addr_fn
+      && dladdr (addr_fn (), &kinfo) != 0 && kinfo.dli_sname != NULL)
+    {
+      const char *files[] = { file, NULL };
+      g_autofree char *why = NULL;
+      g_autofree char *sass_text = ms_user_sass_text (files, NULL, &why);
+      if (sass_text != NULL)
+        sass = ms_user_sass_kernel (sass_text, kinfo.dli_sname, &sass_function);
+    }
   MsUserSites *sites = ms_user_sites_new (so, info.dli_fbase, file, error);
   if (sites == NULL)
     {
+      g_clear_pointer (&sass, ms_sass_free);
+      g_free (sass_function);
       g_module_close (module);
       return NULL;
     }
@@ -249,6 +269,8 @@ load (const char *file, const char *name, GError **error)
   d->source_lines = (const char *const *) k->lines;
   d->site_at = ms_user_sites_at;
   d->site_data = sites;
+  d->sass = sass;
+  d->sass_function = sass_function;
   return k;
 }
 

@@ -19,6 +19,7 @@
 #include "native.h"
 #include "user-build.h"
 #include "user-sites.h"
+#include "user-sass.h"
 #include "user-source.h"
 
 /* A kernel of the program, as its launches found it. */
@@ -38,6 +39,7 @@ struct MsUserProgram {
   int (*main_fn) (int argc, char **argv);
   GMutex lock;
   GHashTable *kernels;       /* code address -> ProgramKernel */
+  char *sass_text;           /* nvcc's SASS of the files (user-sass.h), or NULL */
 };
 
 static gboolean
@@ -103,6 +105,12 @@ kernel_at (gpointer data, const void *code, const char *kinds, const char **name
       d->source_lines = lines ? (const char *const *) lines : no_lines;
       d->site_at = ms_user_sites_at;
       d->site_data = p->sites;
+      /* compiler-exact counts: the kernel's own instructions, by symbol */
+      Dl_info info;
+      char *function = NULL;
+      if (p->sass_text != NULL && dladdr (code, &info) != 0 && info.dli_sname != NULL)
+        d->sass = ms_user_sass_kernel (p->sass_text, info.dli_sname, &function);
+      d->sass_function = function;
       g_hash_table_insert (p->kernels, (gpointer) code, k);
     }
   g_mutex_unlock (&p->lock);
@@ -124,7 +132,7 @@ undefined_symbol (const char *message)
 
 MsUserProgram *
 ms_user_program_load (const char *const *files, const char *const *include_dirs,
-                      GError **error)
+                      gboolean compiler_exact, GError **error)
 {
   guint n = g_strv_length ((char **) files);
   g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
@@ -202,6 +210,11 @@ ms_user_program_load (const char *const *files, const char *const *include_dirs,
   p->main_fn = (int (*) (int, char **)) main_fn;
   g_mutex_init (&p->lock);
   p->kernels = g_hash_table_new (NULL, NULL);
+  if (compiler_exact)
+    {
+      g_autofree char *why = NULL;
+      p->sass_text = ms_user_sass_text (files, include_dirs, &why);
+    }
   return p;
 }
 

@@ -21,11 +21,13 @@ G_BEGIN_DECLS
 typedef struct MsUserProgram MsUserProgram;
 
 /* Reads and builds the files (.cu and .cpp; the folders of the files and
- * include_dirs are searched for #include), loads the build.  One-line
- * errors (MsUserError): a file missing, the compiler's first error, no
- * main(), a CUDA function memsim's runtime does not provide. */
+ * include_dirs are searched for #include), loads the build; with
+ * compiler_exact, also nvcc's SASS of the .cu files when nvcc and nvdisasm
+ * are there (user-sass.h: the kernels' counts are then compiler-exact).
+ * One-line errors (MsUserError): a file missing, the compiler's first
+ * error, no main(), a CUDA function memsim's runtime does not provide. */
 MsUserProgram *ms_user_program_load (const char *const *files, const char *const *include_dirs,
-                                     GError **error);
+                                     gboolean compiler_exact, GError **error);
 
 /* Runs main (argv[0] is the program's name) with memsim's CUDA runtime
  * answering for arch and each launch handed to launch (cuda-runtime.h);
