@@ -137,6 +137,42 @@ static inline unsigned __umul24 (unsigned a, unsigned b) { return a * b; }
 static inline float __fdividef (float a, float b) { return a / b; }
 static inline float __saturatef (float x) { return x < 0.f ? 0.f : x > 1.f ? 1.f : x; }
 static inline float rsqrtf (float x) { return 1.0f / sqrtf (x); }
+/* sm_80's warp reductions (__reduce_add_sync ...): every lane of mask gets
+ * the reduction of the values of the lanes of mask (one REDUX instruction
+ * on the GPU, no memory access; here a shuffle from each lane of mask). */
+template <typename T, typename Op>
+static inline T
+ms_warp_reduce_ (unsigned mask, T v, Op op)
+{
+  T acc = v;
+  bool first = true;
+  for (unsigned m = mask; m; m &= m - 1)
+    {
+      T x = __shfl_sync (mask, v, __builtin_ctz (m));
+      acc = first ? x : op (acc, x);
+      first = false;
+    }
+  return acc;
+}
+static inline int __reduce_add_sync (unsigned mask, int v)
+{ return ms_warp_reduce_ (mask, v, [] (int a, int b) { return a + b; }); }
+static inline unsigned __reduce_add_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return a + b; }); }
+static inline int __reduce_min_sync (unsigned mask, int v)
+{ return ms_warp_reduce_ (mask, v, [] (int a, int b) { return b < a ? b : a; }); }
+static inline unsigned __reduce_min_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return b < a ? b : a; }); }
+static inline int __reduce_max_sync (unsigned mask, int v)
+{ return ms_warp_reduce_ (mask, v, [] (int a, int b) { return a < b ? b : a; }); }
+static inline unsigned __reduce_max_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return a < b ? b : a; }); }
+static inline unsigned __reduce_and_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return a & b; }); }
+static inline unsigned __reduce_or_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return a | b; }); }
+static inline unsigned __reduce_xor_sync (unsigned mask, unsigned v)
+{ return ms_warp_reduce_ (mask, v, [] (unsigned a, unsigned b) { return a ^ b; }); }
+
 /* (the common type, not decltype (a < b ? a : b): that is a reference to
  * a parameter when both have one type) */
 template <typename A, typename B>

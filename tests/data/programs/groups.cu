@@ -6,6 +6,18 @@
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
 
+// sm_80's warp reduction over the first 8 lanes of each warp
+__global__ void firstEight(int *out, const int *in)
+{
+    int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    unsigned lane = threadIdx.x % 32;
+    if (lane < 8) {
+        int s = __reduce_add_sync(0xffu, v);
+        if (lane == 0)
+            out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = s;
+    }
+}
+
 template <unsigned TileSize>
 __global__ void tileSums(int *out, const int *in)
 {
@@ -42,6 +54,14 @@ int main()
         for (int i = 0; i < 64; i++)
             want += h[t * 64 + i];
         if (sums[t] != want) { printf("tile of 64, %d: %d, expected %d\n", t, sums[t], want); return 2; }
+    }
+    firstEight<<<blocks, threads>>>(d_out, d_in);
+    cudaMemcpy(sums, d_out, sizeof sums, cudaMemcpyDeviceToHost);
+    for (int w = 0; w < n / 32; w++) {
+        int want = 0;
+        for (int i = 0; i < 8; i++)
+            want += h[w * 32 + i];
+        if (sums[w] != want) { printf("first eight, warp %d: %d, expected %d\n", w, sums[w], want); return 3; }
     }
     printf("tile sums correct\n");
     return 0;
