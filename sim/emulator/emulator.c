@@ -117,7 +117,6 @@ typedef struct {
   guint n_bufs;
   int last_buf;
   SiteMemo *site_memo;   /* users' kernels: SITE_MEMO entries */
-  MsLogEntry *log;       /* the lanes' run-ahead logs (lane.h), MS_LOG_CAP each */
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -162,8 +161,8 @@ ms_atomic (const MsSite *site, volatile void *p, const void *v,
   Lane *l = ms_lane_stop (site, MS_K_ATOMIC);
   l->addr = p;
   l->size = (guint8) size;
-  l->sub = (guint8) op;
-  l->num = (guint8) num;
+  l->sub = op;
+  l->num = num;
   memcpy (l->val, v, size);
   memcpy (l->cmp, compare, size);
   ms_lane_yield (l);
@@ -193,9 +192,9 @@ ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
                site->file, site->line, width);
   l->mask = mask;
   l->size = (guint8) size;
-  l->sub = (guint8) kind;
+  l->sub = kind;
   l->arg = arg;
-  l->width = (guint8) width;
+  l->width = width;
   memcpy (l->val, v, size);
   ms_lane_yield (l);
   return l->res;
@@ -206,7 +205,7 @@ ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
   Lane *l = ms_lane_stop (site, MS_K_VOTE);
   l->mask = mask;
-  l->sub = (guint8) kind;
+  l->sub = kind;
   l->arg = pred;
   ms_lane_yield (l);
   return (unsigned) l->res[0];
@@ -308,67 +307,6 @@ ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
   ms_lane_yield (l);
 }
 
-/* ------------------------------------------------------------ run-ahead */
-
-int
-ms_lane_fast_region (const volatile void *p, unsigned size, int store)
-{
-  Worker *W = cur_worker;
-  const guint8 *a = (const guint8 *) p;
-  if ((size & (size - 1)) != 0 || size > 16 || ((guintptr) a & (size - 1)) != 0)
-    return 0;
-  if (a >= W->shared && a < W->shared + W->shared_window)
-    return 0;
-  for (guint b = 0; b < W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
-      {
-        /* a store to a read-only buffer stops the lane: exec_memory fails it */
-        gboolean ro = (W->launch->read_only >> b) & 1;
-        if (store ? ro : !ro)
-          return 0;
-        if (store)
-          W->ctl.st_lo = W->buf_base[b], W->ctl.st_span = W->buf_bytes[b];
-        else
-          W->ctl.ld_lo = W->buf_base[b], W->ctl.ld_span = W->buf_bytes[b];
-        return 1;
-      }
-  return 0;
-}
-
-/* The operation lane l waits at: its first logged one, else its stop. */
-static inline const MsLogEntry *
-lane_logged (const Lane *l)
-{
-  return l->log_len ? &l->log[l->log_head] : NULL;
-}
-
-static inline guint8
-lane_kind (const Lane *l)
-{
-  return l->log_len ? l->log[l->log_head].kind : l->kind;
-}
-
-static inline const MsSite *
-lane_site (const Lane *l)
-{
-  return l->log_len ? l->log[l->log_head].site : l->site;
-}
-
-/* The lane for an error message about the operation l waits at. */
-static const Lane *
-lane_at_op (const Lane *l, Lane *tmp)
-{
-  const MsLogEntry *e = lane_logged (l);
-  if (e == NULL)
-    return l;
-  *tmp = *l;
-  tmp->site = e->site;
-  tmp->addr = e->addr;
-  tmp->size = e->size;
-  tmp->kind = e->kind;
-  return tmp;
-}
-
 /* A fiber runs the kernel once per block it is given: after the kernel
  * returns it parks, and the next resume starts the next block's thread
  * (no fiber set-up per CUDA thread). */
@@ -379,19 +317,9 @@ lane_main (void *arg)
   for (;;)
     {
       cur_worker->launch->entry (&cur_worker->launch->args);
-      if (l->log_len)
-        {
-          /* done once the scheduler has executed its logged operations */
-          l->kind = MS_K_EXIT;
-          l->state = MS_LANE_AT_OP;
-          ms_lane_report (l, l->log[0].site->order);
-        }
-      else
-        {
-          l->state = MS_LANE_DONE;
-          cur_worker->ctl.order[l->lane] = MS_NO_ORDER;
-          cur_worker->n_done++;
-        }
+      l->state = MS_LANE_DONE;
+      cur_worker->ctl.order[l->lane] = MS_NO_ORDER;
+      cur_worker->n_done++;
       ms_lane_yield (l);
     }
 }
@@ -479,10 +407,10 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
 /* Finds the region (shared window or a buffer) holding lane l's access and
  * makes it the worker's current region; FALSE if there is none. */
 static gboolean
-find_region (Worker *W, const volatile guint8 *addr, guint size)
+find_region (Worker *W, const Lane *l)
 {
-  const guint8 *a = (const guint8 *) addr;
-  if (a >= W->shared && (gsize) (a - W->shared) + size <= W->shared_used)
+  const guint8 *a = (const guint8 *) l->addr;
+  if (a >= W->shared && (gsize) (a - W->shared) + l->size <= W->shared_used)
     {
       W->region_lo = W->shared;
       W->region_span = W->shared_used;
@@ -491,7 +419,7 @@ find_region (Worker *W, const volatile guint8 *addr, guint size)
       return TRUE;
     }
   for (guint b = 0; b < W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
       {
         W->region_lo = W->buf_base[b];
         W->region_span = W->buf_bytes[b];
@@ -505,14 +433,14 @@ find_region (Worker *W, const volatile guint8 *addr, guint size)
 /* Maps lane l's address to (space, virtual address); FALSE if invalid.
  * Accesses of a warp nearly always fall in the region of the last one. */
 static inline gboolean
-classify (Worker *W, const volatile guint8 *addr, guint size, MsSpace *space, guint64 *vaddr)
+classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
 {
-  gsize off = (gsize) ((const guint8 *) addr - W->region_lo);
-  if (G_UNLIKELY (off + size > W->region_span || (const guint8 *) addr < W->region_lo))
+  gsize off = (gsize) ((const guint8 *) l->addr - W->region_lo);
+  if (G_UNLIKELY (off + l->size > W->region_span || (const guint8 *) l->addr < W->region_lo))
     {
-      if (!find_region (W, addr, size))
+      if (!find_region (W, l))
         return FALSE;
-      off = (gsize) ((const guint8 *) addr - W->region_lo);
+      off = (gsize) ((const guint8 *) l->addr - W->region_lo);
     }
   *space = W->region_space;
   *vaddr = W->region_vbase + off;
@@ -680,55 +608,39 @@ end_epoch (Worker *W)
   return p == NULL || fail_uninitialised (W, p);
 }
 
-/* Executes the memory operation of the lanes in `group` (all at one site):
- * their stops, or their first logged operations (lane.h: a logged load
- * was read when the lane ran, a logged store is done now). */
+/* Executes the memory operation of the lanes in `group` (all at one site). */
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
 {
   MsWarpAccess acc[3];
   guint32 masks[3] = { 0, 0, 0 };
   guint32 same_value = 0;   /* shared stores of the value already there (racecheck.c) */
-  Lane tmp;
-  const Lane *first = lane_at_op (&warp[__builtin_ctz (group)], &tmp);
-  const MsSite *site = first->site;
-  guint8 kind = first->kind;
-  guint size = first->size;
-  MsOp op = kind_op (kind);
+  const Lane *first = &warp[__builtin_ctz (group)];
+  MsOp op = kind_op (first->kind);
   const char *what = op == MS_OP_LD ? "load" : op == MS_OP_ST ? "store" : "atomic";
 
-  if (G_UNLIKELY (site->id < 0) && ms_site_register (site) < 0)
+  if (G_UNLIKELY (first->site->id < 0) && ms_site_register (first->site) < 0)
     return fail_at (W, first, MS_EMULATOR_ERROR_RESOURCES,
                     "more than %d memory-access sites in the kernels of this process; split "
                     "the kernel", MS_MAX_SITES);
   /* every lane of a site has the same size (one macro expansion) */
-  if (G_UNLIKELY ((size & (size - 1)) != 0 || size > 16))
+  if (G_UNLIKELY ((first->size & (first->size - 1)) != 0 || first->size > 16))
     return fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH,
                     "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
                     "nvcc splits this one into several; access the members separately "
-                    "(e.g. LD (p[i].x) for a float3)", size, what);
+                    "(e.g. LD (p[i].x) for a float3)", first->size, what);
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
       Lane *l = &warp[i];
-      MsLogEntry *e = l->log_len ? &l->log[l->log_head] : NULL;
-      volatile guint8 *addr = e ? e->addr : l->addr;
-      guint64 *val = e ? e->val : l->val;
       MsSpace sp;
       guint64 va;
-      /* (logged operations were checked when logged: only stops fail) */
-      if (G_UNLIKELY (!classify (W, addr, size, &sp, &va)))
+      if (G_UNLIKELY (!classify (W, l, &sp, &va)))
         return fail_out_of_bounds (W, l, what);
-      if (G_UNLIKELY (((guintptr) addr & (size - 1)) != 0))
+      if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
         return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                         "misaligned %u-byte %s (the GPU requires natural alignment)",
-                        size, what);
-      if (G_UNLIKELY (sp == MS_SPACE_GLOBAL && op != MS_OP_LD
-                      && ((W->launch->read_only >> MS_VADDR_BUFFER (va)) & 1)))
-        return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
-                        "internal error: a %s to buffer '%s', which the launch declares "
-                        "read-only (MsLaunch.read_only)", what,
-                        W->launch->buffer_names[MS_VADDR_BUFFER (va)]);
+                        l->size, what);
       acc[sp].addr[i] = va;
       masks[sp] |= 1u << i;
       /* Shared memory holds garbage on the GPU until the block writes it:
@@ -738,82 +650,48 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       if (sp == MS_SPACE_SHARED)
         {
           guint8 *sh = W->shadow + va;
-          if (op != MS_OP_ST && G_UNLIKELY (!all_written (sh, size)))
-            ms_racecheck_uninitialised (&W->race, (guint) va, size,
+          if (op != MS_OP_ST && G_UNLIKELY (!all_written (sh, l->size)))
+            ms_racecheck_uninitialised (&W->race, (guint) va, l->size,
                                         (guint) (l - W->lanes), l->site);
           if (op != MS_OP_LD)
-            mark_written (sh, size);
-          if (kind == MS_K_ST && memcmp ((const void *) addr, val, size) == 0)
+            mark_written (sh, l->size);
+          if (first->kind == MS_K_ST && memcmp ((const void *) l->addr, l->val, l->size) == 0)
             same_value |= 1u << i;
         }
       /* Loads only read and stores only write, so doing each lane's in this
        * pass still has every load of the instruction before any later store
        * (lockstep semantics); atomics wait until the pass has checked all. */
-      if (kind == MS_K_LD && e == NULL)
-        copy_value (val, addr, size);
-      else if (kind == MS_K_ST)
-        copy_value ((void *) addr, val, size);
+      if (first->kind == MS_K_LD)
+        copy_value (l->val, l->addr, l->size);
+      else if (first->kind == MS_K_ST)
+        copy_value ((void *) l->addr, l->val, l->size);
     }
   /* the race check's record of the shared accesses (racecheck.c) */
   W->race.same_value = same_value;
   if (masks[MS_SPACE_SHARED]
       && G_UNLIKELY (!ms_racecheck_access (&W->race, acc[MS_SPACE_SHARED].addr,
-                                           masks[MS_SPACE_SHARED], size, op, W->warp,
-                                           (guint) site->id,
+                                           masks[MS_SPACE_SHARED], first->size, op, W->warp,
+                                           (guint) first->site->id,
                                            W->error ? NULL : &W->error)))
     return FALSE;
   for (int sp = 0; sp < 3; sp++)
     if (masks[sp])
       {
-        acc[sp].site = site;
+        acc[sp].site = first->site;
         acc[sp].block = (guint32) W->block;
         acc[sp].warp = W->warp;
         acc[sp].space = (guint8) sp;
         acc[sp].op = (guint8) op;
-        acc[sp].width = (guint8) size;
+        acc[sp].width = first->size;
         acc[sp].mask = masks[sp];
         emit (W, &acc[sp]);
       }
 
-  if (kind == MS_K_ATOMIC)
+  if (first->kind == MS_K_ATOMIC)
     for (guint32 m = group; m; m &= m - 1)
       if (!do_atomic (W, &warp[__builtin_ctz (m)]))
         return FALSE;
   return TRUE;
-}
-
-/* After the scheduler executed lane i's logged operation: the lane waits
- * at its next one, or, its log done, at the stop it is parked at (an
- * operation: TRUE), a barrier or its exit (counted now, as the lane would
- * have counted itself without a log: FALSE). */
-static gboolean
-log_advance (Worker *W, Lane *l, guint i)
-{
-  if (++l->log_head < l->log_len)
-    {
-      W->ctl.order[i] = l->log[l->log_head].site->order;
-      return TRUE;
-    }
-  l->log_head = l->log_len = 0;
-  switch (l->kind)
-    {
-    case MS_K_BARRIER:
-      l->state = MS_LANE_AT_BARRIER;
-      W->ctl.order[i] = MS_NO_ORDER;
-      if (W->ctl.n_barrier++ == 0)
-        W->ctl.barrier_site = l->site;
-      else if (l->site != W->ctl.barrier_site)
-        W->ctl.barrier_mismatch = 1;
-      return FALSE;
-    case MS_K_EXIT:
-      l->state = MS_LANE_DONE;
-      W->ctl.order[i] = MS_NO_ORDER;
-      W->n_done++;
-      return FALSE;
-    default:
-      W->ctl.order[i] = l->site->order;
-      return TRUE;
-    }
 }
 
 static gboolean
@@ -923,7 +801,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
         }
       else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
         l->state = MS_LANE_READY;
-      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? lane_site (l)->order : MS_NO_ORDER;
+      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
       if (l->state == MS_LANE_READY)
         ready |= 1u << i;
       else if (l->state == MS_LANE_AT_OP)
@@ -975,7 +853,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             return TRUE;   /* nothing runnable: done, at barrier or blocked */
 
           Lane *first = &warp[__builtin_ctz (group)];
-          switch (lane_kind (first))
+          switch (first->kind)
             {
             case MS_K_LD:
             case MS_K_ST:
@@ -999,7 +877,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
                   need = group;
                 if (first->kind == MS_K_SYNCWARP)
                   for (guint i = 0; i < n; i++)
-                    if (warp[i].state == MS_LANE_AT_OP && lane_kind (&warp[i]) == MS_K_SYNCWARP)
+                    if (warp[i].state == MS_LANE_AT_OP && warp[i].kind == MS_K_SYNCWARP)
                       have |= 1u << i;
                 if ((need & have) != need)
                   {
@@ -1020,27 +898,18 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             default:
               g_assert_not_reached ();
             }
-          /* the lanes at their stops go on; logged ones move along their log */
-          guint32 logged = 0;
-          ready = 0;
           for (guint32 m = group; m; m &= m - 1)
             {
               int i = __builtin_ctz (m);
-              if (warp[i].log_len)
-                logged |= (guint32) log_advance (W, &warp[i], (guint) i) << i;
-              else
-                {
-                  warp[i].state = MS_LANE_READY;
-                  W->ctl.order[i] = MS_NO_ORDER;
-                  ready |= 1u << i;
-                }
+              warp[i].state = MS_LANE_READY;
+              W->ctl.order[i] = MS_NO_ORDER;
             }
+          ready = group;
           waiting &= ~group;
-          Lane tmp;
           if (G_UNLIKELY ((waiting & ~group) != 0) && best == spin->best && group == spin->group)
             {
               if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
-                return fail_at (W, lane_at_op (first, &tmp), MS_EMULATOR_ERROR_DEADLOCK,
+                return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
                                 "lanes ran this site %u times in a row while other lanes of "
                                 "their warp waited at a later one: a spin-wait on a lane of the "
                                 "same warp (e.g. a lock)? The emulator runs the lanes at the "
@@ -1053,9 +922,8 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
               spin->group = group;
               spin->repeats = 0;
             }
-          waiting |= logged;
           if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
-            return fail_at (W, lane_at_op (first, &tmp), MS_EMULATOR_ERROR_DEADLOCK,
+            return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
                             "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
                             "without finishing; if that is not a very long loop, look for a "
                             "spin-wait (docs/model.md)", W->block_ops);
@@ -1373,7 +1241,6 @@ worker_new (const MsLaunch *launch, GError **error)
   if (launch->site_at != NULL)
     W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
-  W->log = g_new (MsLogEntry, (gsize) n * MS_LOG_CAP);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
     {
@@ -1382,7 +1249,6 @@ worker_new (const MsLaunch *launch, GError **error)
       l->thread_idx.y = t / bx % by;
       l->thread_idx.z = t / (bx * by);
       l->lane = (guint8) (t % 32);
-      l->log = &W->log[(gsize) t * MS_LOG_CAP];
       ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
   W->n_bufs = launch->n_buffers;
@@ -1407,7 +1273,6 @@ worker_free (Worker *W)
   ms_racecheck_clear (&W->race);
   g_free (W->site_memo);
   g_free (W->signal_stack);
-  g_free (W->log);
   if (W->ordered)
     g_array_unref (W->ordered);
   g_clear_error (&W->error);

@@ -40,9 +40,6 @@ typedef struct {
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
   guint n_buffers;
-  /* Bit b: nothing in the launch stores to buffer b (an attempt fails the
-   * launch), so lanes may read it ahead of their warp (lane.h); 0: none. */
-  guint32 read_only;
   guint threads;                          /* worker threads; 0 = one per core */
   const MsSinks *sinks;                   /* where the records go (may be NULL) */
   MsProgressFn progress;                  /* may be NULL */

@@ -7,17 +7,6 @@
  * predictor stays right (an out-of-line stop costs a mispredicted return
  * whenever consecutive stops are at different operations).  Internal to
  * memsim: kernels use LD/ST, never these names.
- *
- * Run-ahead (the warp-wide fast path): a lane need not stop at every load
- * and store.  A load from a buffer the launch declares read-only
- * (MsLaunch.read_only: nothing in the launch stores to it, which the
- * emulator enforces) reads the same value whenever it runs, and a store to
- * a global buffer can wait: the lane notes either in its log and goes on,
- * and the scheduler later executes the logged operations in the warp's
- * lockstep order (stores then, loads only for the record), exactly as if
- * the lane had stopped at each.  Only shared memory, atomics, collectives,
- * barriers, loads of buffers that are written, and a full log stop a lane:
- * one context switch per lane per stretch instead of per access.
  */
 #pragma once
 
@@ -41,19 +30,7 @@ typedef enum {
    * lane performs the access itself when it resumes, the emulator copies
    * no value */
   MS_K_NATIVE_LD, MS_K_NATIVE_ST,
-  /* returned from the kernel with a non-empty log (DONE once it drains) */
-  MS_K_EXIT,
 } MsLaneOp;
-
-/* A logged load or store (run-ahead, above): a load keeps its address for
- * the record (its value was read when the lane ran), a store its value. */
-#define MS_LOG_CAP 16
-typedef struct {
-  const MsSite *site;
-  volatile uint8_t *addr;
-  uint64_t val[2];
-  uint8_t kind, size;
-} MsLogEntry;
 
 #define MS_NO_ORDER 0x7fffffff
 
@@ -68,18 +45,11 @@ typedef struct {
   struct { unsigned x, y, z; } thread_idx;   /* = MsThreadInfo; ms_self points here */
   uint64_t val[2];       /* value stored, or loaded / operand of a collective */
   uint32_t mask;         /* collective's mask */
-  uint8_t n_shared;      /* shared arrays this thread declared so far (at most 64) */
-  /* the run-ahead log: entries [log_head, log_len) wait for the scheduler,
-   * then the stop above (site, kind: an op, MS_K_BARRIER or MS_K_EXIT) */
-  uint8_t log_len, log_head;
-  MsLogEntry *log;       /* MS_LOG_CAP entries */
+  unsigned n_shared;     /* shared arrays this thread declared so far */
   /* cold */
   uint64_t cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
-  uint8_t sub, num, width;/* atomic/shuffle/vote kind, number type, shuffle width */
-  int arg;
+  int sub, num, arg, width;
 } __attribute__ ((aligned (64))) MsLane;
-/* two cache lines: a block's lanes stay compact */
-_Static_assert (sizeof (MsLane) == 128, "MsLane grew past two cache lines");
 
 /* What a stopping lane needs of its warp's scheduler. */
 typedef struct {
@@ -93,19 +63,11 @@ typedef struct {
   unsigned n_barrier;     /* lanes of the block waiting at a barrier */
   const MsSite *barrier_site;  /* the barrier the first waiting lane is at */
   int barrier_mismatch;   /* lanes wait at different barriers */
-  /* run-ahead: the read-only buffer of the last logged load and the buffer
-   * of the last logged store, [lo, lo + span) */
-  const uint8_t *ld_lo, *st_lo;
-  size_t ld_span, st_span;
 } MsWarpCtl;
 
 extern __thread MsLane *ms_cur_lane;
 extern __thread MsWarpCtl *ms_warp_ctl;
 extern __thread void *ms_self;
-
-/* Whether [p, p + size) may be logged (a load: in a read-only buffer; a
- * store: in a global buffer); if so it becomes ctl's ld_ or st_ region. */
-int ms_lane_fast_region (const volatile void *p, unsigned size, int store);
 
 static inline void
 ms_prefetch_lane (const MsLane *l)
@@ -136,13 +98,16 @@ ms_lane_yield (MsLane *l)
   ms_fiber_switch (&l->fiber, &ctl->sched);
 }
 
-/* Tells the scheduler that lane l stopped with its next operation at site
- * order o (its first logged one, if any). */
-static inline __attribute__ ((always_inline)) void
-ms_lane_report (MsLane *l, int o)
+static inline __attribute__ ((always_inline)) MsLane *
+ms_lane_stop (const MsSite *site, MsLaneOp kind)
 {
+  MsLane *l = ms_cur_lane;
   MsWarpCtl *ctl = ms_warp_ctl;
+  int o = site->order;
   uint32_t bit = 1u << l->lane;
+  l->site = site;
+  l->kind = (uint8_t) kind;
+  l->state = MS_LANE_AT_OP;
   ctl->order[l->lane] = o;
   ctl->step_stopped |= bit;
   if (o < ctl->step_best)
@@ -152,44 +117,12 @@ ms_lane_report (MsLane *l, int o)
     }
   else if (o == ctl->step_best)
     ctl->step_group |= bit;
-}
-
-static inline __attribute__ ((always_inline)) MsLane *
-ms_lane_stop (const MsSite *site, MsLaneOp kind)
-{
-  MsLane *l = ms_cur_lane;
-  l->site = site;
-  l->kind = (uint8_t) kind;
-  l->state = MS_LANE_AT_OP;
-  ms_lane_report (l, l->log_len ? l->log[0].site->order : site->order);
   return l;
-}
-
-/* Whether an access of size bytes at p lies in [lo, lo + span) and is
- * naturally aligned (sizes are constants: the size tests fold away). */
-static inline __attribute__ ((always_inline)) int
-ms_lane_in (const uint8_t *lo, size_t span, const volatile void *p, unsigned size)
-{
-  size_t off = (size_t) ((const uint8_t *) p - lo);
-  return (size & (size - 1)) == 0 && size <= 16 && ((uintptr_t) p & (size - 1)) == 0
-         && off < span && off + size <= span;
 }
 
 static inline __attribute__ ((always_inline)) void *
 ms_lane_ld (const MsSite *site, const volatile void *p, unsigned size)
 {
-  MsLane *f = ms_cur_lane;
-  MsWarpCtl *ctl = ms_warp_ctl;
-  if (f->log_len < MS_LOG_CAP
-      && (ms_lane_in (ctl->ld_lo, ctl->ld_span, p, size) || ms_lane_fast_region (p, size, 0)))
-    {
-      MsLogEntry *e = &f->log[f->log_len++];
-      e->site = site;
-      e->addr = (volatile uint8_t *) p;
-      e->kind = MS_K_LD;
-      e->size = (uint8_t) size;
-      return (void *) p;   /* read-only: the value lockstep would read */
-    }
   MsLane *l = ms_lane_stop (site, MS_K_LD);
   l->addr = (volatile uint8_t *) p;
   l->size = (uint8_t) size;
@@ -200,19 +133,6 @@ ms_lane_ld (const MsSite *site, const volatile void *p, unsigned size)
 static inline __attribute__ ((always_inline)) void
 ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
 {
-  MsLane *f = ms_cur_lane;
-  MsWarpCtl *ctl = ms_warp_ctl;
-  if (f->log_len < MS_LOG_CAP
-      && (ms_lane_in (ctl->st_lo, ctl->st_span, p, size) || ms_lane_fast_region (p, size, 1)))
-    {
-      MsLogEntry *e = &f->log[f->log_len++];
-      e->site = site;
-      e->addr = (volatile uint8_t *) p;
-      e->kind = MS_K_ST;
-      e->size = (uint8_t) size;
-      memcpy (e->val, v, size);
-      return;
-    }
   MsLane *l = ms_lane_stop (site, MS_K_ST);
   l->addr = (volatile uint8_t *) p;
   l->size = (uint8_t) size;
@@ -227,20 +147,10 @@ ms_lane_syncthreads (const MsSite *site)
   MsWarpCtl *ctl = ms_warp_ctl;
   l->site = site;
   l->kind = MS_K_BARRIER;
-  if (l->log_len)
-    {
-      /* its logged operations first: the scheduler counts it at the
-       * barrier once they are done */
-      l->state = MS_LANE_AT_OP;
-      ms_lane_report (l, l->log[0].site->order);
-    }
-  else
-    {
-      l->state = MS_LANE_AT_BARRIER;
-      if (ctl->n_barrier++ == 0)
-        ctl->barrier_site = site;
-      else if (site != ctl->barrier_site)
-        ctl->barrier_mismatch = 1;
-    }
+  l->state = MS_LANE_AT_BARRIER;
+  if (ctl->n_barrier++ == 0)
+    ctl->barrier_site = site;
+  else if (site != ctl->barrier_site)
+    ctl->barrier_mismatch = 1;
   ms_lane_yield (l);
 }

@@ -566,10 +566,6 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
     {
       launch->buffer_names[b] = p->buffer_names[b];
       launch->buffer_bytes[b] = p->buffer_bytes[b];
-      /* built-in kernels only read their inputs (users' kernels, whose
-       * accesses the compiler instruments, never run ahead) */
-      if (!p->kernel->external && !p->buffer_output[b])
-        launch->read_only |= 1u << b;
     }
 }
 
