@@ -81,6 +81,7 @@ typedef struct {
 typedef struct {
   Way *way;         /* [set * ways + w] */
   guint sets, ways;
+  guint64 sets_m;   /* for x % sets without a division (cache_set) */
   guint32 clock;
   gsize memo[MEMO_SIZE];
 } Cache;
@@ -91,6 +92,7 @@ cache_init (Cache *c, guint64 bytes, guint ways)
   guint64 lines = MAX (bytes >> LINE_SHIFT, 1);
   c->ways = (guint) MIN ((guint64) ways, lines);   /* a cache smaller than a set: fewer ways */
   c->sets = (guint) MAX (lines / ways, 1);
+  c->sets_m = G_MAXUINT64 / c->sets + 1;
   c->way = g_new0 (Way, (gsize) c->sets * ways);
   c->clock = 0;
 }
@@ -110,10 +112,15 @@ bits_count (guint8 bits)
   return n[bits & 15];
 }
 
+/* The set of a line: a 32-bit hash modulo sets, the modulo taken by
+ * Lemire's multiply-shift, exact for 32-bit operands (a division costs
+ * tens of cycles on every miss of the memo). */
 static inline guint
 cache_set (const Cache *c, guint64 line)
 {
-  return (guint) (((line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) % c->sets);
+  guint32 h = (guint32) ((line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32);
+  guint64 low = c->sets_m * h;
+  return (guint) (((unsigned __int128) low * c->sets) >> 64);
 }
 
 /* The next LRU time stamp.  After 2^32 uses the stamps restart (all ways
@@ -161,7 +168,10 @@ cache_find (Cache *c, guint64 line)
  * the line or the way to replace (an empty one, else the least recently
  * used).  *evicted_dirty gets the dirty sector bits of a replaced line
  * (0 on a hit or an empty way); *hit whether the line was there. */
-static gsize
+static gsize cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit,
+                           guint8 *evicted_dirty);
+
+static inline __attribute__ ((always_inline)) gsize
 cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
 {
   gsize *memo = cache_memo (c, line);
@@ -172,6 +182,13 @@ cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
       *hit = TRUE;
       return *memo;
     }
+  return cache_get_set (c, line, memo, hit, evicted_dirty);
+}
+
+/* cache_get past the memo: the scan of the line's set. */
+static gsize
+cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit, guint8 *evicted_dirty)
+{
   gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
   gboolean empty = FALSE;
   for (guint w = 0; w < c->ways; w++)
@@ -257,7 +274,7 @@ cache_state_clear (gpointer state)
 
 /* The L2's way for line, inserted if absent (a write-back charged to v,
  * unless a sampled run's small L2 counts the write-backs). */
-static gsize
+static inline __attribute__ ((always_inline)) gsize
 l2_line (CacheState *s, guint64 line, guint64 *v)
 {
   gboolean hit;
@@ -270,7 +287,7 @@ l2_line (CacheState *s, guint64 line, guint64 *v)
 
 /* A sampled run's small L2: every line the L2 sees, its sectors `bits`
  * dirtied when `write`; its write-backs are the ones counted. */
-static void
+static inline __attribute__ ((always_inline)) void
 l2_small_line (CacheState *s, guint64 line, guint8 bits, gboolean write, guint64 *v)
 {
   if (s->l2_small.sets == 0)
@@ -285,7 +302,7 @@ l2_small_line (CacheState *s, guint64 line, guint8 bits, gboolean write, guint64
 
 /* The sectors `want` of an L2 line read: those missing are read from DRAM
  * with the rest of their dram_granularity chunk. */
-static void
+static inline __attribute__ ((always_inline)) void
 l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
 {
   l2_small_line (s, line, want, FALSE, v);
@@ -302,7 +319,7 @@ l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
   s->l2.way[w].valid |= chunks;
 }
 
-static void
+static inline __attribute__ ((always_inline)) void
 l2_write (CacheState *s, guint64 line, guint8 bits, guint64 *v)
 {
   l2_small_line (s, line, bits, TRUE, v);
@@ -312,7 +329,7 @@ l2_write (CacheState *s, guint64 line, guint8 bits, guint64 *v)
 }
 
 /* One line's sectors `bits` of an access of op. */
-static void
+static inline __attribute__ ((always_inline)) void
 cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint64 *v)
 {
   if (op == MS_OP_LD)
@@ -349,24 +366,65 @@ cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint6
     }
 }
 
+/* Adds a sector, not below the last one, to the n lines so far. */
+static inline guint
+add_sector (guint64 *lines, guint8 *bits, guint n, guint64 sector)
+{
+  if (n == 0 || lines[n - 1] != sector >> 2)
+    {
+      lines[n] = sector >> 2;
+      bits[n++] = 0;
+    }
+  bits[n - 1] |= (guint8) (1u << (sector & 3));
+  return n;
+}
+
+/* The lines an access touches, in ascending order, with the bits of the
+ * sectors it touches in each; returns their number.  Lanes each within one
+ * sector whose sectors never go down in lane order (nearly every pattern)
+ * give them in one pass; any other access is sorted by
+ * ms_coalescing_sectors. */
+static guint
+access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 *bits)
+{
+  guint32 mask = ms_warp_lanes (a->mask, arch->warp_size);
+  guint64 wm1 = (guint64) a->width - 1;
+  guint64 prev = 0;
+  guint n = 0;
+  if (mask == 0 || a->width == 0)
+    return 0;
+  for (guint32 m = mask; m != 0; m &= m - 1)
+    {
+      guint64 addr = a->addr[__builtin_ctz (m)];
+      guint64 sector = addr >> SECTOR_SHIFT;
+      if (G_UNLIKELY (sector != (addr + wm1) >> SECTOR_SHIFT || sector < prev))
+        goto sorted;
+      n = add_sector (lines, bits, n, sector);
+      prev = sector;
+    }
+  return n;
+
+sorted:;
+  guint64 sectors[MS_COALESCING_MAX_SECTORS];
+  guint k = ms_coalescing_sectors (arch, a, sectors);
+  n = 0;
+  for (guint i = 0; i < k; i++)
+    n = add_sector (lines, bits, n, sectors[i]);
+  return n;
+}
+
 static void
 cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   CacheState *s = state;
   if (!s->on || a->space != MS_SPACE_GLOBAL)
     return;
-  guint64 sectors[MS_COALESCING_MAX_SECTORS];
-  guint n = ms_coalescing_sectors (arch, a, sectors);
   Cache *l1 = s->l1 ? &s->l1[a->block % s->n_sm] : NULL;
-  /* the sectors come sorted: one visit per line */
-  for (guint i = 0; i < n;)
-    {
-      guint64 line = sectors[i] >> 2;
-      guint8 bits = 0;
-      for (; i < n && sectors[i] >> 2 == line; i++)
-        bits |= (guint8) (1u << (sectors[i] & 3));
-      cache_line (s, l1, (MsOp) a->op, line, bits, v);
-    }
+  guint64 lines[MS_COALESCING_MAX_SECTORS];
+  guint8 bits[MS_COALESCING_MAX_SECTORS];
+  guint n = access_lines (arch, a, lines, bits);
+  for (guint i = 0; i < n; i++)
+    cache_line (s, l1, (MsOp) a->op, lines[i], bits[i], v);
 }
 
 static void
