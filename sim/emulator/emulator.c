@@ -93,6 +93,7 @@ typedef struct {
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
   guint64 block;
+  guint32 block_number;  /* blocks this worker started, wrapping (Lane.shared_block) */
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
   guint n_done;          /* lanes of the block that exited */
@@ -161,8 +162,8 @@ ms_atomic (const MsSite *site, volatile void *p, const void *v,
   Lane *l = ms_lane_stop (site, MS_K_ATOMIC);
   l->addr = p;
   l->size = (guint8) size;
-  l->sub = op;
-  l->num = num;
+  l->sub = (guint8) op;
+  l->num = (guint8) num;
   memcpy (l->val, v, size);
   memcpy (l->cmp, compare, size);
   ms_lane_yield (l);
@@ -192,9 +193,9 @@ ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
                site->file, site->line, width);
   l->mask = mask;
   l->size = (guint8) size;
-  l->sub = kind;
+  l->sub = (guint8) kind;
   l->arg = arg;
-  l->width = width;
+  l->width = (guint8) width;
   memcpy (l->val, v, size);
   ms_lane_yield (l);
   return l->res;
@@ -205,7 +206,7 @@ ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
   Lane *l = ms_lane_stop (site, MS_K_VOTE);
   l->mask = mask;
-  l->sub = kind;
+  l->sub = (guint8) kind;
   l->arg = pred;
   ms_lane_yield (l);
   return (unsigned) l->res[0];
@@ -216,6 +217,11 @@ ms_shared_alloc (unsigned size, unsigned align)
 {
   Worker *W = cur_worker;
   Lane *l = ms_cur_lane;
+  if (l->shared_block != W->block_number)
+    {
+      l->shared_block = W->block_number;
+      l->n_shared = 0;
+    }
   guint k = l->n_shared++;
   if (k < W->n_shared_arrays)
     return W->shared + W->shared_offsets[k];
@@ -608,6 +614,72 @@ end_epoch (Worker *W)
   return p == NULL || fail_uninitialised (W, p);
 }
 
+/* Copies every lane's value of a load (from the address to the lane) or
+ * a store (from the lane to the address): one loop per size. */
+#define COPY_LANES(T, load)                                                   \
+  for (guint32 m = group; m; m &= m - 1)                                     \
+    {                                                                         \
+      Lane *l = &warp[__builtin_ctz (m)];                                     \
+      if (load)                                                               \
+        memcpy (l->val, (const void *) l->addr, sizeof (T));                  \
+      else                                                                    \
+        memcpy ((void *) l->addr, l->val, sizeof (T));                        \
+    }
+
+/* exec_memory's common case in tight loops: a load or store (no atomic) of
+ * lanes that all fall, aligned, in the global buffer the worker's last
+ * access fell in.  FALSE: nothing done (the general path then runs, finds
+ * the region or the error). */
+static inline gboolean
+exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
+{
+  guint size = first->size;
+  gsize off0 = (gsize) ((const guint8 *) first->addr - W->region_lo);
+  if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, first))
+    return FALSE;
+  if (W->region_space != MS_SPACE_GLOBAL || op == MS_OP_ATOMIC)
+    return FALSE;
+  const guint8 *lo = W->region_lo;
+  gsize span = W->region_span, bad = 0;
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      const guint8 *a = (const guint8 *) warp[__builtin_ctz (m)].addr;
+      gsize off = (gsize) (a - lo);
+      bad |= (gsize) (off >= span) | (gsize) (off + size > span) | ((guintptr) a & (size - 1));
+    }
+  if (bad)
+    return FALSE;
+  MsWarpAccess acc;
+  for (guint32 m = group; m; m &= m - 1)
+    {
+      int i = __builtin_ctz (m);
+      acc.addr[i] = W->region_vbase + (guint64) ((const guint8 *) warp[i].addr - lo);
+    }
+  /* loads only read and stores only write: lockstep semantics (exec_memory) */
+  if (first->kind == MS_K_LD || first->kind == MS_K_ST)
+    {
+      gboolean load = first->kind == MS_K_LD;
+      switch (size)
+        {
+        case 4: COPY_LANES (guint32, load); break;
+        case 8: COPY_LANES (guint64, load); break;
+        case 16: COPY_LANES (guint64[2], load); break;
+        case 2: COPY_LANES (guint16, load); break;
+        default: COPY_LANES (guint8, load); break;
+        }
+    }
+  W->race.same_value = 0;
+  acc.site = first->site;
+  acc.block = (guint32) W->block;
+  acc.warp = W->warp;
+  acc.space = MS_SPACE_GLOBAL;
+  acc.op = (guint8) op;
+  acc.width = (guint8) size;
+  acc.mask = group;
+  emit (W, &acc);
+  return TRUE;
+}
+
 /* Executes the memory operation of the lanes in `group` (all at one site). */
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
@@ -629,6 +701,8 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
                     "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
                     "nvcc splits this one into several; access the members separately "
                     "(e.g. LD (p[i].x) for a float3)", first->size, what);
+  if (exec_global_fast (W, warp, group, first, op))
+    return TRUE;
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -797,7 +871,6 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
       if (round == WARP_START)
         {
           l->state = MS_LANE_READY;
-          l->n_shared = 0;
         }
       else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
         l->state = MS_LANE_READY;
@@ -948,6 +1021,7 @@ run_block (Worker *W, guint64 b)
   uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
 
   W->block = b;
+  W->block_number++;
   memset (W->shared, 0, W->shared_used);
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;

@@ -382,26 +382,55 @@ add_sector (guint64 *lines, guint8 *bits, guint n, guint64 sector)
 /* The lines an access touches, in ascending order, with the bits of the
  * sectors it touches in each; returns their number.  Lanes each within one
  * sector whose sectors never go down in lane order (nearly every pattern)
- * give them in one pass; any other access is sorted by
- * ms_coalescing_sectors. */
+ * give them in one pass over the 32 lanes (a partial warp's inactive lanes
+ * repeat an active neighbour's address: ms_coalescing_fill_forward); any
+ * other access is sorted by ms_coalescing_sectors. */
 static guint
 access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 *bits)
 {
   guint32 mask = ms_warp_lanes (a->mask, arch->warp_size);
-  guint64 wm1 = (guint64) a->width - 1;
-  guint64 prev = 0;
-  guint n = 0;
   if (mask == 0 || a->width == 0)
     return 0;
-  for (guint32 m = mask; m != 0; m &= m - 1)
+  guint64 filled[MS_WARP_SIZE];
+  const guint64 *addr = a->addr;
+  if (mask != 0xFFFFFFFFu)
     {
-      guint64 addr = a->addr[__builtin_ctz (m)];
-      guint64 sector = addr >> SECTOR_SHIFT;
-      if (G_UNLIKELY (sector != (addr + wm1) >> SECTOR_SHIFT || sector < prev))
-        goto sorted;
-      n = add_sector (lines, bits, n, sector);
-      prev = sector;
+      ms_coalescing_fill_forward (a, mask, filled);
+      addr = filled;
     }
+  /* sectors relative to the line of lane 0's, in 32 bits: lanes within
+   * one sector, in order, and within 2^30 sectors (vectorised) */
+  guint64 wm1 = (guint64) a->width - 1;
+  guint64 base = (addr[0] >> SECTOR_SHIFT) & ~(guint64) (SECTORS_PER_LINE - 1);
+  guint32 r[MS_WARP_SIZE];
+  guint64 chk = 0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      guint64 s0 = addr[l] >> SECTOR_SHIFT, s1 = (addr[l] + wm1) >> SECTOR_SHIFT;
+      chk |= (s0 ^ s1) | ((s0 - base) >> 30);
+      r[l] = (guint32) (s0 - base);
+    }
+  guint32 down = 0;
+  for (guint l = 1; l < MS_WARP_SIZE; l++)
+    down |= r[l] - r[l - 1];   /* sign bit: a step down */
+  if (G_UNLIKELY (chk != 0 || (down >> 31) != 0))
+    goto sorted;
+  guint n = 0;
+  guint32 line = r[0] >> 2;
+  guint8 b = 0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      if (r[l] >> 2 != line)
+        {
+          lines[n] = (base >> 2) + line;
+          bits[n++] = b;
+          line = r[l] >> 2;
+          b = 0;
+        }
+      b |= (guint8) (1u << (r[l] & 3));
+    }
+  lines[n] = (base >> 2) + line;
+  bits[n++] = b;
   return n;
 
 sorted:;
