@@ -616,20 +616,23 @@ end_epoch (Worker *W)
 
 /* Copies every lane's value of a load (from the address to the lane) or
  * a store (from the lane to the address): one loop per size. */
-#define COPY_LANES(T, load)                                                   \
-  for (guint32 m = group; m; m &= m - 1)                                     \
-    {                                                                         \
-      Lane *l = &warp[__builtin_ctz (m)];                                     \
-      if (load)                                                               \
-        memcpy (l->val, (const void *) l->addr, sizeof (T));                  \
-      else                                                                    \
-        memcpy ((void *) l->addr, l->val, sizeof (T));                        \
-    }
+#define COPY_LANES(T)                                                         \
+  do {                                                                        \
+    if (load)                                                                 \
+      for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
+        if ((group >> i) & 1)                                                 \
+          memcpy (warp[i].val, (const void *) warp[i].addr, sizeof (T));     \
+    if (!load)                                                                \
+      for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
+        if ((group >> i) & 1)                                                 \
+          memcpy ((void *) warp[i].addr, warp[i].val, sizeof (T));           \
+  } while (0)
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of
- * lanes that all fall, aligned, in the global buffer the worker's last
- * access fell in.  FALSE: nothing done (the general path then runs, finds
- * the region or the error). */
+ * lanes that all fall, aligned, in one global buffer.  FALSE: nothing
+ * done (the general path then runs, finds the region or the error).  The
+ * loops test the group's bits rather than walk them: nearly always every
+ * bit is set, and the tests are then predicted. */
 static inline gboolean
 exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
 {
@@ -639,33 +642,33 @@ exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp 
     return FALSE;
   if (W->region_space != MS_SPACE_GLOBAL || op == MS_OP_ATOMIC)
     return FALSE;
-  const guint8 *lo = W->region_lo;
-  gsize span = W->region_span, bad = 0;
-  for (guint32 m = group; m; m &= m - 1)
-    {
-      const guint8 *a = (const guint8 *) warp[__builtin_ctz (m)].addr;
-      gsize off = (gsize) (a - lo);
-      bad |= (gsize) (off >= span) | (gsize) (off + size > span) | ((guintptr) a & (size - 1));
-    }
-  if (bad)
+  guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
+  for (guint i = 0; i < MS_WARP_SIZE; i++)
+    if ((group >> i) & 1)
+      {
+        guintptr a = (guintptr) warp[i].addr;
+        amin = MIN (amin, a);
+        amax = MAX (amax, a);
+        low |= a;
+      }
+  if (amin < lo || amax - lo + size > W->region_span || (low & (size - 1)) != 0)
     return FALSE;
   MsWarpAccess acc;
-  for (guint32 m = group; m; m &= m - 1)
-    {
-      int i = __builtin_ctz (m);
-      acc.addr[i] = W->region_vbase + (guint64) ((const guint8 *) warp[i].addr - lo);
-    }
+  guint64 vbase = W->region_vbase - lo;
+  for (guint i = 0; i < MS_WARP_SIZE; i++)
+    if ((group >> i) & 1)
+      acc.addr[i] = vbase + (guintptr) warp[i].addr;
   /* loads only read and stores only write: lockstep semantics (exec_memory) */
   if (first->kind == MS_K_LD || first->kind == MS_K_ST)
     {
       gboolean load = first->kind == MS_K_LD;
       switch (size)
         {
-        case 4: COPY_LANES (guint32, load); break;
-        case 8: COPY_LANES (guint64, load); break;
-        case 16: COPY_LANES (guint64[2], load); break;
-        case 2: COPY_LANES (guint16, load); break;
-        default: COPY_LANES (guint8, load); break;
+        case 4: COPY_LANES (guint32); break;
+        case 8: COPY_LANES (guint64); break;
+        case 16: COPY_LANES (guint64[2]); break;
+        case 2: COPY_LANES (guint16); break;
+        default: COPY_LANES (guint8); break;
         }
     }
   W->race.same_value = 0;
