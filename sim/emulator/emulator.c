@@ -629,19 +629,23 @@ end_epoch (Worker *W)
   } while (0)
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of
- * lanes that all fall, aligned, in one global buffer.  FALSE: nothing
- * done (the general path then runs, finds the region or the error).  The
- * loops test the group's bits rather than walk them: nearly always every
- * bit is set, and the tests are then predicted. */
-static inline gboolean
-exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
+ * lanes that all fall, aligned, in one region, a global buffer or the
+ * shared window (with the same checks and race-check record as
+ * exec_memory's loop, in the same lane order).  0: nothing done (the
+ * general path then runs, finds the region, the error or the unwritten
+ * shared bytes); 1: done; -1: failed (W->error).  The loops test the
+ * group's bits rather than walk them: nearly always every bit is set, and
+ * the tests are then predicted. */
+static inline int
+exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
 {
   guint size = first->size;
   gsize off0 = (gsize) ((const guint8 *) first->addr - W->region_lo);
   if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, first))
-    return FALSE;
-  if (W->region_space != MS_SPACE_GLOBAL || op == MS_OP_ATOMIC)
-    return FALSE;
+    return 0;
+  if (op == MS_OP_ATOMIC)
+    return 0;
+  gboolean shared = W->region_space == MS_SPACE_SHARED;
   guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
   for (guint i = 0; i < MS_WARP_SIZE; i++)
     if ((group >> i) & 1)
@@ -652,15 +656,39 @@ exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp 
         low |= a;
       }
   if (amin < lo || amax - lo + size > W->region_span || (low & (size - 1)) != 0)
-    return FALSE;
+    return 0;
+  /* a read of shared bytes nothing wrote: exec_memory records it */
+  if (shared && op == MS_OP_LD)
+    for (guint i = 0; i < MS_WARP_SIZE; i++)
+      if (((group >> i) & 1)
+          && !all_written (W->shadow + ((guintptr) warp[i].addr - lo), size))
+        return 0;
   MsWarpAccess acc;
   guint64 vbase = W->region_vbase - lo;
   for (guint i = 0; i < MS_WARP_SIZE; i++)
     if ((group >> i) & 1)
       acc.addr[i] = vbase + (guintptr) warp[i].addr;
-  /* loads only read and stores only write: lockstep semantics (exec_memory) */
-  if (first->kind == MS_K_LD || first->kind == MS_K_ST)
+  guint32 same_value = 0;
+  if (shared && op == MS_OP_ST)
     {
+      /* one lane after the other, as exec_memory: a lane storing where an
+       * earlier lane of the instruction stored compares with its value */
+      for (guint i = 0; i < MS_WARP_SIZE; i++)
+        if ((group >> i) & 1)
+          {
+            Lane *l = &warp[i];
+            mark_written (W->shadow + ((guintptr) l->addr - lo), size);
+            if (first->kind == MS_K_ST)
+              {
+                same_value |= (guint32) (memcmp ((const void *) l->addr, l->val, size) == 0)
+                              << i;
+                copy_value ((void *) l->addr, l->val, size);
+              }
+          }
+    }
+  else if (first->kind == MS_K_LD || first->kind == MS_K_ST)
+    {
+      /* loads only read and stores only write: lockstep semantics */
       gboolean load = first->kind == MS_K_LD;
       switch (size)
         {
@@ -671,16 +699,21 @@ exec_global_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp 
         default: COPY_LANES (guint8); break;
         }
     }
-  W->race.same_value = 0;
+  W->race.same_value = same_value;
+  if (shared
+      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc.addr, group, size, op, W->warp,
+                                           (guint) first->site->id,
+                                           W->error ? NULL : &W->error)))
+    return -1;
   acc.site = first->site;
   acc.block = (guint32) W->block;
   acc.warp = W->warp;
-  acc.space = MS_SPACE_GLOBAL;
+  acc.space = (guint8) W->region_space;
   acc.op = (guint8) op;
   acc.width = (guint8) size;
   acc.mask = group;
   emit (W, &acc);
-  return TRUE;
+  return 1;
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
@@ -704,8 +737,9 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
                     "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
                     "nvcc splits this one into several; access the members separately "
                     "(e.g. LD (p[i].x) for a float3)", first->size, what);
-  if (exec_global_fast (W, warp, group, first, op))
-    return TRUE;
+  int fast = exec_fast (W, warp, group, first, op);
+  if (fast != 0)
+    return fast > 0;
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
