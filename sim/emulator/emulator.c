@@ -808,6 +808,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
 static gboolean
 exec_shfl (Worker *W, Lane *warp, guint32 group)
 {
+  int from[MS_WARP_SIZE];   /* the lane each lane reads */
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -824,6 +825,7 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
         return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
                         "__shfl reads lane %d, which is not taking part (exited, diverged or "
                         "not in the mask)", src);
+      from[i] = src;
     }
   /* All sources read before any lane's output is written. */
   guint64 vals[32][2];
@@ -836,17 +838,8 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
-      Lane *l = &warp[i];
-      int w = l->width, seg = i & ~(w - 1), src;
-      switch (l->sub)
-        {
-        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
-        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
-        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
-        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
-        }
-      l->res[0] = vals[src][0];
-      l->res[1] = vals[src][1];
+      warp[i].res[0] = vals[from[i]][0];
+      warp[i].res[1] = vals[from[i]][1];
     }
   return TRUE;
 }

@@ -145,6 +145,39 @@ ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
   ms_lane_yield (l);
 }
 
+/* Warp collectives, inlined like loads and stores (the out-of-line
+ * versions in emulator.c serve users' kernels, and report bad arguments). */
+void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
+               int kind, int arg, int width);
+
+static inline __attribute__ ((always_inline)) void *
+ms_lane_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size, int kind,
+              int arg, int width)
+{
+  if ((size != 4 && size != 8) || width < 1 || width > 32 || (width & (width - 1)) != 0)
+    return ms_shfl (site, mask, v, size, kind, arg, width);
+  MsLane *l = ms_lane_stop (site, MS_K_SHFL);
+  l->mask = mask;
+  l->size = (uint8_t) size;
+  l->sub = (uint8_t) kind;
+  l->arg = arg;
+  l->width = (uint8_t) width;
+  memcpy (l->val, v, size);
+  ms_lane_yield (l);
+  return l->res;
+}
+
+static inline __attribute__ ((always_inline)) unsigned
+ms_lane_vote (const MsSite *site, unsigned mask, int pred, int kind)
+{
+  MsLane *l = ms_lane_stop (site, MS_K_VOTE);
+  l->mask = mask;
+  l->sub = (uint8_t) kind;
+  l->arg = pred;
+  ms_lane_yield (l);
+  return (unsigned) l->res[0];
+}
+
 static inline __attribute__ ((always_inline)) void
 ms_lane_syncthreads (const MsSite *site)
 {
