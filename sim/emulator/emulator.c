@@ -182,34 +182,21 @@ void *
 ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
          int kind, int arg, int width)
 {
-  Lane *l = ms_lane_stop (site, MS_K_SHFL);
   if (size != 4 && size != 8)
-    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
                site->file, site->line, size);
   if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl width %d is not a power of two in 1..32",
                site->file, site->line, width);
-  l->mask = mask;
-  l->size = (guint8) size;
-  l->sub = (guint8) kind;
-  l->arg = arg;
-  l->width = (guint8) width;
-  memcpy (l->val, v, size);
-  ms_lane_yield (l);
-  return l->res;
+  return ms_lane_shfl (site, mask, v, size, kind, arg, width);
 }
 
 unsigned
 ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
-  Lane *l = ms_lane_stop (site, MS_K_VOTE);
-  l->mask = mask;
-  l->sub = (guint8) kind;
-  l->arg = pred;
-  ms_lane_yield (l);
-  return (unsigned) l->res[0];
+  return ms_lane_vote (site, mask, pred, kind);
 }
 
 void *
