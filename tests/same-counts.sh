@@ -5,7 +5,8 @@
 # presets.
 #   tests/same-counts.sh save DIR     # before a change
 #   tests/same-counts.sh check DIR    # after it: lists every difference
-# MEMSIM (default ./memsim) is the binary; JOBS (default 1) runs in parallel.
+# MEMSIM (default ./memsim) is the binary, srcdir (default .) the source
+# tree.  `make same-counts-save` and `make same-counts` run it.
 set -u
 mode=${1:?save or check}
 dir=${2:?directory}
@@ -37,7 +38,7 @@ cases () {
     echo "gmem_stride-s$s gmem_stride -p stride=$s -j 1"
   done
   # users' files (compiler-instrumented: sim/emulator/native.c)
-  sed -n 's/^    memsim trace \(examples\/[a-z]*\.cu:\([a-z_]*\) .*\)/user-\2 \1/p' examples/README.md
+  sed -n 's/^    memsim trace \(examples\/[a-z]*\.cu:\([a-z_]*\) .*\)/user-\2 \1/p' "${srcdir:-.}/examples/README.md"
   echo "transpose_naive-j1 transpose_naive --size 2048x512 -j 1"
   echo "transpose_padded-sample transpose_padded --size 2048 --sample 10"
 }
