@@ -882,20 +882,19 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
   guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
   guint ops = 0;
   SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
+  /* (masks built without branches: every lane of every warp passes here
+   * at each barrier) */
+  guint8 released = round == WARP_START ? MS_LANE_READY
+                    : round == WARP_RELEASE ? MS_LANE_AT_BARRIER : 0xff;
   for (guint i = 0; i < n; i++)
     {
       Lane *l = &warp[i];
-      if (round == WARP_START)
-        {
-          l->state = MS_LANE_READY;
-        }
-      else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
-        l->state = MS_LANE_READY;
-      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
-      if (l->state == MS_LANE_READY)
-        ready |= 1u << i;
-      else if (l->state == MS_LANE_AT_OP)
-        waiting |= 1u << i;
+      guint8 state = l->state;
+      if (round == WARP_START || state == released)
+        l->state = state = MS_LANE_READY;
+      W->ctl.order[i] = state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
+      ready |= (guint32) (state == MS_LANE_READY) << i;
+      waiting |= (guint32) (state == MS_LANE_AT_OP) << i;
     }
   for (;;)
     {
