@@ -6,7 +6,8 @@
  *      check) on one core: wall time, ratio, peak memory per element;
  *   2. start-up: `memsim --version` and `memsim trace` of a one-warp kernel;
  *   3. the emulator alone: warp and lane accesses simulated per second for
- *      transpose_naive and transpose_padded, on one core and on all cores;
+ *      transpose_naive and transpose_padded, on one core and on all cores,
+ *      and on one core for a reduction and a GEMM of each kind;
  *   4. the same streams replayed from trace files (memsim replay).
  * Usage: bench [SIZE] (default 4096x4096); memsim is $MEMSIM or ./memsim.
  * docs/performance.md records the figures. */
@@ -234,6 +235,21 @@ main (int argc, char **argv)
             return 1;
           }
       }
+  /* the other families of issue 11's goal, on one core (their sizes fixed:
+   * about a second each) */
+  static const char *const others[][2] = {
+    { "reduce_sequential", "4194304" }, { "reduce_shfl", "4194304" },
+    { "gemm_naive", "256" }, { "gemm_tiled", "256" },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS (others); k++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (!bench_one (others[k][0], others[k][1], 1, &error))
+        {
+          fprintf (stderr, "bench: %s\n", error->message);
+          return 1;
+        }
+    }
   for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)
     {
       g_autoptr (GError) error = NULL;

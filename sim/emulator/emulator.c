@@ -94,6 +94,7 @@ typedef struct {
   guint n_shared_arrays;
   const void *shared_keys[MAX_SHARED_ARRAYS];   /* users' kernels: array k's declaration */
   guint64 block;
+  guint32 block_number;  /* blocks this worker started, wrapping (Lane.shared_block) */
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
   guint n_done;          /* lanes of the block that exited */
@@ -162,8 +163,8 @@ ms_atomic (const MsSite *site, volatile void *p, const void *v,
   Lane *l = ms_lane_stop (site, MS_K_ATOMIC);
   l->addr = p;
   l->size = (guint8) size;
-  l->sub = op;
-  l->num = num;
+  l->sub = (guint8) op;
+  l->num = (guint8) num;
   memcpy (l->val, v, size);
   memcpy (l->cmp, compare, size);
   ms_lane_yield (l);
@@ -182,34 +183,21 @@ void *
 ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
          int kind, int arg, int width)
 {
-  Lane *l = ms_lane_stop (site, MS_K_SHFL);
   if (size != 4 && size != 8)
-    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
                site->file, site->line, size);
   if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-    lane_fail (l, MS_EMULATOR_ERROR_LAUNCH,
+    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
                "%s:%d: __shfl width %d is not a power of two in 1..32",
                site->file, site->line, width);
-  l->mask = mask;
-  l->size = (guint8) size;
-  l->sub = kind;
-  l->arg = arg;
-  l->width = width;
-  memcpy (l->val, v, size);
-  ms_lane_yield (l);
-  return l->res;
+  return ms_lane_shfl (site, mask, v, size, kind, arg, width);
 }
 
 unsigned
 ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 {
-  Lane *l = ms_lane_stop (site, MS_K_VOTE);
-  l->mask = mask;
-  l->sub = kind;
-  l->arg = pred;
-  ms_lane_yield (l);
-  return (unsigned) l->res[0];
+  return ms_lane_vote (site, mask, pred, kind);
 }
 
 void *
@@ -217,6 +205,11 @@ ms_shared_alloc (unsigned size, unsigned align)
 {
   Worker *W = cur_worker;
   Lane *l = ms_cur_lane;
+  if (l->shared_block != W->block_number)
+    {
+      l->shared_block = W->block_number;
+      l->n_shared = 0;
+    }
   guint k = l->n_shared++;
   if (k < W->n_shared_arrays)
     return W->shared + W->shared_offsets[k];
@@ -628,6 +621,108 @@ end_epoch (Worker *W)
   return p == NULL || fail_uninitialised (W, p);
 }
 
+/* Copies every lane's value of a load (from the address to the lane) or
+ * a store (from the lane to the address): one loop per size. */
+#define COPY_LANES(T)                                                         \
+  do {                                                                        \
+    if (load)                                                                 \
+      for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
+        if ((group >> i) & 1)                                                 \
+          memcpy (warp[i].val, (const void *) warp[i].addr, sizeof (T));     \
+    if (!load)                                                                \
+      for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
+        if ((group >> i) & 1)                                                 \
+          memcpy ((void *) warp[i].addr, warp[i].val, sizeof (T));           \
+  } while (0)
+
+/* exec_memory's common case in tight loops: a load or store (no atomic) of
+ * lanes that all fall, aligned, in one region, a global buffer or the
+ * shared window (with the same checks and race-check record as
+ * exec_memory's loop, in the same lane order).  0: nothing done (the
+ * general path then runs, finds the region, the error or the unwritten
+ * shared bytes); 1: done; -1: failed (W->error).  The loops test the
+ * group's bits rather than walk them: nearly always every bit is set, and
+ * the tests are then predicted. */
+static inline int
+exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
+{
+  guint size = first->size;
+  gsize off0 = (gsize) ((const guint8 *) first->addr - W->region_lo);
+  if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, first))
+    return 0;
+  if (op == MS_OP_ATOMIC)
+    return 0;
+  gboolean shared = W->region_space == MS_SPACE_SHARED;
+  guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
+  for (guint i = 0; i < MS_WARP_SIZE; i++)
+    if ((group >> i) & 1)
+      {
+        guintptr a = (guintptr) warp[i].addr;
+        amin = MIN (amin, a);
+        amax = MAX (amax, a);
+        low |= a;
+      }
+  if (amin < lo || amax - lo + size > W->region_span || (low & (size - 1)) != 0)
+    return 0;
+  /* a read of shared bytes nothing wrote: exec_memory records it */
+  if (shared && op == MS_OP_LD)
+    for (guint i = 0; i < MS_WARP_SIZE; i++)
+      if (((group >> i) & 1)
+          && !all_written (W->shadow + ((guintptr) warp[i].addr - lo), size))
+        return 0;
+  MsWarpAccess acc;
+  guint64 vbase = W->region_vbase - lo;
+  for (guint i = 0; i < MS_WARP_SIZE; i++)
+    if ((group >> i) & 1)
+      acc.addr[i] = vbase + (guintptr) warp[i].addr;
+  guint32 same_value = 0;
+  if (shared && op == MS_OP_ST)
+    {
+      /* one lane after the other, as exec_memory: a lane storing where an
+       * earlier lane of the instruction stored compares with its value */
+      for (guint i = 0; i < MS_WARP_SIZE; i++)
+        if ((group >> i) & 1)
+          {
+            Lane *l = &warp[i];
+            mark_written (W->shadow + ((guintptr) l->addr - lo), size);
+            if (first->kind == MS_K_ST)
+              {
+                same_value |= (guint32) (memcmp ((const void *) l->addr, l->val, size) == 0)
+                              << i;
+                copy_value ((void *) l->addr, l->val, size);
+              }
+          }
+    }
+  else if (first->kind == MS_K_LD || first->kind == MS_K_ST)
+    {
+      /* loads only read and stores only write: lockstep semantics */
+      gboolean load = first->kind == MS_K_LD;
+      switch (size)
+        {
+        case 4: COPY_LANES (guint32); break;
+        case 8: COPY_LANES (guint64); break;
+        case 16: COPY_LANES (guint64[2]); break;
+        case 2: COPY_LANES (guint16); break;
+        default: COPY_LANES (guint8); break;
+        }
+    }
+  W->race.same_value = same_value;
+  if (shared
+      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc.addr, group, size, op, W->warp,
+                                           (guint) first->site->id,
+                                           W->error ? NULL : &W->error)))
+    return -1;
+  acc.site = first->site;
+  acc.block = (guint32) W->block;
+  acc.warp = W->warp;
+  acc.space = (guint8) W->region_space;
+  acc.op = (guint8) op;
+  acc.width = (guint8) size;
+  acc.mask = group;
+  emit (W, &acc);
+  return 1;
+}
+
 /* Executes the memory operation of the lanes in `group` (all at one site). */
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
@@ -649,6 +744,9 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
                     "a %u-byte %s: the GPU has 1-, 2-, 4-, 8- and 16-byte accesses, and "
                     "nvcc splits this one into several; access the members separately "
                     "(e.g. LD (p[i].x) for a float3)", first->size, what);
+  int fast = exec_fast (W, warp, group, first, op);
+  if (fast != 0)
+    return fast > 0;
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -717,6 +815,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
 static gboolean
 exec_shfl (Worker *W, Lane *warp, guint32 group)
 {
+  int from[MS_WARP_SIZE];   /* the lane each lane reads */
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -733,6 +832,7 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
         return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
                         "__shfl reads lane %d, which is not taking part (exited, diverged or "
                         "not in the mask)", src);
+      from[i] = src;
     }
   /* All sources read before any lane's output is written. */
   guint64 vals[32][2];
@@ -745,17 +845,8 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
-      Lane *l = &warp[i];
-      int w = l->width, seg = i & ~(w - 1), src;
-      switch (l->sub)
-        {
-        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
-        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
-        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
-        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
-        }
-      l->res[0] = vals[src][0];
-      l->res[1] = vals[src][1];
+      warp[i].res[0] = vals[from[i]][0];
+      warp[i].res[1] = vals[from[i]][1];
     }
   return TRUE;
 }
@@ -811,21 +902,19 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
   guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
   guint ops = 0;
   SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
+  /* (masks built without branches: every lane of every warp passes here
+   * at each barrier) */
+  guint8 released = round == WARP_START ? MS_LANE_READY
+                    : round == WARP_RELEASE ? MS_LANE_AT_BARRIER : 0xff;
   for (guint i = 0; i < n; i++)
     {
       Lane *l = &warp[i];
-      if (round == WARP_START)
-        {
-          l->state = MS_LANE_READY;
-          l->n_shared = 0;
-        }
-      else if (round == WARP_RELEASE && l->state == MS_LANE_AT_BARRIER)
-        l->state = MS_LANE_READY;
-      W->ctl.order[i] = l->state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
-      if (l->state == MS_LANE_READY)
-        ready |= 1u << i;
-      else if (l->state == MS_LANE_AT_OP)
-        waiting |= 1u << i;
+      guint8 state = l->state;
+      if (round == WARP_START || state == released)
+        l->state = state = MS_LANE_READY;
+      W->ctl.order[i] = state == MS_LANE_AT_OP ? l->site->order : MS_NO_ORDER;
+      ready |= (guint32) (state == MS_LANE_READY) << i;
+      waiting |= (guint32) (state == MS_LANE_AT_OP) << i;
     }
   for (;;)
     {
@@ -968,6 +1057,7 @@ run_block (Worker *W, guint64 b)
   uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
 
   W->block = b;
+  W->block_number++;
   memset (W->shared, 0, W->shared_used);
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;

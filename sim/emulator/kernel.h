@@ -224,20 +224,28 @@ static inline constexpr int ms_num_kind_ (long long) { return MS_NUM_INT; }
 #define MS_MASK_OR_FULL_(...) (0xffffffffu __VA_OPT__ (& (__VA_ARGS__)))
 #define __syncwarp(...) ms_syncwarp (MS_SITE_, MS_MASK_OR_FULL_ (__VA_ARGS__))
 
+/* built-in kernels stop inline (lane.h), users' kernels call the emulator */
+#ifdef MS_USER_KERNEL
+#define MS_SHFL_CALL_ ms_shfl
+#define MS_VOTE_CALL_ ms_vote
+#else
+#define MS_SHFL_CALL_ ms_lane_shfl
+#define MS_VOTE_CALL_ ms_lane_vote
+#endif
 #define MS_WIDTH_OR_32_(...) (32 __VA_OPT__ (* 0 + (__VA_ARGS__)))
 #define MS_SHFL_(kind, mask, v, arg, ...) \
   ({ MS_VALUE_TYPE_ (v) ms_v_ = (v); \
-     *(MS_VALUE_TYPE_ (v) *) ms_shfl (MS_SITE_, (mask), &ms_v_, sizeof ms_v_, kind, \
+     *(MS_VALUE_TYPE_ (v) *) MS_SHFL_CALL_ (MS_SITE_, (mask), &ms_v_, sizeof ms_v_, kind, \
                                       (int) (arg), MS_WIDTH_OR_32_ (__VA_ARGS__)); })
 #define __shfl_sync(mask, v, src, ...) MS_SHFL_ (MS_SHFL_IDX, mask, v, src, __VA_ARGS__)
 #define __shfl_up_sync(mask, v, d, ...) MS_SHFL_ (MS_SHFL_UP, mask, v, d, __VA_ARGS__)
 #define __shfl_down_sync(mask, v, d, ...) MS_SHFL_ (MS_SHFL_DOWN, mask, v, d, __VA_ARGS__)
 #define __shfl_xor_sync(mask, v, m, ...) MS_SHFL_ (MS_SHFL_XOR, mask, v, m, __VA_ARGS__)
 
-#define __ballot_sync(mask, pred) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_BALLOT)
-#define __any_sync(mask, pred) ((int) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_ANY))
-#define __all_sync(mask, pred) ((int) ms_vote (MS_SITE_, (mask), !!(pred), MS_VOTE_ALL))
-#define __activemask() ms_vote (MS_SITE_, 0u, 1, MS_VOTE_ACTIVEMASK)
+#define __ballot_sync(mask, pred) MS_VOTE_CALL_ (MS_SITE_, (mask), !!(pred), MS_VOTE_BALLOT)
+#define __any_sync(mask, pred) ((int) MS_VOTE_CALL_ (MS_SITE_, (mask), !!(pred), MS_VOTE_ANY))
+#define __all_sync(mask, pred) ((int) MS_VOTE_CALL_ (MS_SITE_, (mask), !!(pred), MS_VOTE_ALL))
+#define __activemask() MS_VOTE_CALL_ (MS_SITE_, 0u, 1, MS_VOTE_ACTIVEMASK)
 
 #define MS_ENTRY(name) \
   void ms_cpu_entry_##name (const MsLaunchArgs *L); \

@@ -45,11 +45,17 @@ typedef struct {
   struct { unsigned x, y, z; } thread_idx;   /* = MsThreadInfo; ms_self points here */
   uint64_t val[2];       /* value stored, or loaded / operand of a collective */
   uint32_t mask;         /* collective's mask */
-  unsigned n_shared;     /* shared arrays this thread declared so far */
+  unsigned n_shared;     /* shared arrays this thread declared so far in
+                            block shared_block (below) */
   /* cold */
   uint64_t cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
-  int sub, num, arg, width;
+  uint8_t sub, num, width;/* atomic/shuffle/vote kind, number type, shuffle width */
+  int arg;
+  /* the worker's block number of n_shared (ms_shared_alloc resets it on a
+   * new one), so a new block writes nothing to this line of every lane */
+  uint32_t shared_block;
 } __attribute__ ((aligned (64))) MsLane;
+_Static_assert (sizeof (MsLane) == 128, "MsLane grew past two cache lines");
 
 /* What a stopping lane needs of its warp's scheduler. */
 typedef struct {
@@ -138,6 +144,39 @@ ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
   l->size = (uint8_t) size;
   memcpy (l->val, v, size);
   ms_lane_yield (l);
+}
+
+/* Warp collectives, inlined like loads and stores (the out-of-line
+ * versions in emulator.c serve users' kernels, and report bad arguments). */
+void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
+               int kind, int arg, int width);
+
+static inline __attribute__ ((always_inline)) void *
+ms_lane_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size, int kind,
+              int arg, int width)
+{
+  if ((size != 4 && size != 8) || width < 1 || width > 32 || (width & (width - 1)) != 0)
+    return ms_shfl (site, mask, v, size, kind, arg, width);
+  MsLane *l = ms_lane_stop (site, MS_K_SHFL);
+  l->mask = mask;
+  l->size = (uint8_t) size;
+  l->sub = (uint8_t) kind;
+  l->arg = arg;
+  l->width = (uint8_t) width;
+  memcpy (l->val, v, size);
+  ms_lane_yield (l);
+  return l->res;
+}
+
+static inline __attribute__ ((always_inline)) unsigned
+ms_lane_vote (const MsSite *site, unsigned mask, int pred, int kind)
+{
+  MsLane *l = ms_lane_stop (site, MS_K_VOTE);
+  l->mask = mask;
+  l->sub = (uint8_t) kind;
+  l->arg = pred;
+  ms_lane_yield (l);
+  return (unsigned) l->res[0];
 }
 
 static inline __attribute__ ((always_inline)) void

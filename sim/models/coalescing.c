@@ -197,23 +197,6 @@ popcount64 (guint64 v)
   return (guint) ((v * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
 }
 
-/* Copies the addresses of a partially active warp so that every inactive
- * lane repeats the address of the closest active lane before it (or, before
- * the first active lane, of the first active lane).  A repeated address
- * adds no sector and keeps the lanes' order, so the full-warp code below
- * then counts exactly the active lanes.  (A select chain: walking the mask
- * bit by bit is a slower serial chain.) */
-static inline void
-fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
-{
-  guint64 v = a->addr[__builtin_ctz (mask)];
-  for (guint l = 0; l < MS_WARP_SIZE; l++)
-    {
-      v = (mask >> l) & 1 ? a->addr[l] : v;
-      out[l] = v;
-    }
-}
-
 /* The hot path, for power-of-two sectors and lines and a full (or filled)
  * warp, written so that GCC vectorises its loops at -O2 with plain SSE2.
  *
@@ -493,7 +476,7 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
       const guint64 *addr = a->addr;
       if (mask != 0xFFFFFFFFu)
         {
-          fill_forward (a, mask, filled);
+          ms_coalescing_fill_forward (a, mask, filled);
           addr = filled;
         }
       if (G_LIKELY (cost_fast (addr, width - 1, (guint) sshift,

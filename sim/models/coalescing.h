@@ -39,6 +39,23 @@ typedef struct {
 void ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                          MsGlobalCost *cost);
 
+/* Copies the addresses of a partially active warp (mask != 0) so that
+ * every inactive lane repeats the address of the closest active lane before
+ * it (or, before the first active lane, of the first active lane).  A
+ * repeated address adds no sector and keeps the lanes' order, so code for
+ * full warps then counts exactly the active lanes.  (A select chain:
+ * walking the mask bit by bit is a slower serial chain.) */
+static inline void
+ms_coalescing_fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
+{
+  guint64 v = a->addr[__builtin_ctz (mask)];
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      v = (mask >> l) & 1 ? a->addr[l] : v;
+      out[l] = v;
+    }
+}
+
 /* The distinct sectors the access touches, for diagrams: stores sector
  * indices (byte address / arch->sector_bytes) sorted ascending into
  * sector_out, which must hold MS_COALESCING_MAX_SECTORS (64) entries, and
