@@ -24,6 +24,12 @@
 
 #define MS_USER_KERNEL 1
 #define MS_KERNEL_SOURCE 1
+/* The device memsim emulates is an sm_90 (its SASS is what compiler-exact
+ * counts read): code that picks a device feature with `#if __CUDA_ARCH__ >=
+ * 800` gets the sm_90 one.  The file is compiled once for host and device,
+ * so host code that tests `#ifdef __CUDA_ARCH__` takes the device branch
+ * too (docs/model.md). */
+#define __CUDA_ARCH__ 900
 #define MS_SITE_ (ms_user_site ())
 
 #ifdef __cplusplus

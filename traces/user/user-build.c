@@ -31,7 +31,8 @@ void ms_user_shim_register_resource (void);   /* user-resources.c (generated) */
  * kernel compiler must keep, see docs/model.md), debug info for the sites,
  * and the instrumentation of every load and store. */
 static const char *const compile_flags[] = {
-  "-x", "c++", "-std=gnu++17", "-O1", "-g", "-fPIC", "-fno-omit-frame-pointer",
+  "-x", "c++", "-std=gnu++17", "-O1", "-g", "-fPIC", "-fno-semantic-interposition",
+  "-fno-omit-frame-pointer",
   "-fsanitize=thread", "--param", "tsan-instrument-func-entry-exit=0", "-w", NULL,
 };
 

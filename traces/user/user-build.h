@@ -10,7 +10,7 @@ G_BEGIN_DECLS
 
 /* Bumped whenever the generated code or the flags change meaning (it is
  * part of the cache key, with the shim headers' text). */
-#define MS_USER_BUILD_VERSION 4
+#define MS_USER_BUILD_VERSION 5
 
 /* The symbol of the build's launch entry (prefix "ms_user_entry_") or
  * parameter kinds ("ms_user_kinds_") of a kernel: its name, or a template's
