@@ -917,7 +917,7 @@ test_atomic_lanes (void)
         a.op = (guint8) op;
         for (guint l = 0; l < 32; l++)
           a.addr[l] = 1024 + 4 * (l % cases[c].groups) * cases[c].stride;
-        guint64 v[MS_SLOT_SECTORS + 8] = { 0 };
+        guint64 v[MS_SLOT_FIRST_FREE] = { 0 };
         ms_model_coalescing.cost (&arch, &a, v);
         g_assert_cmpuint (v[MS_SLOT_REQUESTS], ==, 1);
         g_assert_cmpuint (v[MS_SLOT_SECTORS], ==, cases[c].sectors);
@@ -928,7 +928,7 @@ test_atomic_lanes (void)
   MsWarpAccess a;
   make_strided (&a, 4, 0x0000FFFFu, 4096, 0);
   a.op = MS_OP_RED;
-  guint64 v[MS_SLOT_SECTORS + 8] = { 0 };
+  guint64 v[MS_SLOT_FIRST_FREE] = { 0 };
   ms_model_coalescing.cost (&arch, &a, v);
   g_assert_cmpuint (v[MS_SLOT_SECTORS], ==, 1);
 }

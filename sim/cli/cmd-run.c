@@ -30,6 +30,7 @@
 
 typedef struct {
   MsArch *arch;
+  MsUserProgram *program;    /* loaded for the process (user-program.h) */
   guint threads;
   int launches;              /* --launches: traced per kernel (0: all) */
   gboolean allow_races;
@@ -329,7 +330,7 @@ ms_cmd_run (int argc, char **argv)
       ms_arch_free (arch);
       return 1;
     }
-  session = (RunSession) { .arch = arch, .threads = (guint) threads, .launches = launches,
+  session = (RunSession) { .arch = arch, .program = program, .threads = (guint) threads, .launches = launches,
                            .allow_races = allow_races, .format = format, .output = output,
                            .out = g_string_new (NULL), .saved_stdout = -1 };
   session.immediate = format == MS_FORMAT_TEXT && output == NULL;

@@ -75,6 +75,7 @@ static struct {
   gboolean failed;
   GHashTable *kernel_launches;   /* MsKernel -> launches so far */
   GArray *known_times;           /* of KnownTime */
+  GHashTable *handles;           /* the program's events and streams (owned) */
   /* the launch in flight: what every CUDA thread of it runs */
   void (*thunk) (const void *);
   const void *closure;
@@ -94,6 +95,7 @@ ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at, gpointer
   rt.allocations = g_array_new (FALSE, FALSE, sizeof (Allocation));
   rt.kernel_launches = g_hash_table_new (NULL, NULL);
   rt.known_times = g_array_new (FALSE, FALSE, sizeof (KnownTime));
+  rt.handles = g_hash_table_new_full (NULL, NULL, g_free, NULL);
 }
 
 void
@@ -109,6 +111,7 @@ ms_cuda_runtime_end (void)
   g_array_free (rt.allocations, TRUE);
   g_hash_table_destroy (rt.kernel_launches);
   g_array_free (rt.known_times, TRUE);
+  g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
   memset (&rt, 0, sizeof rt);
 }
 
@@ -576,6 +579,7 @@ cudaEventCreate (cudaEvent_t *event)
   if (event == NULL)
     return fail (cudaErrorInvalidValue);
   *event = g_new0 (struct CUevent_st, 1);
+  g_hash_table_add (rt.handles, *event);
   return cudaSuccess;
 }
 
@@ -621,8 +625,8 @@ cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t
 cudaEventDestroy (cudaEvent_t event)
 {
-  g_free (event);
-  return cudaSuccess;
+  return g_hash_table_remove (rt.handles, event) ? cudaSuccess
+                                                 : fail (cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t
@@ -631,6 +635,7 @@ cudaStreamCreate (cudaStream_t *stream)
   if (stream == NULL)
     return fail (cudaErrorInvalidValue);
   *stream = g_new0 (struct CUstream_st, 1);
+  g_hash_table_add (rt.handles, *stream);
   return cudaSuccess;
 }
 
@@ -655,8 +660,8 @@ cudaStreamQuery (cudaStream_t stream)
 cudaError_t
 cudaStreamDestroy (cudaStream_t stream)
 {
-  g_free (stream);
-  return cudaSuccess;
+  return g_hash_table_remove (rt.handles, stream) ? cudaSuccess
+                                                  : fail (cudaErrorInvalidResourceHandle);
 }
 
 /* ------------------------------------------------------------ launches */
