@@ -177,6 +177,60 @@ test_thread_count_invariance (void)
     ms_stats_free (s[t]);
 }
 
+/* Straight runs (sim/emulator/direct.h): a warp run without fibers gives
+ * the same counts, every one, and the same output (checked) as on fibers
+ * (MEMSIM_NO_DIRECT), including diverged warps (test_divergence, the edges
+ * of an odd-sized transpose), and a warp that loads what it stores
+ * (test_warp_global: lockstep on global memory) runs on fibers. */
+static void
+test_direct_runs (void)
+{
+  static const struct { const char *kernel; const char *settings[7]; gboolean straight; } cases[] = {
+    { "transpose_naive", { "width", "1000", "height", "700" }, TRUE },
+    { "gemm_naive", { "n", "96", "m", "40", "k", "72" }, TRUE },
+    { "test_divergence", { "n", "20000" }, TRUE },
+    { "gmem_stride", { "n", "5000", "stride", "3", "width", "16" }, TRUE },
+    { "aos_read", { "n", "3000" }, TRUE },
+    { "test_3d", { "width", "33", "height", "5", "depth", "9" }, TRUE },
+    { "transpose_shared", { "width", "100", "height", "70" }, FALSE },
+  };
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      MsStats *s[2];
+      guint64 straight = 0;
+      for (int fibers = 0; fibers < 2; fibers++)
+        {
+          if (fibers)
+            g_setenv ("MEMSIM_NO_DIRECT", "1", TRUE);
+          guint64 before = ms_emulator_direct_warps ();
+          gboolean checked = FALSE;
+          g_autoptr (GError) error = NULL;
+          s[fibers] = run (cases[c].kernel, cases[c].settings, NULL, 2, &checked, &error);
+          g_assert_no_error (error);
+          g_assert_true (checked);
+          if (!fibers)
+            straight = ms_emulator_direct_warps () - before;
+          else
+            g_assert_cmpuint (ms_emulator_direct_warps (), ==, before);
+          g_unsetenv ("MEMSIM_NO_DIRECT");
+        }
+      g_test_message ("%s: %" G_GUINT64_FORMAT " warps straight through", cases[c].kernel,
+                      straight);
+      g_assert_true ((straight > 0) == cases[c].straight);
+      g_assert_cmpuint (s[1]->sites->len, ==, s[0]->sites->len);
+      for (guint i = 0; i < s[0]->sites->len; i++)
+        g_assert_cmpmem (&g_array_index (s[0]->sites, MsSiteStats, i).c, sizeof (MsCounters),
+                         &g_array_index (s[1]->sites, MsSiteStats, i).c, sizeof (MsCounters));
+      ms_stats_free (s[0]);
+      ms_stats_free (s[1]);
+    }
+  /* 1000 threads in blocks of 128: 31 whole warps, which fall back, and
+   * one warp past n that returns at once (straight through, no access) */
+  guint64 before = ms_emulator_direct_warps ();
+  assert_correct ("test_warp_global", (const char *[]) { "n", "1000", NULL }, NULL);
+  g_assert_cmpuint (ms_emulator_direct_warps () - before, ==, 1);
+}
+
 /* Block sampling (MsLaunch.sample_*): how many blocks run, worked out from
  * the rule: periods of `period` groups of `group` blocks, one group each,
  * the last period choosing among the groups it has. */
@@ -358,6 +412,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
+  g_test_add_func ("/emulator/direct-runs", test_direct_runs);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);
   return g_test_run ();

@@ -22,6 +22,9 @@
  *    accesses inside the block's shared window; anything else is an error.
  *  - Shared memory starts zeroed in every block (the GPU's is undefined).
  *  - Atomics of a warp execute lane by lane in lane order.
+ *  - A warp of a built-in kernel that only loads and stores global memory
+ *    may run straight through, its lanes one after the other without
+ *    fibers (direct.h says when and why the result is the same).
  *  - Shared-memory races between warps (no __syncthreads between two
  *    accesses of the same bytes, one a write) are found by racecheck.c,
  *    through barrier epochs, not through the values (which the warp-by-warp
@@ -30,6 +33,7 @@
 #include "config.h"
 #include "emulator.h"
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,9 +123,20 @@ typedef struct {
   guint n_bufs;
   int last_buf;
   SiteMemo *site_memo;   /* users' kernels: SITE_MEMO entries */
+  /* straight runs of warps (direct.h): off for users' kernels, and once
+   * the launch's warps keep abandoning them */
+  MsDirect direct;
+  MsFiber direct_fiber;  /* runs them, on a stack of the pool like a lane's */
+  Lane *direct_warp;     /* the warp it runs, its lanes, and whether they ran */
+  guint direct_n;
+  guint16 direct_len[32];  /* accesses of each lane */
+  gboolean direct_ran;
+  gboolean direct_off;
+  guint64 direct_done, direct_abandoned;
 } Worker;
 
 static __thread Worker *cur_worker;
+__thread MsDirect *ms_direct;
 __thread MsLane *ms_cur_lane;
 __thread MsWarpCtl *ms_warp_ctl;
 
@@ -203,6 +218,8 @@ ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
 void *
 ms_shared_alloc (unsigned size, unsigned align)
 {
+  if (G_UNLIKELY (ms_direct != NULL))
+    ms_direct_abandon ();
   Worker *W = cur_worker;
   Lane *l = ms_cur_lane;
   if (l->shared_block != W->block_number)
@@ -1046,6 +1063,235 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
     }
 }
 
+/* ------------------------------------------------- straight runs (direct.h) */
+
+void
+ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store)
+{
+  Worker *W = cur_worker;
+  const guint8 *a = (const guint8 *) p;
+  if ((size & (size - 1)) != 0 || size > 16 || ((guintptr) a & (size - 1)) != 0)
+    ms_direct_abandon ();
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
+      {
+        guint64 vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+        if (store)
+          d->st_lo = W->buf_base[b], d->st_span = W->buf_bytes[b], d->st_vbase = vbase,
+          d->st_bit = 1u << b;
+        else
+          d->ld_lo = W->buf_base[b], d->ld_span = W->buf_bytes[b], d->ld_vbase = vbase,
+          d->ld_bit = 1u << b;
+        return;
+      }
+  ms_direct_abandon ();
+}
+
+void
+ms_direct_abandon (void)
+{
+  longjmp (ms_direct->jump, 1);
+}
+
+/* The host address of virtual address va (a buffer's: direct.h checked). */
+static inline guint8 *
+direct_host (const Worker *W, guint64 va)
+{
+  return W->buf_base[MS_VADDR_BUFFER (va)] + MS_VADDR_OFFSET (va);
+}
+
+/* Executes the notes of the lanes in `group`, lane i's at step cur[i]: the
+ * record of the warp access, and a store's values in lane order. */
+static gboolean
+direct_exec (Worker *W, const MsDirect *d, Lane *warp, guint32 group, const guint16 *cur,
+             gboolean converged)
+{
+  guint f = __builtin_ctz (group);
+  const MsDirectStep *s0 = &d->steps[cur[f]];
+  const MsSite *site = s0->site[f];
+  if (G_UNLIKELY (site->id < 0) && ms_site_register (site) < 0)
+    return fail_at (W, &warp[f], MS_EMULATOR_ERROR_RESOURCES,
+                    "more than %d memory-access sites in the kernels of this process; split "
+                    "the kernel", MS_MAX_SITES);
+  MsWarpAccess acc;
+  guint size = s0->size[f];
+  gboolean store = s0->store[f];
+  if (converged)
+    {
+      /* every lane of the warp at step cur[0] */
+      guint k = cur[0], n = 32 - __builtin_clz (group);
+      memcpy (acc.addr, s0->vaddr, n * sizeof acc.addr[0]);
+      if (store)
+        for (guint i = 0; i < n; i++)
+          copy_value (direct_host (W, s0->vaddr[i]), d->val[k][i], size);
+    }
+  else
+    for (guint32 m = group; m; m &= m - 1)
+      {
+        guint i = __builtin_ctz (m);
+        acc.addr[i] = d->steps[cur[i]].vaddr[i];
+        if (store)
+          copy_value (direct_host (W, acc.addr[i]), d->val[cur[i]][i], size);
+      }
+  acc.site = site;
+  acc.block = (guint32) W->block;
+  acc.warp = W->warp;
+  acc.space = MS_SPACE_GLOBAL;
+  acc.op = store ? MS_OP_ST : MS_OP_LD;
+  acc.width = (guint8) size;
+  acc.mask = group;
+  emit (W, &acc);
+  return TRUE;
+}
+
+/* The fiber scheduler's order over the notes (run_warp): each step, the
+ * lanes whose next access has the earliest site order.  Counts the steps
+ * when exec is FALSE; runs them when TRUE (FALSE on an error). */
+static gboolean
+direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, guint n,
+               gboolean exec, guint *ops)
+{
+  guint16 cur[32] = { 0 };
+  guint32 live = 0;
+  for (guint i = 0; i < n; i++)
+    live |= (guint32) (len[i] > 0) << i;
+  *ops = 0;
+  while (live != 0)
+    {
+      int best = G_MAXINT;
+      guint32 group = 0;
+      for (guint32 m = live; m; m &= m - 1)
+        {
+          guint i = __builtin_ctz (m);
+          int o = d->steps[cur[i]].site[i]->order;
+          if (o < best)
+            best = o, group = 0;
+          if (o == best)
+            group |= 1u << i;
+        }
+      if (exec && !direct_exec (W, d, warp, group, cur, FALSE))
+        return FALSE;
+      for (guint32 m = group; m; m &= m - 1)
+        {
+          guint i = __builtin_ctz (m);
+          if (++cur[i] == len[i])
+            live &= ~(1u << i);
+        }
+      ++*ops;
+    }
+  return TRUE;
+}
+
+/* The straight run's fiber: runs the lanes of W->direct_warp one after the
+ * other, each to its end, noting its accesses.  On a stack of the pool (not
+ * the worker's own), so a kernel has the stack it has on fibers, and a
+ * stack overflow is reported the same way. */
+static void
+direct_main (void *arg)
+{
+  Worker *W = arg;
+  MsDirect *d = &W->direct;
+  for (;;)
+    {
+      W->direct_ran = FALSE;
+      if (setjmp (d->jump) == 0)
+        {
+          ms_direct = d;
+          for (guint i = 0; i < W->direct_n; i++)
+            {
+              Lane *l = &W->direct_warp[i];
+              d->lane = i;
+              d->n = 0;
+              ms_cur_lane = l;
+              ms_self = &l->thread_idx;
+              W->launch->entry (&W->launch->args);
+              W->direct_len[i] = (guint16) d->n;
+            }
+          W->direct_ran = TRUE;
+        }
+      ms_direct = NULL;
+      ms_fiber_switch (&W->direct_fiber, &W->ctl.sched);
+    }
+}
+
+/* Runs the n lanes of a new block's warp straight through (direct.h).
+ * 1: done, every lane exited; 0: abandoned, nothing happened (run it on
+ * fibers); -1: failed (W->error). */
+static guint64 direct_warps;   /* warps run straight through, this process */
+
+guint64
+ms_emulator_direct_warps (void)
+{
+  return __atomic_load_n (&direct_warps, __ATOMIC_RELAXED);
+}
+
+static int
+run_direct (Worker *W, Lane *warp, guint n)
+{
+  MsDirect *d = &W->direct;
+  if (d->steps == NULL)
+    {
+      d->steps = g_new (MsDirectStep, MS_DIRECT_STEPS);
+      d->val = g_malloc (MS_DIRECT_STEPS * sizeof *d->val);
+    }
+  d->diverged = 0;
+  d->ld_bufs = d->st_bufs = 0;
+  d->ld_min = d->st_min = G_MAXUINT64;
+  d->ld_max = d->st_max = 0;
+  W->direct_warp = warp;
+  W->direct_n = n;
+  ms_fiber_switch (&W->ctl.sched, &W->direct_fiber);
+  if (!W->direct_ran)
+    {
+      if (++W->direct_abandoned > W->direct_done + 8)
+        W->direct_off = TRUE;   /* e.g. a kernel with barriers: stop trying */
+      return 0;
+    }
+  const guint16 *len = W->direct_len;
+
+  /* a load of bytes the warp stores could read another value on fibers */
+  if ((d->ld_bufs & d->st_bufs) != 0 && d->ld_min < d->st_max && d->st_min < d->ld_max)
+    {
+      W->direct_abandoned++;
+      return 0;
+    }
+  gboolean converged = !d->diverged;
+  for (guint i = 1; i < n; i++)
+    converged &= len[i] == len[0];
+  guint ops = len[0];
+  if (!converged)
+    direct_replay (W, d, warp, len, n, FALSE, &ops);
+  /* run_warp lets other warps go after WARP_BUDGET steps, and stops a
+   * block at BLOCK_OP_LIMIT: then the fibers' order is another one */
+  if (ops >= WARP_BUDGET || W->block_ops + ops > BLOCK_OP_LIMIT)
+    {
+      W->direct_abandoned++;
+      return 0;
+    }
+  W->block_ops += ops;
+  if (converged)
+    {
+      guint32 group = n == 32 ? 0xffffffffu : (1u << n) - 1;
+      guint16 cur[32];
+      for (guint k = 0; k < ops; k++)
+        {
+          cur[0] = (guint16) k;
+          if (!direct_exec (W, d, warp, group, cur, TRUE))
+            return -1;
+        }
+    }
+  else if (!direct_replay (W, d, warp, len, n, TRUE, &ops))
+    return -1;
+  for (guint i = 0; i < n; i++)
+    {
+      warp[i].state = MS_LANE_DONE;
+      W->ctl.order[i] = MS_NO_ORDER;
+    }
+  W->n_done += n;
+  W->direct_done++;
+  return 1;
+}
+
 static gboolean
 run_block (Worker *W, guint64 b)
 {
@@ -1082,6 +1328,14 @@ run_block (Worker *W, guint64 b)
           guint nw = MIN (32, n - w * 32);
           W->warp = (guint16) w;
           W->ctl.warp_end = &W->lanes[w * 32 + nw];
+          if (round == WARP_START && !W->direct_off)
+            {
+              int r = run_direct (W, &W->lanes[w * 32], nw);
+              if (r < 0)
+                return FALSE;
+              if (r > 0)
+                continue;
+            }
           if (!run_warp (W, &W->lanes[w * 32], nw, round))
             return FALSE;
         }
@@ -1335,7 +1589,8 @@ worker_new (const MsLaunch *launch, GError **error)
 {
   const MsLaunchArgs *A = &launch->args;
   guint n = A->block[0] * A->block[1] * A->block[2];
-  MsStackPool *pool = ms_stack_pool_new (n, STACK_BYTES, error);
+  /* a stack per thread of the block, and the straight runs' */
+  MsStackPool *pool = ms_stack_pool_new (n + 1, STACK_BYTES, error);
   if (pool == NULL)
     return NULL;
   Worker *W = g_new0 (Worker, 1);
@@ -1350,6 +1605,9 @@ worker_new (const MsLaunch *launch, GError **error)
                      launch->kernel, launch->source_line, launch->source_data);
   if (launch->site_at != NULL)
     W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
+  /* users' kernels stop in native.c; MEMSIM_NO_DIRECT: fibers only (the
+   * tests compare the two) */
+  W->direct_off = launch->site_at != NULL || g_getenv ("MEMSIM_NO_DIRECT") != NULL;
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)
@@ -1361,6 +1619,7 @@ worker_new (const MsLaunch *launch, GError **error)
       l->lane = (guint8) (t % 32);
       ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
+  ms_fiber_init (&W->direct_fiber, pool, n, direct_main, W);
   W->n_bufs = launch->n_buffers;
   W->last_buf = -1;
   for (guint b = 0; b < launch->n_buffers; b++)
@@ -1376,12 +1635,15 @@ worker_free (Worker *W)
 {
   if (W == NULL)
     return;
+  __atomic_add_fetch (&direct_warps, W->direct_done, __ATOMIC_RELAXED);
   ms_stack_pool_free (W->pool);
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
   g_free (W->site_memo);
+  g_free (W->direct.steps);
+  g_free (W->direct.val);
   g_free (W->signal_stack);
   if (W->ordered)
     g_array_unref (W->ordered);

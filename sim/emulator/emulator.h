@@ -84,6 +84,9 @@ guint64 ms_launch_sampled_blocks (const MsLaunch *launch);
  * are virtual (MS_VADDR_*, access.h). */
 gboolean ms_emulate (const MsLaunch *launch, GError **error);
 
+/* Warps this process ran straight through, without fibers (direct.h). */
+guint64 ms_emulator_direct_warps (void);
+
 /* Checks grid and block against CUDA's limits. */
 gboolean ms_launch_check_geometry (const MsLaunchArgs *args, GError **error);
 

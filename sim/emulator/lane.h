@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "direct.h"
 #include "fiber.h"
 
 #include "site.h"
@@ -105,7 +106,7 @@ ms_lane_yield (MsLane *l)
 }
 
 static inline __attribute__ ((always_inline)) MsLane *
-ms_lane_stop (const MsSite *site, MsLaneOp kind)
+ms_lane_stop_ (const MsSite *site, MsLaneOp kind)
 {
   MsLane *l = ms_cur_lane;
   MsWarpCtl *ctl = ms_warp_ctl;
@@ -126,10 +127,22 @@ ms_lane_stop (const MsSite *site, MsLaneOp kind)
   return l;
 }
 
+/* A stop other than a load or store: it ends a straight run (direct.h). */
+static inline __attribute__ ((always_inline)) MsLane *
+ms_lane_stop (const MsSite *site, MsLaneOp kind)
+{
+  if (__builtin_expect (ms_direct != NULL, 0))
+    ms_direct_abandon ();
+  return ms_lane_stop_ (site, kind);
+}
+
 static inline __attribute__ ((always_inline)) void *
 ms_lane_ld (const MsSite *site, const volatile void *p, unsigned size)
 {
-  MsLane *l = ms_lane_stop (site, MS_K_LD);
+  MsDirect *d = ms_direct;
+  if (d != NULL)
+    return ms_direct_ld (d, site, p, size);
+  MsLane *l = ms_lane_stop_ (site, MS_K_LD);
   l->addr = (volatile uint8_t *) p;
   l->size = (uint8_t) size;
   ms_lane_yield (l);
@@ -139,7 +152,13 @@ ms_lane_ld (const MsSite *site, const volatile void *p, unsigned size)
 static inline __attribute__ ((always_inline)) void
 ms_lane_st (const MsSite *site, volatile void *p, const void *v, unsigned size)
 {
-  MsLane *l = ms_lane_stop (site, MS_K_ST);
+  MsDirect *d = ms_direct;
+  if (d != NULL)
+    {
+      ms_direct_st (d, site, p, v, size);
+      return;
+    }
+  MsLane *l = ms_lane_stop_ (site, MS_K_ST);
   l->addr = (volatile uint8_t *) p;
   l->size = (uint8_t) size;
   memcpy (l->val, v, size);
@@ -182,6 +201,8 @@ ms_lane_vote (const MsSite *site, unsigned mask, int pred, int kind)
 static inline __attribute__ ((always_inline)) void
 ms_lane_syncthreads (const MsSite *site)
 {
+  if (__builtin_expect (ms_direct != NULL, 0))
+    ms_direct_abandon ();
   MsLane *l = ms_cur_lane;
   MsWarpCtl *ctl = ms_warp_ctl;
   l->site = site;

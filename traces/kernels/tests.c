@@ -325,3 +325,20 @@ check_race_phases (MsProblem *p, GError **e)
 TEST_KERNEL (test_race_phases, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_FIXED, setup_copy,
              check_race_phases, "a clean barrier phase, then warps write the same shared ints "
              "(must fail: a race; --allow-races goes on)")
+
+/* out[i] = 2 * (in[next lane's i] + 1) in whole warps, 0 past them. */
+static gboolean
+check_warp_global (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, n);
+  for (gint64 i = 0; i + 32 <= n; i += 32)
+    for (int lane = 0; lane < 32; lane++)
+      want[i + lane] = 2 * (in[i + (lane + 1) % 32] + 1);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+}
+
+TEST_KERNEL (test_warp_global, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
+             check_warp_global, "each lane stores, then loads the next lane's store with no "
+             "__syncwarp (lockstep on global memory)")

@@ -281,6 +281,21 @@ __global__ void test_race_phases (int *out, const int *in, int n)
     ST (out[i], v);
 }
 
+/* Warp-synchronous global memory: every lane stores, then loads the next
+ * lane's element, with no __syncwarp between; in lockstep that is the value
+ * just stored.  A warp run straight through (sim/emulator/direct.h) loads
+ * bytes it stores here, so it must run on fibers instead. */
+__global__ void test_warp_global (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  if (i - lane + 32 > n)      /* whole warps only */
+    return;
+  ST (out[i], LD (in[i]) + 1);
+  int v = LD (out[i - lane + (lane + 1) % 32]);
+  ST (out[i], 2 * v);
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -298,6 +313,7 @@ TEST_ENTRY (test_float3_access)
 TEST_ENTRY (test_warp_flag)
 TEST_ENTRY (test_lane_lock)
 TEST_ENTRY (test_race_phases)
+TEST_ENTRY (test_warp_global)
 MS_ENTRY (test_race_transpose)
 {
   MS_LAUNCH (test_race_transpose, L, (float *) L->buf[0], (const float *) L->buf[1], (int) L->i[0],

@@ -1,0 +1,121 @@
+/* direct.h - a warp run straight through: its lanes called one after the
+ * other on the worker's own stack, no fiber, no stop.
+ *
+ * When it applies: a warp of a built-in kernel whose lanes only load and
+ * store global memory (no barrier, shared memory, atomic or collective),
+ * whose loads read no byte the warp stores, in at most MS_DIRECT_STEPS
+ * accesses a lane.  Then every load reads the same value whenever it runs,
+ * and the fiber scheduler's order of the warp's accesses depends only on
+ * each lane's sequence of sites.  So each lane runs to its end at once,
+ * noting its accesses (loads read memory directly; stores only note their
+ * value), and the emulator (emulator.c, run_direct) then executes the
+ * notes in the order the fiber scheduler would have: the same records, the
+ * same stores in the same order, the same counts.
+ *
+ * Anything else in a lane (a barrier, shared memory, an atomic, a
+ * collective, an address outside every buffer or misaligned, a lane longer
+ * than MS_DIRECT_STEPS) abandons the attempt before anything was stored or
+ * recorded (ms_direct_abandon), and the warp runs on fibers as usual, which
+ * also reports any error in its usual words.  Internal to the emulator:
+ * kernels use LD/ST (kernel.h), never these names.
+ */
+#pragma once
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "site.h"
+
+/* Accesses one lane may note; a warp's notes take about 1 KiB a step. */
+#define MS_DIRECT_STEPS 1024
+
+/* The k-th access of every lane of the warp. */
+typedef struct {
+  const MsSite *site[32];
+  uint64_t vaddr[32];      /* virtual address (access.h's MS_VADDR_*) */
+  uint8_t store[32];       /* a store (else a load) */
+  uint8_t size[32];
+} MsDirectStep;
+
+typedef struct {
+  MsDirectStep *steps;     /* MS_DIRECT_STEPS */
+  uint64_t (*val)[32][2];  /* stores' values, per step and lane */
+  unsigned n;              /* accesses of the running lane so far */
+  unsigned lane;
+  int diverged;            /* a lane's k-th access at another site than lane 0's */
+  /* the buffers of the last load and the last store: [lo, lo + span) at
+   * virtual base vbase */
+  const uint8_t *ld_lo, *st_lo;
+  size_t ld_span, st_span;
+  uint64_t ld_vbase, st_vbase;
+  unsigned ld_bit, st_bit;   /* the two regions' buffers, as bits */
+  /* the buffers the warp loads and stores (bits), and the virtual bytes:
+   * [min, max) of each */
+  unsigned ld_bufs, st_bufs;
+  uint64_t ld_min, ld_max, st_min, st_max;
+  jmp_buf jump;            /* where ms_direct_abandon returns to (a setjmp
+                              that AddressSanitizer knows, unlike the builtin) */
+} MsDirect;
+
+/* Set while a warp runs straight through (emulator.c). */
+extern __thread MsDirect *ms_direct;
+
+/* Makes the buffer holding [p, p + size) the load's (store's) region of d;
+ * abandons the warp if no buffer holds it whole. */
+void ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store);
+/* Gives up the straight run of the warp (see above). */
+void ms_direct_abandon (void) __attribute__ ((noreturn));
+
+/* The note of lane d->lane's next access; the region holds it. */
+static inline __attribute__ ((always_inline)) unsigned
+ms_direct_note (MsDirect *d, const MsSite *site, uint64_t vaddr, unsigned size, int store)
+{
+  unsigned k = d->n++;
+  if (__builtin_expect (k >= MS_DIRECT_STEPS, 0))
+    ms_direct_abandon ();
+  MsDirectStep *s = &d->steps[k];
+  unsigned i = d->lane;
+  s->site[i] = site;
+  s->vaddr[i] = vaddr;
+  s->store[i] = (uint8_t) store;
+  s->size[i] = (uint8_t) size;
+  d->diverged |= s->site[0] != site;
+  return k;
+}
+
+/* Whether [p, p + size) is in [lo, lo + span) and naturally aligned (size
+ * is a constant at every call: the size tests fold away). */
+static inline __attribute__ ((always_inline)) int
+ms_direct_in (const uint8_t *lo, size_t span, const volatile void *p, unsigned size)
+{
+  size_t off = (size_t) ((const uint8_t *) p - lo);
+  return (size & (size - 1)) == 0 && size <= 16 && ((uintptr_t) p & (size - 1)) == 0
+         && off < span && off + size <= span;
+}
+
+static inline __attribute__ ((always_inline)) void *
+ms_direct_ld (MsDirect *d, const MsSite *site, const volatile void *p, unsigned size)
+{
+  if (__builtin_expect (!ms_direct_in (d->ld_lo, d->ld_span, p, size), 0))
+    ms_direct_region (d, p, size, 0);
+  uint64_t a = d->ld_vbase + (uint64_t) ((const uint8_t *) p - d->ld_lo);
+  ms_direct_note (d, site, a, size, 0);
+  d->ld_bufs |= d->ld_bit;
+  d->ld_min = a < d->ld_min ? a : d->ld_min;
+  d->ld_max = a + size > d->ld_max ? a + size : d->ld_max;
+  return (void *) p;
+}
+
+static inline __attribute__ ((always_inline)) void
+ms_direct_st (MsDirect *d, const MsSite *site, volatile void *p, const void *v, unsigned size)
+{
+  if (__builtin_expect (!ms_direct_in (d->st_lo, d->st_span, p, size), 0))
+    ms_direct_region (d, p, size, 1);
+  uint64_t a = d->st_vbase + (uint64_t) ((const uint8_t *) p - d->st_lo);
+  unsigned k = ms_direct_note (d, site, a, size, 1);
+  memcpy (d->val[k][d->lane], v, size);
+  d->st_bufs |= d->st_bit;
+  d->st_min = a < d->st_min ? a : d->st_min;
+  d->st_max = a + size > d->st_max ? a + size : d->st_max;
+}
