@@ -170,6 +170,25 @@ test_launches (void)
                                                   "kernel"), ==, "loopShared");
 }
 
+/* Untraced launches run free (MsLaunch.free_running: lanes stop only at
+ * barriers, collectives and atomics) and still compute what the program
+ * checks: shared memory across barriers, a shared atomic on bytes stored
+ * without a stop, shuffles; an out-of-bounds read in an untraced launch is
+ * still memsim's one-line error, exit 1. */
+static void
+test_untraced (void)
+{
+  g_autofree char *p = program ("untraced.cu");
+  g_auto (Result) r = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.out, "untraced checks passed"));
+  g_assert_nonnull (strstr (r.err, "launch 8 of the program (shift)"));
+  g_assert_nonnull (strstr (r.err, "out-of-bounds load of 4 bytes at byte offset 3072 of "
+                                   "buffer 'in'"));
+  g_assert_nonnull (strstr (r.err, "untraced.cu:38"));
+  g_assert_null (strchr (strchr (r.err, '\n') + 1, '\n'));   /* one line */
+}
+
 /* Two files (host .cpp, kernels .cu, a header), and cooperative groups. */
 static void
 test_split_and_groups (void)
@@ -292,6 +311,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/runtime", test_runtime);
   g_test_add_func ("/run/json-counts", test_json_counts);
   g_test_add_func ("/run/launches", test_launches);
+  g_test_add_func ("/run/untraced", test_untraced);
   g_test_add_func ("/run/split-and-groups", test_split_and_groups);
   g_test_add_func ("/run/errors", test_errors);
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);

@@ -160,10 +160,12 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     }
   else
     {
-      /* as fast as the emulator goes: no models, no records */
+      /* as fast as the emulator goes: no models, no records, lanes that
+       * stop only where they must (MsLaunch.free_running) */
       MsLaunch launch;
       ms_problem_launch (p, &launch);
       launch.threads = s->threads;
+      launch.free_running = TRUE;
       ok = ms_emulate (&launch, &error);
       s->untraced++;
     }

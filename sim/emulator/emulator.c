@@ -133,6 +133,7 @@ typedef struct {
   gboolean direct_ran;
   gboolean direct_off;
   guint64 direct_done, direct_abandoned;
+  gboolean free_running; /* launch->free_running, for a user's kernel */
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -319,6 +320,31 @@ native_device_address (Worker *W, const guint8 *a)
   return FALSE;
 }
 
+static inline gboolean all_written (const guint8 *shadow, guint size);
+static inline void mark_written (guint8 *shadow, guint size);
+
+/* A free-running lane's access that needs no stop (MsLaunch.free_running):
+ * aligned, and whole in a buffer or in the block's declared shared memory
+ * (a shared store marks its bytes written; a read of unwritten shared
+ * bytes stops, and is reported as on a traced launch). */
+static inline gboolean
+native_free_access (Worker *W, const guint8 *a, unsigned size, gboolean store)
+{
+  if (((guintptr) a & (size - 1)) != 0 || (size & (size - 1)) != 0)
+    return FALSE;
+  if (a >= W->shared && (gsize) (a - W->shared) + size <= W->shared_used)
+    {
+      guint8 *shadow = W->shadow + (a - W->shared);
+      if (store)
+        mark_written (shadow, size);
+      return store || all_written (shadow, size);
+    }
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
+      return TRUE;
+  return FALSE;
+}
+
 void
 ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
 {
@@ -327,6 +353,8 @@ ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
   if (W == NULL || l == NULL)
     return;   /* not in a kernel thread (a constructor, the entry's set-up) */
   const guint8 *a = p;
+  if (W->free_running && native_free_access (W, a, size, store))
+    return;
   if (((gsize) (a - W->region_lo) >= W->region_span || a < W->region_lo)
       && !native_device_address (W, a))
     return;   /* the thread's stack, the kernel's own data, threadIdx: no device access */
@@ -1365,7 +1393,7 @@ run_block (Worker *W, guint64 b)
             {
               if (at_barrier == NULL)
                 at_barrier = l;
-              else if (l->site != at_barrier->site && other_barrier == NULL)
+              else if (!ms_same_barrier (l->site, at_barrier->site) && other_barrier == NULL)
                 other_barrier = l;
             }
           else if (l->state == MS_LANE_AT_OP && blocked == NULL)
@@ -1608,6 +1636,7 @@ worker_new (const MsLaunch *launch, GError **error)
   /* users' kernels stop in native.c; MEMSIM_NO_DIRECT: fibers only (the
    * tests compare the two) */
   W->direct_off = launch->site_at != NULL || g_getenv ("MEMSIM_NO_DIRECT") != NULL;
+  W->free_running = launch->free_running && launch->site_at != NULL;
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   for (guint t = 0; t < n; t++)

@@ -70,6 +70,14 @@ typedef struct {
    * scheduling, sm_70+) go to races when set (emptied first). */
   gboolean allow_races;
   gboolean warp_hazards;
+  /* Users' kernels run for their results only (memsim run's untraced
+   * launches): a lane does a load or store of a buffer or of the block's
+   * declared shared memory, in bounds and aligned, without stopping; it
+   * stops at barriers, collectives, atomics and anything else, which are
+   * checked as usual.  Lanes of a warp then run one after another between
+   * those stops, not in lockstep: no records (sinks must be NULL), and the
+   * race check sees only the accesses that stop (docs/model.md). */
+  gboolean free_running;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

@@ -198,6 +198,16 @@ ms_lane_vote (const MsSite *site, unsigned mask, int pred, int kind)
   return (unsigned) l->res[0];
 }
 
+/* Whether two barrier sites are one __syncthreads: the same source line
+ * (a user's kernel compiled by g++ may call one __syncthreads from two
+ * places, e.g. after an if whose tail it duplicated: two code addresses,
+ * two sites, one barrier). */
+static inline int
+ms_same_barrier (const MsSite *a, const MsSite *b)
+{
+  return a == b || (a->line == b->line && (a->file == b->file || strcmp (a->file, b->file) == 0));
+}
+
 static inline __attribute__ ((always_inline)) void
 ms_lane_syncthreads (const MsSite *site)
 {
@@ -210,7 +220,7 @@ ms_lane_syncthreads (const MsSite *site)
   l->state = MS_LANE_AT_BARRIER;
   if (ctl->n_barrier++ == 0)
     ctl->barrier_site = site;
-  else if (site != ctl->barrier_site)
+  else if (!ms_same_barrier (site, ctl->barrier_site))
     ctl->barrier_mismatch = 1;
   ms_lane_yield (l);
 }
