@@ -50,10 +50,7 @@ typedef struct {
   size_t ld_span, st_span;
   uint64_t ld_vbase, st_vbase;
   unsigned ld_bit, st_bit;   /* the two regions' buffers, as bits */
-  /* the buffers the warp loads and stores (bits), and the virtual bytes:
-   * [min, max) of each */
-  unsigned ld_bufs, st_bufs;
-  uint64_t ld_min, ld_max, st_min, st_max;
+  unsigned ld_bufs, st_bufs; /* the buffers the warp loads and stores */
   jmp_buf jump;            /* where ms_direct_abandon returns to (a setjmp
                               that AddressSanitizer knows, unlike the builtin) */
 } MsDirect;
@@ -102,8 +99,6 @@ ms_direct_ld (MsDirect *d, const MsSite *site, const volatile void *p, unsigned 
   uint64_t a = d->ld_vbase + (uint64_t) ((const uint8_t *) p - d->ld_lo);
   ms_direct_note (d, site, a, size, 0);
   d->ld_bufs |= d->ld_bit;
-  d->ld_min = a < d->ld_min ? a : d->ld_min;
-  d->ld_max = a + size > d->ld_max ? a + size : d->ld_max;
   return (void *) p;
 }
 
@@ -116,6 +111,4 @@ ms_direct_st (MsDirect *d, const MsSite *site, volatile void *p, const void *v, 
   unsigned k = ms_direct_note (d, site, a, size, 1);
   memcpy (d->val[k][d->lane], v, size);
   d->st_bufs |= d->st_bit;
-  d->st_min = a < d->st_min ? a : d->st_min;
-  d->st_max = a + size > d->st_max ? a + size : d->st_max;
 }

@@ -1210,6 +1210,25 @@ direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, gui
   return TRUE;
 }
 
+/* Whether the bytes the warp's lanes load and the bytes they store (the
+ * span from the lowest to the highest of each) overlap. */
+static gboolean
+direct_overlap (const MsDirect *d, const guint16 *len, guint n)
+{
+  guint64 ld_min = G_MAXUINT64, ld_max = 0, st_min = G_MAXUINT64, st_max = 0;
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; k < len[i]; k++)
+      {
+        const MsDirectStep *s = &d->steps[k];
+        guint64 a = s->vaddr[i], e = a + s->size[i];
+        if (s->store[i])
+          st_min = MIN (st_min, a), st_max = MAX (st_max, e);
+        else
+          ld_min = MIN (ld_min, a), ld_max = MAX (ld_max, e);
+      }
+  return ld_min < st_max && st_min < ld_max;
+}
+
 /* The straight run's fiber: runs the lanes of W->direct_warp one after the
  * other, each to its end, noting its accesses.  On a stack of the pool (not
  * the worker's own), so a kernel has the stack it has on fibers, and a
@@ -1264,8 +1283,6 @@ run_direct (Worker *W, Lane *warp, guint n)
     }
   d->diverged = 0;
   d->ld_bufs = d->st_bufs = 0;
-  d->ld_min = d->st_min = G_MAXUINT64;
-  d->ld_max = d->st_max = 0;
   W->direct_warp = warp;
   W->direct_n = n;
   ms_fiber_switch (&W->ctl.sched, &W->direct_fiber);
@@ -1278,7 +1295,7 @@ run_direct (Worker *W, Lane *warp, guint n)
   const guint16 *len = W->direct_len;
 
   /* a load of bytes the warp stores could read another value on fibers */
-  if ((d->ld_bufs & d->st_bufs) != 0 && d->ld_min < d->st_max && d->st_min < d->ld_max)
+  if ((d->ld_bufs & d->st_bufs) != 0 && direct_overlap (d, len, n))
     {
       W->direct_abandoned++;
       return 0;
