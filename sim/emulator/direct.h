@@ -21,7 +21,6 @@
  */
 #pragma once
 
-#include <setjmp.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -51,8 +50,6 @@ typedef struct {
   uint64_t ld_vbase, st_vbase;
   unsigned ld_bit, st_bit;   /* the two regions' buffers, as bits */
   unsigned ld_bufs, st_bufs; /* the buffers the warp loads and stores */
-  jmp_buf jump;            /* where ms_direct_abandon returns to (a setjmp
-                              that AddressSanitizer knows, unlike the builtin) */
 } MsDirect;
 
 /* Set while a warp runs straight through (emulator.c). */
@@ -61,8 +58,12 @@ extern __thread MsDirect *ms_direct;
 /* Makes the buffer holding [p, p + size) the load's (store's) region of d;
  * abandons the warp if no buffer holds it whole. */
 void ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store);
-/* Gives up the straight run of the warp (see above). */
-void ms_direct_abandon (void) __attribute__ ((noreturn));
+/* Gives up the straight run of the warp (see above): back to the
+ * scheduler, leaving the run's frames behind (its fiber starts afresh).
+ * It never returns, but is not declared noreturn: AddressSanitizer would
+ * clean up the stack before the call, and warns that a fiber's stack is
+ * not one it knows. */
+void ms_direct_abandon (void);
 
 /* The note of lane d->lane's next access; the region holds it. */
 static inline __attribute__ ((always_inline)) unsigned

@@ -33,7 +33,6 @@
 #include "config.h"
 #include "emulator.h"
 
-#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1115,10 +1114,17 @@ ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store)
   ms_direct_abandon ();
 }
 
+/* (A switch, not a longjmp: AddressSanitizer warns on a longjmp within a
+ * stack it does not know, and the fiber is made anew anyway.) */
 void
 ms_direct_abandon (void)
 {
-  longjmp (ms_direct->jump, 1);
+  Worker *W = cur_worker;
+  ms_direct = NULL;
+  W->direct_ran = FALSE;
+  ms_fiber_switch (&W->direct_fiber, &W->ctl.sched);
+  /* never resumed: run_direct makes the fiber anew (and nothing here may
+   * let the compiler infer noreturn, direct.h says why) */
 }
 
 /* The host address of virtual address va (a buffer's: direct.h checked). */
@@ -1240,23 +1246,19 @@ direct_main (void *arg)
   MsDirect *d = &W->direct;
   for (;;)
     {
-      W->direct_ran = FALSE;
-      if (setjmp (d->jump) == 0)
+      ms_direct = d;
+      for (guint i = 0; i < W->direct_n; i++)
         {
-          ms_direct = d;
-          for (guint i = 0; i < W->direct_n; i++)
-            {
-              Lane *l = &W->direct_warp[i];
-              d->lane = i;
-              d->n = 0;
-              ms_cur_lane = l;
-              ms_self = &l->thread_idx;
-              W->launch->entry (&W->launch->args);
-              W->direct_len[i] = (guint16) d->n;
-            }
-          W->direct_ran = TRUE;
+          Lane *l = &W->direct_warp[i];
+          d->lane = i;
+          d->n = 0;
+          ms_cur_lane = l;
+          ms_self = &l->thread_idx;
+          W->launch->entry (&W->launch->args);
+          W->direct_len[i] = (guint16) d->n;
         }
       ms_direct = NULL;
+      W->direct_ran = TRUE;
       ms_fiber_switch (&W->direct_fiber, &W->ctl.sched);
     }
 }
@@ -1288,6 +1290,8 @@ run_direct (Worker *W, Lane *warp, guint n)
   ms_fiber_switch (&W->ctl.sched, &W->direct_fiber);
   if (!W->direct_ran)
     {
+      /* abandoned in the middle of a lane: start the fiber afresh */
+      ms_fiber_init (&W->direct_fiber, W->pool, W->n_lanes, direct_main, W);
       if (++W->direct_abandoned > W->direct_done + 8)
         W->direct_off = TRUE;   /* e.g. a kernel with barriers: stop trying */
       return 0;
