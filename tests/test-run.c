@@ -204,6 +204,28 @@ test_split_and_groups (void)
   g_assert_cmpint (g.status, ==, 0);
   g_assert_nonnull (strstr (g.out, "tile sums correct"));
   g_assert_nonnull (strstr (g.out, "tileSums<64>"));
+  g_assert_nonnull (strstr (g.out, "bit atomics correct"));
+
+  /* cg::reduce over two-warp tiles, CUDA's scheme (cooperative_groups.h):
+   * per block of 8 warps in 4 tiles, forming the tiles clears each warp's
+   * barrier bit (8 atomics); each warp stores its slot (8 stores) and sets
+   * its bit (8 atomics); each tile's last warp loads the 2 slots (4 loads),
+   * stores the total back (4 stores) and releases (4 atomics); the other
+   * warp loads the barrier word once (4 loads); every warp loads its slot
+   * (8 loads), unless the compiler sinks that load into the one branch
+   * that uses the result (g++ 12 does: tile rank 0, 4 loads).  4 blocks:
+   * 48 to 64 loads, 48 stores, 80 atomics. */
+  g_auto (Result) j = run (groups, "--source-counts", "--format", "json", NULL);
+  g_assert_cmpint (j.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, j.out, -1, NULL));
+  JsonArray *launches =
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches");
+  JsonObject *m = metrics_of (launches, 1);
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), >=, 48);
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), <=, 64);
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_st.sum"), ==, 48);
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_atom.sum"), ==, 80);
 }
 
 /* Errors: one line, non-zero, and -o never written by a failed program. */

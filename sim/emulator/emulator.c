@@ -537,6 +537,9 @@ copy_value (void *dst, const volatile void *src, unsigned size)
         case MS_ATOMIC_MIN: nw = old < v ? old : v; break;                      \
         case MS_ATOMIC_MAX: nw = old > v ? old : v; break;                      \
         case MS_ATOMIC_EXCH: nw = v; break;                                     \
+        case MS_ATOMIC_AND: nw = (T) ((U) old & (U) v); break;                  \
+        case MS_ATOMIC_OR: nw = (T) ((U) old | (U) v); break;                   \
+        case MS_ATOMIC_XOR: nw = (T) ((U) old ^ (U) v); break;                  \
         default: nw = old == c ? v : old; break;                                \
         }                                                                       \
     } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
@@ -579,6 +582,9 @@ do_atomic (Worker *W, Lane *l)
     ATOMIC_INT_OP (gint64, guint64, p, l);
   else if (l->size == 8 && l->num == MS_NUM_UINT)
     ATOMIC_INT_OP (guint64, guint64, p, l);
+  else if (l->sub == MS_ATOMIC_AND || l->sub == MS_ATOMIC_OR || l->sub == MS_ATOMIC_XOR)
+    return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
+                    "atomicAnd/Or/Xor on a floating-point value: CUDA has them for integers only");
   else if (l->size == 4 && l->num == MS_NUM_FLOAT)
     ATOMIC_FLOAT_OP (float, guint32, p, l);
   else if (l->size == 8 && l->num == MS_NUM_DOUBLE)

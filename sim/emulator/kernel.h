@@ -15,7 +15,7 @@
  *   SHARED_ARRAY2(T, name, n, m)    __shared__ T name[n][m];
  *   __syncthreads(), __syncwarp([mask]), __shfl_sync/_up/_down/_xor,
  *   __ballot_sync, __any_sync, __all_sync, __activemask, atomicAdd/Sub/
- *   Min/Max/Exch/CAS, threadIdx/blockIdx/blockDim/gridDim/warpSize,
+ *   Min/Max/Exch/CAS/And/Or/Xor, threadIdx/blockIdx/blockDim/gridDim/warpSize,
  *   float2/float3/float4/int2/int4 and their make_ functions (a float3 is
  *   loaded member by member, LD (p[i].x): the GPU has no 12-byte access).
  * A kernel is exposed to memsim through an entry:
@@ -145,7 +145,7 @@ extern __thread MsBlockInfo ms_block;
 
 enum {
   MS_ATOMIC_ADD, MS_ATOMIC_SUB, MS_ATOMIC_MIN, MS_ATOMIC_MAX,
-  MS_ATOMIC_EXCH, MS_ATOMIC_CAS,
+  MS_ATOMIC_EXCH, MS_ATOMIC_CAS, MS_ATOMIC_AND, MS_ATOMIC_OR, MS_ATOMIC_XOR,
 };
 enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE };
 enum { MS_SHFL_IDX, MS_SHFL_UP, MS_SHFL_DOWN, MS_SHFL_XOR };
@@ -217,6 +217,9 @@ static inline constexpr int ms_num_kind_ (long long) { return MS_NUM_INT; }
 #define atomicMax(p, v) MS_ATOMIC_ (MS_ATOMIC_MAX, p, v, 0)
 #define atomicExch(p, v) MS_ATOMIC_ (MS_ATOMIC_EXCH, p, v, 0)
 #define atomicCAS(p, c, v) MS_ATOMIC_ (MS_ATOMIC_CAS, p, v, c)
+#define atomicAnd(p, v) MS_ATOMIC_ (MS_ATOMIC_AND, p, v, 0)   /* integers only, as in CUDA */
+#define atomicOr(p, v) MS_ATOMIC_ (MS_ATOMIC_OR, p, v, 0)
+#define atomicXor(p, v) MS_ATOMIC_ (MS_ATOMIC_XOR, p, v, 0)
 
 #ifndef MS_USER_KERNEL
 #define __syncthreads() ms_lane_syncthreads (MS_SITE_)

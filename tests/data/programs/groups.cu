@@ -1,6 +1,6 @@
 // groups.cu - cooperative groups in a whole program: block sums by a
 // warp-sized tile's cg::reduce and by a two-warp tile's; the program checks
-// both against the host's sum (exit 0).  tests/test-run.c runs it.
+// both against the host's sum, and atomicOr/And/Xor (exit 0).  tests/test-run.c runs it.
 #include <cstdio>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -16,6 +16,24 @@ __global__ void firstEight(int *out, const int *in)
         if (lane == 0)
             out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = s;
     }
+}
+
+// atomicOr/And/Xor on shared and global words: out[0] = OR of the bits
+// 1 << (t % 32), out[1] = AND of ~(1 << (t % 8)) over all bits set,
+// out[2] = XOR of t (threads 0..255: 0)
+__global__ void bitAtomics(unsigned *out)
+{
+    __shared__ unsigned word;
+    unsigned t = threadIdx.x;
+    if (t == 0)
+        word = 0;
+    __syncthreads();
+    atomicOr(&word, 1u << (t % 32));
+    __syncthreads();
+    if (t == 0)
+        out[0] = word;
+    atomicAnd(&out[1], ~(1u << (t % 8)));
+    atomicXor(&out[2], t);
 }
 
 template <unsigned TileSize>
@@ -64,5 +82,16 @@ int main()
         if (sums[w] != want) { printf("first eight, warp %d: %d, expected %d\n", w, sums[w], want); return 3; }
     }
     printf("tile sums correct\n");
+
+    unsigned bits[3] = { 0, 0xffffffffu, 0 }, *d_bits;
+    cudaMalloc(&d_bits, sizeof bits);
+    cudaMemcpy(d_bits, bits, sizeof bits, cudaMemcpyHostToDevice);
+    bitAtomics<<<1, 256>>>(d_bits);
+    cudaMemcpy(bits, d_bits, sizeof bits, cudaMemcpyDeviceToHost);
+    if (bits[0] != 0xffffffffu || bits[1] != 0xffffff00u || bits[2] != 0) {
+        printf("bit atomics: %08x %08x %08x\n", bits[0], bits[1], bits[2]);
+        return 4;
+    }
+    printf("bit atomics correct\n");
     return 0;
 }
