@@ -67,6 +67,16 @@ assert_one_line_error (const Result *r, int status, const char *fragment)
   g_assert_nonnull (strstr (r->err, fragment));
 }
 
+/* memsim run's JSON document `text`, parsed by parser: its root object. */
+static JsonObject *
+json_root (JsonParser *parser, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
 static JsonObject *
 metrics_of (JsonArray *launches, guint i)
 {
@@ -116,9 +126,7 @@ test_json_counts (void)
   g_assert_nonnull (strstr (r.err, "naive: correct"));
   g_assert_nonnull (strstr (r.err, "tiled: correct"));
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) error = NULL;
-  g_assert_true (json_parser_load_from_data (parser, r.out, -1, &error));
-  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  JsonObject *root = json_root (parser, r.out);
   g_assert_cmpint (json_object_get_int_member (root, "traced"), ==, 2);
   g_assert_cmpint (json_object_get_int_member (root, "untraced"), ==, 0);
   JsonArray *launches = json_object_get_array_member (root, "launches");
@@ -159,8 +167,7 @@ test_launches (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "all checks passed"));
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
-  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  JsonObject *root = json_root (parser, r.out);
   /* fill, loopShared, clamp traced; fill's three timed launches not */
   g_assert_cmpint (json_object_get_int_member (root, "traced"), ==, 3);
   g_assert_cmpint (json_object_get_int_member (root, "untraced"), ==, 3);
@@ -218,9 +225,7 @@ test_split_and_groups (void)
   g_auto (Result) j = run (groups, "--source-counts", "--format", "json", NULL);
   g_assert_cmpint (j.status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
-  g_assert_true (json_parser_load_from_data (parser, j.out, -1, NULL));
-  JsonArray *launches =
-    json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "launches");
+  JsonArray *launches = json_object_get_array_member (json_root (parser, j.out), "launches");
   JsonObject *m = metrics_of (launches, 1);
   g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), >=, 48);
   g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), <=, 64);
@@ -304,9 +309,7 @@ test_compiler_exact (void)
       g_assert_cmpint (r.status, ==, 0);
       g_assert_nonnull (strstr (r.err, "product correct"));
       g_autoptr (JsonParser) parser = json_parser_new ();
-      g_assert_true (json_parser_load_from_data (parser, r.out, -1, NULL));
-      JsonArray *launches = json_object_get_array_member (
-        json_node_get_object (json_parser_get_root (parser)), "launches");
+      JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
       JsonObject *l = json_array_get_object_element (launches, 0);
       g_assert_cmpstr (json_object_get_string_member (l, "counts"), ==, source ? "source" : "sass");
       g_assert_cmpint (metric (metrics_of (launches, 0), ld), ==, want[source]);

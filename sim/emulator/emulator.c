@@ -304,6 +304,31 @@ ms_native_site (const void *pc)
   return site;
 }
 
+/* Whether [a, a + size) lies whole in the block's declared shared memory. */
+static inline gboolean
+in_shared (const Worker *W, const guint8 *a, gsize size)
+{
+  return a >= W->shared && (gsize) (a - W->shared) + size <= W->shared_used;
+}
+
+/* The buffer holding [a, a + size) whole, or -1. */
+static inline int
+buffer_holding (const Worker *W, const guint8 *a, gsize size)
+{
+  for (guint b = 0; b < W->n_bufs; b++)
+    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
+      return (int) b;
+  return -1;
+}
+
+/* Whether an access of size bytes at a has a size the GPU has (a power of
+ * two) and its natural alignment. */
+static inline gboolean
+naturally_aligned (const guint8 *a, gsize size)
+{
+  return (size & (size - 1)) == 0 && ((guintptr) a & (size - 1)) == 0;
+}
+
 /* Whether address a is device memory of the current block: the shared
  * window (with the slack fail_out_of_bounds reports), a buffer, or the
  * guard margin around one (out of bounds: exec_memory says so). */
@@ -329,19 +354,16 @@ static inline void mark_written (guint8 *shadow, guint size);
 static inline gboolean
 native_free_access (Worker *W, const guint8 *a, unsigned size, gboolean store)
 {
-  if (((guintptr) a & (size - 1)) != 0 || (size & (size - 1)) != 0)
+  if (!naturally_aligned (a, size))
     return FALSE;
-  if (a >= W->shared && (gsize) (a - W->shared) + size <= W->shared_used)
+  if (in_shared (W, a, size))
     {
       guint8 *shadow = W->shadow + (a - W->shared);
       if (store)
         mark_written (shadow, size);
       return store || all_written (shadow, size);
     }
-  for (guint b = 0; b < W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
-      return TRUE;
-  return FALSE;
+  return buffer_holding (W, a, size) >= 0;
 }
 
 void
@@ -467,7 +489,7 @@ static gboolean
 find_region (Worker *W, const Lane *l)
 {
   const guint8 *a = (const guint8 *) l->addr;
-  if (a >= W->shared && (gsize) (a - W->shared) + l->size <= W->shared_used)
+  if (in_shared (W, a, l->size))
     {
       W->region_lo = W->shared;
       W->region_span = W->shared_used;
@@ -475,16 +497,14 @@ find_region (Worker *W, const Lane *l)
       W->region_space = MS_SPACE_SHARED;
       return TRUE;
     }
-  for (guint b = 0; b < W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + l->size <= W->buf_bytes[b])
-      {
-        W->region_lo = W->buf_base[b];
-        W->region_span = W->buf_bytes[b];
-        W->region_vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
-        W->region_space = MS_SPACE_GLOBAL;
-        return TRUE;
-      }
-  return FALSE;
+  int b = buffer_holding (W, a, l->size);
+  if (b < 0)
+    return FALSE;
+  W->region_lo = W->buf_base[b];
+  W->region_span = W->buf_bytes[b];
+  W->region_vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+  W->region_space = MS_SPACE_GLOBAL;
+  return TRUE;
 }
 
 /* Maps lane l's address to (space, virtual address); FALSE if invalid.
@@ -1103,21 +1123,19 @@ ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store)
 {
   Worker *W = cur_worker;
   const guint8 *a = (const guint8 *) p;
-  if ((size & (size - 1)) != 0 || size > 16 || ((guintptr) a & (size - 1)) != 0)
-    ms_direct_abandon ();
-  for (guint b = 0; b < W->n_bufs; b++)
-    if (a >= W->buf_base[b] && (gsize) (a - W->buf_base[b]) + size <= W->buf_bytes[b])
-      {
-        guint64 vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
-        if (store)
-          d->st_lo = W->buf_base[b], d->st_span = W->buf_bytes[b], d->st_vbase = vbase,
-          d->st_bit = 1u << b;
-        else
-          d->ld_lo = W->buf_base[b], d->ld_span = W->buf_bytes[b], d->ld_vbase = vbase,
-          d->ld_bit = 1u << b;
-        return;
-      }
-  ms_direct_abandon ();
+  int b = size <= 16 && naturally_aligned (a, size) ? buffer_holding (W, a, size) : -1;
+  if (b < 0)
+    {
+      ms_direct_abandon ();
+      return;   /* (never reached) */
+    }
+  guint64 vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+  if (store)
+    d->st_lo = W->buf_base[b], d->st_span = W->buf_bytes[b], d->st_vbase = vbase,
+    d->st_bit = 1u << b;
+  else
+    d->ld_lo = W->buf_base[b], d->ld_span = W->buf_bytes[b], d->ld_vbase = vbase,
+    d->ld_bit = 1u << b;
 }
 
 /* (A switch, not a longjmp: AddressSanitizer warns on a longjmp within a

@@ -573,13 +573,28 @@ cudaGetErrorName (cudaError_t error)
 
 /* ------------------------------------------------------------ events, streams */
 
+/* An event or stream: the runtime owns it until the program destroys it,
+ * or the program ends (ms_cuda_runtime_end), as CUDA does. */
+static gpointer
+handle_new (gsize size)
+{
+  gpointer h = g_malloc0 (size);
+  g_hash_table_add (rt.handles, h);
+  return h;
+}
+
+static cudaError_t
+handle_destroy (gpointer h)
+{
+  return g_hash_table_remove (rt.handles, h) ? cudaSuccess : fail (cudaErrorInvalidResourceHandle);
+}
+
 cudaError_t
 cudaEventCreate (cudaEvent_t *event)
 {
   if (event == NULL)
     return fail (cudaErrorInvalidValue);
-  *event = g_new0 (struct CUevent_st, 1);
-  g_hash_table_add (rt.handles, *event);
+  *event = handle_new (sizeof (struct CUevent_st));
   return cudaSuccess;
 }
 
@@ -625,8 +640,7 @@ cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t
 cudaEventDestroy (cudaEvent_t event)
 {
-  return g_hash_table_remove (rt.handles, event) ? cudaSuccess
-                                                 : fail (cudaErrorInvalidResourceHandle);
+  return handle_destroy (event);
 }
 
 cudaError_t
@@ -634,8 +648,7 @@ cudaStreamCreate (cudaStream_t *stream)
 {
   if (stream == NULL)
     return fail (cudaErrorInvalidValue);
-  *stream = g_new0 (struct CUstream_st, 1);
-  g_hash_table_add (rt.handles, *stream);
+  *stream = handle_new (sizeof (struct CUstream_st));
   return cudaSuccess;
 }
 
@@ -660,8 +673,7 @@ cudaStreamQuery (cudaStream_t stream)
 cudaError_t
 cudaStreamDestroy (cudaStream_t stream)
 {
-  return g_hash_table_remove (rt.handles, stream) ? cudaSuccess
-                                                  : fail (cudaErrorInvalidResourceHandle);
+  return handle_destroy (stream);
 }
 
 /* ------------------------------------------------------------ launches */
