@@ -69,6 +69,19 @@ h100_data_only (void)
   return a;
 }
 
+/* h100_data_only with an L2 of `bytes` in one partition, `ways` ways,
+ * and no L1 (every load reaches the L2). */
+static MsArch
+small_l2 (guint64 bytes, guint ways)
+{
+  MsArch a = h100_data_only ();
+  a.l2_bytes = (int) bytes;
+  a.l2_partitions = 1;
+  a.l2_ways = (int) ways;
+  a.l1_bytes = 0;
+  return a;
+}
+
 static void
 test_dense_read (void)
 {
@@ -165,11 +178,7 @@ test_eviction_by_capacity (void)
   /* a fully associative 4 KiB L2 (32 lines, LRU) read in a loop over 33
    * lines: LRU keeps missing (the classic cyclic pattern), so every read
    * of the second pass misses again: 2 x 33 lines read from DRAM */
-  MsArch arch = h100_data_only ();
-  arch.l2_bytes = 32 * 128;
-  arch.l2_partitions = 1;
-  arch.l2_ways = 32;
-  arch.l1_bytes = 0;     /* no L1: every load reaches the L2 */
+  MsArch arch = small_l2 (32 * 128, 32);     /* no L1: every load reaches the L2 */
   MsWarpAccess r[66];
   for (guint i = 0; i < 66; i++)
     r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 33), 4, 4, 0);
@@ -197,16 +206,81 @@ test_eviction_by_capacity (void)
 }
 
 static void
+test_column_stores (void)
+{
+  /* a fully associative L2 of 32 lines (LRU), no L1; a column: 32 lanes
+   * 1 KiB apart, one sector each, 32 lines */
+  MsArch arch = small_l2 (32 * 128, 32);
+  MsWarpAccess r[3];
+  /* the column stored twice (its next sector): all hits, nothing written back */
+  r[0] = warp (MS_OP_ST, BUF, 1024, 4, 0);
+  r[1] = warp (MS_OP_ST, BUF + 32, 1024, 4, 0);
+  Traffic t;
+  run (&arch, r, 2, &t);
+  g_assert_cmpuint (t.l2_write, ==, 64);
+  g_assert_cmpuint (t.dram_write, ==, 0);
+  /* a row read between the two: it evicts the column's least recent line
+   * (lane 0's: one dirty sector, 32 bytes), so the second store misses
+   * lane 0's line, whose return evicts lane 1's line (now the least
+   * recent), and so on down the column: lanes 1..31's lines are written
+   * back (31 x 32 bytes); the last one back evicts the row (clean) */
+  r[1] = warp (MS_OP_LD, 2 * BUF, 4, 4, 0);
+  r[2] = warp (MS_OP_ST, BUF + 32, 1024, 4, 0);
+  run (&arch, r, 3, &t);
+  g_assert_cmpuint (t.dram_write, ==, 32 + 31 * 32);
+  g_assert_cmpuint (t.dram_read, ==, 128);
+  g_assert_cmpuint (t.l2_write, ==, 64);
+}
+
+/* The closed forms for rows, broadcasts and columns (cache.c's
+ * uniform_lines and its column of ways) against the general path: a random
+ * stream of such accesses, and the same stream with each warp's lanes in
+ * reverse order (the same lines, which only the general path sorts),
+ * through a small L2 that evicts, must give the same traffic. */
+static void
+test_uniform_vs_general (void)
+{
+  MsArch arch = small_l2 (16 * 1024, 4);
+  arch.l1_bytes = h100_data_only ().l1_bytes;   /* and the L1s, on 4 SMs */
+  GRand *rand = g_rand_new_with_seed (20261124);
+  static const guint widths[] = { 1, 2, 4, 8, 16 };
+  static const guint64 columns[] = { 128, 160, 256, 1024, 4096 };
+  guint n = 4000;
+  g_autofree MsWarpAccess *fwd = g_new (MsWarpAccess, n);
+  g_autofree MsWarpAccess *rev = g_new (MsWarpAccess, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint width = widths[g_rand_int_range (rand, 0, 5)];
+      guint64 base = BUF + (guint64) g_rand_int_range (rand, 0, 1 << 14) * width;
+      guint kind = (guint) g_rand_int_range (rand, 0, 4);
+      guint64 stride = kind == 0 ? 0 : kind == 1 ? width : columns[g_rand_int_range (rand, 0, 5)];
+      if (kind >= 2)   /* column accesses repeat their lines, as a tile's warps do */
+        base = BUF + (guint64) g_rand_int_range (rand, 0, 8) * 32
+               + (guint64) g_rand_int_range (rand, 0, 32 / width) * width;
+      MsOp op = g_rand_boolean (rand) ? MS_OP_ST : MS_OP_LD;
+      fwd[i] = warp (op, base, stride, width, (guint32) g_rand_int_range (rand, 0, 4));
+      rev[i] = fwd[i];
+      for (guint l = 0; l < MS_WARP_SIZE; l++)
+        rev[i].addr[l] = fwd[i].addr[MS_WARP_SIZE - 1 - l];
+    }
+  g_rand_free (rand);
+  Traffic a, b;
+  run (&arch, fwd, n, &a);
+  run (&arch, rev, n, &b);
+  g_assert_cmpuint (a.l2_read, ==, b.l2_read);
+  g_assert_cmpuint (a.l2_write, ==, b.l2_write);
+  g_assert_cmpuint (a.dram_read, ==, b.dram_read);
+  g_assert_cmpuint (a.dram_write, ==, b.dram_write);
+  g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
+}
+
+static void
 test_sampled_run (void)
 {
   /* A sampled run (sample_fraction 1/4) keeps a second L2 of a quarter of
    * the size for write-backs (cache.c).  Full L2: 32 lines, fully
    * associative; the small one: 8 lines. */
-  MsArch arch = h100_data_only ();
-  arch.l2_bytes = 32 * 128;
-  arch.l2_partitions = 1;
-  arch.l2_ways = 32;
-  arch.l1_bytes = 0;
+  MsArch arch = small_l2 (32 * 128, 32);
   MsWarpAccess r[64];
   /* 16 lines written once (full warps, 128 bytes each): the full L2 holds
    * them all (no write-back), the small one evicts the 8 oldest, dirty:
@@ -269,6 +343,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cache/writes-stay-in-l2", test_writes_stay_in_l2);
   g_test_add_func ("/cache/eviction-by-capacity", test_eviction_by_capacity);
   g_test_add_func ("/cache/atomics-and-shared", test_atomics_and_shared);
+  g_test_add_func ("/cache/column-stores", test_column_stores);
+  g_test_add_func ("/cache/uniform-vs-general", test_uniform_vs_general);
   g_test_add_func ("/cache/sampled-run", test_sampled_run);
   g_test_add_func ("/cache/presets-without-figures", test_presets_without_figures);
   return g_test_run ();

@@ -536,7 +536,7 @@ random_access (GRand *r, MsWarpAccess *a)
   gboolean aligned = g_rand_int_range (r, 0, 4) != 0;
   guint64 base = 256 * (guint64) g_rand_int_range (r, 0, 1 << 20);
   guint64 mis = aligned ? 0 : (guint64) g_rand_int_range (r, 0, 16);
-  static const gint64 strides[] = { 0, 1, 2, 3, 4, 8, 16, 17, 32, 33, -1, -2, 1000 };
+  static const gint64 strides[] = { 0, 1, 2, 3, 4, 8, 16, 17, 32, 33, -1, -2, 256, 1000, 4096 };
 
   memset (a, 0, sizeof *a);
   a->width = (guint8) width;

@@ -64,12 +64,13 @@
 #define L1_WAYS 4
 
 /* One way of a set: a line and its sector bits, 16 bytes so a set's ways
- * sit together in the host's cache. */
+ * sit together in the host's cache.  No field is a char: a store to one
+ * would let the compiler assume it changed any memory, and reload. */
 typedef struct {
   guint64 tag;      /* line address + 1; 0 = empty way */
   guint32 used;     /* last use, for LRU */
-  guint8 valid;     /* sector bits */
-  guint8 dirty;
+  guint16 valid;    /* sector bits */
+  guint16 dirty;
 } Way;
 
 #define MEMO_SIZE 256   /* recently used lines (cache_memo: the top 8 bits of a hash) */
@@ -82,7 +83,8 @@ typedef struct {
   Way *way;         /* [set * ways + w] */
   guint sets, ways;
   guint64 sets_m;   /* for x % sets without a division (cache_set) */
-  guint32 clock;
+  guint64 clock;    /* the last stamp (below 2^32; 64 bits so that a store
+                       to a way's stamp cannot alias it) */
   gsize memo[MEMO_SIZE];
 } Cache;
 
@@ -106,7 +108,7 @@ cache_clear (Cache *c)
 
 /* sectors in a line's 4 sector bits */
 static inline guint
-bits_count (guint8 bits)
+bits_count (guint bits)
 {
   static const guint8 n[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
   return n[bits & 15];
@@ -166,28 +168,32 @@ cache_find (Cache *c, guint64 line)
 
 /* The way holding line, put there if absent: one pass over the set finds
  * the line or the way to replace (an empty one, else the least recently
- * used).  *evicted_dirty gets the dirty sector bits of a replaced line
- * (0 on a hit or an empty way); *hit whether the line was there. */
-static gsize cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit,
-                           guint8 *evicted_dirty);
+ * used).  .evicted gets the dirty sector bits of a replaced line (0 on a
+ * hit or an empty way).  Returned by value, not through pointers: the
+ * callers' loops keep it in registers. */
+typedef struct {
+  gsize way;
+  guint evicted;
+} Got;
 
-static inline __attribute__ ((always_inline)) gsize
-cache_get (Cache *c, guint64 line, gboolean *hit, guint8 *evicted_dirty)
+static Got cache_get_set (Cache *c, guint64 line, gsize *memo);
+
+static inline __attribute__ ((always_inline)) Got
+cache_get (Cache *c, guint64 line)
 {
   gsize *memo = cache_memo (c, line);
-  *evicted_dirty = 0;
-  if (c->way[*memo].tag == line + 1)
+  gsize m = *memo;
+  if (c->way[m].tag == line + 1)
     {
-      c->way[*memo].used = cache_tick (c);
-      *hit = TRUE;
-      return *memo;
+      c->way[m].used = cache_tick (c);
+      return (Got) { m, 0 };
     }
-  return cache_get_set (c, line, memo, hit, evicted_dirty);
+  return cache_get_set (c, line, memo);
 }
 
 /* cache_get past the memo: the scan of the line's set. */
-static gsize
-cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit, guint8 *evicted_dirty)
+static Got
+cache_get_set (Cache *c, guint64 line, gsize *memo)
 {
   gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
   gboolean empty = FALSE;
@@ -198,8 +204,7 @@ cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit, guint8 *evict
         {
           c->way[i].used = cache_tick (c);
           *memo = i;
-          *hit = TRUE;
-          return i;
+          return (Got) { i, 0 };
         }
       if (empty)
         continue;
@@ -212,15 +217,24 @@ cache_get_set (Cache *c, guint64 line, gsize *memo, gboolean *hit, guint8 *evict
         victim = i;
     }
   Way *v = &c->way[victim];
-  *evicted_dirty = v->tag ? v->dirty : 0;
+  guint evicted = v->tag ? v->dirty : 0;
   *v = (Way) { .tag = line + 1, .used = cache_tick (c) };
   *memo = victim;
-  *hit = FALSE;
-  return victim;
+  return (Got) { victim, evicted };
 }
+
+/* The last store to a column (uniform_lines with a step: the 32 lines of
+ * a transposed tile, which the next warps of the block store again) and
+ * the L2 ways it left them in: the next store to the same lines checks
+ * those ways, instead of a memo lookup a line.  step 0: none. */
+typedef struct {
+  guint64 first, step;
+  gsize way[MS_WARP_SIZE];
+} Column;
 
 typedef struct {
   Cache l2;
+  Column column;
   Cache l2_small;       /* a sampled run's write-back L2 (sets == 0: none) */
   Cache **l1;           /* one per SM (NULL when the preset has no L1), each
                            made on the SM's first access */
@@ -284,12 +298,10 @@ cache_state_clear (gpointer state)
 static inline __attribute__ ((always_inline)) gsize
 l2_line (CacheState *s, guint64 line, guint64 *v)
 {
-  gboolean hit;
-  guint8 dirty;
-  gsize i = cache_get (&s->l2, line, &hit, &dirty);
+  Got g = cache_get (&s->l2, line);
   if (s->l2_small.sets == 0)
-    v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
-  return i;
+    v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (g.evicted) << SECTOR_SHIFT;
+  return g.way;
 }
 
 /* A sampled run's small L2: every line the L2 sees, its sectors `bits`
@@ -299,12 +311,10 @@ l2_small_line (CacheState *s, guint64 line, guint8 bits, gboolean write, guint64
 {
   if (s->l2_small.sets == 0)
     return;
-  gboolean hit;
-  guint8 dirty;
-  gsize i = cache_get (&s->l2_small, line, &hit, &dirty);
-  v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (dirty) << SECTOR_SHIFT;
+  Got g = cache_get (&s->l2_small, line);
+  v[MS_SLOT_DRAM_WRITE] += (guint64) bits_count (g.evicted) << SECTOR_SHIFT;
   if (write)
-    s->l2_small.way[i].dirty |= bits;
+    s->l2_small.way[g.way].dirty |= bits;
 }
 
 /* The sectors DRAM reads for the missing ones: their whole chunks. */
@@ -351,9 +361,7 @@ cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint6
     {
       if (l1)
         {
-          gboolean hit;
-          guint8 unused;
-          gsize w = cache_get (l1, line, &hit, &unused);
+          gsize w = cache_get (l1, line).way;
           guint8 miss = bits & (guint8) ~l1->way[w].valid;
           l1->way[w].valid |= bits;
           bits = miss;
@@ -394,18 +402,78 @@ add_sector (guint64 *lines, guint8 *bits, guint n, guint64 sector)
   return n;
 }
 
+/* The lines of the bytes [first, first + len), len > 0, and their sectors'
+ * bits; returns their number. */
+static guint
+span_lines (guint64 first, guint64 len, guint64 *lines, guint8 *bits)
+{
+  guint64 s0 = first >> SECTOR_SHIFT, s1 = (first + len - 1) >> SECTOR_SHIFT;
+  guint n = 0;
+  for (guint64 line = s0 >> 2; line <= s1 >> 2; line++)
+    {
+      guint lo = line == s0 >> 2 ? (guint) (s0 & 3) : 0;
+      guint hi = line == s1 >> 2 ? (guint) (s1 & 3) : 3;
+      lines[n] = line;
+      bits[n++] = (guint8) (((2u << hi) - 1) & ~((1u << lo) - 1));
+    }
+  return n;
+}
+
+/* access_lines for a full warp whose addresses step by one stride
+ * (ms_coalescing_uniform) in the common cases, in closed form: one address
+ * or a contiguous row (the bytes of one span), or a column stepping by
+ * whole sectors, a line or more apart (a line a lane, ascending; *step the
+ * lines between lanes when they all have the same sector bits).  Returns
+ * 0 when the pattern is none of these (a full warp touches a line at
+ * least). */
+static guint
+uniform_lines (const MsWarpAccess *a, guint64 d, guint64 *lines, guint8 *bits, guint64 *step)
+{
+  guint64 a0 = a->addr[0], w = a->width;
+  if (w > 16)
+    return 0;
+  if (d == 0 || d == w)
+    {
+      guint64 len = d == 0 ? w : w * MS_WARP_SIZE;
+      return a0 <= G_MAXUINT64 - len ? span_lines (a0, len, lines, bits) : 0;
+    }
+  if (d < (1u << LINE_SHIFT) || d % (1u << SECTOR_SHIFT) != 0
+      || (a0 & ((1u << SECTOR_SHIFT) - 1)) + w > (1u << SECTOR_SHIFT)
+      || d > (G_MAXUINT64 - a0) / (MS_WARP_SIZE - 1))
+    return 0;
+  guint64 x = a0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++, x += d)
+    {
+      lines[l] = x >> LINE_SHIFT;
+      bits[l] = (guint8) (1u << ((x >> SECTOR_SHIFT) & 3));
+    }
+  *step = d % (1u << LINE_SHIFT) == 0 ? d >> LINE_SHIFT : 0;
+  return MS_WARP_SIZE;
+}
+
 /* The lines an access touches, in ascending order, with the bits of the
- * sectors it touches in each; returns their number.  Lanes each within one
- * sector whose sectors never go down in lane order (nearly every pattern)
- * give them in one pass over the 32 lanes (a partial warp's inactive lanes
+ * sectors it touches in each; returns their number (*step as
+ * uniform_lines, else 0).  A full warp stepping by one stride is counted
+ * in closed form (uniform_lines).  Lanes each within one sector whose
+ * sectors never go down in lane order (nearly every other pattern) give
+ * them in one pass over the 32 lanes (a partial warp's inactive lanes
  * repeat an active neighbour's address: ms_coalescing_fill_forward); any
  * other access is sorted by ms_coalescing_sectors. */
 static guint
-access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 *bits)
+access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 *bits,
+              guint64 *step)
 {
   guint32 mask = ms_warp_lanes (a->mask, arch->warp_size);
+  *step = 0;
   if (mask == 0 || a->width == 0)
     return 0;
+  guint64 d;
+  if (mask == 0xFFFFFFFFu && ms_coalescing_uniform (a->addr, &d))
+    {
+      guint n = uniform_lines (a, d, lines, bits, step);
+      if (n > 0)
+        return n;
+    }
   guint64 filled[MS_WARP_SIZE];
   const guint64 *addr = a->addr;
   if (mask != 0xFFFFFFFFu)
@@ -478,23 +546,47 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     }
   guint64 lines[MS_COALESCING_MAX_SECTORS];
   guint8 bits[MS_COALESCING_MAX_SECTORS];
-  guint n = access_lines (arch, a, lines, bits);
+  guint64 step;
+  guint n = access_lines (arch, a, lines, bits, &step);
   if (a->op == MS_OP_ST && s->l2_small.sets == 0)
     {
       /* cache_line's store for a whole access, the counts in registers:
        * the generic per-line path keeps them in memory (measured: replay
        * of transpose_naive 4096^2 680 -> 524 ms) */
       guint64 written = 0, evicted = 0;
-      for (guint i = 0; i < n; i++)
+      guint i = 0;
+      Column *col = &s->column;
+      if (step != 0 && lines[0] == col->first && step == col->step
+          && s->l2.clock <= G_MAXUINT32 - n)
         {
-          gboolean hit;
-          guint8 dirty;
-          Way *w = &s->l2.way[cache_get (&s->l2, lines[i], &hit, &dirty)];
+          /* the lines of the last column stored: their ways, while they
+           * still hold them (the same updates as cache_get's, in order;
+           * the clock in a register, as it cannot wrap) */
+          guint64 clock = s->l2.clock;
+          for (; i < n; i++)
+            {
+              Way *w = &s->l2.way[col->way[i]];
+              if (G_UNLIKELY (w->tag != lines[i] + 1))
+                break;
+              w->used = (guint32) ++clock;
+              written += bits_count (bits[i]);
+              w->valid |= bits[i];
+              w->dirty |= bits[i];
+            }
+          s->l2.clock = clock;
+        }
+      for (; i < n; i++)
+        {
+          Got g = cache_get (&s->l2, lines[i]);
+          Way *w = &s->l2.way[g.way];
+          col->way[i] = g.way;
           written += bits_count (bits[i]);
-          evicted += bits_count (dirty);
+          evicted += bits_count (g.evicted);
           w->valid |= bits[i];
           w->dirty |= bits[i];
         }
+      col->first = step != 0 ? lines[0] : 0;
+      col->step = step;
       v[MS_SLOT_L2_WRITE] += written;
       v[MS_SLOT_DRAM_WRITE] += evicted << SECTOR_SHIFT;
       return;
@@ -505,11 +597,10 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
       guint64 read = 0, fetched = 0, evicted = 0;
       for (guint i = 0; i < n; i++)
         {
-          gboolean hit;
-          guint8 dirty, want = bits[i];
+          guint want = bits[i];
           if (l1)
             {
-              Way *w1 = &l1->way[cache_get (l1, lines[i], &hit, &dirty)];
+              Way *w1 = &l1->way[cache_get (l1, lines[i]).way];
               guint8 miss = want & (guint8) ~w1->valid;
               w1->valid |= want;
               want = miss;
@@ -517,8 +608,9 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
                 continue;
             }
           read += bits_count (want);
-          Way *w = &s->l2.way[cache_get (&s->l2, lines[i], &hit, &dirty)];
-          evicted += bits_count (dirty);
+          Got g = cache_get (&s->l2, lines[i]);
+          Way *w = &s->l2.way[g.way];
+          evicted += bits_count (g.evicted);
           guint8 missing = want & (guint8) ~w->valid;
           if (missing == 0)
             continue;
