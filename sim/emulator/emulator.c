@@ -1178,8 +1178,14 @@ direct_exec (Worker *W, const MsDirect *d, Lane *warp, guint32 group, const guin
     {
       /* every lane of the warp at step cur[0] */
       guint k = cur[0], n = 32 - __builtin_clz (group);
-      memcpy (acc.addr, s0->vaddr, n * sizeof acc.addr[0]);
-      if (store)
+      if (n == 32)   /* a constant size: vector moves, not rep movs */
+        memcpy (acc.addr, s0->vaddr, sizeof acc.addr);
+      else
+        memcpy (acc.addr, s0->vaddr, n * sizeof acc.addr[0]);
+      if (store && size == 4)   /* the usual size: its own loop, no switch a lane */
+        for (guint i = 0; i < n; i++)
+          copy_value (direct_host (W, s0->vaddr[i]), d->val[k][i], 4);
+      else if (store)
         for (guint i = 0; i < n; i++)
           copy_value (direct_host (W, s0->vaddr[i]), d->val[k][i], size);
     }
