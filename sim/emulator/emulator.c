@@ -129,6 +129,7 @@ typedef struct {
   Lane *direct_warp;     /* the warp it runs, its lanes, and whether they ran */
   guint direct_n;
   guint16 direct_len[32];  /* accesses of each lane */
+  gboolean direct_uneven;  /* some lane's count differs from lane 0's */
   gboolean direct_ran;
   gboolean direct_off;
   guint64 direct_done, direct_abandoned;
@@ -1277,6 +1278,7 @@ direct_main (void *arg)
   for (;;)
     {
       ms_direct = d;
+      W->direct_uneven = FALSE;
       for (guint i = 0; i < W->direct_n; i++)
         {
           Lane *l = &W->direct_warp[i];
@@ -1286,6 +1288,7 @@ direct_main (void *arg)
           ms_self = &l->thread_idx;
           W->launch->entry (&W->launch->args);
           W->direct_len[i] = (guint16) d->n;
+          W->direct_uneven |= d->n != W->direct_len[0];
         }
       ms_direct = NULL;
       W->direct_ran = TRUE;
@@ -1334,9 +1337,7 @@ run_direct (Worker *W, Lane *warp, guint n)
       W->direct_abandoned++;
       return 0;
     }
-  gboolean converged = !d->diverged;
-  for (guint i = 1; i < n; i++)
-    converged &= len[i] == len[0];
+  gboolean converged = !d->diverged && !W->direct_uneven;
   guint ops = len[0];
   if (!converged)
     direct_replay (W, d, warp, len, n, FALSE, &ops);
