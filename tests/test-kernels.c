@@ -27,6 +27,34 @@ run_kernel (const char *name, const char *size, const char *block)
   return stats;
 }
 
+/* The transpose check must fail on a wrong element and name the lowest
+ * wrong index of odata (odata[x * h + y] = idata[y * w + x]) whatever
+ * order its tiles run in: of two wrong elements in one column of tiles,
+ * the lower index lies in the later tile (y tiles of 64 run in order). */
+static void
+test_check_finds_first_wrong (void)
+{
+  const MsKernel *k = ms_kernel_find ("transpose_naive");
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ms_problem_set_size (p, "150x130", &error));   /* w 150, h 130 */
+  g_assert_true (ms_problem_setup (p, &error));
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, NULL, &error));
+  g_assert_true (k->check (p, &error));
+  float *out = p->args.buf[0];
+  const float *in = p->args.buf[1];
+  out[3 * 130 + 120] = -7.5f;   /* x 3, y 120: index 510, the second y tile */
+  out[60 * 130 + 5] += 1;       /* x 60, y 5: index 7805, the first y tile */
+  g_assert_false (k->check (p, &error));
+  g_autofree char *want = g_strdup_printf ("odata[510] = -7.5, expected %.9g",
+                                           (double) in[120 * 150 + 3]);
+  g_assert_nonnull (strstr (error->message, want));
+  g_clear_error (&error);
+  out[510] = in[120 * 150 + 3];
+  g_assert_false (k->check (p, &error));
+  g_assert_nonnull (strstr (error->message, "odata[7805] ="));
+}
+
 static const char *const family[] = {
   "transpose_naive", "transpose_shared", "transpose_padded", "transpose_padded2",
   "transpose_swizzled", "copy", "transpose_coalesced", "transpose_nobankconflicts",
@@ -124,6 +152,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/kernels/transpose/outputs-awkward-sizes", test_outputs_awkward_sizes);
   g_test_add_func ("/kernels/transpose/naive-counts", test_naive_counts);
+  g_test_add_func ("/kernels/transpose/check-finds-first-wrong", test_check_finds_first_wrong);
   g_test_add_func ("/kernels/transpose/shared-32-way", test_shared_32way);
   g_test_add_func ("/kernels/transpose/padded-conflict-free", test_padded_conflict_free);
   g_test_add_func ("/kernels/transpose/padded2-2-way", test_padded2_2way);
