@@ -419,36 +419,34 @@ span_lines (guint64 first, guint64 len, guint64 *lines, guint8 *bits)
   return n;
 }
 
-/* access_lines for a full warp whose addresses step by one stride
- * (ms_coalescing_uniform) in the common cases, in closed form: one address
- * or a contiguous row (the bytes of one span), or a column stepping by
- * whole sectors, a line or more apart (a line a lane, ascending; *step the
- * lines between lanes when they all have the same sector bits).  Returns
- * 0 when the pattern is none of these (a full warp touches a line at
- * least). */
+/* access_lines for a full warp in one of ms_coalescing_uniform's patterns,
+ * in closed form: a span's lines, or a column's line a lane (*step the
+ * lines between lanes when the column steps by whole lines, so that every
+ * lane has the same sector bits).  Returns 0 for any other access. */
 static guint
-uniform_lines (const MsWarpAccess *a, guint64 d, guint64 *lines, guint8 *bits, guint64 *step)
+uniform_lines (const MsWarpAccess *a, guint32 mask, guint64 *lines, guint8 *bits,
+               guint64 *step)
 {
-  guint64 a0 = a->addr[0], w = a->width;
-  if (w > 16)
-    return 0;
-  if (d == 0 || d == w)
+  guint64 bytes;
+  switch (ms_coalescing_uniform (a, mask, SECTOR_SHIFT, LINE_SHIFT, &bytes))
     {
-      guint64 len = d == 0 ? w : w * MS_WARP_SIZE;
-      return a0 <= G_MAXUINT64 - len ? span_lines (a0, len, lines, bits) : 0;
+    case MS_UNIFORM_SPAN:
+      return span_lines (a->addr[0], bytes, lines, bits);
+    case MS_UNIFORM_COLUMN:
+      {
+        guint64 x = a->addr[0];
+        for (guint l = 0; l < MS_WARP_SIZE; l++, x += bytes)
+          {
+            lines[l] = x >> LINE_SHIFT;
+            bits[l] = (guint8) (1u << ((x >> SECTOR_SHIFT) & 3));
+          }
+        *step = bytes % (1u << LINE_SHIFT) == 0 ? bytes >> LINE_SHIFT : 0;
+        return MS_WARP_SIZE;
+      }
+    case MS_UNIFORM_NONE:
+      break;
     }
-  if (d < (1u << LINE_SHIFT) || d % (1u << SECTOR_SHIFT) != 0
-      || (a0 & ((1u << SECTOR_SHIFT) - 1)) + w > (1u << SECTOR_SHIFT)
-      || d > (G_MAXUINT64 - a0) / (MS_WARP_SIZE - 1))
-    return 0;
-  guint64 x = a0;
-  for (guint l = 0; l < MS_WARP_SIZE; l++, x += d)
-    {
-      lines[l] = x >> LINE_SHIFT;
-      bits[l] = (guint8) (1u << ((x >> SECTOR_SHIFT) & 3));
-    }
-  *step = d % (1u << LINE_SHIFT) == 0 ? d >> LINE_SHIFT : 0;
-  return MS_WARP_SIZE;
+  return 0;
 }
 
 /* The lines an access touches, in ascending order, with the bits of the
@@ -467,13 +465,9 @@ access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 
   *step = 0;
   if (mask == 0 || a->width == 0)
     return 0;
-  guint64 d;
-  if (mask == 0xFFFFFFFFu && ms_coalescing_uniform (a->addr, &d))
-    {
-      guint n = uniform_lines (a, d, lines, bits, step);
-      if (n > 0)
-        return n;
-    }
+  guint n = uniform_lines (a, mask, lines, bits, step);
+  if (n > 0)
+    return n;
   guint64 filled[MS_WARP_SIZE];
   const guint64 *addr = a->addr;
   if (mask != 0xFFFFFFFFu)
@@ -498,7 +492,7 @@ access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 
     down |= r[l] - r[l - 1];   /* sign bit: a step down */
   if (G_UNLIKELY (chk != 0 || (down >> 31) != 0))
     goto sorted;
-  guint n = 0;
+  n = 0;
   guint32 line = r[0] >> 2;
   guint8 b = 0;
   for (guint l = 0; l < MS_WARP_SIZE; l++)

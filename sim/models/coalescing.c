@@ -77,8 +77,7 @@
  * Implementation (no allocation, no global state; timings in the header
  * of cost_fast): a full warp whose lanes step by one stride (a row, a
  * broadcast, a column whose lanes are whole sectors apart) is counted in
- * closed form (cost_uniform; ms_coalescing_uniform tells it in 16 vector
- * steps).  A partially active warp first gets its inactive lanes
+ * closed form (ms_coalescing_uniform tells it, in 16 vector steps).  A partially active warp first gets its inactive lanes
  * filled with a neighbour's address, which changes no count.  Then, for
  * power-of-two sizes, one vectorised pass takes the lanes' sector numbers
  * in 32 bits; when they are in monotone lane order (unit stride, strided,
@@ -224,35 +223,6 @@ popcount64 (guint64 v)
  * the window, ~170 ns for a wide gather (hash set). */
 enum { FAST_NO, FAST_DONE };
 
-/* A full warp stepping by one stride d (ms_coalescing_uniform) in closed
- * form, for the common cases: one address or a contiguous row (the
- * sectors and lines of one span of bytes), or a column whose lanes are
- * whole sectors apart, each within one sector (32 sectors; 32 lines when
- * they are a line or more apart).  FALSE for any other pattern. */
-static inline gboolean
-cost_uniform (guint64 a0, guint64 d, guint64 width, guint sshift, guint lshift,
-              guint64 *ns_out, guint64 *nl_out)
-{
-  if (d == 0 || d == width)
-    {
-      guint64 len = d == 0 ? width : width * MS_WARP_SIZE;
-      if (width > 16 || a0 > G_MAXUINT64 - len)
-        return FALSE;
-      guint64 last = a0 + len - 1;
-      *ns_out = (last >> sshift) - (a0 >> sshift) + 1;
-      *nl_out = (last >> lshift) - (a0 >> lshift) + 1;
-      return TRUE;
-    }
-  guint64 sb = G_GUINT64_CONSTANT (1) << sshift;
-  if (d < sb || (d & (sb - 1)) != 0 || (a0 & (sb - 1)) + width > sb
-      || d > (G_MAXUINT64 - a0) / (MS_WARP_SIZE - 1))
-    return FALSE;
-  if (d < (G_GUINT64_CONSTANT (1) << lshift))
-    return FALSE;
-  *ns_out = MS_WARP_SIZE;
-  *nl_out = MS_WARP_SIZE;
-  return TRUE;
-}
 #define WINDOW 256
 
 static inline int
@@ -505,11 +475,22 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
 
   if (G_LIKELY (sshift >= 0 && lshift >= sshift))
     {
-      guint64 d;
-      if (mask == 0xFFFFFFFFu && ms_coalescing_uniform (a->addr, &d)
-          && cost_uniform (a->addr[0], d, width, (guint) sshift, (guint) lshift,
-                           &cost->sectors, &cost->lines))
-        return;
+      guint64 bytes;
+      switch (ms_coalescing_uniform (a, mask, (guint) sshift, (guint) lshift, &bytes))
+        {
+        case MS_UNIFORM_SPAN:
+          {
+            guint64 first = a->addr[0], last = first + bytes - 1;
+            cost->sectors = (last >> sshift) - (first >> sshift) + 1;
+            cost->lines = (last >> lshift) - (first >> lshift) + 1;
+            return;
+          }
+        case MS_UNIFORM_COLUMN:
+          cost->sectors = cost->lines = MS_WARP_SIZE;
+          return;
+        case MS_UNIFORM_NONE:
+          break;
+        }
       guint64 filled[MS_WARP_SIZE];
       const guint64 *addr = a->addr;
       if (mask != 0xFFFFFFFFu)

@@ -57,25 +57,50 @@ ms_coalescing_fill_forward (const MsWarpAccess *a, guint32 mask, guint64 *out)
     }
 }
 
-/* Whether the 32 addresses step by one stride (addr[l] = addr[0] + l *
- * *stride, modulo 2^64; *stride 0 when all are one address): the common
- * patterns (a row, a broadcast, a column), which models can then count in
- * closed form.  Two lanes a step in GCC's vector extension (SSE2): GCC -O2
- * does not vectorise the plain loop. */
-static inline gboolean
-ms_coalescing_uniform (const guint64 *addr, guint64 *stride)
+/* The common patterns of a full warp, which models count in closed form
+ * (ms_coalescing_uniform). */
+typedef enum {
+  MS_UNIFORM_NONE,     /* any other access: count it lane by lane */
+  MS_UNIFORM_SPAN,     /* one address or a contiguous row: the bytes
+                          [addr[0], addr[0] + *bytes) */
+  MS_UNIFORM_COLUMN,   /* lanes *bytes apart, a line or more and whole
+                          sectors, each within one sector: 32 sectors in
+                          32 lines, ascending */
+} MsUniform;
+
+/* Which of the patterns above the access is, for sectors of 2^sshift and
+ * lines of 2^lshift bytes: all 32 lanes active, `width` at most 16, and
+ * addr[l] = addr[0] + l * stride for one stride (no wrap past 2^64).  The
+ * stride test takes two lanes a step in GCC's vector extension (SSE2):
+ * GCC -O2 does not vectorise the plain loop. */
+static inline MsUniform
+ms_coalescing_uniform (const MsWarpAccess *a, guint32 mask, guint sshift, guint lshift,
+                       guint64 *bytes)
 {
+  if (mask != 0xFFFFFFFFu || a->width > 16)
+    return MS_UNIFORM_NONE;
   typedef guint64 V2 __attribute__ ((vector_size (16)));
-  guint64 d = addr[1] - addr[0];
-  V2 e = { addr[0], addr[0] + d }, step = { 2 * d, 2 * d }, chk = { 0, 0 };
+  guint64 a0 = a->addr[0], d = a->addr[1] - a0, w = a->width;
+  V2 e = { a0, a0 + d }, step = { 2 * d, 2 * d }, chk = { 0, 0 };
   for (guint l = 0; l < MS_WARP_SIZE; l += 2, e += step)
     {
       V2 x;
-      memcpy (&x, addr + l, sizeof x);
+      memcpy (&x, a->addr + l, sizeof x);
       chk |= x ^ e;
     }
-  *stride = d;
-  return (chk[0] | chk[1]) == 0;
+  if ((chk[0] | chk[1]) != 0)
+    return MS_UNIFORM_NONE;
+  if (d == 0 || d == w)
+    {
+      *bytes = d == 0 ? w : w * MS_WARP_SIZE;
+      return a0 <= G_MAXUINT64 - *bytes ? MS_UNIFORM_SPAN : MS_UNIFORM_NONE;
+    }
+  guint64 sb = G_GUINT64_CONSTANT (1) << sshift;
+  if (d < (G_GUINT64_CONSTANT (1) << lshift) || (d & (sb - 1)) != 0
+      || (a0 & (sb - 1)) + w > sb || d > (G_MAXUINT64 - a0) / (MS_WARP_SIZE - 1))
+    return MS_UNIFORM_NONE;
+  *bytes = d;
+  return MS_UNIFORM_COLUMN;
 }
 
 /* The distinct sectors the access touches, for diagrams: stores sector
