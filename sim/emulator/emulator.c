@@ -54,6 +54,8 @@
  * block get a turn, so a warp spinning on a flag another warp sets sees it
  * set; and a block that executes this many without finishing is stuck. */
 #define WARP_BUDGET 4096
+/* lane 0's loads of a straight warp whose step to the next warp is guessed */
+#define DIRECT_PREFETCH_STEPS 2
 #define BLOCK_OP_LIMIT (G_GUINT64_CONSTANT (1) << 26)
 /* Lanes that run one site this many times in a row while other lanes of
  * their warp wait at a later one are spinning on them (an intra-warp lock). */
@@ -132,6 +134,7 @@ typedef struct {
   gboolean direct_uneven;  /* some lane's count differs from lane 0's */
   gboolean direct_ran;
   gboolean direct_off;
+  const guint8 *direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
   guint64 direct_done, direct_abandoned;
   gboolean free_running; /* launch->free_running, for a user's kernel */
 } Worker;
@@ -1266,6 +1269,38 @@ direct_overlap (const MsDirect *d, const guint16 *len, guint n)
   return ld_min < st_max && st_min < ld_max;
 }
 
+/* Prefetches what the next two straight warps will probably load: lane
+ * 0's first loads stepped on by the step since the last warp's (a naive
+ * transpose's warps read rows a row apart).  Each lane's first load comes
+ * at once, so the warp waited a whole memory latency on it, several times
+ * a warp; a wrong guess (a block's first warp) costs two useless
+ * prefetches.  A hint only: nothing it does changes a value or a count. */
+static void
+direct_prefetch (Worker *W, guint ops)
+{
+  const MsDirect *d = &W->direct;
+  for (guint k = 0; k < MIN (ops, DIRECT_PREFETCH_STEPS); k++)
+    {
+      const MsDirectStep *s = &d->steps[k];
+      guint64 off = s->vaddr[0] - d->ld_vbase;
+      if (s->store[0] || off >= d->ld_span)
+        continue;
+      const guint8 *p = d->ld_lo + off;
+      gintptr step = p - W->direct_last_load[k];
+      W->direct_last_load[k] = p;
+      for (gintptr j = 1; j <= 2; j++)
+        {
+          /* in the buffer: no prefetch of an unmapped page (a TLB walk) */
+          guint64 q = off + (guint64) (j * step);
+          if (q < d->ld_span)
+            {
+              __builtin_prefetch (d->ld_lo + q);
+              __builtin_prefetch (d->ld_lo + q + 64);
+            }
+        }
+    }
+}
+
 /* The straight run's fiber: runs the lanes of W->direct_warp one after the
  * other, each to its end, noting its accesses.  On a stack of the pool (not
  * the worker's own), so a kernel has the stack it has on fibers, and a
@@ -1330,6 +1365,7 @@ run_direct (Worker *W, Lane *warp, guint n)
       return 0;
     }
   const guint16 *len = W->direct_len;
+  direct_prefetch (W, len[0]);
 
   /* a load of bytes the warp stores could read another value on fibers */
   if ((d->ld_bufs & d->st_bufs) != 0 && direct_overlap (d, len, n))
