@@ -37,27 +37,35 @@ typedef struct {
   uint8_t size[32];
 } MsDirectStep;
 
+/* A buffer the warp loads or stores: [lo, lo + span) at virtual base vbase,
+ * bit its buffer's bit. */
+typedef struct {
+  const uint8_t *lo;
+  size_t span;
+  uint64_t vbase;
+  unsigned bit;
+} MsDirectRegion;
+
 typedef struct {
   MsDirectStep *steps;     /* MS_DIRECT_STEPS */
   uint64_t (*val)[32][2];  /* stores' values, per step and lane */
   unsigned n;              /* accesses of the running lane so far */
   unsigned lane;
   int diverged;            /* a lane's k-th access at another site than lane 0's */
-  /* the buffers of the last load and the last store: [lo, lo + span) at
-   * virtual base vbase */
-  const uint8_t *ld_lo, *st_lo;
-  size_t ld_span, st_span;
-  uint64_t ld_vbase, st_vbase;
-  unsigned ld_bit, st_bit;   /* the two regions' buffers, as bits */
+  /* the buffers of the last two loads (most recent first: a GEMM's A and
+   * B, a sum's two inputs, each load finds its own) and of the last store */
+  MsDirectRegion ld[2], st;
   unsigned ld_bufs, st_bufs; /* the buffers the warp loads and stores */
 } MsDirect;
 
 /* Set while a warp runs straight through (emulator.c). */
 extern __thread MsDirect *ms_direct;
 
-/* Makes the buffer holding [p, p + size) the load's (store's) region of d;
+/* Makes the buffer holding [p, p + size) the load's (store's) region of d
+ * (a load's: d->ld[0], the one before moving to d->ld[1]), and returns it;
  * abandons the warp if no buffer holds it whole. */
-void ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store);
+const MsDirectRegion *ms_direct_region (MsDirect *d, const volatile void *p, unsigned size,
+                                        int store);
 /* Gives up the straight run of the warp (see above): back to the
  * scheduler, leaving the run's frames behind (its fiber starts afresh).
  * It never returns, but is not declared noreturn: AddressSanitizer would
@@ -82,34 +90,40 @@ ms_direct_note (MsDirect *d, const MsSite *site, uint64_t vaddr, unsigned size, 
   return k;
 }
 
-/* Whether [p, p + size) is in [lo, lo + span) and naturally aligned (size
- * is a constant at every call: the size tests fold away). */
+/* Whether [p, p + size) is in region r and naturally aligned (size is a
+ * constant at every call: the size tests fold away). */
 static inline __attribute__ ((always_inline)) int
-ms_direct_in (const uint8_t *lo, size_t span, const volatile void *p, unsigned size)
+ms_direct_in (const MsDirectRegion *r, const volatile void *p, unsigned size)
 {
-  size_t off = (size_t) ((const uint8_t *) p - lo);
+  size_t off = (size_t) ((const uint8_t *) p - r->lo);
   return (size & (size - 1)) == 0 && size <= 16 && ((uintptr_t) p & (size - 1)) == 0
-         && off < span && off + size <= span;
+         && off < r->span && off + size <= r->span;
 }
 
 static inline __attribute__ ((always_inline)) void *
 ms_direct_ld (MsDirect *d, const MsSite *site, const volatile void *p, unsigned size)
 {
-  if (__builtin_expect (!ms_direct_in (d->ld_lo, d->ld_span, p, size), 0))
-    ms_direct_region (d, p, size, 0);
-  uint64_t a = d->ld_vbase + (uint64_t) ((const uint8_t *) p - d->ld_lo);
+  const MsDirectRegion *r = &d->ld[0];
+  if (__builtin_expect (!ms_direct_in (r, p, size), 0))
+    {
+      r = &d->ld[1];
+      if (!ms_direct_in (r, p, size))
+        r = ms_direct_region (d, p, size, 0);
+    }
+  uint64_t a = r->vbase + (uint64_t) ((const uint8_t *) p - r->lo);
+  d->ld_bufs |= r->bit;
   ms_direct_note (d, site, a, size, 0);
-  d->ld_bufs |= d->ld_bit;
   return (void *) p;
 }
 
 static inline __attribute__ ((always_inline)) void
 ms_direct_st (MsDirect *d, const MsSite *site, volatile void *p, const void *v, unsigned size)
 {
-  if (__builtin_expect (!ms_direct_in (d->st_lo, d->st_span, p, size), 0))
-    ms_direct_region (d, p, size, 1);
-  uint64_t a = d->st_vbase + (uint64_t) ((const uint8_t *) p - d->st_lo);
+  const MsDirectRegion *r = &d->st;
+  if (__builtin_expect (!ms_direct_in (r, p, size), 0))
+    r = ms_direct_region (d, p, size, 1);
+  uint64_t a = r->vbase + (uint64_t) ((const uint8_t *) p - r->lo);
+  d->st_bufs |= r->bit;
   unsigned k = ms_direct_note (d, site, a, size, 1);
   memcpy (d->val[k][d->lane], v, size);
-  d->st_bufs |= d->st_bit;
 }

@@ -1122,7 +1122,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
 
 /* ------------------------------------------------- straight runs (direct.h) */
 
-void
+const MsDirectRegion *
 ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store)
 {
   Worker *W = cur_worker;
@@ -1131,15 +1131,18 @@ ms_direct_region (MsDirect *d, const volatile void *p, unsigned size, int store)
   if (b < 0)
     {
       ms_direct_abandon ();
-      return;   /* (never reached) */
+      return &d->st;   /* (never reached) */
     }
-  guint64 vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+  MsDirectRegion r = { W->buf_base[b], W->buf_bytes[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
+                       1u << b };
   if (store)
-    d->st_lo = W->buf_base[b], d->st_span = W->buf_bytes[b], d->st_vbase = vbase,
-    d->st_bit = 1u << b;
-  else
-    d->ld_lo = W->buf_base[b], d->ld_span = W->buf_bytes[b], d->ld_vbase = vbase,
-    d->ld_bit = 1u << b;
+    {
+      d->st = r;
+      return &d->st;
+    }
+  d->ld[1] = d->ld[0];
+  d->ld[0] = r;
+  return &d->ld[0];
 }
 
 /* (A switch, not a longjmp: AddressSanitizer warns on a longjmp within a
@@ -1282,20 +1285,25 @@ direct_prefetch (Worker *W, guint ops)
   for (guint k = 0; k < MIN (ops, DIRECT_PREFETCH_STEPS); k++)
     {
       const MsDirectStep *s = &d->steps[k];
-      guint64 off = s->vaddr[0] - d->ld_vbase;
-      if (s->store[0] || off >= d->ld_span)
+      const MsDirectRegion *r = &d->ld[0];
+      if (s->store[0])
         continue;
-      const guint8 *p = d->ld_lo + off;
+      if (s->vaddr[0] - r->vbase >= r->span)
+        r = &d->ld[1];
+      guint64 off = s->vaddr[0] - r->vbase;
+      if (off >= r->span)
+        continue;
+      const guint8 *p = r->lo + off;
       gintptr step = p - W->direct_last_load[k];
       W->direct_last_load[k] = p;
       for (gintptr j = 1; j <= 2; j++)
         {
           /* in the buffer: no prefetch of an unmapped page (a TLB walk) */
           guint64 q = off + (guint64) (j * step);
-          if (q < d->ld_span)
+          if (q < r->span)
             {
-              __builtin_prefetch (d->ld_lo + q);
-              __builtin_prefetch (d->ld_lo + q + 64);
+              __builtin_prefetch (r->lo + q);
+              __builtin_prefetch (r->lo + q + 64);
             }
         }
     }
