@@ -131,6 +131,7 @@ typedef struct {
   Lane *direct_warp;     /* the warp it runs, its lanes, and whether they ran */
   guint direct_n;
   guint16 direct_len[32];  /* accesses of each lane */
+  guint direct_total;      /* and of all */
   gboolean direct_uneven;  /* some lane's count differs from lane 0's */
   gboolean direct_ran;
   gboolean direct_off;
@@ -1158,6 +1159,9 @@ ms_direct_abandon (void)
    * let the compiler infer noreturn, direct.h says why) */
 }
 
+/* a note's top byte holds its size and kind (direct.h) */
+G_STATIC_ASSERT ((guint64) (MS_MAX_BUFFERS + 1) << MS_BUFFER_SHIFT <= G_GUINT64_CONSTANT (1) << 56);
+
 /* The host address of virtual address va (a buffer's: direct.h checked). */
 static inline guint8 *
 direct_host (const Worker *W, guint64 va)
@@ -1166,43 +1170,68 @@ direct_host (const Worker *W, guint64 va)
 }
 
 /* Executes the notes of the lanes in `group`, lane i's at step cur[i]: the
- * record of the warp access, and a store's values in lane order. */
-static gboolean
+ * record of the warp access, and a store's values in lane order.  When
+ * converged, every lane's at step cur[0], unless one of them is at another
+ * site than the first: then nothing is done.  1: done; 0: that; -1: failed
+ * (W->error). */
+static int
 direct_exec (Worker *W, const MsDirect *d, Lane *warp, guint32 group, const guint16 *cur,
              gboolean converged)
 {
   guint f = __builtin_ctz (group);
-  const MsDirectStep *s0 = &d->steps[cur[f]];
-  const MsSite *site = s0->site[f];
-  if (G_UNLIKELY (site->id < 0) && ms_site_register (site) < 0)
-    return fail_at (W, &warp[f], MS_EMULATOR_ERROR_RESOURCES,
-                    "more than %d memory-access sites in the kernels of this process; split "
-                    "the kernel", MS_MAX_SITES);
+  const MsDirectNote *n0 = &d->note[ms_direct_at (cur[f], f)];
+  const MsSite *site = n0->site;
   MsWarpAccess acc;
-  guint size = s0->size[f];
-  gboolean store = s0->store[f];
+  guint size = MS_DIRECT_SIZE (n0);
+  gboolean store = MS_DIRECT_STORE (n0);
+  /* every lane of the warp at step cur[0] when converged: lane i's note is
+   * MS_DIRECT_CHUNK notes after lane i - 1's */
+  guint n = 32 - __builtin_clz (group);
+  const MsDirectNote *note = &d->note[ms_direct_at (cur[0], 0)];
+  const guint64 (*val)[2] = &d->val[ms_direct_at (cur[0], 0)];
   if (converged)
     {
-      /* every lane of the warp at step cur[0] */
-      guint k = cur[0], n = 32 - __builtin_clz (group);
-      if (n == 32)   /* a constant size: vector moves, not rep movs */
-        memcpy (acc.addr, s0->vaddr, sizeof acc.addr);
+      guintptr other = 0;
+      if (n == 32)   /* a constant count: unrolled */
+#pragma GCC unroll 32
+        for (guint i = 0; i < 32; i++)
+          {
+            acc.addr[i] = MS_DIRECT_VADDR (&note[i * MS_DIRECT_CHUNK]);
+            other |= (guintptr) note[i * MS_DIRECT_CHUNK].site ^ (guintptr) site;
+          }
       else
-        memcpy (acc.addr, s0->vaddr, n * sizeof acc.addr[0]);
-      if (store && size == 4)   /* the usual size: its own loop, no switch a lane */
         for (guint i = 0; i < n; i++)
-          copy_value (direct_host (W, s0->vaddr[i]), d->val[k][i], 4);
-      else if (store)
-        for (guint i = 0; i < n; i++)
-          copy_value (direct_host (W, s0->vaddr[i]), d->val[k][i], size);
+          {
+            acc.addr[i] = MS_DIRECT_VADDR (&note[i * MS_DIRECT_CHUNK]);
+            other |= (guintptr) note[i * MS_DIRECT_CHUNK].site ^ (guintptr) site;
+          }
+      if (other != 0)
+        return 0;
     }
   else
     for (guint32 m = group; m; m &= m - 1)
       {
         guint i = __builtin_ctz (m);
-        acc.addr[i] = d->steps[cur[i]].vaddr[i];
-        if (store)
-          copy_value (direct_host (W, acc.addr[i]), d->val[cur[i]][i], size);
+        acc.addr[i] = MS_DIRECT_VADDR (&d->note[ms_direct_at (cur[i], i)]);
+      }
+  if (G_UNLIKELY (site->id < 0) && ms_site_register (site) < 0)
+    {
+      fail_at (W, &warp[f], MS_EMULATOR_ERROR_RESOURCES,
+               "more than %d memory-access sites in the kernels of this process; split the "
+               "kernel", MS_MAX_SITES);
+      return -1;
+    }
+  if (store && converged && size == 4)   /* the usual: its own loop, no switch a lane */
+    for (guint i = 0; i < n; i++)
+      copy_value (direct_host (W, acc.addr[i]), val[i * MS_DIRECT_CHUNK], 4);
+  else if (store && converged)
+    for (guint i = 0; i < n; i++)
+      copy_value (direct_host (W, acc.addr[i]), val[i * MS_DIRECT_CHUNK], size);
+  else if (store)
+    for (guint32 m = group; m; m &= m - 1)
+      {
+        guint i = __builtin_ctz (m);
+        copy_value (direct_host (W, acc.addr[i]), d->val[ms_direct_at (cur[i], i)], size);
       }
   acc.site = site;
   acc.block = (guint32) W->block;
@@ -1212,20 +1241,24 @@ direct_exec (Worker *W, const MsDirect *d, Lane *warp, guint32 group, const guin
   acc.width = (guint8) size;
   acc.mask = group;
   emit (W, &acc);
-  return TRUE;
+  return 1;
 }
 
-/* The fiber scheduler's order over the notes (run_warp): each step, the
- * lanes whose next access has the earliest site order.  Counts the steps
- * when exec is FALSE; runs them when TRUE (FALSE on an error). */
+/* The fiber scheduler's order over the notes (run_warp), from step `from`
+ * of every lane on: each step, the lanes whose next access has the
+ * earliest site order.  Counts the steps when exec is FALSE; runs them when
+ * TRUE (FALSE on an error). */
 static gboolean
 direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, guint n,
-               gboolean exec, guint *ops)
+               guint from, gboolean exec, guint *ops)
 {
-  guint16 cur[32] = { 0 };
+  guint16 cur[32];
   guint32 live = 0;
   for (guint i = 0; i < n; i++)
-    live |= (guint32) (len[i] > 0) << i;
+    {
+      cur[i] = (guint16) from;
+      live |= (guint32) (len[i] > from) << i;
+    }
   *ops = 0;
   while (live != 0)
     {
@@ -1234,13 +1267,13 @@ direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, gui
       for (guint32 m = live; m; m &= m - 1)
         {
           guint i = __builtin_ctz (m);
-          int o = d->steps[cur[i]].site[i]->order;
+          int o = d->note[ms_direct_at (cur[i], i)].site->order;
           if (o < best)
             best = o, group = 0;
           if (o == best)
             group |= 1u << i;
         }
-      if (exec && !direct_exec (W, d, warp, group, cur, FALSE))
+      if (exec && direct_exec (W, d, warp, group, cur, FALSE) < 0)
         return FALSE;
       for (guint32 m = group; m; m &= m - 1)
         {
@@ -1253,6 +1286,24 @@ direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, gui
   return TRUE;
 }
 
+/* Whether each of the n lanes' `len` accesses is at lane 0's site of the
+ * same step: then the warp takes `len` steps, each one access of all
+ * (run_direct's count of a long warp's steps). */
+static gboolean
+direct_converged (const MsDirect *d, guint len, guint n)
+{
+  guint64 other = 0;
+  for (guint c = 0; c < len; c += MS_DIRECT_CHUNK)
+    {
+      const MsDirectNote *lane0 = &d->note[ms_direct_at (c, 0)];
+      guint m = MIN (MS_DIRECT_CHUNK, len - c);
+      for (guint i = 1; i < n; i++)
+        for (guint k = 0; k < m; k++)
+          other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
+    }
+  return other == 0;
+}
+
 /* Whether the bytes the warp's lanes load and the bytes they store (the
  * span from the lowest to the highest of each) overlap. */
 static gboolean
@@ -1262,9 +1313,9 @@ direct_overlap (const MsDirect *d, const guint16 *len, guint n)
   for (guint i = 0; i < n; i++)
     for (guint k = 0; k < len[i]; k++)
       {
-        const MsDirectStep *s = &d->steps[k];
-        guint64 a = s->vaddr[i], e = a + s->size[i];
-        if (s->store[i])
+        const MsDirectNote *s = &d->note[ms_direct_at (k, i)];
+        guint64 a = MS_DIRECT_VADDR (s), e = a + MS_DIRECT_SIZE (s);
+        if (MS_DIRECT_STORE (s))
           st_min = MIN (st_min, a), st_max = MAX (st_max, e);
         else
           ld_min = MIN (ld_min, a), ld_max = MAX (ld_max, e);
@@ -1284,13 +1335,14 @@ direct_prefetch (Worker *W, guint ops)
   const MsDirect *d = &W->direct;
   for (guint k = 0; k < MIN (ops, DIRECT_PREFETCH_STEPS); k++)
     {
-      const MsDirectStep *s = &d->steps[k];
+      const MsDirectNote *s = &d->note[ms_direct_at (k, 0)];
       const MsDirectRegion *r = &d->ld[0];
-      if (s->store[0])
+      guint64 va = MS_DIRECT_VADDR (s);
+      if (MS_DIRECT_STORE (s))
         continue;
-      if (s->vaddr[0] - r->vbase >= r->span)
+      if (va - r->vbase >= r->span)
         r = &d->ld[1];
-      guint64 off = s->vaddr[0] - r->vbase;
+      guint64 off = va - r->vbase;
       if (off >= r->span)
         continue;
       const guint8 *p = r->lo + off;
@@ -1322,15 +1374,18 @@ direct_main (void *arg)
     {
       ms_direct = d;
       W->direct_uneven = FALSE;
+      W->direct_total = 0;
       for (guint i = 0; i < W->direct_n; i++)
         {
           Lane *l = &W->direct_warp[i];
           d->lane = i;
           d->n = 0;
+          d->at = ms_direct_at (0, i);
           ms_cur_lane = l;
           ms_self = &l->thread_idx;
           W->launch->entry (&W->launch->args);
           W->direct_len[i] = (guint16) d->n;
+          W->direct_total += d->n;
           W->direct_uneven |= d->n != W->direct_len[0];
         }
       ms_direct = NULL;
@@ -1354,12 +1409,12 @@ static int
 run_direct (Worker *W, Lane *warp, guint n)
 {
   MsDirect *d = &W->direct;
-  if (d->steps == NULL)
+  if (d->note == NULL)
     {
-      d->steps = g_new (MsDirectStep, MS_DIRECT_STEPS);
-      d->val = g_malloc (MS_DIRECT_STEPS * sizeof *d->val);
+      /* only the steps a warp uses are touched */
+      d->note = g_new (MsDirectNote, 32 * MS_DIRECT_STEPS);
+      d->val = g_malloc (32 * MS_DIRECT_STEPS * sizeof *d->val);
     }
-  d->diverged = 0;
   d->ld_bufs = d->st_bufs = 0;
   W->direct_warp = warp;
   W->direct_n = n;
@@ -1381,31 +1436,41 @@ run_direct (Worker *W, Lane *warp, guint n)
       W->direct_abandoned++;
       return 0;
     }
-  gboolean converged = !d->diverged && !W->direct_uneven;
-  guint ops = len[0];
-  if (!converged)
-    direct_replay (W, d, warp, len, n, FALSE, &ops);
   /* run_warp lets other warps go after WARP_BUDGET steps, and stops a
-   * block at BLOCK_OP_LIMIT: then the fibers' order is another one */
+   * block at BLOCK_OP_LIMIT: then the fibers' order is another one.  A
+   * step advances a lane at least, so the lanes' accesses bound the steps;
+   * past the limits the steps are counted. */
+  guint ops = W->direct_total;
   if (ops >= WARP_BUDGET || W->block_ops + ops > BLOCK_OP_LIMIT)
     {
-      W->direct_abandoned++;
-      return 0;
-    }
-  W->block_ops += ops;
-  if (converged)
-    {
-      guint32 group = n == 32 ? 0xffffffffu : (1u << n) - 1;
-      guint16 cur[32];
-      for (guint k = 0; k < ops; k++)
+      if (W->direct_uneven || !direct_converged (d, len[0], n))
+        direct_replay (W, d, warp, len, n, 0, FALSE, &ops);
+      else
+        ops = len[0];
+      if (ops >= WARP_BUDGET || W->block_ops + ops > BLOCK_OP_LIMIT)
         {
-          cur[0] = (guint16) k;
-          if (!direct_exec (W, d, warp, group, cur, TRUE))
-            return -1;
+          W->direct_abandoned++;
+          return 0;
         }
     }
-  else if (!direct_replay (W, d, warp, len, n, TRUE, &ops))
+  /* The steps run in lockstep until one finds a lane at another site than
+   * the first lane, and from there in the fibers' order, which up to there
+   * took every lane at each step too. */
+  guint32 group = n == 32 ? 0xffffffffu : (1u << n) - 1;
+  guint16 cur[32];
+  guint k = 0, more = 0;
+  for (; !W->direct_uneven && k < len[0]; k++)
+    {
+      cur[0] = (guint16) k;
+      int done = direct_exec (W, d, warp, group, cur, TRUE);
+      if (done < 0)
+        return -1;
+      if (done == 0)
+        break;
+    }
+  if ((W->direct_uneven || k < len[0]) && !direct_replay (W, d, warp, len, n, k, TRUE, &more))
     return -1;
+  W->block_ops += k + more;
   for (guint i = 0; i < n; i++)
     {
       warp[i].state = MS_LANE_DONE;
@@ -1767,7 +1832,7 @@ worker_free (Worker *W)
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
   g_free (W->site_memo);
-  g_free (W->direct.steps);
+  g_free (W->direct.note);
   g_free (W->direct.val);
   g_free (W->signal_stack);
   if (W->ordered)

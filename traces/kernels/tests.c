@@ -116,6 +116,17 @@ check_divergence (MsProblem *p, GError **e)
 }
 
 static gboolean
+check_late_divergence (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, n);
+  for (gint64 i = 0; i < n; i++)
+    want[i] = i % 2 ? in[i] + in[(i + 1) % n] : in[i] - (in[(i + 1) % n] + in[(i + 3) % n]);
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+}
+
+static gboolean
 setup_atomics (MsProblem *p, GError **e)
 {
   return setup_1d (p, 18, 0, 15, e);
@@ -196,6 +207,8 @@ TEST_KERNEL (test_shuffle, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_shuf
              check_shuffle, "__shfl_xor/up/down/idx, __ballot_sync and __all_sync")
 TEST_KERNEL (test_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
              check_divergence, "data-dependent loop trip counts and if/else per lane")
+TEST_KERNEL (test_late_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
+             check_late_divergence, "lanes together for two accesses, then at different sites")
 TEST_KERNEL (test_atomics, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_atomics,
              check_atomics, "shared and global atomicAdd, atomicMax and atomicCAS")
 TEST_KERNEL (test_early_exit, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_blocks,

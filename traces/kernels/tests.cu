@@ -296,6 +296,28 @@ __global__ void test_warp_global (int *out, const int *in, int n)
   ST (out[i], 2 * v);
 }
 
+/* Lanes with as many accesses each, at the same sites for the first two,
+ * then at different ones: odd lanes store, then load; even lanes load, then
+ * store.  A warp run straight through executes its first steps in
+ * lockstep and the rest in the fibers' order (sim/emulator/emulator.c,
+ * run_direct), which must give the fibers' counts. */
+__global__ void test_late_divergence (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int a = LD (in[i]);
+  int b = LD (in[(i + 1) % n]);
+  if (i % 2) {
+    ST (out[i], a + b);
+    b = LD (in[(i + 2) % n]);
+    (void) b;
+  } else {
+    b += LD (in[(i + 3) % n]);
+    ST (out[i], a - b);
+  }
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -314,6 +336,7 @@ TEST_ENTRY (test_warp_flag)
 TEST_ENTRY (test_lane_lock)
 TEST_ENTRY (test_race_phases)
 TEST_ENTRY (test_warp_global)
+TEST_ENTRY (test_late_divergence)
 MS_ENTRY (test_race_transpose)
 {
   MS_LAUNCH (test_race_transpose, L, (float *) L->buf[0], (const float *) L->buf[1], (int) L->i[0],
