@@ -34,6 +34,11 @@
  * (interleaving the lanes at every step made each line of a long lane's
  * notes go to the host's L2 and back once per lane: 30% of gemm_naive). */
 #define MS_DIRECT_CHUNK 8
+/* Notes from one run of 32 lanes to the next: 4 KiB and two host cache
+ * lines, so that a lane's runs do not all fall in the same sets of the
+ * host's caches (a multiple of MS_DIRECT_CHUNK: ms_direct_note) */
+#define MS_DIRECT_RUNS (33 * MS_DIRECT_CHUNK)
+_Static_assert (MS_DIRECT_RUNS % MS_DIRECT_CHUNK == 0, "ms_direct_note finds a run's end so");
 
 /* One access of one lane: its site, and its virtual address (access.h's
  * MS_VADDR_*, below 2^56) with its size and whether it stores in the top
@@ -52,7 +57,7 @@ typedef struct {
 static inline __attribute__ ((always_inline)) size_t
 ms_direct_at (unsigned k, unsigned i)
 {
-  return (size_t) (k / MS_DIRECT_CHUNK) * (32 * MS_DIRECT_CHUNK) + i * MS_DIRECT_CHUNK
+  return (size_t) (k / MS_DIRECT_CHUNK) * MS_DIRECT_RUNS + i * MS_DIRECT_CHUNK
          + k % MS_DIRECT_CHUNK;
 }
 
@@ -101,7 +106,7 @@ ms_direct_note (MsDirect *d, const MsSite *site, uint64_t vaddr, unsigned size, 
   if (__builtin_expect (k >= MS_DIRECT_STEPS, 0))
     ms_direct_abandon ();
   size_t at = d->at, next = at + 1;
-  d->at = next + (next % MS_DIRECT_CHUNK == 0) * (31 * MS_DIRECT_CHUNK);   /* = ms_direct_at */
+  d->at = next + (next % MS_DIRECT_CHUNK == 0) * (MS_DIRECT_RUNS - MS_DIRECT_CHUNK);   /* = ms_direct_at */
   d->note[at].site = site;
   d->note[at].va = vaddr | (uint64_t) size << 56 | (uint64_t) store << 63;
   return at;

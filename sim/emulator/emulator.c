@@ -1298,8 +1298,12 @@ direct_converged (const MsDirect *d, guint len, guint n)
       const MsDirectNote *lane0 = &d->note[ms_direct_at (c, 0)];
       guint m = MIN (MS_DIRECT_CHUNK, len - c);
       for (guint i = 1; i < n; i++)
-        for (guint k = 0; k < m; k++)
-          other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
+        if (m == MS_DIRECT_CHUNK)   /* a constant count: unrolled */
+          for (guint k = 0; k < MS_DIRECT_CHUNK; k++)
+            other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
+        else
+          for (guint k = 0; k < m; k++)
+            other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
     }
   return other == 0;
 }
@@ -1412,8 +1416,9 @@ run_direct (Worker *W, Lane *warp, guint n)
   if (d->note == NULL)
     {
       /* only the steps a warp uses are touched */
-      d->note = g_new (MsDirectNote, 32 * MS_DIRECT_STEPS);
-      d->val = g_malloc (32 * MS_DIRECT_STEPS * sizeof *d->val);
+      gsize notes = ms_direct_at (MS_DIRECT_STEPS, 0);
+      d->note = g_new (MsDirectNote, notes);
+      d->val = g_malloc (notes * sizeof *d->val);
     }
   d->ld_bufs = d->st_bufs = 0;
   W->direct_warp = warp;
