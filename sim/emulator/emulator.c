@@ -99,7 +99,6 @@ typedef struct {
   guint n_shared_arrays;
   const void *shared_keys[MAX_SHARED_ARRAYS];   /* users' kernels: array k's declaration */
   guint64 block;
-  guint32 block_number;  /* blocks this worker started, wrapping (Lane.shared_block) */
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
   guint n_done;          /* lanes of the block that exited */
@@ -220,21 +219,20 @@ ms_vote (const MsSite *site, unsigned mask, int pred, int kind)
   return ms_lane_vote (site, mask, pred, kind);
 }
 
+/* The shared array of the declaration `key` in the running block, placed
+ * after the others the first time a thread of the block reaches it (a
+ * declaration inside a loop is one array, as on the GPU). */
 void *
-ms_shared_alloc (unsigned size, unsigned align)
+ms_shared_alloc_at (const void *key, unsigned size, unsigned align)
 {
   if (G_UNLIKELY (ms_direct != NULL))
     ms_direct_abandon ();
   Worker *W = cur_worker;
+  for (guint k = 0; k < W->n_shared_arrays; k++)
+    if (W->shared_keys[k] == key)
+      return W->shared + W->shared_offsets[k];
   Lane *l = ms_cur_lane;
-  if (l->shared_block != W->block_number)
-    {
-      l->shared_block = W->block_number;
-      l->n_shared = 0;
-    }
-  guint k = l->n_shared++;
-  if (k < W->n_shared_arrays)
-    return W->shared + W->shared_offsets[k];
+  guint k = W->n_shared_arrays;
   if (k >= MAX_SHARED_ARRAYS)
     lane_fail (l, MS_EMULATOR_ERROR_RESOURCES, "%s: more than %d shared arrays in one block",
                W->launch->kernel, MAX_SHARED_ARRAYS);
@@ -245,28 +243,12 @@ ms_shared_alloc (unsigned size, unsigned align)
                "%s: the block declares %u bytes of shared memory, more than the %u a block may "
                "use statically (plus --dynamic-shared); make the tile smaller",
                W->launch->kernel, off + size, W->shared_window);
+  W->shared_keys[k] = key;
   W->shared_offsets[k] = off;
   W->n_shared_arrays = k + 1;
   W->shared_used = off + size;
   W->region_span = 0;   /* the shared window grew: look the region up again */
   return W->shared + off;
-}
-
-/* Users' kernels (cuda-shim.h): the array of the declaration key, placed
- * when the block first executes it, so a declaration inside a loop is one
- * array, as on the GPU. */
-void *
-ms_shared_alloc_at (const void *key, unsigned size, unsigned align)
-{
-  Worker *W = cur_worker;
-  for (guint k = 0; k < W->n_shared_arrays; k++)
-    if (W->shared_keys[k] == key)
-      return W->shared + W->shared_offsets[k];
-  Lane *l = ms_cur_lane;
-  l->n_shared = W->n_shared_arrays;   /* the next array */
-  void *p = ms_shared_alloc (size, align);
-  W->shared_keys[W->n_shared_arrays - 1] = key;
-  return p;
 }
 
 /* Every `extern __shared__` array of a block is the same memory. */
@@ -1497,7 +1479,6 @@ run_block (Worker *W, guint64 b)
   uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
 
   W->block = b;
-  W->block_number++;
   memset (W->shared, 0, W->shared_used);
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;

@@ -153,9 +153,8 @@ enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
 
 void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
                  const void *compare, unsigned size, int op, int num);
-void *ms_shared_alloc (unsigned size, unsigned align);
-/* users' kernels: the array of one declaration (key: unique to it), and the
- * `extern __shared__` array (MsLaunch.dynamic_shared bytes) */
+/* the array of one declaration (key: unique to it), and the `extern
+ * __shared__` array (MsLaunch.dynamic_shared bytes) */
 void *ms_shared_alloc_at (const void *key, unsigned size, unsigned align);
 void *ms_shared_alloc_dynamic (unsigned align);
 void ms_syncwarp (const MsSite *site, unsigned mask);
@@ -187,10 +186,15 @@ template <typename T> static inline T ms_unqualified_ (const volatile T &x);
   do { MS_VALUE_TYPE_ (x) ms_v_ = (v); \
        ms_lane_st (MS_SITE_, &(x), &ms_v_, sizeof (x)); } while (0)
 
+/* Each declaration is one array of the block, found by a key of its own
+ * (a declaration in a loop or a helper is one array, as on the GPU); the
+ * block's first thread to reach it places it. */
+#define MS_SHARED_(size, align) \
+  ({ static const char ms_key_; ms_shared_alloc_at (&ms_key_, (size), (align)); })
 #define SHARED_ARRAY(T, name, n) \
-  T *const name = (T *) ms_shared_alloc (sizeof (T) * (n), __alignof__ (T))
+  T *const name = (T *) MS_SHARED_ (sizeof (T) * (n), __alignof__ (T))
 #define SHARED_ARRAY2(T, name, n, m) \
-  T (*const name)[m] = (T (*)[m]) ms_shared_alloc (sizeof (T) * (n) * (m), __alignof__ (T))
+  T (*const name)[m] = (T (*)[m]) MS_SHARED_ (sizeof (T) * (n) * (m), __alignof__ (T))
 
 #ifdef __cplusplus
 static inline constexpr int ms_num_kind_ (float) { return MS_NUM_FLOAT; }

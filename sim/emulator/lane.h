@@ -46,15 +46,10 @@ typedef struct {
   struct { unsigned x, y, z; } thread_idx;   /* = MsThreadInfo; ms_self points here */
   uint64_t val[2];       /* value stored, or loaded / operand of a collective */
   uint32_t mask;         /* collective's mask */
-  unsigned n_shared;     /* shared arrays this thread declared so far in
-                            block shared_block (below) */
   /* cold */
   uint64_t cmp[2], res[2];/* atomicCAS compare value; atomic/collective result */
   uint8_t sub, num, width;/* atomic/shuffle/vote kind, number type, shuffle width */
   int arg;
-  /* the worker's block number of n_shared (ms_shared_alloc resets it on a
-   * new one), so a new block writes nothing to this line of every lane */
-  uint32_t shared_block;
 } __attribute__ ((aligned (64))) MsLane;
 _Static_assert (sizeof (MsLane) == 128, "MsLane grew past two cache lines");
 
