@@ -191,6 +191,10 @@ test_direct_runs (void)
     /* 2201 accesses a lane: notes in many runs, the warp's steps past the
      * budget of lockstep-then-replay (run_direct checks convergence first) */
     { "gemm_naive", { "n", "32", "m", "32", "k", "1100" }, TRUE },
+    /* diverged lanes of 151 accesses: the steps counted first */
+    { "test_long_divergence", { "n", "3000" }, TRUE },
+    /* uneven lanes, a long row of 1502 accesses among short ones */
+    { "per_thread_sum", { "n", "3000", "peak", "1500" }, TRUE },
     { "test_divergence", { "n", "20000" }, TRUE },
     { "test_late_divergence", { "n", "5000" }, TRUE },
     { "gmem_stride", { "n", "5000", "stride", "3", "width", "16" }, TRUE },

@@ -26,9 +26,10 @@
 
 #include "site.h"
 
-/* Accesses one lane may note (the notes of a warp take about 1.3 KiB a
- * step).  run_warp lets other warps go after 4096 steps anyway. */
-#define MS_DIRECT_STEPS 4096
+/* Accesses one lane may note (the notes of a warp take about 1 KiB a
+ * step): run_warp lets other warps go after 4096 steps, so a lane of 4096
+ * accesses could not run straight anyway. */
+#define MS_DIRECT_STEPS 4095
 /* Consecutive notes of one lane that sit together: a lane writes its notes
  * in runs of whole host cache lines, so each line is written by one lane
  * (interleaving the lanes at every step made each line of a long lane's

@@ -134,7 +134,7 @@ typedef struct {
   gboolean direct_uneven;  /* some lane's count differs from lane 0's */
   gboolean direct_ran;
   gboolean direct_off;
-  const guint8 *direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
+  guintptr direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
   guint64 direct_done, direct_abandoned;
   gboolean free_running; /* launch->free_running, for a user's kernel */
 } Worker;
@@ -1331,17 +1331,17 @@ direct_prefetch (Worker *W, guint ops)
       guint64 off = va - r->vbase;
       if (off >= r->span)
         continue;
-      const guint8 *p = r->lo + off;
-      gintptr step = p - W->direct_last_load[k];
+      /* unsigned arithmetic: the step may come from another buffer */
+      guintptr p = (guintptr) r->lo + off, step = p - W->direct_last_load[k];
       W->direct_last_load[k] = p;
-      for (gintptr j = 1; j <= 2; j++)
+      for (guintptr j = 1; j <= 2; j++)
         {
           /* in the buffer: no prefetch of an unmapped page (a TLB walk) */
-          guint64 q = off + (guint64) (j * step);
+          guintptr q = off + j * step;
           if (q < r->span)
             {
-              __builtin_prefetch (r->lo + q);
-              __builtin_prefetch (r->lo + q + 64);
+              __builtin_prefetch ((const void *) ((guintptr) r->lo + q));
+              __builtin_prefetch ((const void *) ((guintptr) r->lo + q + 64));
             }
         }
     }
@@ -1398,9 +1398,10 @@ run_direct (Worker *W, Lane *warp, guint n)
   if (d->note == NULL)
     {
       /* only the steps a warp uses are touched */
+      /* aligned: a lane's run of notes is two host cache lines of its own */
       gsize notes = ms_direct_at (MS_DIRECT_STEPS, 0);
-      d->note = g_new (MsDirectNote, notes);
-      d->val = g_malloc (notes * sizeof *d->val);
+      d->note = g_aligned_alloc (notes, sizeof *d->note, 64);
+      d->val = g_aligned_alloc (notes, sizeof *d->val, 64);
     }
   d->ld_bufs = d->st_bufs = 0;
   W->direct_warp = warp;
@@ -1818,8 +1819,8 @@ worker_free (Worker *W)
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
   g_free (W->site_memo);
-  g_free (W->direct.note);
-  g_free (W->direct.val);
+  g_aligned_free (W->direct.note);
+  g_aligned_free (W->direct.val);
   g_free (W->signal_stack);
   if (W->ordered)
     g_array_unref (W->ordered);

@@ -190,7 +190,7 @@ template <typename T> static inline T ms_unqualified_ (const volatile T &x);
  * (a declaration in a loop or a helper is one array, as on the GPU); the
  * block's first thread to reach it places it. */
 #define MS_SHARED_(size, align) \
-  ({ static const char ms_key_; ms_shared_alloc_at (&ms_key_, (size), (align)); })
+  ({ static const char ms_key_ = 0; ms_shared_alloc_at (&ms_key_, (size), (align)); })
 #define SHARED_ARRAY(T, name, n) \
   T *const name = (T *) MS_SHARED_ (sizeof (T) * (n), __alignof__ (T))
 #define SHARED_ARRAY2(T, name, n, m) \

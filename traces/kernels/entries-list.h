@@ -14,6 +14,6 @@
   X (test_divergence) X (test_atomics) X (test_early_exit) X (test_3d) \
   X (test_wild_pointer) X (test_stack_overflow) X (test_uninitialised) X (test_float3_access) \
   X (test_warp_flag) X (test_lane_lock) X (test_race_transpose) X (test_race_phases) \
-  X (test_warp_global) X (test_late_divergence)
+  X (test_warp_global) X (test_late_divergence) X (test_long_divergence)
 
 MS_FOR_EACH_KERNEL (MS_DECLARE_ENTRY)

@@ -127,6 +127,18 @@ check_late_divergence (MsProblem *p, GError **e)
 }
 
 static gboolean
+check_long_divergence (MsProblem *p, GError **e)
+{
+  gint64 n = param_n (p);
+  const int *in = p->args.buf[1];
+  g_autofree int *want = g_new0 (int, n);
+  for (gint64 i = 0; i < n; i++)
+    for (gint64 j = 0; j < 150; j++)
+      want[i] += i % 2 ? in[(i + j) % n] : -in[(i + 2 * j) % n];
+  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+}
+
+static gboolean
 setup_atomics (MsProblem *p, GError **e)
 {
   return setup_1d (p, 18, 0, 15, e);
@@ -209,6 +221,8 @@ TEST_KERNEL (test_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_c
              check_divergence, "data-dependent loop trip counts and if/else per lane")
 TEST_KERNEL (test_late_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
              check_late_divergence, "lanes together for two accesses, then at different sites")
+TEST_KERNEL (test_long_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy,
+             check_long_divergence, "150 loads a lane, odd and even lanes at different sites")
 TEST_KERNEL (test_atomics, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_atomics,
              check_atomics, "shared and global atomicAdd, atomicMax and atomicCAS")
 TEST_KERNEL (test_early_exit, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_blocks,

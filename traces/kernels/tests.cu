@@ -318,6 +318,24 @@ __global__ void test_late_divergence (int *out, const int *in, int n)
   }
 }
 
+/* 150 loads a lane, odd lanes at one site and even lanes at another at
+ * every step: a warp of 4832 accesses in 301 steps, which a straight run
+ * counts (past the lockstep bound of run_direct) before it runs them. */
+__global__ void test_long_divergence (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return;
+  int acc = 0;
+  for (int j = 0; j < 150; j++) {
+    if (i % 2)
+      acc += LD (in[(i + j) % n]);
+    else
+      acc -= LD (in[(i + 2 * j) % n]);
+  }
+  ST (out[i], acc);
+}
+
 #define TEST_ENTRY(k) \
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
@@ -337,6 +355,7 @@ TEST_ENTRY (test_lane_lock)
 TEST_ENTRY (test_race_phases)
 TEST_ENTRY (test_warp_global)
 TEST_ENTRY (test_late_divergence)
+TEST_ENTRY (test_long_divergence)
 MS_ENTRY (test_race_transpose)
 {
   MS_LAUNCH (test_race_transpose, L, (float *) L->buf[0], (const float *) L->buf[1], (int) L->i[0],
