@@ -191,6 +191,8 @@ test_direct_runs (void)
     /* 2201 accesses a lane: notes in many runs, the warp's steps past the
      * budget of lockstep-then-replay (run_direct checks convergence first) */
     { "gemm_naive", { "n", "32", "m", "32", "k", "1100" }, TRUE },
+    /* 4091 accesses a lane: the last run of notes of every lane */
+    { "gemm_naive", { "n", "32", "m", "32", "k", "2045" }, TRUE },
     /* diverged lanes of 151 accesses: the steps counted first */
     { "test_long_divergence", { "n", "3000" }, TRUE },
     /* uneven lanes, a long row of 1502 accesses among short ones */

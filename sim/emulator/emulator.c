@@ -1399,7 +1399,8 @@ run_direct (Worker *W, Lane *warp, guint n)
     {
       /* only the steps a warp uses are touched */
       /* aligned: a lane's run of notes is two host cache lines of its own */
-      gsize notes = ms_direct_at (MS_DIRECT_STEPS, 0);
+      gsize notes = (gsize) (MS_DIRECT_STEPS + MS_DIRECT_CHUNK - 1) / MS_DIRECT_CHUNK
+                    * MS_DIRECT_RUNS;   /* every run, the last one whole */
       d->note = g_aligned_alloc (notes, sizeof *d->note, 64);
       d->val = g_aligned_alloc (notes, sizeof *d->val, 64);
     }
