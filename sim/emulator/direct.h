@@ -72,7 +72,7 @@ typedef struct {
 } MsDirectRegion;
 
 typedef struct {
-  MsDirectNote *note;      /* 32 * MS_DIRECT_STEPS, at ms_direct_at */
+  MsDirectNote *note;      /* every run of MS_DIRECT_STEPS, at ms_direct_at */
   uint64_t (*val)[2];      /* stores' values, likewise */
   unsigned n;              /* accesses of the running lane so far */
   unsigned lane;

@@ -97,7 +97,7 @@ typedef struct {
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
-  const void *shared_keys[MAX_SHARED_ARRAYS];   /* users' kernels: array k's declaration */
+  const void *shared_keys[MAX_SHARED_ARRAYS];   /* array k's declaration (its key) */
   guint64 block;
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
@@ -1151,6 +1151,22 @@ direct_host (const Worker *W, guint64 va)
   return W->buf_base[MS_VADDR_BUFFER (va)] + MS_VADDR_OFFSET (va);
 }
 
+/* The addresses of the first n lanes' notes at one step (`note`: lane 0's,
+ * each lane's MS_DIRECT_CHUNK notes after the last's) into addr, and 0 if
+ * every one of them is at `site` (inlined: a constant n is unrolled). */
+static inline __attribute__ ((always_inline)) guintptr
+lanes_at (const MsDirectNote *note, guint n, const MsSite *site, guint64 *addr)
+{
+  guintptr other = 0;
+#pragma GCC unroll 32
+  for (guint i = 0; i < n; i++)
+    {
+      addr[i] = MS_DIRECT_VADDR (&note[i * MS_DIRECT_CHUNK]);
+      other |= (guintptr) note[i * MS_DIRECT_CHUNK].site ^ (guintptr) site;
+    }
+  return other;
+}
+
 /* Executes the notes of the lanes in `group`, lane i's at step cur[i]: the
  * record of the warp access, and a store's values in lane order.  When
  * converged, every lane's at step cur[0], unless one of them is at another
@@ -1173,21 +1189,9 @@ direct_exec (Worker *W, const MsDirect *d, Lane *warp, guint32 group, const guin
   const guint64 (*val)[2] = &d->val[ms_direct_at (cur[0], 0)];
   if (converged)
     {
-      guintptr other = 0;
-      if (n == 32)   /* a constant count: unrolled */
-#pragma GCC unroll 32
-        for (guint i = 0; i < 32; i++)
-          {
-            acc.addr[i] = MS_DIRECT_VADDR (&note[i * MS_DIRECT_CHUNK]);
-            other |= (guintptr) note[i * MS_DIRECT_CHUNK].site ^ (guintptr) site;
-          }
-      else
-        for (guint i = 0; i < n; i++)
-          {
-            acc.addr[i] = MS_DIRECT_VADDR (&note[i * MS_DIRECT_CHUNK]);
-            other |= (guintptr) note[i * MS_DIRECT_CHUNK].site ^ (guintptr) site;
-          }
-      if (other != 0)
+      /* a constant count for a whole warp: unrolled */
+      if ((n == 32 ? lanes_at (note, 32, site, acc.addr) : lanes_at (note, n, site, acc.addr))
+          != 0)
         return 0;
     }
   else
@@ -1268,6 +1272,17 @@ direct_replay (Worker *W, const MsDirect *d, Lane *warp, const guint16 *len, gui
   return TRUE;
 }
 
+/* 0 if the m notes of run a are at the sites of run b's (inlined: a
+ * constant m is unrolled). */
+static inline __attribute__ ((always_inline)) guintptr
+run_sites_differ (const MsDirectNote *a, const MsDirectNote *b, guint m)
+{
+  guintptr other = 0;
+  for (guint k = 0; k < m; k++)
+    other |= (guintptr) a[k].site ^ (guintptr) b[k].site;
+  return other;
+}
+
 /* Whether each of the n lanes' `len` accesses is at lane 0's site of the
  * same step: then the warp takes `len` steps, each one access of all
  * (run_direct's count of a long warp's steps). */
@@ -1279,13 +1294,12 @@ direct_converged (const MsDirect *d, guint len, guint n)
     {
       const MsDirectNote *lane0 = &d->note[ms_direct_at (c, 0)];
       guint m = MIN (MS_DIRECT_CHUNK, len - c);
-      for (guint i = 1; i < n; i++)
-        if (m == MS_DIRECT_CHUNK)   /* a constant count: unrolled */
-          for (guint k = 0; k < MS_DIRECT_CHUNK; k++)
-            other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
-        else
-          for (guint k = 0; k < m; k++)
-            other |= (guintptr) lane0[i * MS_DIRECT_CHUNK + k].site ^ (guintptr) lane0[k].site;
+      for (guint i = 1; i < n; i++)   /* a whole run, a constant count: unrolled */
+        {
+          const MsDirectNote *run = &lane0[i * MS_DIRECT_CHUNK];
+          other |= m == MS_DIRECT_CHUNK ? run_sites_differ (run, lane0, MS_DIRECT_CHUNK)
+                                        : run_sites_differ (run, lane0, m);
+        }
     }
   return other == 0;
 }
@@ -1397,8 +1411,8 @@ run_direct (Worker *W, Lane *warp, guint n)
   MsDirect *d = &W->direct;
   if (d->note == NULL)
     {
-      /* only the steps a warp uses are touched */
-      /* aligned: a lane's run of notes is two host cache lines of its own */
+      /* only the steps a warp uses are touched; aligned, so that a lane's
+       * run of notes is two host cache lines of its own */
       gsize notes = (gsize) (MS_DIRECT_STEPS + MS_DIRECT_CHUNK - 1) / MS_DIRECT_CHUNK
                     * MS_DIRECT_RUNS;   /* every run, the last one whole */
       d->note = g_aligned_alloc (notes, sizeof *d->note, 64);

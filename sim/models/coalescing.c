@@ -77,8 +77,9 @@
  * Implementation (no allocation, no global state; timings in the header
  * of cost_fast): a full warp whose lanes step by one stride (a row, a
  * broadcast, a column whose lanes are whole sectors apart) is counted in
- * closed form (ms_coalescing_uniform tells it, in 16 vector steps).  A partially active warp first gets its inactive lanes
- * filled with a neighbour's address, which changes no count.  Then, for
+ * closed form (ms_coalescing_uniform tells it, in 16 vector steps).  A
+ * partially active warp first gets its inactive lanes filled with a
+ * neighbour's address, which changes no count.  Then, for
  * power-of-two sizes, one vectorised pass takes the lanes' sector numbers
  * in 32 bits; when they are in monotone lane order (unit stride, strided,
  * broadcast, offset, reversed: nearly every real pattern) the distinct

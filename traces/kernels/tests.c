@@ -99,43 +99,58 @@ check_shuffle (MsProblem *p, GError **e)
   return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n * 7, e);
 }
 
+/* Checks "out" against expect (in, n, i) for every i of n. */
 static gboolean
-check_divergence (MsProblem *p, GError **e)
+check_each (MsProblem *p, GError **e, int (*expect) (const int *in, gint64 n, gint64 i))
 {
   gint64 n = param_n (p);
   const int *in = p->args.buf[1];
   g_autofree int *want = g_new0 (int, n);
   for (gint64 i = 0; i < n; i++)
-    {
-      int acc = 0;
-      for (int k = 0; k < i % 7; k++)
-        acc += in[(i + k) % n];
-      want[i] = i % 2 ? -acc : acc;
-    }
+    want[i] = expect (in, n, i);
   return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+}
+
+static int
+divergence_at (const int *in, gint64 n, gint64 i)
+{
+  int acc = 0;
+  for (int k = 0; k < i % 7; k++)
+    acc += in[(i + k) % n];
+  return i % 2 ? -acc : acc;
+}
+
+static int
+late_divergence_at (const int *in, gint64 n, gint64 i)
+{
+  return i % 2 ? in[i] + in[(i + 1) % n] : in[i] - (in[(i + 1) % n] + in[(i + 3) % n]);
+}
+
+static int
+long_divergence_at (const int *in, gint64 n, gint64 i)
+{
+  int acc = 0;
+  for (gint64 j = 0; j < 150; j++)
+    acc += i % 2 ? in[(i + j) % n] : -in[(i + 2 * j) % n];
+  return acc;
+}
+
+static gboolean
+check_divergence (MsProblem *p, GError **e)
+{
+  return check_each (p, e, divergence_at);
 }
 
 static gboolean
 check_late_divergence (MsProblem *p, GError **e)
 {
-  gint64 n = param_n (p);
-  const int *in = p->args.buf[1];
-  g_autofree int *want = g_new0 (int, n);
-  for (gint64 i = 0; i < n; i++)
-    want[i] = i % 2 ? in[i] + in[(i + 1) % n] : in[i] - (in[(i + 1) % n] + in[(i + 3) % n]);
-  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+  return check_each (p, e, late_divergence_at);
 }
 
 static gboolean
 check_long_divergence (MsProblem *p, GError **e)
 {
-  gint64 n = param_n (p);
-  const int *in = p->args.buf[1];
-  g_autofree int *want = g_new0 (int, n);
-  for (gint64 i = 0; i < n; i++)
-    for (gint64 j = 0; j < 150; j++)
-      want[i] += i % 2 ? in[(i + j) % n] : -in[(i + 2 * j) % n];
-  return ms_check_ints (p, "out", p->args.buf[0], want, (gsize) n, e);
+  return check_each (p, e, long_divergence_at);
 }
 
 static gboolean
