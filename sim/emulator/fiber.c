@@ -65,8 +65,15 @@ guards_in_one_call (guint8 *base, gsize slot, gsize page, guint n)
 #define UNPOISON(p, n) ((void) (p), (void) (n))
 #endif
 
+/* What a fiber runs first: its function and argument. */
+typedef struct {
+  MsFiberFn fn;
+  void *arg;
+} Entry;
+
 struct MsStackPool {
   guint8 *base;
+  Entry *entry;        /* per stack, for the fiber's first switch */
   gsize stack_bytes;   /* usable bytes per stack */
   gsize slot_bytes;    /* stack + guard page */
   gsize page;
@@ -111,6 +118,7 @@ ms_stack_pool_new (guint n, gsize stack_bytes, GError **error)
   UNPOISON (base, slot * n);
   MsStackPool *pool = g_new0 (MsStackPool, 1);
   pool->base = base;
+  pool->entry = g_new0 (Entry, n);
   pool->stack_bytes = stack_bytes;
   pool->slot_bytes = slot;
   pool->page = page;
@@ -125,6 +133,7 @@ ms_stack_pool_free (MsStackPool *pool)
     return;
   UNPOISON (pool->base, pool->slot_bytes * pool->n);
   munmap (pool->base, pool->slot_bytes * pool->n);
+  g_free (pool->entry);
   g_free (pool);
 }
 
@@ -154,16 +163,20 @@ stack_top (MsStackPool *pool, guint i)
 
 #if defined(__x86_64__)
 
-/* First entry of a fiber, jumped to by ms_fiber_switch with the stack
- * holding fn and arg; fn never returns. */
+/* First entry of a fiber, jumped to by ms_fiber_switch with rbp pointing
+ * to its Entry and rsp at the top of its stack; fn never returns.  The
+ * stack is not written before the fiber runs: a kernel whose warps all run
+ * straight through never touches its lanes' stacks (one page fault each,
+ * 256 of them for a block of 256 threads). */
 __asm__ (
   ".text\n"
   ".p2align 4\n"
   ".type ms_fiber_trampoline, @function\n"
   "ms_fiber_trampoline:\n"
-  "  popq %rax\n"
-  "  popq %rdi\n"
-  "  callq *%rax\n"
+  "  movq %rbp, %rax\n"
+  "  xorl %ebp, %ebp\n"
+  "  movq 8(%rax), %rdi\n"
+  "  callq *(%rax)\n"
   "  ud2\n"
   ".size ms_fiber_trampoline, .-ms_fiber_trampoline\n");
 
@@ -172,13 +185,11 @@ void ms_fiber_trampoline (void);
 void
 ms_fiber_init (MsFiber *f, MsStackPool *pool, guint i, MsFiberFn fn, void *arg)
 {
-  /* The top is 16-byte aligned; once the trampoline has popped fn and arg,
-   * rsp is the top again, so fn's frame is aligned as the ABI requires. */
-  void **sp = (void **) stack_top (pool, i);
-  *--sp = arg;
-  *--sp = (void *) fn;
-  f->sp = sp;
-  f->bp = NULL;
+  /* The top is 16-byte aligned, so the trampoline's call gives fn the
+   * frame alignment the ABI requires. */
+  pool->entry[i] = (Entry) { fn, arg };
+  f->sp = stack_top (pool, i);
+  f->bp = &pool->entry[i];
   f->pc = (void *) ms_fiber_trampoline;
 }
 

@@ -81,6 +81,7 @@ typedef struct {
  * of its set; an entry is only a hint, checked against the way's tag. */
 typedef struct {
   Way *way;         /* [set * ways + w] */
+  gpointer way_mem; /* its allocation (way is 64-byte aligned in it) */
   guint sets, ways;
   guint64 sets_m;   /* for x % sets without a division (cache_set) */
   guint64 clock;    /* the last stamp (below 2^32; 64 bits so that a store
@@ -95,15 +96,19 @@ cache_init (Cache *c, guint64 bytes, guint ways)
   c->ways = (guint) MIN ((guint64) ways, lines);   /* a cache smaller than a set: fewer ways */
   c->sets = (guint) MAX (lines / ways, 1);
   c->sets_m = G_MAXUINT64 / c->sets + 1;
-  /* aligned: an L1's set of 4 ways is one host cache line */
-  c->way = g_aligned_alloc0 ((gsize) c->sets * ways, sizeof (Way), 64);
+  /* aligned: an L1's set of 4 ways is one host cache line.  Not
+   * g_aligned_alloc0, which writes every byte: calloc maps a large array
+   * as untouched zero pages (an H100's L2 half is 3.2 MB of ways, 800 page
+   * faults at start-up for a kernel that uses a few sets). */
+  c->way_mem = g_malloc0_n ((gsize) c->sets * ways + 64 / sizeof (Way), sizeof (Way));
+  c->way = (Way *) (((guintptr) c->way_mem + 63) & ~(guintptr) 63);
   c->clock = 0;
 }
 
 static void
 cache_clear (Cache *c)
 {
-  g_aligned_free (c->way);
+  g_free (c->way_mem);
   memset (c, 0, sizeof *c);
 }
 
