@@ -86,11 +86,13 @@ typedef struct {
   guint64 sets_m;   /* for x % sets without a division (cache_set) */
   guint64 clock;    /* the last stamp (below 2^32; 64 bits so that a store
                        to a way's stamp cannot alias it) */
-  gsize memo[MEMO_SIZE];
+  gsize *memo;      /* MEMO_SIZE entries; NULL for an L1 (l1_get, l1_find) */
 } Cache;
 
+/* memo: whether the cache has one (the L2s: an L1's set is one host line,
+ * scanned as fast as a memo entry, and the memos of 132 L1s would be cold) */
 static void
-cache_init (Cache *c, guint64 bytes, guint ways)
+cache_init (Cache *c, guint64 bytes, guint ways, gboolean memo)
 {
   guint64 lines = MAX (bytes >> LINE_SHIFT, 1);
   c->ways = (guint) MIN ((guint64) ways, lines);   /* a cache smaller than a set: fewer ways */
@@ -102,6 +104,7 @@ cache_init (Cache *c, guint64 bytes, guint ways)
    * faults at start-up for a kernel that uses a few sets). */
   c->way_mem = g_malloc0_n ((gsize) c->sets * ways + 64 / sizeof (Way), sizeof (Way));
   c->way = (Way *) (((guintptr) c->way_mem + 63) & ~(guintptr) 63);
+  c->memo = memo ? g_new0 (gsize, MEMO_SIZE) : NULL;
   c->clock = 0;
 }
 
@@ -109,6 +112,7 @@ static void
 cache_clear (Cache *c)
 {
   g_free (c->way_mem);
+  g_free (c->memo);
   memset (c, 0, sizeof *c);
 }
 
@@ -151,22 +155,15 @@ cache_memo (Cache *c, guint64 line)
   return &c->memo[(line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 56];
 }
 
-/* The way holding line, or -1. */
+/* The L1 way holding line, or -1 (an L1 has no memo). */
 static inline gssize
-cache_find (Cache *c, guint64 line)
+l1_find (Cache *c, guint64 line)
 {
-  gsize *memo = cache_memo (c, line);
-  if (c->way[*memo].tag == line + 1)
-    {
-      c->way[*memo].used = cache_tick (c);
-      return (gssize) *memo;
-    }
   gsize base = (gsize) cache_set (c, line) * c->ways;
   for (guint w = 0; w < c->ways; w++)
     if (c->way[base + w].tag == line + 1)
       {
         c->way[base + w].used = cache_tick (c);
-        *memo = base + w;
         return (gssize) (base + w);
       }
   return -1;
@@ -277,10 +274,10 @@ cache_state_init (gpointer state, const MsArch *arch)
   if (!s->on)
     return;
   guint64 l2 = (guint64) arch->l2_bytes / (guint64) arch->l2_partitions;
-  cache_init (&s->l2, l2, (guint) arch->l2_ways);
+  cache_init (&s->l2, l2, (guint) arch->l2_ways, TRUE);
   if (arch->sample_fraction > 0 && arch->sample_fraction < 1)
     cache_init (&s->l2_small, (guint64) ((double) l2 * arch->sample_fraction),
-                (guint) arch->l2_ways);
+                (guint) arch->l2_ways, TRUE);
   s->chunk_sectors = (guint) arch->dram_granularity >> SECTOR_SHIFT;
   gint64 l1 = (gint64) arch->l1_bytes - arch->shared_per_sm;
   if (arch->l1_bytes > 0 && l1 >= (L1_WAYS << LINE_SHIFT))
@@ -398,7 +395,7 @@ cache_line (CacheState *s, Cache *l1, MsOp op, guint64 line, guint8 bits, guint6
     {
       if (l1)
         {
-          gssize w = cache_find (l1, line);
+          gssize w = l1_find (l1, line);
           if (w >= 0)
             l1->way[w].valid &= (guint8) ~bits;
         }
@@ -552,7 +549,7 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
       if (G_UNLIKELY (*sm == NULL))
         {
           *sm = g_new0 (Cache, 1);
-          cache_init (*sm, s->l1_bytes, L1_WAYS);
+          cache_init (*sm, s->l1_bytes, L1_WAYS, FALSE);
         }
       l1 = *sm;
     }
