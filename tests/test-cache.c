@@ -321,6 +321,20 @@ test_atomics_and_shared (void)
 }
 
 static void
+test_atomic_drops_l1_sector (void)
+{
+  MsArch arch = h100_data_only ();
+  /* a line read into block 0's L1; an atomic on its first sector (done at
+   * the L2) drops that sector from the L1, so reading the line again
+   * misses it (one L2 read sector) and hits the other three */
+  MsWarpAccess r[3] = { warp (MS_OP_LD, BUF, 4, 4, 0), warp (MS_OP_ATOMIC, BUF, 0, 4, 0),
+                        warp (MS_OP_LD, BUF, 4, 4, 0) };
+  Traffic t;
+  run (&arch, r, 3, &t);
+  g_assert_cmpuint (t.l2_read, ==, 4 + 1);
+}
+
+static void
 test_presets_without_figures (void)
 {
   /* a preset without cost figures: the model stays out of reports */
@@ -343,6 +357,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cache/writes-stay-in-l2", test_writes_stay_in_l2);
   g_test_add_func ("/cache/eviction-by-capacity", test_eviction_by_capacity);
   g_test_add_func ("/cache/atomics-and-shared", test_atomics_and_shared);
+  g_test_add_func ("/cache/atomic-drops-l1-sector", test_atomic_drops_l1_sector);
   g_test_add_func ("/cache/column-stores", test_column_stores);
   g_test_add_func ("/cache/uniform-vs-general", test_uniform_vs_general);
   g_test_add_func ("/cache/sampled-run", test_sampled_run);
