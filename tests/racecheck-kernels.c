@@ -102,6 +102,24 @@ __global__ void rc_atomic_vs_read (int *out)
   ST (out[t], v);
 }
 
+/* Warp 0 reads one int all at once (a broadcast), then its lane 0
+ * overwrites it with no __syncwarp: on sm_70+ an intra-warp hazard between
+ * lane 0's write and lanes 1-31's reads (lane 0's own read is none). */
+__global__ void rc_broadcast_then_write (int *out)
+{
+  SHARED_ARRAY (int, s, 1);
+  unsigned t = threadIdx.x;
+  if (t == 0)
+    ST (s[0], 7);
+  __syncthreads ();
+  int v = 0;
+  if (t < 32)
+    v = LD (s[0]);
+  if (t == 0)
+    ST (s[0], 8);
+  ST (out[t], v);
+}
+
 MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_write_same) { MS_LAUNCH (rc_write_same, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
@@ -110,3 +128,4 @@ MS_ENTRY (rc_own_warp_synced) { MS_LAUNCH (rc_own_warp_synced, L, (int *) L->buf
 MS_ENTRY (rc_own_lane) { MS_LAUNCH (rc_own_lane, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_atomics) { MS_LAUNCH (rc_atomics, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_atomic_vs_read) { MS_LAUNCH (rc_atomic_vs_read, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_broadcast_then_write) { MS_LAUNCH (rc_broadcast_then_write, L, (int *) L->buf[0]); }

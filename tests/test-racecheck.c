@@ -108,6 +108,30 @@ test_no_race (void)
 }
 
 static void
+test_broadcast_then_write (void)
+{
+  /* warp 0's 32 lanes read int 0 in one instruction, then lane 0 writes
+   * it: the race check keeps two readers of a word, the first (thread 0,
+   * the writer itself: no hazard) and another of its warp (thread 1), so
+   * the write is found to follow thread 1's read; one hazard, no race
+   * between warps (warp 1 never touches int 0 after the barrier) */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_small (ms_cpu_entry_rc_broadcast_then_write, "rc_broadcast_then_write",
+                            FALSE, TRUE, log, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (log->n_races, ==, 0);
+  g_assert_cmpuint (log->n_warp_hazards, ==, 1);
+  const MsRace *r = only_pair (log);
+  g_assert_true (r->intra_warp);
+  g_assert_cmpint (r->first.op, ==, MS_OP_LD);
+  g_assert_cmpint (r->second.op, ==, MS_OP_ST);
+  g_assert_cmpuint (r->first.thread[0], ==, 1);
+  g_assert_cmpuint (r->second.thread[0], ==, 0);
+  g_assert_cmpuint (r->offset, ==, 0);
+}
+
+static void
 test_atomic_and_plain (void)
 {
   /* warp 0's 32 atomics on int 0 do not race with each other; each of
@@ -326,6 +350,7 @@ main (int argc, char **argv)
   g_test_add_func ("/racecheck/write-same-value", test_write_same);
   g_test_add_func ("/racecheck/no-race", test_no_race);
   g_test_add_func ("/racecheck/atomic-and-plain", test_atomic_and_plain);
+  g_test_add_func ("/racecheck/broadcast-then-write", test_broadcast_then_write);
   g_test_add_func ("/racecheck/intra-warp", test_intra_warp);
   g_test_add_func ("/racecheck/arch-rule", test_arch_rule);
   g_test_add_func ("/racecheck/second-phase", test_second_phase);

@@ -185,7 +185,30 @@ ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guin
                                           site, error)))                                  \
         return FALSE;                                                                     \
     }
-  if (size == 4 && op == MS_OP_LD)
+  if (size == 4 && op == MS_OP_LD && lanes == 0xffffffffu && offset[31] == offset[0])
+    {
+      /* A broadcast (a whole warp reads one word: a tiled GEMM's row of A).
+       * With no writer of the word this epoch no lane is suspect, and once
+       * its reader slots hold a whole-word reader of this epoch and a
+       * reader of this warp, the later lanes change nothing: stop there. */
+      guint64 differ = 0;
+      for (guint i = 1; i < MS_WARP_SIZE; i++)   /* vectorised */
+        differ |= offset[i] ^ offset[0];
+      MsRaceWord *w = &rc->words[offset[0] >> 2];
+      if (differ == 0 && (MS_RC_EPOCH (w->w) != rc->epoch || MS_RC_MASK (w->w) == 0))
+        {
+          for (guint i = 0; i < MS_WARP_SIZE; i++)
+            {
+              ms_racecheck_lane (rc, base, (guint) offset[0], 4, MS_OP_LD, warp, i, site, error);
+              if (MS_RC_EPOCH (w->r[0]) == rc->epoch && MS_RC_MASK (w->r[0]) == 0xf
+                  && MS_RC_EPOCH (w->r[1]) == rc->epoch && MS_RC_THREAD (w->r[1]) / 32 == warp)
+                break;
+            }
+          return TRUE;
+        }
+      MS_RC_LANES_ (4, MS_OP_LD)
+    }
+  else if (size == 4 && op == MS_OP_LD)
     MS_RC_LANES_ (4, MS_OP_LD)
   else if (size == 4 && op == MS_OP_ST)
     MS_RC_LANES_ (4, MS_OP_ST)
