@@ -640,6 +640,23 @@ all_written (const guint8 *shadow, guint size)
     }
 }
 
+/* Whether every shadow byte of [shadow, shadow + n) is 1, n a multiple of
+ * 4 up to SPAN_WRITTEN_MAX: the bytes a whole warp's contiguous or
+ * broadcast access spans, tested at once. */
+#define SPAN_WRITTEN_MAX 256
+static inline gboolean
+span_written (const guint8 *shadow, gsize n)
+{
+  guint32 all = 0x01010101u;
+  for (gsize k = 0; k < n; k += 4)
+    {
+      guint32 w;
+      memcpy (&w, shadow + k, 4);
+      all &= w;
+    }
+  return all == 0x01010101u;
+}
+
 static inline void
 mark_written (guint8 *shadow, guint size)
 {
@@ -735,7 +752,11 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
   if (amin < lo || amax - lo + size > W->region_span || (low & (size - 1)) != 0)
     return 0;
   /* a read of shared bytes nothing wrote: exec_memory records it */
-  if (shared && op == MS_OP_LD)
+  /* the span of the lanes' bytes all written: so is every lane's (a
+   * broadcast's one word, a row's 128 bytes); else each lane is tested */
+  if (shared && op == MS_OP_LD
+      && !(size >= 4 && amax - amin + size <= SPAN_WRITTEN_MAX
+           && span_written (W->shadow + (amin - lo), amax - amin + size)))
     {
       guint unwritten = 0;
       /* 4-byte words, the usual, with a constant size: inlined tests */
