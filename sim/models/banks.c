@@ -449,6 +449,7 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
   guint64 groups = (g->banks * g->bank_bytes) >> ushift;
   guint64 base, chk = 0;
   guint32 u[MS_WARP_SIZE + 1];   /* u[32]: phase_scan_32 */
+  guint len[MS_WARP_SIZE];       /* phase p's units: u[p * lpp ..] */
 
   if (g->word_shift < 0 || g->bank_shift < 0 || (width & (width - 1)) != 0
       || groups == 0 || groups > 64)
@@ -463,23 +464,25 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
           chk |= (v & (width - 1)) | (((v >> ushift) - base + 0x40000000u) >> 31);
           u[l] = (guint32) ((v >> ushift) - base);
         }
+      for (guint p = 0; p < phases; p++)
+        len[p] = MIN (lpp, ws - p * lpp);
     }
   else
     {
-      guint64 v = a->addr[__builtin_ctz (mask)];
-      base = v >> ushift;
+      /* only the active lanes' units, in lane order: an inactive lane's
+       * copy of its neighbour's unit would count nowhere (a repeat) */
+      base = a->addr[__builtin_ctz (mask)] >> ushift;
       for (guint p = 0; p < phases; p++)
         {
-          guint first = p * lpp, end = MIN (first + lpp, ws);
-          guint32 pm = mask & lane_range_mask (first, end - first);
-          if (pm != 0)
-            v = a->addr[__builtin_ctz (pm)];
-          for (guint l = first; l < end; l++)
+          guint first = p * lpp, k = first;
+          for (guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first)); pm;
+               pm &= pm - 1)
             {
-              v = (pm >> l) & 1 ? a->addr[l] : v;
+              guint64 v = a->addr[__builtin_ctz (pm)];
               chk |= (v & (width - 1)) | (((v >> ushift) - base + 0x40000000u) >> 31);
-              u[l] = (guint32) ((v >> ushift) - base);
+              u[k++] = (guint32) ((v >> ushift) - base);
             }
+          len[p] = k - first;
         }
     }
   if (chk != 0)
@@ -489,13 +492,12 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
   guint wavefronts = 0, ideal = 0;
   for (guint p = 0; p < phases; p++)
     {
-      guint first = p * lpp, end = MIN (first + lpp, ws);
-      guint32 pm = mask & lane_range_mask (first, end - first);
-      if (pm == 0)
+      guint first = p * lpp, n = len[p], end = first + n;
+      if (n == 0)
         continue;
+      guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first));
       ideal++;
 
-      guint n = end - first;
       guint32 down, up, span;
       switch (n)                 /* constant trip counts vectorise */
         {
