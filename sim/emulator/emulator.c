@@ -695,17 +695,18 @@ end_epoch (Worker *W)
   return p == NULL || fail_uninitialised (W, p);
 }
 
-/* body for each lane i of group, with a loop of its own for the whole
- * warp (the usual case: no test a lane) */
+/* body for each lane i of group, in lane order: a whole warp's loop has
+ * no test a lane (the usual case), a partial warp's walks its set bits (a
+ * reduction's later steps have a few lanes) */
 #define FOR_LANES(group, i, body)                                             \
   do {                                                                        \
     if ((group) == 0xffffffffu)                                               \
       for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
         body                                                                  \
     else                                                                      \
-      for (guint i = 0; i < MS_WARP_SIZE; i++)                                \
-        if (((group) >> i) & 1)                                               \
-          body                                                                \
+      for (guint32 m_ = (group), i; m_ && (i = (guint) __builtin_ctz (m_), 1); \
+           m_ &= m_ - 1)                                                      \
+        body                                                                  \
   } while (0)
 
 /* Copies every lane's value of a load (from the address to the lane) or
