@@ -1,5 +1,5 @@
 /* test-emulator.c - the emulator's semantics on small test kernels
- * (traces/kernels/tests.cu): barriers, warp-synchronous code, shuffles and
+ * (traces/kernels/tests.cu, tests/emulator-kernels.c): barriers, warp-synchronous code, shuffles and
  * votes, divergence and active masks, atomics, early exit, 3D geometry,
  * thread-count invariance, and the errors it must report. */
 #include "config.h"
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emulator.h"
+#include "emulator-kernels.h"
 #include "problem.h"
 
 /* Runs kernel `name` with "name=value" settings; returns its stats or NULL
@@ -406,6 +407,31 @@ test_launch_limits (void)
   g_assert_true (ms_launch_check_geometry (&ok, NULL));
 }
 
+/* Shared arrays whose places change from launch to launch (a run-time
+ * size before them): each launch's blocks find their own places, though
+ * each declaration remembers its array within a block (kernel.h). */
+static void
+test_shared_arrays_per_launch (void)
+{
+  const int sizes[] = { 1, 64, 1, 33 };
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      int n = sizes[k], out[64] = { 0 };
+      MsLaunch launch = { .kernel = "em_two_arrays", .entry = ms_cpu_entry_em_two_arrays,
+                          .n_buffers = 1, .threads = 1 };
+      launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } };
+      launch.args.buf[0] = out;
+      launch.args.i[0] = n;
+      launch.buffer_names[0] = "out";
+      launch.buffer_bytes[0] = sizeof out;
+      g_autoptr (GError) error = NULL;
+      g_assert_true (ms_emulate (&launch, &error));
+      g_assert_no_error (error);
+      for (int t = 0; t < 64; t++)
+        g_assert_cmpint (out[t], ==, t < n ? t - 1 : t);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -423,6 +449,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);
+  g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);
   return g_test_run ();

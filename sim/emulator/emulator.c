@@ -64,6 +64,7 @@
 G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
 
 __thread void *ms_self;
+__thread unsigned long ms_shared_block;   /* kernel.h's MS_SHARED_ */
 __thread MsBlockInfo ms_block;
 
 typedef MsLane Lane;
@@ -1537,6 +1538,7 @@ run_block (Worker *W, guint64 b)
   uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
 
   W->block = b;
+  ms_shared_block++;   /* the declarations' remembered arrays are the last block's */
   memset (W->shared, 0, W->shared_used);
   memset (W->shadow, 0, W->shared_used);
   W->shared_used = 0;

@@ -188,9 +188,21 @@ template <typename T> static inline T ms_unqualified_ (const volatile T &x);
 
 /* Each declaration is one array of the block, found by a key of its own
  * (a declaration in a loop or a helper is one array, as on the GPU); the
- * block's first thread to reach it places it. */
+ * block's first thread to reach it places it.  The declaration remembers
+ * the array for the rest of the block (per worker thread: ms_shared_block
+ * numbers the blocks a thread runs), so the block's other threads skip the
+ * call; remembered only once the call returned (it may not). */
+extern __thread unsigned long ms_shared_block;
 #define MS_SHARED_(size, align) \
-  ({ static const char ms_key_ = 0; ms_shared_alloc_at (&ms_key_, (size), (align)); })
+  ({ static const char ms_key_ = 0; \
+     static __thread void *ms_array_; \
+     static __thread unsigned long ms_array_block_; \
+     if (ms_array_block_ != ms_shared_block) \
+       { \
+         ms_array_ = ms_shared_alloc_at (&ms_key_, (size), (align)); \
+         ms_array_block_ = ms_shared_block; \
+       } \
+     ms_array_; })
 #define SHARED_ARRAY(T, name, n) \
   T *const name = (T *) MS_SHARED_ (sizeof (T) * (n), __alignof__ (T))
 #define SHARED_ARRAY2(T, name, n, m) \
