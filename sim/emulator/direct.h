@@ -83,8 +83,19 @@ typedef struct {
   unsigned ld_bufs, st_bufs; /* the buffers the warp loads and stores */
 } MsDirect;
 
+/* The emulator's thread-local state, read at every load and store.  In
+ * memsim's own build (MS_BUILDING_MEMSIM: objects of the executables that
+ * define it) local-exec, one %fs access (the default model loads the
+ * variable's offset from the GOT first, and kernels spill it around their
+ * stops); a user's kernel, a shared object, keeps the default. */
+#ifdef MS_BUILDING_MEMSIM
+#define MS_TLS __thread __attribute__ ((tls_model ("local-exec")))
+#else
+#define MS_TLS __thread
+#endif
+
 /* Set while a warp runs straight through (emulator.c). */
-extern __thread MsDirect *ms_direct;
+extern MS_TLS MsDirect *ms_direct;
 
 /* Makes the buffer holding [p, p + size) the load's (store's) region of d
  * (a load's: d->ld[0], the one before moving to d->ld[1]), and returns it;

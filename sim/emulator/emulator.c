@@ -63,9 +63,9 @@
 
 G_DEFINE_QUARK (ms-emulator-error-quark, ms_emulator_error)
 
-__thread void *ms_self;
-__thread unsigned long ms_shared_block;   /* kernel.h's MS_SHARED_ */
-__thread MsBlockInfo ms_block;
+MS_TLS void *ms_self;
+MS_TLS unsigned long ms_shared_block;   /* kernel.h's MS_SHARED_ */
+MS_TLS MsBlockInfo ms_block;
 
 typedef MsLane Lane;
 
@@ -141,9 +141,9 @@ typedef struct {
 } Worker;
 
 static __thread Worker *cur_worker;
-__thread MsDirect *ms_direct;
-__thread MsLane *ms_cur_lane;
-__thread MsWarpCtl *ms_warp_ctl;
+MS_TLS MsDirect *ms_direct;
+MS_TLS MsLane *ms_cur_lane;
+MS_TLS MsWarpCtl *ms_warp_ctl;
 
 /* ------------------------------------------------------------ lane side */
 

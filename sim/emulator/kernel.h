@@ -62,6 +62,8 @@ typedef struct {
 
 #ifndef MS_USER_KERNEL
 #include "lane.h"   /* first: it includes GLib, before the CUDA keyword macros */
+#else
+#define MS_TLS __thread   /* a user's kernel, a shared object (direct.h) */
 #endif
 
 #include <stddef.h>
@@ -107,8 +109,8 @@ typedef struct {
   uint3 block_idx, block_dim, grid_dim;
 } MsBlockInfo;
 
-extern __thread void *ms_self;        /* the current lane's MsThreadInfo */
-extern __thread MsBlockInfo ms_block;
+extern MS_TLS void *ms_self;        /* the current lane's MsThreadInfo */
+extern MS_TLS MsBlockInfo ms_block;
 
 /* The CUDA keywords and built-ins, only for kernel sources (the CPU build
  * wrappers define MS_KERNEL_SOURCE), so other C files keep their names. */
@@ -192,7 +194,7 @@ template <typename T> static inline T ms_unqualified_ (const volatile T &x);
  * the array for the rest of the block (per worker thread: ms_shared_block
  * numbers the blocks a thread runs), so the block's other threads skip the
  * call; remembered only once the call returned (it may not). */
-extern __thread unsigned long ms_shared_block;
+extern MS_TLS unsigned long ms_shared_block;
 #define MS_SHARED_(size, align) \
   ({ static const char ms_key_ = 0; \
      static __thread void *ms_array_; \

@@ -67,9 +67,9 @@ typedef struct {
   int barrier_mismatch;   /* lanes wait at different barriers */
 } MsWarpCtl;
 
-extern __thread MsLane *ms_cur_lane;
-extern __thread MsWarpCtl *ms_warp_ctl;
-extern __thread void *ms_self;
+extern MS_TLS MsLane *ms_cur_lane;
+extern MS_TLS MsWarpCtl *ms_warp_ctl;
+extern MS_TLS void *ms_self;
 
 static inline void
 ms_prefetch_lane (const MsLane *l)
