@@ -917,7 +917,9 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
 static gboolean
 exec_shfl (Worker *W, Lane *warp, guint32 group)
 {
-  int from[MS_WARP_SIZE];   /* the lane each lane reads */
+  /* Each lane's result is another lane's value: results (res) and values
+   * (val) are separate fields, so one pass reads and writes; values are 4
+   * or 8 bytes (ms_lane_shfl, ms_shfl): val[0]. */
   for (guint32 m = group; m; m &= m - 1)
     {
       int i = __builtin_ctz (m);
@@ -934,21 +936,7 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
         return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
                         "__shfl reads lane %d, which is not taking part (exited, diverged or "
                         "not in the mask)", src);
-      from[i] = src;
-    }
-  /* All sources read before any lane's output is written. */
-  guint64 vals[32][2];
-  for (guint32 m = group; m; m &= m - 1)
-    {
-      int i = __builtin_ctz (m);
-      vals[i][0] = warp[i].val[0];
-      vals[i][1] = warp[i].val[1];
-    }
-  for (guint32 m = group; m; m &= m - 1)
-    {
-      int i = __builtin_ctz (m);
-      warp[i].res[0] = vals[from[i]][0];
-      warp[i].res[1] = vals[from[i]][1];
+      l->res[0] = warp[src].val[0];
     }
   return TRUE;
 }
@@ -1081,9 +1069,11 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
                 /* A collective waits for the live lanes of its masks; a
                  * __syncwarp is met by lanes at any __syncwarp. */
                 guint32 need = 0, have = group;
-                for (guint32 m = group; m; m &= m - 1)
-                  need |= warp[__builtin_ctz (m)].mask;
-                need &= live_lanes (warp, n);
+                FOR_LANES (group, i, need |= warp[i].mask;);
+                /* (a mask the group covers needs no look at the others:
+                 * the usual whole-warp shuffle) */
+                if ((need & ~group) != 0 || first->kind == MS_K_SYNCWARP)
+                  need &= live_lanes (warp, n);
                 if (first->kind == MS_K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
                   need = group;
                 if (first->kind == MS_K_SYNCWARP)
