@@ -919,25 +919,28 @@ exec_shfl (Worker *W, Lane *warp, guint32 group)
 {
   /* Each lane's result is another lane's value: results (res) and values
    * (val) are separate fields, so one pass reads and writes; values are 4
-   * or 8 bytes (ms_lane_shfl, ms_shfl): val[0]. */
-  for (guint32 m = group; m; m &= m - 1)
-    {
-      int i = __builtin_ctz (m);
-      Lane *l = &warp[i];
-      int w = l->width, seg = i & ~(w - 1), src = i;
-      switch (l->sub)
-        {
-        case MS_SHFL_IDX: src = seg + (l->arg & (w - 1)); break;
-        case MS_SHFL_UP: src = (i - seg) >= l->arg ? i - l->arg : i; break;
-        case MS_SHFL_DOWN: src = (i - seg) + l->arg < w ? i + l->arg : i; break;
-        default: src = i ^ l->arg; if (src >= seg + w) src = i; break;
-        }
-      if (src < 0 || src > 31 || !(group & (1u << src)))
-        return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
-                        "__shfl reads lane %d, which is not taking part (exited, diverged or "
-                        "not in the mask)", src);
-      l->res[0] = warp[src].val[0];
+   * or 8 bytes (ms_lane_shfl, ms_shfl): val[0].  One site is one kind of
+   * shuffle: a loop for each kind, SRC the lane that lane i reads. */
+#define SHFL_LANES(SRC)                                                                 \
+  for (guint32 m = group; m; m &= m - 1)                                                \
+    {                                                                                   \
+      int i = __builtin_ctz (m);                                                        \
+      Lane *l = &warp[i];                                                               \
+      int w = l->width, seg = i & ~(w - 1), src = (SRC);                                \
+      if (src < 0 || src > 31 || !(group & (1u << src)))                                \
+        return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,                               \
+                        "__shfl reads lane %d, which is not taking part (exited, "      \
+                        "diverged or not in the mask)", src);                          \
+      l->res[0] = warp[src].val[0];                                                     \
     }
+  switch (warp[__builtin_ctz (group)].sub)
+    {
+    case MS_SHFL_IDX: SHFL_LANES (seg + (l->arg & (w - 1))); break;
+    case MS_SHFL_UP: SHFL_LANES ((i - seg) >= l->arg ? i - l->arg : i); break;
+    case MS_SHFL_DOWN: SHFL_LANES ((i - seg) + l->arg < w ? i + l->arg : i); break;
+    default: SHFL_LANES ((i ^ l->arg) >= seg + w ? i : i ^ l->arg); break;
+    }
+#undef SHFL_LANES
   return TRUE;
 }
 
