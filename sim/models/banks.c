@@ -435,10 +435,9 @@ phase_scan_32 (const guint32 *u, guint32 *down, guint32 *up)
  *     units are those unlike the previous lane's, counted per group
  *     (strides, transposes);
  *   - otherwise the phase goes to phase_wavefronts().
- * Inactive lanes first copy the unit of the closest active lane before
- * them in their phase (or the phase's first active lane), which changes no
- * count, so the loops run over whole phases without looking at the mask.
- * Returns FALSE when the conditions do not hold (nothing written). */
+ * A partial warp's phases list their active lanes' units only, in lane
+ * order (an inactive lane would add nothing: no unit, no step).  Returns
+ * FALSE when the conditions do not hold (nothing written). */
 static gboolean
 banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
             guint width, guint lpp, guint phases, guint ws,
@@ -499,7 +498,7 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
       ideal++;
 
       guint32 down, up, span;
-      switch (n)                 /* constant trip counts vectorise */
+      switch (n)                 /* a whole warp: the vector scan */
         {
         case 32: u[32] = u[31]; phase_scan_32 (u, &down, &up); break;
         case 16: phase_scan (u + first, 16, &down, &up); break;
