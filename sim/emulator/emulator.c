@@ -613,37 +613,10 @@ emit (Worker *W, const MsWarpAccess *acc)
     ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
 }
 
-/* Whether every byte of a shared access was written (shadow bytes are 1). */
-static inline gboolean
-all_written (const guint8 *shadow, guint size)
-{
-  guint64 a, b;
-  switch (size)
-    {
-    case 4:
-      {
-        guint32 w;
-        memcpy (&w, shadow, 4);
-        return w == 0x01010101u;
-      }
-    case 8:
-      memcpy (&a, shadow, 8);
-      return a == G_GUINT64_CONSTANT (0x0101010101010101);
-    case 16:
-      memcpy (&a, shadow, 8);
-      memcpy (&b, shadow + 8, 8);
-      return (a & b) == G_GUINT64_CONSTANT (0x0101010101010101);
-    default:
-      for (guint i = 0; i < size; i++)
-        if (!shadow[i])
-          return FALSE;
-      return TRUE;
-    }
-}
-
-/* Whether every shadow byte of [shadow, shadow + n) is 1, n a multiple of
- * 4 up to SPAN_WRITTEN_MAX: the bytes a whole warp's contiguous or
- * broadcast access spans, tested at once. */
+/* Whether every shadow byte of [shadow, shadow + n) is 1 (written), n a
+ * multiple of 4: a 4-, 8- or 16-byte access (a constant n: unrolled), or
+ * up to SPAN_WRITTEN_MAX bytes that a whole warp's contiguous or broadcast
+ * access spans, tested at once. */
 #define SPAN_WRITTEN_MAX 256
 static inline gboolean
 span_written (const guint8 *shadow, gsize n)
@@ -656,6 +629,18 @@ span_written (const guint8 *shadow, gsize n)
       all &= w;
     }
   return all == 0x01010101u;
+}
+
+/* Whether every byte of a shared access was written (shadow bytes are 1). */
+static inline gboolean
+all_written (const guint8 *shadow, guint size)
+{
+  if (size >= 4)
+    return span_written (shadow, size);
+  for (guint i = 0; i < size; i++)
+    if (!shadow[i])
+      return FALSE;
+  return TRUE;
 }
 
 static inline void
