@@ -32,6 +32,7 @@
  */
 #include "config.h"
 #include "emulator.h"
+#include "warp.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -138,12 +139,18 @@ typedef struct {
   guintptr direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
   guint64 direct_done, direct_abandoned;
   gboolean free_running; /* launch->free_running, for a user's kernel */
+  /* warp-wide kernels (warp.h): a fiber per warp, where each stands */
+  MsFiber warp_fiber[32];
+  guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
+  const MsSite *warp_barrier[32];
+  guint warp_ops;         /* instructions of the running warp this round */
 } Worker;
 
 static __thread Worker *cur_worker;
 MS_TLS MsDirect *ms_direct;
 MS_TLS MsLane *ms_cur_lane;
 MS_TLS MsWarpCtl *ms_warp_ctl;
+MS_TLS MsWarp ms_warp;
 
 /* ------------------------------------------------------------ lane side */
 
@@ -474,10 +481,10 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
 /* Finds the region (shared window or a buffer) holding lane l's access and
  * makes it the worker's current region; FALSE if there is none. */
 static gboolean
-find_region (Worker *W, const Lane *l)
+find_region (Worker *W, const volatile void *addr, guint size)
 {
-  const guint8 *a = (const guint8 *) l->addr;
-  if (in_shared (W, a, l->size))
+  const guint8 *a = (const guint8 *) addr;
+  if (in_shared (W, a, size))
     {
       W->region_lo = W->shared;
       W->region_span = W->shared_used;
@@ -485,7 +492,7 @@ find_region (Worker *W, const Lane *l)
       W->region_space = MS_SPACE_SHARED;
       return TRUE;
     }
-  int b = buffer_holding (W, a, l->size);
+  int b = buffer_holding (W, a, size);
   if (b < 0)
     return FALSE;
   W->region_lo = W->buf_base[b];
@@ -503,7 +510,7 @@ classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
   gsize off = (gsize) ((const guint8 *) l->addr - W->region_lo);
   if (G_UNLIKELY (off + l->size > W->region_span || (const guint8 *) l->addr < W->region_lo))
     {
-      if (!find_region (W, l))
+      if (!find_region (W, l->addr, l->size))
         return FALSE;
       off = (gsize) ((const guint8 *) l->addr - W->region_lo);
     }
@@ -701,10 +708,10 @@ end_epoch (Worker *W)
   do {                                                                        \
     if (load)                                                                 \
       FOR_LANES (group, i,                                                    \
-                 memcpy (warp[i].val, (const void *) warp[i].addr, sizeof (T));); \
+                 memcpy (LANE_VAL (i), (const void *) LANE_ADDR (i), sizeof (T));); \
     if (!load)                                                                \
       FOR_LANES (group, i,                                                    \
-                 memcpy ((void *) warp[i].addr, warp[i].val, sizeof (T)););   \
+                 memcpy ((void *) LANE_ADDR (i), LANE_VAL (i), sizeof (T)););   \
   } while (0)
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of
@@ -716,12 +723,15 @@ end_epoch (Worker *W)
  * FOR_LANES: nearly always every bit of the group is set, and a whole
  * warp's loop has no test a lane (callgrind: -7% instructions on
  * transpose_padded, -11% on gemm_tiled). */
-static inline int
-exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
+static inline __attribute__ ((always_inline)) int
+exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint size, MsOp op,
+                const guint8 *A, gsize as, guint8 *V, gsize vs, gboolean copy_loads)
 {
-  guint size = first->size;
-  gsize off0 = (gsize) ((const guint8 *) first->addr - W->region_lo);
-  if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, first))
+#define LANE_ADDR(i) (*(volatile guint8 *const *) (A + (i) * as))
+#define LANE_VAL(i) ((void *) (V + (i) * vs))
+  const volatile guint8 *addr0 = LANE_ADDR (__builtin_ctz (group));
+  gsize off0 = (gsize) ((const guint8 *) addr0 - W->region_lo);
+  if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, addr0, size))
     return 0;
   if (op == MS_OP_ATOMIC)
     return 0;
@@ -730,7 +740,7 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
   guint64 vbase = W->region_vbase - lo;
   FOR_LANES (group, i, {
-    guintptr a = (guintptr) warp[i].addr;
+    guintptr a = (guintptr) LANE_ADDR (i);
     amin = MIN (amin, a);
     amax = MAX (amax, a);
     low |= a;
@@ -749,7 +759,7 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
       /* 4-byte words, the usual, with a constant size: inlined tests */
 #define UNWRITTEN(SIZE)                                                                  \
   FOR_LANES (group, i,                                                                   \
-             unwritten |= !all_written (W->shadow + ((guintptr) warp[i].addr - lo), SIZE);)
+             unwritten |= !all_written (W->shadow + ((guintptr) LANE_ADDR (i) - lo), SIZE);)
       if (size == 4)
         UNWRITTEN (4);
       else
@@ -763,15 +773,15 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
     {
       /* one lane after the other, as exec_memory: a lane storing where an
        * earlier lane of the instruction stored compares with its value */
-      gboolean plain = first->kind == MS_K_ST;
+      gboolean plain = kind == MS_K_ST;
 #define SHARED_STORES(SIZE)                                                                   \
   FOR_LANES (group, i, {                                                                     \
-    Lane *l = &warp[i];                                                                       \
-    mark_written (W->shadow + ((guintptr) l->addr - lo), SIZE);                               \
+    volatile guint8 *a_ = LANE_ADDR (i);                                                      \
+    mark_written (W->shadow + ((guintptr) a_ - lo), SIZE);                                    \
     if (plain)                                                                                \
       {                                                                                       \
-        same_value |= (guint32) (memcmp ((const void *) l->addr, l->val, SIZE) == 0) << i;    \
-        copy_value ((void *) l->addr, l->val, SIZE);                                          \
+        same_value |= (guint32) (memcmp ((const void *) a_, LANE_VAL (i), SIZE) == 0) << i;   \
+        copy_value ((void *) a_, LANE_VAL (i), SIZE);                                         \
       }                                                                                       \
   })
       if (size == 4)
@@ -780,10 +790,10 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
         SHARED_STORES (size);
 #undef SHARED_STORES
     }
-  else if (first->kind == MS_K_LD || first->kind == MS_K_ST)
+  else if ((kind == MS_K_LD && copy_loads) || kind == MS_K_ST)
     {
       /* loads only read and stores only write: lockstep semantics */
-      gboolean load = first->kind == MS_K_LD;
+      gboolean load = kind == MS_K_LD;
       switch (size)
         {
         case 4: COPY_LANES (guint32); break;
@@ -796,10 +806,10 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
   W->race.same_value = same_value;
   if (shared
       && G_UNLIKELY (!ms_racecheck_access (&W->race, acc.addr, group, size, op, W->warp,
-                                           (guint) first->site->id,
+                                           (guint) site->id,
                                            W->error ? NULL : &W->error)))
     return -1;
-  acc.site = first->site;
+  acc.site = site;
   acc.block = (guint32) W->block;
   acc.warp = W->warp;
   acc.space = (guint8) W->region_space;
@@ -808,6 +818,16 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
   acc.mask = group;
   emit (W, &acc);
   return 1;
+#undef LANE_ADDR
+#undef LANE_VAL
+}
+
+static inline int
+exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
+{
+  return exec_fast_view (W, group, first->site, first->kind, first->size, op,
+                         (const guint8 *) &warp[0].addr, sizeof (Lane),
+                         (guint8 *) warp[0].val, sizeof (Lane), TRUE);
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
@@ -1505,6 +1525,8 @@ run_direct (Worker *W, Lane *warp, guint n)
   return 1;
 }
 
+static gboolean run_block_warps (Worker *W, guint n);
+
 static gboolean
 run_block (Worker *W, guint64 b)
 {
@@ -1531,6 +1553,9 @@ run_block (Worker *W, guint64 b)
   memset (W->spin, 0, sizeof W->spin);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
+
+  if (W->launch->warp_entry)
+    return run_block_warps (W, n);
 
   guint n_warps = (n + 31) / 32;
   WarpRound round = WARP_START;
@@ -1605,6 +1630,155 @@ run_block (Worker *W, guint64 b)
       for (guint t = 0; t < n; t++)
         if (W->lanes[t].state == MS_LANE_AT_BARRIER)
           W->lanes[t].state = MS_LANE_READY;
+    }
+  return end_epoch (W);
+}
+
+/* ---------------------------------------- warp-wide kernels (warp.h, EXPERIMENT) */
+
+/* A warp's fiber runs the warp-wide kernel once per block it is given. */
+static void
+warp_main (void *arg)
+{
+  guint w = GPOINTER_TO_UINT (arg);
+  for (;;)
+    {
+      Worker *W = cur_worker;
+      W->launch->warp_entry (&W->launch->args);
+      W->warp_state[w] = MS_LANE_DONE;
+      ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+    }
+}
+
+/* After an error: back to the scheduler, never to return. */
+static void G_GNUC_NORETURN
+warp_stop_forever (Worker *W)
+{
+  for (;;)
+    ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
+}
+
+void
+ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
+{
+  Worker *W = cur_worker;
+  Lane *warp = ms_warp.lanes;
+  if (mask == 0)
+    return;
+  MsOp op = kind_op ((guint8) kind);
+  int fast = G_UNLIKELY (site->id < 0) || (size & (size - 1)) != 0 || size > 16 ? 0
+             : exec_fast_view (W, mask, site, kind, size, op, (const guint8 *) ms_warp.addr,
+                               sizeof ms_warp.addr[0], (guint8 *) ms_warp.val,
+                               sizeof ms_warp.val[0], FALSE);
+  if (G_UNLIKELY (fast < 0))
+    warp_stop_forever (W);
+  if (fast == 0)
+    {
+      /* the general path (first use of the site, a new region, errors,
+       * unwritten shared bytes) reads the lane records */
+      FOR_LANES (mask, i, {
+        warp[i].site = site;
+        warp[i].kind = (guint8) kind;
+        warp[i].size = (guint8) size;
+        warp[i].addr = ms_warp.addr[i];
+        memcpy (warp[i].val, ms_warp.val[i], sizeof warp[i].val);
+      });
+      if (G_UNLIKELY (!exec_memory (W, warp, mask)))
+        warp_stop_forever (W);
+    }
+  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
+    {
+      fail_at (W, &warp[__builtin_ctz (mask)], MS_EMULATOR_ERROR_DEADLOCK,
+               "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
+               "without finishing; if that is not a very long loop, look for a "
+               "spin-wait (docs/model.md)", W->block_ops);
+      warp_stop_forever (W);
+    }
+  /* the fiber path's budget: other warps run after WARP_BUDGET instructions */
+  if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
+    {
+      W->yielded = TRUE;
+      ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
+    }
+}
+
+void
+ms_warp_barrier (const MsSite *site, uint32_t mask)
+{
+  Worker *W = cur_worker;
+  guint w = W->warp;
+  if (G_UNLIKELY (mask != ms_warp.live))
+    {
+      fail_at (W, &ms_warp.lanes[__builtin_ctz (mask | 1)], MS_EMULATOR_ERROR_LAUNCH,
+               "warp-wide build: a __syncthreads that not every lane of the warp reaches");
+      warp_stop_forever (W);
+    }
+  W->warp_state[w] = MS_LANE_AT_BARRIER;
+  W->warp_barrier[w] = site;
+  ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+}
+
+/* run_block's loop for a warp-wide kernel: the warps in turn, each until it
+ * waits at the barrier, ends, or spends its budget (as run_warp's lanes). */
+static gboolean
+run_block_warps (Worker *W, guint n)
+{
+  guint n_warps = (n + 31) / 32;
+  for (guint w = 0; w < n_warps; w++)
+    W->warp_state[w] = MS_LANE_READY;
+  for (;;)
+    {
+      guint done = 0, waiting = 0;
+      const MsSite *site = NULL;
+      gint other = -1;
+      for (guint w = 0; w < n_warps; w++)
+        {
+          guint nw = MIN (32, n - w * 32);
+          if (W->warp_state[w] == MS_LANE_READY)
+            {
+              W->warp = (guint16) w;
+              ms_warp.lanes = &W->lanes[w * 32];
+              ms_warp.live = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
+              ms_cur_lane = ms_warp.lanes;
+              W->warp_ops = 0;
+              ms_fiber_switch (&W->ctl.sched, &W->warp_fiber[w]);
+              if (G_UNLIKELY (W->error != NULL))
+                return FALSE;
+            }
+          if (W->warp_state[w] == MS_LANE_DONE)
+            done += nw;
+          else if (W->warp_state[w] == MS_LANE_AT_BARRIER)
+            {
+              waiting += nw;
+              if (site == NULL)
+                site = W->warp_barrier[w];
+              else if (!ms_same_barrier (site, W->warp_barrier[w]) && other < 0)
+                other = (gint) w;
+            }
+        }
+      if (done == n)
+        break;
+      if (done + waiting == n)
+        {
+          if (other >= 0)
+            {
+              Lane *l = &W->lanes[other * 32];
+              l->site = W->warp_barrier[other];
+              return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
+                              "deadlock: threads of the block wait at different "
+                              "__syncthreads (line %d and this one); make every thread "
+                              "reach the same barrier", site->line);
+            }
+          if (!end_epoch (W))
+            return FALSE;
+          ms_racecheck_barrier (&W->race);
+          for (guint w = 0; w < n_warps; w++)
+            if (W->warp_state[w] == MS_LANE_AT_BARRIER)
+              W->warp_state[w] = MS_LANE_READY;
+          continue;
+        }
+      g_assert (W->yielded);
+      W->yielded = FALSE;
     }
   return end_epoch (W);
 }
@@ -1803,7 +1977,9 @@ worker_new (const MsLaunch *launch, GError **error)
   const MsLaunchArgs *A = &launch->args;
   guint n = A->block[0] * A->block[1] * A->block[2];
   /* a stack per thread of the block, and the straight runs' */
-  MsStackPool *pool = ms_stack_pool_new (n + 1, STACK_BYTES, error);
+  guint n_warps = (n + 31) / 32;
+  MsStackPool *pool = ms_stack_pool_new (n + 1 + (launch->warp_entry ? n_warps : 0),
+                                         STACK_BYTES, error);
   if (pool == NULL)
     return NULL;
   Worker *W = g_new0 (Worker, 1);
@@ -1834,6 +2010,9 @@ worker_new (const MsLaunch *launch, GError **error)
       ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
   ms_fiber_init (&W->direct_fiber, pool, n, direct_main, W);
+  if (launch->warp_entry)
+    for (guint w = 0; w < n_warps; w++)
+      ms_fiber_init (&W->warp_fiber[w], pool, n + 1 + w, warp_main, GUINT_TO_POINTER (w));
   W->n_bufs = launch->n_buffers;
   W->last_buf = -1;
   for (guint b = 0; b < launch->n_buffers; b++)

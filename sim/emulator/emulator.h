@@ -36,6 +36,8 @@ typedef void (*MsProgressFn) (gpointer data, guint64 blocks_done, guint64 blocks
 typedef struct {
   const char *kernel;                     /* name for messages */
   MsEntryFn entry;                        /* ms_cpu_entry_<name> */
+  MsEntryFn warp_entry;                   /* EXPERIMENT: the warp-wide build of
+                                             the kernel (warp.h), or NULL */
   MsLaunchArgs args;                      /* grid, block, buffers, parameters */
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];

@@ -2,6 +2,10 @@
 #include "config.h"
 #include "problem.h"
 
+void ms_warp_entry_transpose_padded (const MsLaunchArgs *L);
+void ms_warp_entry_gemm_tiled (const MsLaunchArgs *L);
+void ms_warp_entry_reduce_sequential (const MsLaunchArgs *L);
+
 #include "reduction.h"
 #include "regroup.h"
 #include "sass.h"
@@ -552,6 +556,19 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   memset (launch, 0, sizeof *launch);
   launch->kernel = p->kernel->name;
   launch->entry = p->kernel->cpu_entry;
+  /* EXPERIMENT (traces/kernels/warp-hand.c): MEMSIM_WARP_WIDE=1 runs the
+   * hand-written warp-wide builds of the kernels that have one */
+  if (g_getenv ("MEMSIM_WARP_WIDE") != NULL)
+    {
+      static const struct { const char *name; MsEntryFn fn; } warp_entries[] = {
+        { "transpose_padded", ms_warp_entry_transpose_padded },
+        { "gemm_tiled", ms_warp_entry_gemm_tiled },
+        { "reduce_sequential", ms_warp_entry_reduce_sequential },
+      };
+      for (gsize k = 0; k < G_N_ELEMENTS (warp_entries); k++)
+        if (strcmp (warp_entries[k].name, p->kernel->name) == 0)
+          launch->warp_entry = warp_entries[k].fn;
+    }
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;
   launch->progress = p->progress;
