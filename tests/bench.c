@@ -230,9 +230,64 @@ bench_process (const char *size)
           1e3 * median_run (tiny, 21, NULL, NULL));
 }
 
+/* The warp-wide experiment (sim/emulator/warp.h, traces/kernels/warp-hand.c):
+ * the kernels that have a hand-written warp-wide build, on fibers and
+ * warp-wide in turn, `rounds` times; the least CPU time of each, one core. */
+static int
+bench_warp_wide (guint rounds)
+{
+  static const char *const cases[][2] = {
+    { "transpose_padded", "2048x2048" }, { "gemm_tiled", "256" },
+    { "reduce_sequential", "4194304" },
+  };
+  printf ("Warp-wide (hand-written) against fibers: least CPU time of %u alternating runs, "
+          "one core\n%-18s %-10s %10s %10s %14s %14s\n", rounds, "kernel", "size", "fibers s",
+          "wide s", "fibers Mlane/s", "wide Mlane/s");
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      double best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
+      guint64 lanes = 0;
+      for (guint r = 0; r < rounds; r++)
+        for (int wide = 0; wide < 2; wide++)
+          {
+            g_autoptr (GError) error = NULL;
+            if (wide)
+              g_setenv ("MEMSIM_WARP_WIDE", "1", TRUE);
+            else
+              g_unsetenv ("MEMSIM_WARP_WIDE");
+            g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (cases[c][0]));
+            g_autoptr (MsStats) stats = NULL;
+            struct timespec c0, c1;
+            if (!ms_problem_set_size (p, cases[c][1], &error) || !ms_problem_setup (p, &error))
+              goto fail;
+            clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
+            if (!ms_problem_simulate (p, ms_arch_default (), 1, NULL, &stats, &error))
+              goto fail;
+            clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
+            if (!p->kernel->check (p, &error))
+              goto fail;
+            best[wide] = MIN (best[wide], (double) (c1.tv_sec - c0.tv_sec)
+                                          + (double) (c1.tv_nsec - c0.tv_nsec) / 1e9);
+            lanes = 0;
+            for (guint i = 0; i < stats->sites->len; i++)
+              lanes += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
+            continue;
+          fail:
+            fprintf (stderr, "bench: %s\n", error->message);
+            return 1;
+          }
+      printf ("%-18s %-10s %10.3f %10.3f %14.1f %14.1f\n", cases[c][0], cases[c][1], best[0],
+              best[1], lanes / best[0] / 1e6, lanes / best[1] / 1e6);
+    }
+  g_unsetenv ("MEMSIM_WARP_WIDE");
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc > 1 && strcmp (argv[1], "--warp-wide") == 0)
+    return bench_warp_wide (argc > 2 ? (guint) atoi (argv[2]) : 5);
   const char *size = argc > 1 ? argv[1] : "4096x4096";
   const char *kernels[] = { "transpose_naive", "transpose_padded" };
   bench_process (size);

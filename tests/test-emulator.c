@@ -178,6 +178,39 @@ test_thread_count_invariance (void)
     ms_stats_free (s[t]);
 }
 
+/* Runs a case without, then with, the environment variable `env` set (two
+ * worker threads, the output checked both times) and asserts that every
+ * site's counts are the same; grew[k]: how much `counter` grew in run k. */
+static void
+same_counts_both_ways (const char *kernel, const char *const *settings, const char *block,
+                       const char *env, guint64 (*counter) (void), guint64 grew[2])
+{
+  MsStats *s[2];
+  for (int set = 0; set < 2; set++)
+    {
+      if (set)
+        g_setenv (env, "1", TRUE);
+      guint64 before = counter ();
+      gboolean checked = FALSE;
+      g_autoptr (GError) error = NULL;
+      s[set] = run (kernel, settings, block, 2, &checked, &error);
+      g_assert_no_error (error);
+      g_assert_true (checked);
+      grew[set] = counter () - before;
+      g_unsetenv (env);
+    }
+  g_assert_cmpuint (s[1]->sites->len, ==, s[0]->sites->len);
+  for (guint i = 0; i < s[0]->sites->len; i++)
+    {
+      const MsSiteStats *a = &g_array_index (s[0]->sites, MsSiteStats, i);
+      const MsSiteStats *b = &g_array_index (s[1]->sites, MsSiteStats, i);
+      g_assert_cmpint (a->site->line, ==, b->site->line);
+      g_assert_cmpmem (&a->c, sizeof (MsCounters), &b->c, sizeof (MsCounters));
+    }
+  ms_stats_free (s[0]);
+  ms_stats_free (s[1]);
+}
+
 /* Straight runs (sim/emulator/direct.h): a warp run without fibers gives
  * the same counts, every one, and the same output (checked) as on fibers
  * (MEMSIM_NO_DIRECT), including diverged warps (test_divergence, the edges
@@ -207,39 +240,44 @@ test_direct_runs (void)
   };
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      MsStats *s[2];
-      guint64 straight = 0;
-      for (int fibers = 0; fibers < 2; fibers++)
-        {
-          if (fibers)
-            g_setenv ("MEMSIM_NO_DIRECT", "1", TRUE);
-          guint64 before = ms_emulator_direct_warps ();
-          gboolean checked = FALSE;
-          g_autoptr (GError) error = NULL;
-          s[fibers] = run (cases[c].kernel, cases[c].settings, NULL, 2, &checked, &error);
-          g_assert_no_error (error);
-          g_assert_true (checked);
-          if (!fibers)
-            straight = ms_emulator_direct_warps () - before;
-          else
-            g_assert_cmpuint (ms_emulator_direct_warps (), ==, before);
-          g_unsetenv ("MEMSIM_NO_DIRECT");
-        }
+      guint64 straight[2];
+      same_counts_both_ways (cases[c].kernel, cases[c].settings, NULL, "MEMSIM_NO_DIRECT",
+                             ms_emulator_direct_warps, straight);
       g_test_message ("%s: %" G_GUINT64_FORMAT " warps straight through", cases[c].kernel,
-                      straight);
-      g_assert_true ((straight > 0) == cases[c].straight);
-      g_assert_cmpuint (s[1]->sites->len, ==, s[0]->sites->len);
-      for (guint i = 0; i < s[0]->sites->len; i++)
-        g_assert_cmpmem (&g_array_index (s[0]->sites, MsSiteStats, i).c, sizeof (MsCounters),
-                         &g_array_index (s[1]->sites, MsSiteStats, i).c, sizeof (MsCounters));
-      ms_stats_free (s[0]);
-      ms_stats_free (s[1]);
+                      straight[0]);
+      g_assert_true ((straight[0] > 0) == cases[c].straight);
+      g_assert_cmpuint (straight[1], ==, 0);
     }
   /* 1000 threads in blocks of 128: 31 whole warps, which fall back, and
    * one warp past n that returns at once (straight through, no access) */
   guint64 before = ms_emulator_direct_warps ();
   assert_correct ("test_warp_global", (const char *[]) { "n", "1000", NULL }, NULL);
   g_assert_cmpuint (ms_emulator_direct_warps () - before, ==, 1);
+}
+
+/* Warp-wide kernels (EXPERIMENT, sim/emulator/warp.h; MEMSIM_WARP_WIDE=1
+ * runs traces/kernels/warp-hand.c's hand-written builds): every count of
+ * every site, and the output (checked), the same as on fibers, for whole
+ * and ragged tiles, partial warps, and two worker threads. */
+static void
+test_warp_wide (void)
+{
+  static const struct { const char *kernel; const char *settings[7]; const char *block; } cases[] = {
+    { "transpose_padded", { "width", "1000", "height", "700" }, NULL },
+    { "transpose_padded", { "width", "64", "height", "96" }, NULL },
+    { "gemm_tiled", { "n", "96", "m", "40", "k", "72" }, NULL },
+    { "gemm_tiled", { "n", "33", "m", "65", "k", "31" }, NULL },
+    { "reduce_sequential", { "n", "100000" }, NULL },
+    { "reduce_sequential", { "n", "5000" }, "64" },
+  };
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      guint64 wide[2];
+      same_counts_both_ways (cases[c].kernel, cases[c].settings, cases[c].block,
+                             "MEMSIM_WARP_WIDE", ms_emulator_warp_wide_warps, wide);
+      g_assert_cmpuint (wide[0], ==, 0);
+      g_assert_cmpuint (wide[1], >, 0);
+    }
 }
 
 /* Block sampling (MsLaunch.sample_*): how many blocks run, worked out from
@@ -449,6 +487,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);
+  g_test_add_func ("/emulator/warp-wide", test_warp_wide);
   g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);

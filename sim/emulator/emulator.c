@@ -144,6 +144,7 @@ typedef struct {
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
   const MsSite *warp_barrier[32];
   guint warp_ops;         /* instructions of the running warp this round */
+  guint64 warp_wide_done; /* warps run warp-wide */
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -1720,10 +1721,19 @@ ms_warp_barrier (const MsSite *site, uint32_t mask)
 
 /* run_block's loop for a warp-wide kernel: the warps in turn, each until it
  * waits at the barrier, ends, or spends its budget (as run_warp's lanes). */
+static guint64 warp_wide_warps;   /* warps run warp-wide, this process */
+
+guint64
+ms_emulator_warp_wide_warps (void)
+{
+  return __atomic_load_n (&warp_wide_warps, __ATOMIC_RELAXED);
+}
+
 static gboolean
 run_block_warps (Worker *W, guint n)
 {
   guint n_warps = (n + 31) / 32;
+  W->warp_wide_done += n_warps;
   for (guint w = 0; w < n_warps; w++)
     W->warp_state[w] = MS_LANE_READY;
   for (;;)
@@ -2029,6 +2039,7 @@ worker_free (Worker *W)
   if (W == NULL)
     return;
   __atomic_add_fetch (&direct_warps, W->direct_done, __ATOMIC_RELAXED);
+  __atomic_add_fetch (&warp_wide_warps, W->warp_wide_done, __ATOMIC_RELAXED);
   ms_stack_pool_free (W->pool);
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);

@@ -97,6 +97,9 @@ gboolean ms_emulate (const MsLaunch *launch, GError **error);
 /* Warps this process ran straight through, without fibers (direct.h). */
 guint64 ms_emulator_direct_warps (void);
 
+/* EXPERIMENT: warps this process ran warp-wide (MsLaunch.warp_entry, warp.h). */
+guint64 ms_emulator_warp_wide_warps (void);
+
 /* Checks grid and block against CUDA's limits. */
 gboolean ms_launch_check_geometry (const MsLaunchArgs *args, GError **error);
 
