@@ -252,9 +252,9 @@ bench_warp_wide (guint rounds)
           {
             g_autoptr (GError) error = NULL;
             if (wide)
-              g_setenv ("MEMSIM_WARP_WIDE", "1", TRUE);
+              g_unsetenv ("MEMSIM_FIBERS");
             else
-              g_unsetenv ("MEMSIM_WARP_WIDE");
+              g_setenv ("MEMSIM_FIBERS", "1", TRUE);
             g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (cases[c][0]));
             g_autoptr (MsStats) stats = NULL;
             struct timespec c0, c1;
@@ -279,7 +279,7 @@ bench_warp_wide (guint rounds)
       printf ("%-18s %-10s %10.3f %10.3f %14.1f %14.1f\n", cases[c][0], cases[c][1], best[0],
               best[1], lanes / best[0] / 1e6, lanes / best[1] / 1e6);
     }
-  g_unsetenv ("MEMSIM_WARP_WIDE");
+  g_unsetenv ("MEMSIM_FIBERS");
   return 0;
 }
 

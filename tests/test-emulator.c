@@ -241,6 +241,7 @@ test_direct_runs (void)
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       guint64 straight[2];
+      g_setenv ("MEMSIM_FIBERS", "1", TRUE);   /* straight runs are the fiber path's */
       same_counts_both_ways (cases[c].kernel, cases[c].settings, NULL, "MEMSIM_NO_DIRECT",
                              ms_emulator_direct_warps, straight);
       g_test_message ("%s: %" G_GUINT64_FORMAT " warps straight through", cases[c].kernel,
@@ -253,30 +254,51 @@ test_direct_runs (void)
   guint64 before = ms_emulator_direct_warps ();
   assert_correct ("test_warp_global", (const char *[]) { "n", "1000", NULL }, NULL);
   g_assert_cmpuint (ms_emulator_direct_warps () - before, ==, 1);
+  g_unsetenv ("MEMSIM_FIBERS");
 }
 
-/* Warp-wide kernels (EXPERIMENT, sim/emulator/warp.h; MEMSIM_WARP_WIDE=1
- * runs traces/kernels/warp-hand.c's hand-written builds): every count of
- * every site, and the output (checked), the same as on fibers, for whole
- * and ragged tiles, partial warps, and two worker threads. */
+/* Warp-wide kernels (sim/emulator/warp.h; MEMSIM_FIBERS=1 runs a kernel
+ * on fibers instead of its warp-wide build): every count of every site, and
+ * the output (checked), the same as on fibers, for every kernel with a
+ * warp-wide build at its default size, and for ragged tiles, partial warps
+ * and small blocks; two worker threads. */
 static void
 test_warp_wide (void)
 {
   static const struct { const char *kernel; const char *settings[7]; const char *block; } cases[] = {
     { "transpose_padded", { "width", "1000", "height", "700" }, NULL },
-    { "transpose_padded", { "width", "64", "height", "96" }, NULL },
-    { "gemm_tiled", { "n", "96", "m", "40", "k", "72" }, NULL },
+    { "transpose_coalesced", { "width", "33", "height", "65" }, NULL },
     { "gemm_tiled", { "n", "33", "m", "65", "k", "31" }, NULL },
-    { "reduce_sequential", { "n", "100000" }, NULL },
+    { "gemm_double_buffer", { "n", "100", "m", "40", "k", "72" }, NULL },
     { "reduce_sequential", { "n", "5000" }, "64" },
+    { "reduce_unroll_last", { "n", "3001" }, NULL },
+    { "stencil_shared", { "width", "50", "height", "30", "depth", "7" }, NULL },
+    /* divergence: the lanes' groups split and meet as the fiber scheduler's */
+    { "test_divergence", { "n", "20000" }, NULL },
+    { "test_late_divergence", { "n", "5000" }, NULL },
+    { "test_long_divergence", { "n", "3000" }, NULL },
   };
+  guint n_builds = 0;
+  for (const MsKernel *const *k = ms_kernels (); *k != NULL; k++)
+    {
+      if (ms_kernel_warp_entry (*k) == NULL || g_str_has_prefix ((*k)->name, "test_"))
+        continue;
+      guint64 wide[2];
+      same_counts_both_ways ((*k)->name, NULL, NULL, "MEMSIM_FIBERS",
+                             ms_emulator_warp_wide_warps, wide);
+      g_assert_cmpuint (wide[0], >, 0);
+      g_assert_cmpuint (wide[1], ==, 0);
+      n_builds++;
+    }
+  g_test_message ("%u built-in kernels have a warp-wide build", n_builds);
+  g_assert_cmpuint (n_builds, >=, 20);
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       guint64 wide[2];
       same_counts_both_ways (cases[c].kernel, cases[c].settings, cases[c].block,
-                             "MEMSIM_WARP_WIDE", ms_emulator_warp_wide_warps, wide);
-      g_assert_cmpuint (wide[0], ==, 0);
-      g_assert_cmpuint (wide[1], >, 0);
+                             "MEMSIM_FIBERS", ms_emulator_warp_wide_warps, wide);
+      g_assert_cmpuint (wide[0], >, 0);
+      g_assert_cmpuint (wide[1], ==, 0);
     }
 }
 

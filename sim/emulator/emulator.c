@@ -89,6 +89,7 @@ typedef struct {
   const MsLaunch *launch;
   MsWarpCtl ctl;         /* scheduler context, current warp (sim/emulator/lane.h) */
   MsStackPool *pool;
+  MsStackPool *warp_pool;  /* warp-wide kernels: a stack per warp */
   Lane *lanes;
   guint n_lanes;
   guint8 *shared;
@@ -142,7 +143,6 @@ typedef struct {
   /* warp-wide kernels (warp.h): a fiber per warp, where each stands */
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
-  const MsSite *warp_barrier[32];
   guint warp_ops;         /* instructions of the running warp this round */
   guint64 warp_wide_done; /* warps run warp-wide */
 } Worker;
@@ -1528,6 +1528,55 @@ run_direct (Worker *W, Lane *warp, guint n)
 
 static gboolean run_block_warps (Worker *W, guint n);
 
+/* Lanes a and b wait at different __syncthreads: the deadlock error. */
+static gboolean
+barrier_mismatch (Worker *W, const Lane *a, const Lane *b)
+{
+  char where[96];
+  thread_coords (a, where, sizeof where);
+  return fail_at (W, b, MS_EMULATOR_ERROR_DEADLOCK,
+                  "deadlock: threads of the block wait at different __syncthreads "
+                  "(%s waits at line %d); make every thread reach the same barrier",
+                  where, a->site->line);
+}
+
+/* Every lane of the block is done, waits at a __syncthreads, or waits at a
+ * collective: a deadlock is the error (-1); else the barrier releases its
+ * lanes (1), or every lane has exited (0). */
+static int
+release_barrier (Worker *W, guint n)
+{
+  const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
+  for (guint t = 0; t < n; t++)
+    {
+      const Lane *l = &W->lanes[t];
+      if (l->state == MS_LANE_AT_BARRIER)
+        {
+          if (at_barrier == NULL)
+            at_barrier = l;
+          else if (!ms_same_barrier (l->site, at_barrier->site) && other_barrier == NULL)
+            other_barrier = l;
+        }
+      else if (l->state == MS_LANE_AT_OP && blocked == NULL)
+        blocked = l;
+    }
+  if (blocked != NULL)
+    return fail_at (W, blocked, MS_EMULATOR_ERROR_DEADLOCK,
+                    "deadlock: a warp collective waits for lanes that never arrive "
+                    "(they exited or wait at a __syncthreads)") ? 1 : -1;
+  if (other_barrier != NULL)
+    return barrier_mismatch (W, at_barrier, other_barrier) ? 1 : -1;
+  if (at_barrier == NULL)
+    return 0;
+  if (!end_epoch (W))
+    return -1;
+  ms_racecheck_barrier (&W->race);
+  for (guint t = 0; t < n; t++)
+    if (W->lanes[t].state == MS_LANE_AT_BARRIER)
+      W->lanes[t].state = MS_LANE_READY;
+  return 1;
+}
+
 static gboolean
 run_block (Worker *W, guint64 b)
 {
@@ -1595,42 +1644,11 @@ run_block (Worker *W, guint64 b)
           W->yielded = FALSE;   /* some warp has more to do: another round */
           continue;
         }
-      /* Every lane is now done, at a barrier, or blocked at a collective. */
-      const Lane *at_barrier = NULL, *blocked = NULL, *other_barrier = NULL;
-      for (guint t = 0; t < n; t++)
-        {
-          const Lane *l = &W->lanes[t];
-          if (l->state == MS_LANE_AT_BARRIER)
-            {
-              if (at_barrier == NULL)
-                at_barrier = l;
-              else if (!ms_same_barrier (l->site, at_barrier->site) && other_barrier == NULL)
-                other_barrier = l;
-            }
-          else if (l->state == MS_LANE_AT_OP && blocked == NULL)
-            blocked = l;
-        }
-      if (blocked != NULL)
-        return fail_at (W, blocked, MS_EMULATOR_ERROR_DEADLOCK,
-                        "deadlock: a warp collective waits for lanes that never arrive "
-                        "(they exited or wait at a __syncthreads)");
-      if (other_barrier != NULL)
-        {
-          char where[96];
-          thread_coords (at_barrier, where, sizeof where);
-          return fail_at (W, other_barrier, MS_EMULATOR_ERROR_DEADLOCK,
-                          "deadlock: threads of the block wait at different __syncthreads "
-                          "(%s waits at line %d); make every thread reach the same barrier",
-                          where, at_barrier->site->line);
-        }
-      if (at_barrier == NULL)
-        break;   /* all threads exited */
-      if (!end_epoch (W))
+      int r = release_barrier (W, n);
+      if (r < 0)
         return FALSE;
-      ms_racecheck_barrier (&W->race);
-      for (guint t = 0; t < n; t++)
-        if (W->lanes[t].state == MS_LANE_AT_BARRIER)
-          W->lanes[t].state = MS_LANE_READY;
+      if (r == 0)
+        break;   /* all threads exited */
     }
   return end_epoch (W);
 }
@@ -1646,6 +1664,7 @@ warp_main (void *arg)
     {
       Worker *W = cur_worker;
       W->launch->warp_entry (&W->launch->args);
+      FOR_LANES (ms_warp.live, i, ms_warp.lanes[i].state = MS_LANE_DONE;);
       W->warp_state[w] = MS_LANE_DONE;
       ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
     }
@@ -1704,19 +1723,68 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
 }
 
 void
-ms_warp_barrier (const MsSite *site, uint32_t mask)
+ms_warp_barrier (const MsWarpSched *S)
 {
   Worker *W = cur_worker;
   guint w = W->warp;
-  if (G_UNLIKELY (mask != ms_warp.live))
+  Lane *warp = ms_warp.lanes;
+  /* the lanes' states as the fiber path leaves them, for release_barrier */
+  for (guint g = 0; g < S->n_barrier; g++)
     {
-      fail_at (W, &ms_warp.lanes[__builtin_ctz (mask | 1)], MS_EMULATOR_ERROR_LAUNCH,
-               "warp-wide build: a __syncthreads that not every lane of the warp reaches");
-      warp_stop_forever (W);
+      const MsSite *site = S->barrier[g].site;
+      FOR_LANES (S->barrier[g].mask, i, {
+        warp[i].state = MS_LANE_AT_BARRIER;
+        warp[i].site = site;
+      });
+      if (W->ctl.barrier_site == NULL)
+        W->ctl.barrier_site = site;
+      else if (!ms_same_barrier (site, W->ctl.barrier_site))
+        W->ctl.barrier_mismatch = TRUE;
     }
+  guint32 done = ms_warp.live & ~S->barrier_mask;   /* lanes that exited */
+  FOR_LANES (done, i, warp[i].state = MS_LANE_DONE;);
+  W->ctl.n_barrier += (guint) __builtin_popcount (S->barrier_mask);
   W->warp_state[w] = MS_LANE_AT_BARRIER;
-  W->warp_barrier[w] = site;
   ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+}
+
+/* The stops of several groups: the earliest site's runs for all lanes
+ * waiting there (as run_warp picks it), which then go on. */
+void
+ms_warp_sched_step (MsWarpSched *S)
+{
+  int best = G_MAXINT;
+  for (guint i = 0; i < S->n_stop; i++)
+    best = MIN (best, S->stop[i].site->order);
+  guint32 mask = 0;
+  const MsWarpStop *first = NULL;
+  guint k = 0;
+  for (guint i = 0; i < S->n_stop; i++)
+    if (S->stop[i].site->order == best)
+      {
+        first = first ? first : &S->stop[i];
+        mask |= S->stop[i].mask;
+      }
+  MsWarpStop run = *first;
+  ms_warp_access (run.site, mask, run.size, (MsLaneOp) run.kind);
+  for (guint i = 0; i < S->n_stop; i++)
+    {
+      MsWarpStop *st = &S->stop[i];
+      if (st->site->order != best)
+        S->stop[k++] = *st;
+      else
+        {
+          /* lanes that go on at the same place go on as one group */
+          guint j = 0;
+          while (j < S->n_ready && S->ready[j].pc != st->pc)
+            j++;
+          if (j < S->n_ready)
+            S->ready[j].mask |= st->mask;
+          else
+            S->ready[S->n_ready++] = (MsWarpGroup) { st->pc, st->mask };
+        }
+    }
+  S->n_stop = k;
 }
 
 /* run_block's loop for a warp-wide kernel: the warps in turn, each until it
@@ -1739,8 +1807,6 @@ run_block_warps (Worker *W, guint n)
   for (;;)
     {
       guint done = 0, waiting = 0;
-      const MsSite *site = NULL;
-      gint other = -1;
       for (guint w = 0; w < n_warps; w++)
         {
           guint nw = MIN (32, n - w * 32);
@@ -1755,40 +1821,36 @@ run_block_warps (Worker *W, guint n)
               if (G_UNLIKELY (W->error != NULL))
                 return FALSE;
             }
-          if (W->warp_state[w] == MS_LANE_DONE)
-            done += nw;
-          else if (W->warp_state[w] == MS_LANE_AT_BARRIER)
-            {
-              waiting += nw;
-              if (site == NULL)
-                site = W->warp_barrier[w];
-              else if (!ms_same_barrier (site, W->warp_barrier[w]) && other < 0)
-                other = (gint) w;
-            }
+          done += W->warp_state[w] == MS_LANE_DONE;
+          waiting += W->warp_state[w] == MS_LANE_AT_BARRIER;
         }
-      if (done == n)
+      if (done == n_warps)
         break;
-      if (done + waiting == n)
+      if (done + waiting < n_warps)
         {
-          if (other >= 0)
-            {
-              Lane *l = &W->lanes[other * 32];
-              l->site = W->warp_barrier[other];
-              return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
-                              "deadlock: threads of the block wait at different "
-                              "__syncthreads (line %d and this one); make every thread "
-                              "reach the same barrier", site->line);
-            }
+          g_assert (W->yielded);   /* a warp spent its budget: another round */
+          W->yielded = FALSE;
+          continue;
+        }
+      /* every warp has ended or waits: the barrier releases, as run_block's */
+      W->yielded = FALSE;
+      if (!W->ctl.barrier_mismatch)
+        {
           if (!end_epoch (W))
             return FALSE;
           ms_racecheck_barrier (&W->race);
-          for (guint w = 0; w < n_warps; w++)
-            if (W->warp_state[w] == MS_LANE_AT_BARRIER)
-              W->warp_state[w] = MS_LANE_READY;
-          continue;
         }
-      g_assert (W->yielded);
-      W->yielded = FALSE;
+      else
+        {
+          int r = release_barrier (W, n);
+          if (r <= 0)
+            return r == 0 && end_epoch (W);
+        }
+      W->ctl.n_barrier = 0;
+      W->ctl.barrier_site = NULL;
+      for (guint w = 0; w < n_warps; w++)
+        if (W->warp_state[w] == MS_LANE_AT_BARRIER)
+          W->warp_state[w] = MS_LANE_READY;
     }
   return end_epoch (W);
 }
@@ -1840,7 +1902,8 @@ crash_handler (int sig, siginfo_t *info, void *context)
   write_str ("memsim: ");
   if (W != NULL && l != NULL)
     {
-      gboolean overflow = ms_stack_pool_is_guard (W->pool, info->si_addr);
+      gboolean overflow = ms_stack_pool_is_guard (W->pool, info->si_addr)
+                          || (W->warp_pool && ms_stack_pool_is_guard (W->warp_pool, info->si_addr));
       write_str (W->launch->kernel);
       write_str (overflow ? ": stack overflow in a kernel thread (a fiber has about 28 KiB of stack; "
                             "use fewer or smaller local arrays)"
@@ -1988,13 +2051,21 @@ worker_new (const MsLaunch *launch, GError **error)
   guint n = A->block[0] * A->block[1] * A->block[2];
   /* a stack per thread of the block, and the straight runs' */
   guint n_warps = (n + 31) / 32;
-  MsStackPool *pool = ms_stack_pool_new (n + 1 + (launch->warp_entry ? n_warps : 0),
-                                         STACK_BYTES, error);
+  MsStackPool *pool = ms_stack_pool_new (n + 1, STACK_BYTES, error);
   if (pool == NULL)
     return NULL;
+  /* a warp-wide kernel's warp holds 32 lanes' locals: 32 fibers' stack */
+  MsStackPool *warp_pool = NULL;
+  if (launch->warp_entry
+      && (warp_pool = ms_stack_pool_new (n_warps, 32 * STACK_BYTES, error)) == NULL)
+    {
+      ms_stack_pool_free (pool);
+      return NULL;
+    }
   Worker *W = g_new0 (Worker, 1);
   W->launch = launch;
   W->pool = pool;
+  W->warp_pool = warp_pool;
   W->lanes = g_aligned_alloc0 (n, sizeof (Lane), 64);
   W->n_lanes = n;
   W->shared_window = MAX_SHARED_BYTES + launch->dynamic_shared;
@@ -2022,7 +2093,7 @@ worker_new (const MsLaunch *launch, GError **error)
   ms_fiber_init (&W->direct_fiber, pool, n, direct_main, W);
   if (launch->warp_entry)
     for (guint w = 0; w < n_warps; w++)
-      ms_fiber_init (&W->warp_fiber[w], pool, n + 1 + w, warp_main, GUINT_TO_POINTER (w));
+      ms_fiber_init (&W->warp_fiber[w], warp_pool, w, warp_main, GUINT_TO_POINTER (w));
   W->n_bufs = launch->n_buffers;
   W->last_buf = -1;
   for (guint b = 0; b < launch->n_buffers; b++)
@@ -2041,6 +2112,8 @@ worker_free (Worker *W)
   __atomic_add_fetch (&direct_warps, W->direct_done, __ATOMIC_RELAXED);
   __atomic_add_fetch (&warp_wide_warps, W->warp_wide_done, __ATOMIC_RELAXED);
   ms_stack_pool_free (W->pool);
+  if (W->warp_pool)
+    ms_stack_pool_free (W->warp_pool);
   g_aligned_free (W->lanes);
   g_aligned_free (W->shared);
   g_free (W->shadow);

@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "kernel.h"
 #include "lane.h"
 
 typedef struct {
@@ -32,8 +33,116 @@ extern MS_TLS MsWarp ms_warp;
  * the value the instruction loaded).  Does not return on an error. */
 void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind);
 
-/* __syncthreads for the lanes of mask (all live lanes of the warp). */
-void ms_warp_barrier (const MsSite *site, uint32_t mask);
+
+/* A warp-wide build's kernels (warp-compile.py's output), by name. */
+typedef struct {
+  const char *name;
+  void (*fn) (const MsLaunchArgs *L);
+} MsWarpEntry;
+
+/* The lanes of a warp in groups, as a warp-wide kernel runs them (see
+ * warp-compile.py): ready groups run to their next stop; then the stop of
+ * the earliest site runs for all lanes waiting there, as the fiber
+ * scheduler does (emulator.c, run_warp). */
+typedef struct {
+  int pc;
+  uint32_t mask;
+} MsWarpGroup;
+typedef struct {
+  const MsSite *site;
+  int pc;
+  uint32_t mask;
+  uint8_t kind, size;
+} MsWarpStop;
+typedef struct {
+  int pc;
+  uint32_t mask;
+  const MsSite *site;
+} MsWarpWait;
+typedef struct {
+  MsWarpGroup ready[32];
+  MsWarpStop stop[32];
+  MsWarpWait barrier[32];
+  unsigned n_ready, n_stop, n_barrier;
+  uint32_t barrier_mask;
+} MsWarpSched;
+
+/* Runs the stop of the earliest site (S->n_stop > 0). */
+void ms_warp_sched_step (MsWarpSched *S);
+/* Every lane of the warp has ended or waits at a __syncthreads (S's
+ * barrier groups): back when the block's barrier releases. */
+void ms_warp_barrier (const MsWarpSched *S);
+
+static inline void
+ms_warp_sched_begin (MsWarpSched *S)
+{
+  S->ready[0] = (MsWarpGroup) { 0, ms_warp.live };
+  S->n_ready = 1;
+  S->n_stop = S->n_barrier = 0;
+  S->barrier_mask = 0;
+}
+
+/* Lanes of a group whose branch went the other way: a group of their own. */
+static inline void
+ms_warp_sched_push (MsWarpSched *S, int pc, uint32_t mask)
+{
+  S->ready[S->n_ready++] = (MsWarpGroup) { pc, mask };
+}
+
+/* A group stops at a load or store (its lanes' addr, and val for a
+ * store, set); it goes on at pc. */
+static inline void
+ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned size,
+                    uint32_t mask, int pc)
+{
+  S->stop[S->n_stop++] = (MsWarpStop) { site, pc, mask, (uint8_t) kind, (uint8_t) size };
+}
+
+static inline void
+ms_warp_sched_barrier (MsWarpSched *S, const MsSite *site, uint32_t mask, int pc)
+{
+  S->barrier[S->n_barrier++] = (MsWarpWait) { pc, mask, site };
+  S->barrier_mask |= mask;
+}
+
+/* The next group to run (its pc and lanes), after running the stops and
+ * barriers that must come first; 0 when every lane has ended. */
+static inline int
+ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
+{
+  for (;;)
+    {
+      if (S->n_ready > 0)
+        {
+          MsWarpGroup g = S->ready[--S->n_ready];
+          *pc = g.pc;
+          *mask = g.mask;
+          return 1;
+        }
+      if (S->n_stop == 1)
+        {
+          /* the converged warp: its one stop, then on */
+          MsWarpStop *st = &S->stop[0];
+          ms_warp_access (st->site, st->mask, st->size, (MsLaneOp) st->kind);
+          S->n_stop = 0;
+          *pc = st->pc;
+          *mask = st->mask;
+          return 1;
+        }
+      if (S->n_stop > 1)
+        {
+          ms_warp_sched_step (S);
+          continue;
+        }
+      if (S->n_barrier == 0)
+        return 0;
+      ms_warp_barrier (S);
+      for (unsigned i = 0; i < S->n_barrier; i++)
+        S->ready[S->n_ready++] = (MsWarpGroup) { S->barrier[i].pc, S->barrier[i].mask };
+      S->n_barrier = 0;
+      S->barrier_mask = 0;
+    }
+}
 
 /* for each lane L of mask, in lane order */
 #define MS_WARP_LANES(mask, L) \

@@ -1,10 +1,16 @@
 /* problem.c - parameters, buffers and launch geometry of a built-in kernel. */
 #include "config.h"
 #include "problem.h"
+#include "warp.h"
 
-void ms_warp_entry_transpose_padded (const MsLaunchArgs *L);
-void ms_warp_entry_gemm_tiled (const MsLaunchArgs *L);
-void ms_warp_entry_reduce_sequential (const MsLaunchArgs *L);
+/* the warp-wide builds (the -warp.c files of traces/kernels, warp-compile.py) */
+extern const MsWarpEntry ms_warp_entries_transpose[], ms_warp_entries_reduce[],
+  ms_warp_entries_stencil[], ms_warp_entries_gemm[], ms_warp_entries_access[],
+  ms_warp_entries_tests[];
+static const MsWarpEntry *const warp_builds[] = {
+  ms_warp_entries_transpose, ms_warp_entries_reduce, ms_warp_entries_stencil,
+  ms_warp_entries_gemm, ms_warp_entries_access, ms_warp_entries_tests,
+};
 
 #include "reduction.h"
 #include "regroup.h"
@@ -550,25 +556,28 @@ kernel_source_line (gpointer data, const MsSite *site)
   return ms_kernel_source_line (site->file, site->line);
 }
 
+MsEntryFn
+ms_kernel_warp_entry (const MsKernel *k)
+{
+  if (ms_kernel_find (k->name) != k)
+    return NULL;   /* a user's kernel of a built-in's name */
+  for (gsize b = 0; b < G_N_ELEMENTS (warp_builds); b++)
+    for (const MsWarpEntry *e = warp_builds[b]; e->name != NULL; e++)
+      if (strcmp (e->name, k->name) == 0)
+        return e->fn;
+  return NULL;
+}
+
 void
 ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 {
   memset (launch, 0, sizeof *launch);
   launch->kernel = p->kernel->name;
   launch->entry = p->kernel->cpu_entry;
-  /* EXPERIMENT (traces/kernels/warp-hand.c): MEMSIM_WARP_WIDE=1 runs the
-   * hand-written warp-wide builds of the kernels that have one */
-  if (g_getenv ("MEMSIM_WARP_WIDE") != NULL)
-    {
-      static const struct { const char *name; MsEntryFn fn; } warp_entries[] = {
-        { "transpose_padded", ms_warp_entry_transpose_padded },
-        { "gemm_tiled", ms_warp_entry_gemm_tiled },
-        { "reduce_sequential", ms_warp_entry_reduce_sequential },
-      };
-      for (gsize k = 0; k < G_N_ELEMENTS (warp_entries); k++)
-        if (strcmp (warp_entries[k].name, p->kernel->name) == 0)
-          launch->warp_entry = warp_entries[k].fn;
-    }
+  /* a kernel with a warp-wide build runs it (sim/emulator/warp.h: the same
+   * counts, faster); MEMSIM_FIBERS=1: a fiber per thread, to compare */
+  if (g_getenv ("MEMSIM_FIBERS") == NULL)
+    launch->warp_entry = ms_kernel_warp_entry (p->kernel);
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;
   launch->progress = p->progress;

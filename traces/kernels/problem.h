@@ -122,6 +122,9 @@ struct MsProblem {
 /* The registry (traces/kernels/registry.c). */
 const MsKernel *const *ms_kernels (void);          /* NULL-terminated */
 const MsKernel *ms_kernel_find (const char *name);
+/* The warp-wide build of built-in kernel k (sim/emulator/warp.h: the
+ * -warp.c files of traces/kernels), or NULL. */
+MsEntryFn ms_kernel_warp_entry (const MsKernel *k);
 
 MsProblem *ms_problem_new (const MsKernel *kernel);
 void ms_problem_free (MsProblem *p);

@@ -1,0 +1,622 @@
+#!/usr/bin/env python3
+"""warp-compile.py - compiles a built-in kernel source (.cu) into warp-wide
+C (sim/emulator/warp.h): each kernel runs one whole warp per call.
+
+    warp-compile.py KERNEL.cu OUTPUT.c [--cpp CPP]
+
+How a kernel becomes warp-wide:
+  - every local variable of a CUDA thread becomes an array of 32 lane
+    values (v[ms_L]); parameters, shared arrays and blockIdx stay scalars;
+  - the body becomes a control-flow graph whose blocks end at a memory
+    access, a __syncthreads, a branch or the kernel's end; a block runs for
+    a group of lanes (a mask) as one loop over them;
+  - a branch whose lanes disagree splits the group; each group runs to its
+    next stop; the runtime (ms_warp_sched_*) then executes, as the fiber
+    scheduler does, the stop of the earliest site (source order) for all
+    the lanes waiting there, and lets them go on.  So the warp-level
+    instructions, their lanes and their order are the fiber path's
+    (emulator.c, run_warp), and so is every count.
+
+Sites: each LD/ST/__syncthreads gets the fiber build's site: its file, line
+and order (the __COUNTER__ value kernel.h's MS_SITE_ takes, reproduced by
+numbering the macro calls in the same order: a call's arguments first).
+
+A kernel the compiler cannot take (warp collectives, atomics, a switch, a
+helper called inside an expression...) gets no warp-wide build and runs on
+fibers; the reason is written as a comment in the output.
+"""
+import os
+import subprocess
+import sys
+
+from pycparser import c_ast, c_generator, c_parser
+
+SITE_CALLS = ("LD", "ST", "__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
+              "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync",
+              "__activemask", "atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch",
+              "atomicCAS", "atomicAnd", "atomicOr", "atomicXor")
+
+
+class Unsupported(Exception):
+    pass
+
+
+def number_sites(node, counter, orders):
+    """Numbers the site calls under node as the preprocessor's __COUNTER__
+    does in the fiber build: a call's arguments first, then the call."""
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+            and node.name.name in SITE_CALLS:
+        if node.args is not None:
+            for a in node.args.exprs:
+                number_sites(a, counter, orders)
+        orders[id(node)] = counter[0]
+        counter[0] += 1
+        return
+    for _, child in node.children():
+        number_sites(child, counter, orders)
+
+
+class Block:
+    def __init__(self, index):
+        self.index = index
+        self.stmts = []     # ("lane", text) or ("uniform", text)
+        self.term = None    # ("goto", b) ("branch", cond, t, f) ("stop", ...) ("barrier", ...) ("exit",)
+
+
+class Printer(c_generator.CGenerator):
+    """C text of an expression for lane ms_L."""
+
+    def __init__(self, kernel):
+        super().__init__()
+        self.k = kernel
+        self.typeof_mode = False   # inside a __typeof__: a stop is its value's type
+
+    def visit_ID(self, n):
+        return self.k.name_of(n.name)
+
+    def visit_StructRef(self, n):
+        if isinstance(n.name, c_ast.ID) and n.name.name == "threadIdx":
+            return "ms_warp.lanes[ms_L].thread_idx." + n.field.name
+        # the field is an ID node: printed as a name, never as a variable
+        return self._parenthesize_unless_simple(n.name) + n.type + n.field.name
+
+    def visit_FuncCall(self, n):
+        if self.typeof_mode and isinstance(n.name, c_ast.ID):
+            if n.name.name == "LD":
+                return "(*(MS_VALUE_TYPE_ (%s) *) 0)" % self.visit(n.args.exprs[0])
+            if n.name.name in self.k.helpers:
+                f = self.k.helpers[n.name.name]
+                return "(*(__typeof__ (%s) *) 0)" % self.k.type_text(f.decl.type.type)
+        if isinstance(n.name, c_ast.ID) and (n.name.name in SITE_CALLS
+                                             or n.name.name in self.k.helpers):
+            raise Unsupported("%s inside an expression" % n.name.name)
+        return super().visit_FuncCall(n)
+
+
+class Kernel:
+    def __init__(self, unit, func, orders, helpers, path):
+        self.unit = unit
+        self.func = func
+        self.orders = orders
+        self.helpers = helpers
+        self.path = path
+        self.blocks = []
+        self.cur = self.new_block()
+        self.params = {}     # name -> C name
+        self.scopes = [{}]   # name -> C name of locals (per lane) and shared arrays
+        self.lane_decls = []  # declarations of per-lane arrays, in order
+        self.uniform_decls = []
+        self.n_names = 0
+        self.loops = []      # (continue block, break block)
+        self.returns = []    # helpers being inlined: (end block, result variable or None)
+        self.sites = {}      # (line, order) -> C name
+        self.temps = set()   # temporaries (per lane) holding values of stops
+        self.printer = Printer(self)
+
+    # ----------------------------------------------------------- names
+    def fresh(self, base):
+        self.n_names += 1
+        name = "%s_%d" % (base, self.n_names)
+        if base in ("t", "r"):
+            self.temps.add(name)
+        return name
+
+    def name_of(self, name):
+        if name in self.temps:
+            return name + "[ms_L]"
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.params:
+            return self.params[name]
+        if name == "warpSize":
+            return "32"
+        return name
+
+    def expr(self, e):
+        return self.printer.visit(e)
+
+    def type_text(self, typ):
+        return self.printer._generate_type(typ, emit_declname=False)
+
+    # ----------------------------------------------------------- blocks
+    def new_block(self):
+        b = Block(len(self.blocks))
+        self.blocks.append(b)
+        return b
+
+    def lane(self, text):
+        self.cur.stmts.append(("lane", text))
+
+    def uniform(self, text):
+        self.cur.stmts.append(("uniform", text))
+
+    def end(self, term):
+        if self.cur.term is None:
+            self.cur.term = term
+
+    def goto(self, b):
+        self.end(("goto", b))
+        self.cur = b
+
+    def site(self, call):
+        # the fiber build's __FILE__ (only its base name is ever looked at)
+        key = ("traces/kernels/" + os.path.basename(call.coord.file), call.coord.line,
+               self.orders[id(call)])
+        if key not in self.sites:
+            self.sites[key] = "ms_site_%d" % key[2]
+        return self.sites[key]
+
+    # ----------------------------------------------------------- expressions
+    def lower(self, e):
+        """Lowers the stops (LD) inside expression e into blocks; returns e
+        with each replaced by the temporary that holds its value."""
+        if e is None:
+            return None
+        if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID):
+            name = e.name.name
+            if name == "LD":
+                x = self.lower(e.args.exprs[0])
+                t = self.fresh("t")
+                self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(x), t))
+                self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(x))
+                nxt = self.new_block()
+                self.end(("stop", self.site(e), "MS_K_LD", "sizeof (%s[0])" % t, nxt))
+                self.cur = nxt
+                self.lane("memcpy (&%s[ms_L], (const void *) ms_warp.addr[ms_L], sizeof %s[0]);"
+                          % (t, t))
+                return c_ast.ID(t)
+            if name in SITE_CALLS:
+                raise Unsupported(name)
+            if name in self.helpers:
+                return self.inline(e, want_value=True)
+        if isinstance(e, c_ast.TernaryOp) and self.has_stop(e.iftrue, e.iffalse):
+            t = self.fresh("t")
+            self.lane_decls.append("__typeof__ (%s) %s[32];" % (self.expr0(e), t))
+            self.branch(e.cond, lambda: self.lane("%s[ms_L] = %s;" % (t, self.expr(self.lower(e.iftrue)))),
+                        lambda: self.lane("%s[ms_L] = %s;" % (t, self.expr(self.lower(e.iffalse)))))
+            return c_ast.ID(t)
+        if isinstance(e, c_ast.BinaryOp) and e.op in ("&&", "||") and self.has_stop(e.right):
+            t = self.fresh("t")
+            self.lane_decls.append("int %s[32];" % t)
+            left = self.lower(e.left)
+            self.lane("%s[ms_L] = !!(%s);" % (t, self.expr(left)))
+            test = c_ast.ID(t) if e.op == "&&" else c_ast.UnaryOp("!", c_ast.ID(t))
+            self.branch(test, lambda: self.lane("%s[ms_L] = !!(%s);" % (t, self.expr(self.lower(e.right)))),
+                        None, lowered=True)
+            return c_ast.ID(t)
+        # other nodes: lower the children in evaluation (source) order
+        e = self.copy(e)
+        for name, child in e.children():
+            if isinstance(child, c_ast.Node) and self.has_stop(child):
+                self.set_child(e, name, self.lower(child))
+        return e
+
+    def expr0(self, e):
+        """The C text of e for lane 0, in a __typeof__."""
+        self.printer.typeof_mode = True
+        try:
+            return self.expr(e).replace("[ms_L]", "[0]")
+        finally:
+            self.printer.typeof_mode = False
+
+    def has_stop(self, *nodes):
+        for n in nodes:
+            if n is None:
+                continue
+            if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
+                    and (n.name.name in SITE_CALLS or n.name.name in self.helpers):
+                return True
+            for _, c in n.children():
+                if self.has_stop(c):
+                    return True
+        return False
+
+    @staticmethod
+    def copy(n):
+        import copy
+        return copy.copy(n)
+
+    @staticmethod
+    def set_child(node, name, value):
+        if "[" in name:
+            field, idx = name[:-1].split("[")
+            lst = list(getattr(node, field))
+            lst[int(idx)] = value
+            setattr(node, field, lst)
+        else:
+            setattr(node, name, value)
+
+    # ----------------------------------------------------------- control flow
+    def branch(self, cond, then_fn, else_fn, lowered=False):
+        c = cond if lowered else self.lower(cond)
+        then_b = self.new_block()
+        join = self.new_block()
+        else_b = self.new_block() if else_fn else join
+        self.end(("branch", self.expr(c), then_b, else_b))
+        self.cur = then_b
+        then_fn()
+        self.end(("goto", join))
+        if else_fn:
+            self.cur = else_b
+            else_fn()
+            self.end(("goto", join))
+        self.cur = join
+
+    def stmt(self, s):
+        if s is None:
+            return
+        if isinstance(s, c_ast.Compound):
+            self.scopes.append({})
+            for item in s.block_items or []:
+                self.stmt(item)
+            self.scopes.pop()
+        elif isinstance(s, c_ast.Decl):
+            self.decl(s)
+        elif isinstance(s, c_ast.DeclList):
+            for d in s.decls:
+                self.decl(d)
+        elif isinstance(s, c_ast.If):
+            self.branch(s.cond, lambda: self.stmt(s.iftrue),
+                        (lambda: self.stmt(s.iffalse)) if s.iffalse is not None else None)
+        elif isinstance(s, c_ast.For):
+            self.scopes.append({})
+            self.stmt(s.init)
+            self.loop(s.cond, s.stmt, s.next)
+            self.scopes.pop()
+        elif isinstance(s, c_ast.While):
+            self.loop(s.cond, s.stmt, None)
+        elif isinstance(s, c_ast.DoWhile):
+            body = self.new_block()
+            cont = self.new_block()
+            exit_b = self.new_block()
+            self.goto(body)
+            self.loops.append((cont, exit_b))
+            self.stmt(s.stmt)
+            self.loops.pop()
+            self.goto(cont)
+            c = self.lower(s.cond)
+            self.end(("branch", self.expr(c), body, exit_b))
+            self.cur = exit_b
+        elif isinstance(s, c_ast.Break):
+            self.end(("goto", self.loops[-1][1]))
+            self.cur = self.new_block()   # unreachable
+        elif isinstance(s, c_ast.Continue):
+            self.end(("goto", self.loops[-1][0]))
+            self.cur = self.new_block()
+        elif isinstance(s, c_ast.Return):
+            if self.returns:
+                end_b, result = self.returns[-1]
+                if s.expr is not None:
+                    v = self.lower(s.expr)
+                    self.lane("%s[ms_L] = %s;" % (result, self.expr(v)))
+                self.end(("goto", end_b))
+            else:
+                self.end(("exit",))
+            self.cur = self.new_block()
+        elif isinstance(s, c_ast.EmptyStatement):
+            pass
+        elif isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) \
+                and s.name.name == "ST":
+            self.store(s)
+        elif isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) \
+                and s.name.name == "__syncthreads":
+            nxt = self.new_block()
+            self.end(("barrier", self.site(s), nxt))
+            self.cur = nxt
+        elif isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) \
+                and s.name.name in self.helpers:
+            self.inline(s, want_value=False)
+        elif isinstance(s, (c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall, c_ast.Cast,
+                            c_ast.ExprList)):
+            if isinstance(s, c_ast.Assignment) and self.has_stop(s.lvalue):
+                raise Unsupported("an access in an assignment's target")
+            e = self.lower(s)
+            self.lane("%s;" % self.expr(e))
+        else:
+            raise Unsupported(type(s).__name__)
+
+    def loop(self, cond, body, nxt):
+        head = self.new_block()
+        cont = self.new_block()
+        exit_b = self.new_block()
+        self.goto(head)
+        c = self.lower(cond) if cond is not None else c_ast.Constant("int", "1")
+        body_b = self.new_block()
+        self.end(("branch", self.expr(c), body_b, exit_b))
+        self.cur = body_b
+        self.loops.append((cont, exit_b))
+        self.stmt(body)
+        self.loops.pop()
+        self.goto(cont)
+        if nxt is not None:
+            e = self.lower(nxt)
+            self.lane("%s;" % self.expr(e))
+        self.end(("goto", head))
+        self.cur = exit_b
+
+    def store(self, s):
+        x, v = s.args.exprs
+        # the fiber build's ST evaluates the value, then the address
+        val = self.lower(v)
+        t = self.fresh("t")
+        xl = self.lower(x)
+        self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(xl), t))
+        self.lane("%s[ms_L] = %s;" % (t, self.expr(val)))
+        self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(xl))
+        self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
+        nxt = self.new_block()
+        self.end(("stop", self.site(s), "MS_K_ST", "sizeof (%s[0])" % t, nxt))
+        self.cur = nxt
+
+    def decl(self, d):
+        if "static" in (d.storage or []):
+            # SHARED_ARRAY: a pointer to the block's array, set where declared
+            if not isinstance(d.type, c_ast.ArrayDecl):
+                raise Unsupported("a static local that is not a shared array")
+            cname = self.fresh("s_" + d.name)
+            elem = self.type_text(d.type.type)
+            whole = self.type_text(d.type)
+            self.uniform_decls.append("__typeof__ (%s) *%s = NULL;" % (elem, cname))
+            self.scopes[-1][d.name] = cname
+            self.uniform("%s = (__typeof__ (%s) *) MS_SHARED_ (sizeof (%s), __alignof__ (%s));"
+                         % (cname, elem, whole, whole))
+            return
+        cname = self.fresh("v_" + d.name)
+        typ = self.type_text(d.type)
+        if isinstance(d.init, c_ast.InitList):
+            # an array of zeros (= {0}, {{0}}...): the only list taken
+            if not self.all_zero(d.init):
+                raise Unsupported("an initialiser list of other values than zeros")
+            self.lane_decls.append("__typeof__ (%s) %s[32];" % (typ, cname))
+            self.scopes[-1][d.name] = cname + "[ms_L]"
+            self.lane("memset (&%s[ms_L], 0, sizeof %s[0]);" % (cname, cname))
+            return
+        init = self.lower(d.init) if d.init is not None else None
+        self.lane_decls.append("__typeof__ (%s) %s[32];" % (typ, cname))
+        self.scopes[-1][d.name] = cname + "[ms_L]"
+        if init is not None:
+            self.lane("%s[ms_L] = %s;" % (cname, self.expr(init)))
+
+    def all_zero(self, init):
+        if isinstance(init, c_ast.InitList):
+            return all(self.all_zero(e) for e in init.exprs)
+        return isinstance(init, c_ast.Constant) and init.value.rstrip("fFuUlL") in ("0", "0.0", "0.")
+
+    def inline(self, call, want_value):
+        f = self.helpers[call.name.name]
+        args = call.args.exprs if call.args is not None else []
+        params = f.decl.type.args.params if f.decl.type.args is not None else []
+        params = [p for p in params if not (isinstance(p, c_ast.Typename))]
+        values = [self.lower(a) for a in args]
+        scope = {}
+        for p, v in zip(params, values):
+            cname = self.fresh("v_" + p.name)
+            self.lane_decls.append("__typeof__ (%s) %s[32];" % (self.type_text(p.type), cname))
+            self.lane("%s[ms_L] = %s;" % (cname, self.expr(v)))
+            scope[p.name] = cname + "[ms_L]"
+        result = None
+        ret_type = f.decl.type.type
+        if want_value:
+            result = self.fresh("r")
+            self.lane_decls.append("__typeof__ (%s) %s[32];" % (self.type_text(ret_type), result))
+        end_b = self.new_block()
+        saved_scopes, self.scopes = self.scopes, [scope]
+        saved_loops, self.loops = self.loops, []
+        self.returns.append((end_b, result))
+        self.stmt(f.body)
+        self.returns.pop()
+        self.scopes, self.loops = saved_scopes, saved_loops
+        self.goto(end_b)
+        return c_ast.ID(result) if want_value else None
+
+    # ----------------------------------------------------------- output
+    def compile(self):
+        fdecl = self.func.decl.type
+        for p in (fdecl.args.params if fdecl.args else []):
+            if isinstance(p, c_ast.Typename):
+                continue
+            self.params[p.name] = "p_" + p.name
+        self.stmt(self.func.body)
+        self.end(("exit",))
+
+    def emit(self):
+        out = []
+        fdecl = self.func.decl.type
+        params = [p for p in (fdecl.args.params if fdecl.args else [])
+                  if not isinstance(p, c_ast.Typename)]
+        plist = ", ".join("__typeof__ (%s) p_%s" % (self.type_text(p.type), p.name)
+                          for p in params) or "void"
+        out.append("static void\nms_warp_kernel_%s (%s)\n{" % (self.func.decl.name, plist))
+        for p in params:
+            out.append("  (void) p_%s;" % p.name)
+        for d in self.uniform_decls:
+            out.append("  " + d)
+        for d in self.lane_decls:
+            out.append("  " + d)
+        out.append("  MsWarpSched S;")
+        out.append("  int pc;")
+        out.append("  uint32_t m;")
+        out.append("  ms_warp_sched_begin (&S);")
+        out.append("  while (ms_warp_sched_next (&S, &pc, &m))")
+        out.append("    {")
+        out.append("      switch (pc)")
+        out.append("        {")
+        for b in self.blocks:
+            out.append("        case %d: goto B%d;" % (b.index, b.index))
+        out.append("        default: __builtin_unreachable ();")
+        out.append("        }")
+        for b in self.blocks:
+            out.append("    B%d:" % b.index)
+            out.extend(self.emit_block(b))
+        out.append("    }")
+        out.append("}")
+        return "\n".join(out)
+
+    def emit_block(self, b):
+        out = []
+        term = b.term or ("exit",)
+        stmts = list(b.stmts)
+        cond = None
+        if term[0] == "branch":
+            cond = "ms_t |= (uint32_t) !!(%s) << ms_L;" % term[1]
+            out.append("      {")
+            out.append("      uint32_t ms_t = 0;")
+        # consecutive lane statements run in one loop over the group's lanes
+        runs = []
+        for kind, text in stmts:
+            if kind == "lane" and runs and runs[-1][0] == "lane":
+                runs[-1][1].append(text)
+            else:
+                runs.append((kind, [text]))
+        if cond is not None:
+            if runs and runs[-1][0] == "lane":
+                runs[-1][1].append(cond)
+            else:
+                runs.append(("lane", [cond]))
+        for kind, texts in runs:
+            if kind == "uniform":
+                out.extend("      " + t for t in texts)
+            else:
+                out.append("      MS_WARP_LANES (m, ms_L)")
+                out.append("        {")
+                out.extend("          " + t for t in texts)
+                out.append("        }")
+        if term[0] == "branch":
+            t, f = term[2], term[3]
+            out.append("      uint32_t ms_f = m & ~ms_t;")
+            out.append("      if (ms_t && ms_f)")
+            out.append("        ms_warp_sched_push (&S, %d, ms_f);" % f.index)
+            out.append("      if (ms_t)")
+            out.append("        {")
+            out.append("          m = ms_t;")
+            out.append("          goto B%d;" % t.index)
+            out.append("        }")
+            out.append("      goto B%d;" % f.index)
+            out.append("      }")
+        elif term[0] == "goto":
+            out.append("      goto B%d;" % term[1].index)
+        elif term[0] == "stop":
+            out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, m, %d);"
+                       % (term[1], term[2], term[3], term[4].index))
+            out.append("      continue;")
+        elif term[0] == "barrier":
+            out.append("      ms_warp_sched_barrier (&S, &%s, m, %d);" % (term[1], term[2].index))
+            out.append("      continue;")
+        else:
+            out.append("      continue;")
+        return out
+
+
+def main():
+    src, dst = sys.argv[1], sys.argv[2]
+    cpp = os.environ.get("CPP", "cpp")
+    here = os.path.dirname(os.path.abspath(__file__))
+    text = subprocess.run(cpp.split() + ["-x", "c", "-I", here, src], check=True, capture_output=True,
+                          text=True).stdout
+    unit = c_parser.CParser().parse(text, src)
+    orders = {}
+    number_sites(unit, [0], orders)
+    funcs = {f.decl.name: f for f in unit.ext if isinstance(f, c_ast.FuncDef)}
+    helpers = {n: f for n, f in funcs.items() if "static" in (f.decl.storage or [])}
+    out = ["/* %s - GENERATED by sim/emulator/warp-compile/warp-compile.py from %s:"
+           % (os.path.basename(dst), os.path.basename(src)),
+           " * the warp-wide build of its kernels (sim/emulator/warp.h).  Do not edit. */",
+           '#include "config.h"', "#define MS_KERNEL_SOURCE 1", '#include "kernel.h"',
+           '#include "warp.h"', "#include <string.h>", ""]
+    # the source's own types (structs, typedefs), which its kernels use
+    fake = os.path.join(here, "kernel.h")
+    for item in unit.ext:
+        if isinstance(item, (c_ast.Typedef, c_ast.Decl)) and not isinstance(item, c_ast.FuncDef) \
+                and item.coord is not None and os.path.abspath(item.coord.file) != fake \
+                and not isinstance(getattr(item, "type", None), c_ast.FuncDecl) \
+                and (isinstance(item, c_ast.Typedef) or "extern" not in (item.storage or [])):
+            out.append(c_generator.CGenerator().visit(item) + ";")
+    out.append("")
+    all_sites = {}
+    bodies = []
+    entries = []
+    compiled = {}   # kernel -> its warp-wide function's text, or the reason it has none
+    used = set()    # kernels an emitted entry launches
+    kernel_sites = {}
+    for name, f in funcs.items():
+        if not name.startswith("__ms_entry_"):
+            continue
+        entry = name[len("__ms_entry_"):]
+        # the kernels the entry launches (MS_LAUNCH: a call of a kernel)
+        launches = []
+
+        def find_launches(n):
+            if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
+                    and n.name.name in funcs and "inline" in (funcs[n.name.name].decl.funcspec or []):
+                launches.append(n)
+            for _, c in n.children():
+                find_launches(c)
+        find_launches(f.body)
+        why = None if launches else "it launches no kernel"
+        for call in launches:
+            kname = call.name.name
+            if kname not in compiled:
+                k = Kernel(unit, funcs[kname], orders, helpers, src)
+                try:
+                    k.compile()
+                    compiled[kname] = (True, k.emit())
+                    kernel_sites[kname] = k.sites
+                except Unsupported as e:
+                    compiled[kname] = (False, "%s: %s" % (kname, e))
+            if not compiled[kname][0] and why is None:
+                why = compiled[kname][1]
+        if why is not None:
+            bodies.append("/* %s: not warp-wide (%s) */" % (entry, why))
+            continue
+        for call in launches:
+            used.add(call.name.name)
+            call.name = c_ast.ID("ms_warp_kernel_" + call.name.name)
+        body = c_generator.CGenerator().visit(f.body)
+        entries.append((entry, "void ms_warp_entry_%s (const MsLaunchArgs *L);\n"
+                        "void\nms_warp_entry_%s (const MsLaunchArgs *L)\n%s" % (entry, entry, body)))
+    for kname, (ok, text) in compiled.items():
+        if ok and kname in used:
+            bodies.append(text)
+            for key, cname in kernel_sites[kname].items():
+                all_sites[cname] = key
+    bodies.extend(text for _, text in entries)
+    entries = [e for e, _ in entries]
+    for cname, (file, line, order) in sorted(all_sites.items(), key=lambda kv: kv[1][2]):
+        out.append('static MsSite %s = { "%s", %d, %d, -1 };' % (cname, file, line, order))
+    out.append("")
+    out.extend(b + "\n" for b in bodies)
+    tag = os.path.splitext(os.path.basename(src))[0].replace("-", "_")
+    out.append("const MsWarpEntry ms_warp_entries_%s[] = {" % tag)
+    for e in entries:
+        out.append('  { "%s", ms_warp_entry_%s },' % (e, e))
+    out.append("  { NULL, NULL },")
+    out.append("};")
+    tmp = dst + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write("\n".join(out) + "\n")
+    os.replace(tmp, dst)
+
+
+if __name__ == "__main__":
+    main()
