@@ -277,6 +277,11 @@ test_warp_wide (void)
     { "test_divergence", { "n", "20000" }, NULL },
     { "test_late_divergence", { "n", "5000" }, NULL },
     { "test_long_divergence", { "n", "3000" }, NULL },
+    /* collectives and atomics: the fiber scheduler's waiting rules */
+    { "test_shuffle", { "n", "3000" }, NULL },
+    { "test_warp_sync", { "n", "3000" }, NULL },
+    { "test_atomics", { "n", "3000" }, NULL },
+    { "test_early_exit", { "n", "3000" }, NULL },
   };
   guint n_builds = 0;
   for (const MsKernel *const *k = ms_kernels (); *k != NULL; k++)
@@ -291,7 +296,7 @@ test_warp_wide (void)
       n_builds++;
     }
   g_test_message ("%u built-in kernels have a warp-wide build", n_builds);
-  g_assert_cmpuint (n_builds, >=, 20);
+  g_assert_cmpuint (n_builds, >=, 36);
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       guint64 wide[2];

@@ -144,6 +144,7 @@ typedef struct {
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
   guint warp_ops;         /* instructions of the running warp this round */
+  gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
   guint64 warp_wide_done; /* warps run warp-wide */
 } Worker;
 
@@ -1678,6 +1679,26 @@ warp_stop_forever (Worker *W)
     ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
 }
 
+/* A warp-level instruction ran (as run_warp counts them): the block's limit,
+ * and the warp's budget, after which the other warps run. */
+static void
+warp_counted (Worker *W, const Lane *l)
+{
+  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
+    {
+      fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
+               "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
+               "without finishing; if that is not a very long loop, look for a "
+               "spin-wait (docs/model.md)", W->block_ops);
+      warp_stop_forever (W);
+    }
+  if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
+    {
+      W->yielded = TRUE;
+      ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
+    }
+}
+
 void
 ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
 {
@@ -1706,20 +1727,7 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
       if (G_UNLIKELY (!exec_memory (W, warp, mask)))
         warp_stop_forever (W);
     }
-  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
-    {
-      fail_at (W, &warp[__builtin_ctz (mask)], MS_EMULATOR_ERROR_DEADLOCK,
-               "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
-               "without finishing; if that is not a very long loop, look for a "
-               "spin-wait (docs/model.md)", W->block_ops);
-      warp_stop_forever (W);
-    }
-  /* the fiber path's budget: other warps run after WARP_BUDGET instructions */
-  if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
-    {
-      W->yielded = TRUE;
-      ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
-    }
+  warp_counted (W, &warp[__builtin_ctz (mask)]);
 }
 
 void
@@ -1741,40 +1749,156 @@ ms_warp_barrier (const MsWarpSched *S)
       else if (!ms_same_barrier (site, W->ctl.barrier_site))
         W->ctl.barrier_mismatch = TRUE;
     }
-  guint32 done = ms_warp.live & ~S->barrier_mask;   /* lanes that exited */
+  guint32 blocked = 0;   /* lanes at a collective that cannot run */
+  for (guint g = 0; g < S->n_stop; g++)
+    {
+      const MsSite *site = S->stop[g].site;
+      FOR_LANES (S->stop[g].mask, i, {
+        warp[i].state = MS_LANE_AT_OP;
+        warp[i].site = site;
+      });
+      blocked |= S->stop[g].mask;
+    }
+  W->warp_blocked |= blocked != 0;
+  guint32 done = ms_warp.live & ~S->barrier_mask & ~blocked;   /* lanes that exited */
   FOR_LANES (done, i, warp[i].state = MS_LANE_DONE;);
   W->ctl.n_barrier += (guint) __builtin_popcount (S->barrier_mask);
   W->warp_state[w] = MS_LANE_AT_BARRIER;
   ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
 }
 
-/* The stops of several groups: the earliest site's runs for all lanes
- * waiting there (as run_warp picks it), which then go on. */
-void
-ms_warp_sched_step (MsWarpSched *S)
+/* A collective of `group` (all at one site, their lane records filled by
+ * the kernel: mask, val, arg, width, sub): whether it can run now, as
+ * run_warp decides (it waits for the live lanes of its masks; a
+ * __syncwarp is met by the lanes at any __syncwarp), and then it runs.
+ * *group grows by the lanes at other __syncwarps that it releases. */
+static gboolean
+warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, guint kind)
 {
-  int best = G_MAXINT;
-  for (guint i = 0; i < S->n_stop; i++)
-    best = MIN (best, S->stop[i].site->order);
-  guint32 mask = 0;
-  const MsWarpStop *first = NULL;
-  guint k = 0;
-  for (guint i = 0; i < S->n_stop; i++)
-    if (S->stop[i].site->order == best)
-      {
-        first = first ? first : &S->stop[i];
-        mask |= S->stop[i].mask;
-      }
-  MsWarpStop run = *first;
-  ms_warp_access (run.site, mask, run.size, (MsLaneOp) run.kind);
+  Lane *warp = ms_warp.lanes;
+  guint32 need = 0, have = *group, live = 0, at_syncwarp = 0;
+  FOR_LANES (*group, i, need |= warp[i].mask;);
   for (guint i = 0; i < S->n_stop; i++)
     {
-      MsWarpStop *st = &S->stop[i];
-      if (st->site->order != best)
-        S->stop[k++] = *st;
+      live |= S->stop[i].mask;
+      if (S->stop[i].kind == MS_K_SYNCWARP)
+        at_syncwarp |= S->stop[i].mask;
+    }
+  live |= S->barrier_mask;
+  if ((need & ~*group) != 0 || kind == MS_K_SYNCWARP)
+    need &= live;
+  const Lane *first = &warp[__builtin_ctz (*group)];
+  if (kind == MS_K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
+    need = *group;
+  if (kind == MS_K_SYNCWARP)
+    have |= at_syncwarp;
+  if ((need & have) != need)
+    return FALSE;
+  if (kind == MS_K_SYNCWARP)
+    {
+      *group |= need;
+      ms_racecheck_syncwarp (&W->race, W->warp);
+    }
+  else if (kind == MS_K_SHFL)
+    {
+      /* the out-of-line checks of ms_shfl, which a fiber build's lane runs */
+      if (first->size != 4 && first->size != 8)
+        {
+          fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH, "__shfl of a %u-byte value; shuffle "
+                   "4- or 8-byte values", first->size);
+          warp_stop_forever (W);
+        }
+      FOR_LANES (*group, i, {
+        int w = warp[i].width;
+        if (w < 1 || w > 32 || (w & (w - 1)) != 0)
+          {
+            fail_at (W, &warp[i], MS_EMULATOR_ERROR_LAUNCH,
+                     "__shfl width %d is not a power of two in 1..32", w);
+            warp_stop_forever (W);
+          }
+      });
+      if (!exec_shfl (W, warp, *group))
+        warp_stop_forever (W);
+    }
+  else
+    exec_vote (warp, *group);
+  return TRUE;
+}
+
+/* The stops of the groups: the earliest site's runs for all lanes waiting
+ * there (as run_warp picks it), which then go on; a collective that cannot
+ * run yet lets a later site run.  FALSE when nothing can run (every lane
+ * left waits at a collective). */
+int
+ms_warp_sched_step (MsWarpSched *S)
+{
+  Lane *warp = ms_warp.lanes;
+  int floor = -1;
+  for (;;)
+    {
+      int best = G_MAXINT;
+      for (guint i = 0; i < S->n_stop; i++)
+        if (S->stop[i].site->order > floor)
+          best = MIN (best, S->stop[i].site->order);
+      if (best == G_MAXINT)
+        return FALSE;
+      guint32 group = 0;
+      const MsWarpStop *first = NULL;
+      for (guint i = 0; i < S->n_stop; i++)
+        if (S->stop[i].site->order == best)
+          {
+            first = first ? first : &S->stop[i];
+            group |= S->stop[i].mask;
+          }
+      MsWarpStop run = *first;
+      if (run.kind == MS_K_LD || run.kind == MS_K_ST || run.kind == MS_K_ATOMIC)
+        ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind);
       else
         {
-          /* lanes that go on at the same place go on as one group */
+          FOR_LANES (group, i, warp[i].site = run.site;);
+          if (!warp_collective (cur_worker, S, &group, run.kind))
+            {
+              floor = best;
+              continue;
+            }
+          warp_counted (cur_worker, &warp[__builtin_ctz (group)]);
+        }
+      /* lanes that keep running one site while others wait at a later
+       * one: a spin-wait, as run_warp finds it */
+      guint32 waiting = 0;
+      for (guint i = 0; i < S->n_stop; i++)
+        waiting |= S->stop[i].mask;
+      SpinWatch *spin = &cur_worker->spin[cur_worker->warp];
+      if ((waiting & ~group) != 0 && best == spin->best && group == spin->group)
+        {
+          if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
+            {
+              fail_at (cur_worker, &warp[__builtin_ctz (group)], MS_EMULATOR_ERROR_DEADLOCK,
+                       "lanes ran this site %u times in a row while other lanes of "
+                       "their warp waited at a later one: a spin-wait on a lane of the "
+                       "same warp (e.g. a lock)? The emulator runs the lanes at the "
+                       "earliest site first, so such a lock never opens "
+                       "(docs/model.md)", spin->repeats);
+              warp_stop_forever (cur_worker);
+            }
+        }
+      else if ((waiting & ~group) != 0)
+        {
+          spin->best = best;
+          spin->group = group;
+          spin->repeats = 0;
+        }
+      /* the stops run (a __syncwarp's: every stop whose lanes it took)
+       * go on; lanes that go on at the same place go on as one group */
+      guint k = 0;
+      for (guint i = 0; i < S->n_stop; i++)
+        {
+          MsWarpStop *st = &S->stop[i];
+          if ((st->mask & ~group) != 0)
+            {
+              S->stop[k++] = *st;
+              continue;
+            }
           guint j = 0;
           while (j < S->n_ready && S->ready[j].pc != st->pc)
             j++;
@@ -1783,8 +1907,9 @@ ms_warp_sched_step (MsWarpSched *S)
           else
             S->ready[S->n_ready++] = (MsWarpGroup) { st->pc, st->mask };
         }
+      S->n_stop = k;
+      return TRUE;
     }
-  S->n_stop = k;
 }
 
 /* run_block's loop for a warp-wide kernel: the warps in turn, each until it
@@ -1802,6 +1927,7 @@ run_block_warps (Worker *W, guint n)
 {
   guint n_warps = (n + 31) / 32;
   W->warp_wide_done += n_warps;
+  W->warp_blocked = FALSE;
   for (guint w = 0; w < n_warps; w++)
     W->warp_state[w] = MS_LANE_READY;
   for (;;)
@@ -1834,7 +1960,7 @@ run_block_warps (Worker *W, guint n)
         }
       /* every warp has ended or waits: the barrier releases, as run_block's */
       W->yielded = FALSE;
-      if (!W->ctl.barrier_mismatch)
+      if (!W->ctl.barrier_mismatch && !W->warp_blocked)
         {
           if (!end_epoch (W))
             return FALSE;

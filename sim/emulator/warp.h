@@ -67,10 +67,12 @@ typedef struct {
   uint32_t barrier_mask;
 } MsWarpSched;
 
-/* Runs the stop of the earliest site (S->n_stop > 0). */
-void ms_warp_sched_step (MsWarpSched *S);
-/* Every lane of the warp has ended or waits at a __syncthreads (S's
- * barrier groups): back when the block's barrier releases. */
+/* Runs the stop of the earliest site that can run (S->n_stop > 0); 0
+ * when none can (lanes wait at collectives that cannot complete). */
+int ms_warp_sched_step (MsWarpSched *S);
+/* Every lane of the warp has ended, waits at a __syncthreads (S's barrier
+ * groups) or at a collective that cannot run (S's stops): back when the
+ * block's barrier releases (never, in the last case: a deadlock). */
 void ms_warp_barrier (const MsWarpSched *S);
 
 static inline void
@@ -119,7 +121,7 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
           *mask = g.mask;
           return 1;
         }
-      if (S->n_stop == 1)
+      if (S->n_stop == 1 && S->stop[0].kind <= MS_K_ATOMIC)
         {
           /* the converged warp: its one stop, then on */
           MsWarpStop *st = &S->stop[0];
@@ -129,12 +131,9 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
           *mask = st->mask;
           return 1;
         }
-      if (S->n_stop > 1)
-        {
-          ms_warp_sched_step (S);
-          continue;
-        }
-      if (S->n_barrier == 0)
+      if (S->n_stop > 0 && ms_warp_sched_step (S))
+        continue;
+      if (S->n_barrier == 0 && S->n_stop == 0)
         return 0;
       ms_warp_barrier (S);
       for (unsigned i = 0; i < S->n_barrier; i++)

@@ -37,6 +37,16 @@ SITE_CALLS = ("LD", "ST", "__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_
               "atomicCAS", "atomicAnd", "atomicOr", "atomicXor")
 
 
+SHUFFLES = {"__shfl_sync": "MS_SHFL_IDX", "__shfl_up_sync": "MS_SHFL_UP",
+            "__shfl_down_sync": "MS_SHFL_DOWN", "__shfl_xor_sync": "MS_SHFL_XOR"}
+VOTES = {"__ballot_sync": ("MS_VOTE_BALLOT", "unsigned"), "__any_sync": ("MS_VOTE_ANY", "int"),
+         "__all_sync": ("MS_VOTE_ALL", "int"), "__activemask": ("MS_VOTE_ACTIVEMASK", "unsigned")}
+ATOMICS = {"atomicAdd": "MS_ATOMIC_ADD", "atomicSub": "MS_ATOMIC_SUB", "atomicMin": "MS_ATOMIC_MIN",
+           "atomicMax": "MS_ATOMIC_MAX", "atomicExch": "MS_ATOMIC_EXCH",
+           "atomicCAS": "MS_ATOMIC_CAS", "atomicAnd": "MS_ATOMIC_AND", "atomicOr": "MS_ATOMIC_OR",
+           "atomicXor": "MS_ATOMIC_XOR"}
+
+
 class Unsupported(Exception):
     pass
 
@@ -84,6 +94,12 @@ class Printer(c_generator.CGenerator):
         if self.typeof_mode and isinstance(n.name, c_ast.ID):
             if n.name.name == "LD":
                 return "(*(MS_VALUE_TYPE_ (%s) *) 0)" % self.visit(n.args.exprs[0])
+            if n.name.name in SHUFFLES:
+                return "(*(MS_VALUE_TYPE_ (%s) *) 0)" % self.visit(n.args.exprs[1])
+            if n.name.name in VOTES:
+                return "(*(%s *) 0)" % VOTES[n.name.name][1]
+            if n.name.name in ATOMICS:
+                return "(*(MS_VALUE_TYPE_ (*(%s)) *) 0)" % self.visit(n.args.exprs[0])
             if n.name.name in self.k.helpers:
                 f = self.k.helpers[n.name.name]
                 return "(*(__typeof__ (%s) *) 0)" % self.k.type_text(f.decl.type.type)
@@ -186,6 +202,12 @@ class Kernel:
                 self.lane("memcpy (&%s[ms_L], (const void *) ms_warp.addr[ms_L], sizeof %s[0]);"
                           % (t, t))
                 return c_ast.ID(t)
+            if name in SHUFFLES:
+                return self.shuffle(e, SHUFFLES[name])
+            if name in VOTES:
+                return self.vote(e, VOTES[name])
+            if name in ATOMICS:
+                return self.atomic(e, ATOMICS[name])
             if name in SITE_CALLS:
                 raise Unsupported(name)
             if name in self.helpers:
@@ -211,6 +233,83 @@ class Kernel:
             if isinstance(child, c_ast.Node) and self.has_stop(child):
                 self.set_child(e, name, self.lower(child))
         return e
+
+    def stop_here(self, call, kind, size):
+        """Ends the block at a stop of `call`'s site; the next block goes on."""
+        nxt = self.new_block()
+        self.end(("stop", self.site(call), kind, size, nxt))
+        self.cur = nxt
+
+    def plain(self, *exprs):
+        """The C text of a collective's other arguments, evaluated (their
+        stops and helpers lowered) in order before it."""
+        return [self.expr(self.lower(x)) if x is not None else None for x in exprs]
+
+    def shuffle(self, e, kind):
+        args = e.args.exprs
+        mask, v, arg = args[0], args[1], args[2]
+        width = args[3] if len(args) > 3 else None
+        val = self.lower(v)   # kernel.h's MS_SHFL_: the value first
+        m, a, w = self.plain(mask, arg, width)
+        t = self.fresh("t")
+        self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(val), t))
+        self.lane("%s[ms_L] = %s;" % (t, self.expr(val)))
+        self.lane("ms_warp.lanes[ms_L].mask = %s;" % m)
+        self.lane("ms_warp.lanes[ms_L].size = (uint8_t) sizeof %s[0];" % t)
+        self.lane("ms_warp.lanes[ms_L].sub = (uint8_t) %s;" % kind)
+        self.lane("ms_warp.lanes[ms_L].arg = (int) (%s);" % a)
+        self.lane("ms_warp.lanes[ms_L].width = (uint8_t) (%s);" % (w or "32"))
+        self.lane("memcpy (ms_warp.lanes[ms_L].val, &%s[ms_L], sizeof %s[0]);" % (t, t))
+        self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t)
+        self.lane("memcpy (&%s[ms_L], ms_warp.lanes[ms_L].res, sizeof %s[0]);" % (t, t))
+        return c_ast.ID(t)
+
+    def vote(self, e, spec):
+        kind, typ = spec
+        args = e.args.exprs if e.args is not None else []
+        if kind == "MS_VOTE_ACTIVEMASK":
+            m, p = "0u", "1"
+        else:
+            m, p = self.plain(args[0], args[1])
+        t = self.fresh("t")
+        self.lane_decls.append("%s %s[32];" % (typ, t))
+        self.lane("ms_warp.lanes[ms_L].mask = %s;" % m)
+        self.lane("ms_warp.lanes[ms_L].sub = (uint8_t) %s;" % kind)
+        self.lane("ms_warp.lanes[ms_L].arg = !!(%s);" % p)
+        self.stop_here(e, "MS_K_VOTE", "0")
+        self.lane("%s[ms_L] = (%s) ms_warp.lanes[ms_L].res[0];" % (t, typ))
+        return c_ast.ID(t)
+
+    def syncwarp(self, e):
+        args = e.args.exprs if e.args is not None else []
+        m = self.plain(args[0])[0] if args else None
+        self.lane("ms_warp.lanes[ms_L].mask = 0xffffffffu%s;" % (" & (%s)" % m if m else ""))
+        self.stop_here(e, "MS_K_SYNCWARP", "0")
+
+    def atomic(self, e, op):
+        args = e.args.exprs
+        if op == "MS_ATOMIC_CAS":
+            p, c, v = args
+        else:
+            (p, v), c = args, None
+        # kernel.h's MS_ATOMIC_: the value and compare value, then the address
+        pl = self.lower(p) if self.has_stop(p) else p
+        vl = self.lower(v)
+        cl = self.lower(c) if c is not None else c_ast.Constant("int", "0")
+        t = self.fresh("t")
+        tc = self.fresh("t")
+        self.lane_decls.append("MS_VALUE_TYPE_ (*(%s)) %s[32];" % (self.expr0(pl), t))
+        self.lane_decls.append("MS_VALUE_TYPE_ (*(%s)) %s[32];" % (self.expr0(pl), tc))
+        self.lane("%s[ms_L] = %s;" % (t, self.expr(vl)))
+        self.lane("%s[ms_L] = %s;" % (tc, self.expr(cl)))
+        self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) (%s);" % self.expr(pl))
+        self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
+        self.lane("memcpy (ms_warp.lanes[ms_L].cmp, &%s[ms_L], sizeof %s[0]);" % (tc, tc))
+        self.lane("ms_warp.lanes[ms_L].sub = (uint8_t) %s;" % op)
+        self.lane("ms_warp.lanes[ms_L].num = (uint8_t) MS_NUM_KIND_ (%s[ms_L]);" % t)
+        self.stop_here(e, "MS_K_ATOMIC", "sizeof (%s[0])" % t)
+        self.lane("memcpy (&%s[ms_L], ms_warp.lanes[ms_L].res, sizeof %s[0]);" % (t, t))
+        return c_ast.ID(t)
 
     def expr0(self, e):
         """The C text of e for lane 0, in a __typeof__."""
@@ -320,6 +419,9 @@ class Kernel:
                 and s.name.name == "ST":
             self.store(s)
         elif isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) \
+                and s.name.name == "__syncwarp":
+            self.syncwarp(s)
+        elif isinstance(s, c_ast.FuncCall) and isinstance(s.name, c_ast.ID) \
                 and s.name.name == "__syncthreads":
             nxt = self.new_block()
             self.end(("barrier", self.site(s), nxt))
@@ -332,7 +434,8 @@ class Kernel:
             if isinstance(s, c_ast.Assignment) and self.has_stop(s.lvalue):
                 raise Unsupported("an access in an assignment's target")
             e = self.lower(s)
-            self.lane("%s;" % self.expr(e))
+            if not (isinstance(e, c_ast.ID) and e.name in self.temps):   # a result unused
+                self.lane("%s;" % self.expr(e))
         else:
             raise Unsupported(type(s).__name__)
 
@@ -383,7 +486,7 @@ class Kernel:
                          % (cname, elem, whole, whole))
             return
         cname = self.fresh("v_" + d.name)
-        typ = self.type_text(d.type)
+        typ = self.type_text(self.unconst(d.type))
         if isinstance(d.init, c_ast.InitList):
             # an array of zeros (= {0}, {{0}}...): the only list taken
             if not self.all_zero(d.init):
@@ -397,6 +500,19 @@ class Kernel:
         self.scopes[-1][d.name] = cname + "[ms_L]"
         if init is not None:
             self.lane("%s[ms_L] = %s;" % (cname, self.expr(init)))
+
+    @staticmethod
+    def unconst(typ):
+        """typ without its top-level const: a lane's variable is assigned
+        once per lane, not initialised."""
+        import copy
+        typ = copy.deepcopy(typ)
+        node = typ
+        while isinstance(node, c_ast.ArrayDecl):
+            node = node.type
+        if isinstance(node, (c_ast.TypeDecl, c_ast.PtrDecl)):
+            node.quals = [q for q in node.quals if q != "const"]
+        return typ
 
     def all_zero(self, init):
         if isinstance(init, c_ast.InitList):
