@@ -286,8 +286,11 @@ test_warp_wide (void)
   guint n_builds = 0;
   for (const MsKernel *const *k = ms_kernels (); *k != NULL; k++)
     {
-      if (ms_kernel_warp_entry (*k) == NULL || g_str_has_prefix ((*k)->name, "test_"))
+      if (g_str_has_prefix ((*k)->name, "test_"))
         continue;
+      /* every built-in kernel has one (a construct warp-compile.py does
+       * not take leaves the reason in the generated -warp.c) */
+      g_assert_nonnull (ms_kernel_warp_entry (*k));
       guint64 wide[2];
       same_counts_both_ways ((*k)->name, NULL, NULL, "MEMSIM_FIBERS",
                              ms_emulator_warp_wide_warps, wide);
@@ -296,7 +299,7 @@ test_warp_wide (void)
       n_builds++;
     }
   g_test_message ("%u built-in kernels have a warp-wide build", n_builds);
-  g_assert_cmpuint (n_builds, >=, 36);
+  g_assert_cmpuint (n_builds, >=, 36);   /* (the registry's) */
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       guint64 wide[2];

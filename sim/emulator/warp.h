@@ -143,7 +143,16 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
     }
 }
 
-/* for each lane L of mask, in lane order */
-#define MS_WARP_LANES(mask, L) \
-  for (uint32_t ms_m_ = (mask), L; ms_m_ && (L = (unsigned) __builtin_ctz (ms_m_), 1); \
-       ms_m_ &= ms_m_ - 1)
+/* body for each lane L of mask, in lane order: a whole warp's loop has no
+ * test a lane, so the compiler can vectorise it; a group's walks its bits */
+#define MS_WARP_LANES(mask, L, ...)                                            \
+  do {                                                                         \
+    uint32_t ms_m_ = (mask);                                                   \
+    if (ms_m_ == 0xffffffffu)                                                  \
+      for (unsigned L = 0; L < 32; L++)                                        \
+        { __VA_ARGS__ }                                                        \
+    else                                                                       \
+      for (unsigned L; ms_m_ && (L = (unsigned) __builtin_ctz (ms_m_), 1);     \
+           ms_m_ &= ms_m_ - 1)                                                 \
+        { __VA_ARGS__ }                                                        \
+  } while (0)

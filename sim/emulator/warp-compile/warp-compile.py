@@ -556,7 +556,22 @@ class Kernel:
         self.stmt(self.func.body)
         self.end(("exit",))
 
+    def fold(self):
+        """Tail duplication: a block that goes on to a small block without
+        a stop (a loop's increment, its test) takes that block's statements
+        and end, so they run in its loop over the lanes."""
+        for b in self.blocks:
+            for _ in range(8):
+                if b.term is None or b.term[0] != "goto":
+                    break
+                x = b.term[1]
+                if x is b or len(x.stmts) > 4 or any(k != "lane" for k, _ in x.stmts):
+                    break
+                b.stmts = b.stmts + x.stmts
+                b.term = x.term or ("exit",)
+
     def emit(self):
+        self.fold()
         out = []
         fdecl = self.func.decl.type
         params = [p for p in (fdecl.args.params if fdecl.args else [])
@@ -614,10 +629,10 @@ class Kernel:
             if kind == "uniform":
                 out.extend("      " + t for t in texts)
             else:
-                out.append("      MS_WARP_LANES (m, ms_L)")
+                out.append("      MS_WARP_LANES (m, ms_L,")
                 out.append("        {")
                 out.extend("          " + t for t in texts)
-                out.append("        }")
+                out.append("        });")
         if term[0] == "branch":
             t, f = term[2], term[3]
             out.append("      uint32_t ms_f = m & ~ms_t;")
