@@ -426,6 +426,9 @@ test_barrier_deadlock (void)
 {
   const char *frags[] = { "deadlock", "__syncthreads", "block (0,0,0)", NULL };
   assert_fails ("test_barrier_divergence", NULL, 1, MS_EMULATOR_ERROR_DEADLOCK, frags);
+  /* lanes at a shuffle that needs lanes waiting at the barrier */
+  const char *shuffle[] = { "deadlock", "collective", "never arrive", NULL };
+  assert_fails ("test_collective_deadlock", NULL, 1, MS_EMULATOR_ERROR_DEADLOCK, shuffle);
 }
 
 static void

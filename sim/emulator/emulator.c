@@ -143,6 +143,7 @@ typedef struct {
   /* warp-wide kernels (warp.h): a fiber per warp, where each stands */
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
+  const MsWarpSched *warp_sched[32];   /* a waiting warp's groups */
   guint warp_ops;         /* instructions of the running warp this round */
   gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
   guint64 warp_wide_done; /* warps run warp-wide */
@@ -1665,17 +1666,19 @@ warp_main (void *arg)
     {
       Worker *W = cur_worker;
       W->launch->warp_entry (&W->launch->args);
-      FOR_LANES (ms_warp.live, i, ms_warp.lanes[i].state = MS_LANE_DONE;);
       W->warp_state[w] = MS_LANE_DONE;
       ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
     }
 }
 
-/* After an error: back to the scheduler, never to return. */
-static void G_GNUC_NORETURN
+/* After an error (W->error set): back to the scheduler, never to return
+ * (the worker stops).  Nothing here may let the compiler infer noreturn:
+ * AddressSanitizer then cleans up "the stack" before the call, and on a
+ * warp's fiber, a stack it does not know, warns of false reports. */
+static void
 warp_stop_forever (Worker *W)
 {
-  for (;;)
+  while (W->error != NULL)
     ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
 }
 
@@ -1735,36 +1738,46 @@ ms_warp_barrier (const MsWarpSched *S)
 {
   Worker *W = cur_worker;
   guint w = W->warp;
-  Lane *warp = ms_warp.lanes;
-  /* the lanes' states as the fiber path leaves them, for release_barrier */
   for (guint g = 0; g < S->n_barrier; g++)
     {
       const MsSite *site = S->barrier[g].site;
-      FOR_LANES (S->barrier[g].mask, i, {
-        warp[i].state = MS_LANE_AT_BARRIER;
-        warp[i].site = site;
-      });
       if (W->ctl.barrier_site == NULL)
         W->ctl.barrier_site = site;
       else if (!ms_same_barrier (site, W->ctl.barrier_site))
         W->ctl.barrier_mismatch = TRUE;
     }
-  guint32 blocked = 0;   /* lanes at a collective that cannot run */
-  for (guint g = 0; g < S->n_stop; g++)
-    {
-      const MsSite *site = S->stop[g].site;
-      FOR_LANES (S->stop[g].mask, i, {
-        warp[i].state = MS_LANE_AT_OP;
-        warp[i].site = site;
-      });
-      blocked |= S->stop[g].mask;
-    }
-  W->warp_blocked |= blocked != 0;
-  guint32 done = ms_warp.live & ~S->barrier_mask & ~blocked;   /* lanes that exited */
-  FOR_LANES (done, i, warp[i].state = MS_LANE_DONE;);
-  W->ctl.n_barrier += (guint) __builtin_popcount (S->barrier_mask);
+  W->warp_blocked |= S->n_stop > 0;   /* lanes at a collective that cannot run */
+  W->warp_sched[w] = S;
   W->warp_state[w] = MS_LANE_AT_BARRIER;
   ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+}
+
+/* The lanes' states of a warp-wide block as the fiber path would leave
+ * them (release_barrier reads them): the warps' groups at the barrier or a
+ * collective, the other lanes ended. */
+static void
+warp_lane_states (Worker *W, guint n)
+{
+  for (guint w = 0; w * 32 < n; w++)
+    {
+      Lane *warp = &W->lanes[w * 32];
+      guint nw = MIN (32, n - w * 32);
+      for (guint i = 0; i < nw; i++)
+        warp[i].state = MS_LANE_DONE;
+      if (W->warp_state[w] != MS_LANE_AT_BARRIER)
+        continue;
+      const MsWarpSched *S = W->warp_sched[w];
+      for (guint g = 0; g < S->n_barrier; g++)
+        FOR_LANES (S->barrier[g].mask, i, {
+          warp[i].state = MS_LANE_AT_BARRIER;
+          warp[i].site = S->barrier[g].site;
+        });
+      for (guint g = 0; g < S->n_stop; g++)
+        FOR_LANES (S->stop[g].mask, i, {
+          warp[i].state = MS_LANE_AT_OP;
+          warp[i].site = S->stop[g].site;
+        });
+    }
 }
 
 /* A collective of `group` (all at one site, their lane records filled by
@@ -1968,6 +1981,7 @@ run_block_warps (Worker *W, guint n)
         }
       else
         {
+          warp_lane_states (W, n);
           int r = release_barrier (W, n);
           if (r <= 0)
             return r == 0 && end_epoch (W);

@@ -24,6 +24,20 @@ __global__ void test_barrier_divergence (int *out, const int *in, int n)
   __syncthreads ();
 }
 
+/* Half of each warp waits at a barrier, the other half at a whole-warp
+ * shuffle that needs the first half (must fail: a deadlock). */
+__global__ void test_collective_deadlock (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = 0;
+  if (threadIdx.x % 32 < 16)
+    __syncthreads ();
+  else
+    v = __shfl_xor_sync (0xffffffffu, i, 1);
+  if (i < n)
+    ST (out[i], v);
+}
+
 /* The unrolled last warp of a reduction (seed 003): volatile shared memory,
  * no __syncwarp - correct only if each warp step loads before it stores. */
 __global__ void test_warp_sync (int *out, const int *in, int n)
@@ -340,6 +354,7 @@ __global__ void test_long_divergence (int *out, const int *in, int n)
   MS_ENTRY (k) { MS_LAUNCH (k, L, (int *) L->buf[0], (const int *) L->buf[1], (int) L->i[0]); }
 TEST_ENTRY (test_oob)
 TEST_ENTRY (test_barrier_divergence)
+TEST_ENTRY (test_collective_deadlock)
 TEST_ENTRY (test_warp_sync)
 TEST_ENTRY (test_shuffle)
 TEST_ENTRY (test_divergence)

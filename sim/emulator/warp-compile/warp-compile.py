@@ -578,7 +578,9 @@ class Kernel:
                   if not isinstance(p, c_ast.Typename)]
         plist = ", ".join("__typeof__ (%s) p_%s" % (self.type_text(p.type), p.name)
                           for p in params) or "void"
-        out.append("static void\nms_warp_kernel_%s (%s)\n{" % (self.func.decl.name, plist))
+        # kernel.h's MS_NO_UBSAN (a crash test's null pointer, on purpose)
+        attr = ("MS_NO_UBSAN " if "register" in (self.func.decl.storage or []) else "")
+        out.append("static %svoid\nms_warp_kernel_%s (%s)\n{" % (attr, self.func.decl.name, plist))
         for p in params:
             out.append("  (void) p_%s;" % p.name)
         for d in self.uniform_decls:
