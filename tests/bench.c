@@ -230,19 +230,21 @@ bench_process (const char *size)
           1e3 * median_run (tiny, 21, NULL, NULL));
 }
 
-/* The warp-wide experiment (sim/emulator/warp.h, traces/kernels/warp-hand.c):
- * the kernels that have a hand-written warp-wide build, on fibers and
- * warp-wide in turn, `rounds` times; the least CPU time of each, one core. */
+/* The warp-wide builds (sim/emulator/warp.h) against the fiber path
+ * (MEMSIM_FIBERS=1, straight runs included) for issue 11's kernel families,
+ * in turn, `rounds` times; the least CPU time of each, one core. */
 static int
 bench_warp_wide (guint rounds)
 {
   static const char *const cases[][2] = {
-    { "transpose_padded", "2048x2048" }, { "gemm_tiled", "256" },
-    { "reduce_sequential", "4194304" },
+    { "transpose_naive", "4096x4096" }, { "transpose_padded", "4096x4096" },
+    { "reduce_sequential", "4194304" }, { "reduce_interleaved", "4194304" },
+    { "reduce_shfl", "4194304" }, { "gemm_naive", "256" }, { "gemm_tiled", "256" },
+    { "gemm_regtile", "512" }, { "stencil_shared", "256x256x64" },
   };
-  printf ("Warp-wide (hand-written) against fibers: least CPU time of %u alternating runs, "
-          "one core\n%-18s %-10s %10s %10s %14s %14s\n", rounds, "kernel", "size", "fibers s",
-          "wide s", "fibers Mlane/s", "wide Mlane/s");
+  printf ("Warp-wide builds against fibers (MEMSIM_FIBERS=1): emulator and models alone, "
+          "least CPU time of %u alternating runs, one core\n%-18s %-10s %10s %10s %14s %14s\n",
+          rounds, "kernel", "size", "fibers s", "wide s", "fibers Mlane/s", "wide Mlane/s");
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
       double best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
