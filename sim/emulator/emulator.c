@@ -922,34 +922,54 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   return TRUE;
 }
 
-static gboolean
-exec_shfl (Worker *W, Lane *warp, guint32 group)
+/* A shuffle of the lanes of `group`, their widths, arguments, values and
+ * results read through a view (the lane records, or a warp-wide kernel's
+ * arrays: warp.h); warp's records give an error its coordinates, and its
+ * site (when the records do not hold it). */
+static inline __attribute__ ((always_inline)) gboolean
+exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint sub,
+                const guint8 *width, gsize ws,
+                const guint8 *arg, gsize as, const guint8 *val, gsize vs, guint8 *res, gsize rs)
 {
   /* Each lane's result is another lane's value: results (res) and values
    * (val) are separate fields, so one pass reads and writes; values are 4
    * or 8 bytes (ms_lane_shfl, ms_shfl): val[0].  One site is one kind of
    * shuffle: a loop for each kind, SRC the lane that lane i reads. */
+#define SHFL_ARG(i) (*(const int *) (arg + (gsize) (i) * as))
 #define SHFL_LANES(SRC)                                                                 \
   for (guint32 m = group; m; m &= m - 1)                                                \
     {                                                                                   \
       int i = __builtin_ctz (m);                                                        \
-      Lane *l = &warp[i];                                                               \
-      int w = l->width, seg = i & ~(w - 1), src = (SRC);                                \
+      int w = width[(gsize) i * ws], seg = i & ~(w - 1), src = (SRC);                   \
       if (src < 0 || src > 31 || !(group & (1u << src)))                                \
-        return fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,                               \
-                        "__shfl reads lane %d, which is not taking part (exited, "      \
-                        "diverged or not in the mask)", src);                          \
-      l->res[0] = warp[src].val[0];                                                     \
+        {                                                                               \
+          if (site != NULL)                                                             \
+            warp[i].site = site;                                                        \
+          return fail_at (W, &warp[i], MS_EMULATOR_ERROR_DEADLOCK,                      \
+                          "__shfl reads lane %d, which is not taking part (exited, "    \
+                          "diverged or not in the mask)", src);                        \
+        }                                                                               \
+      memcpy (res + (gsize) i * rs, val + (gsize) src * vs, sizeof (guint64));          \
     }
-  switch (warp[__builtin_ctz (group)].sub)
+  switch (sub)
     {
-    case MS_SHFL_IDX: SHFL_LANES (seg + (l->arg & (w - 1))); break;
-    case MS_SHFL_UP: SHFL_LANES ((i - seg) >= l->arg ? i - l->arg : i); break;
-    case MS_SHFL_DOWN: SHFL_LANES ((i - seg) + l->arg < w ? i + l->arg : i); break;
-    default: SHFL_LANES ((i ^ l->arg) >= seg + w ? i : i ^ l->arg); break;
+    case MS_SHFL_IDX: SHFL_LANES (seg + (SHFL_ARG (i) & (w - 1))); break;
+    case MS_SHFL_UP: SHFL_LANES ((i - seg) >= SHFL_ARG (i) ? i - SHFL_ARG (i) : i); break;
+    case MS_SHFL_DOWN: SHFL_LANES ((i - seg) + SHFL_ARG (i) < w ? i + SHFL_ARG (i) : i); break;
+    default: SHFL_LANES ((i ^ SHFL_ARG (i)) >= seg + w ? i : i ^ SHFL_ARG (i)); break;
     }
 #undef SHFL_LANES
+#undef SHFL_ARG
   return TRUE;
+}
+
+static gboolean
+exec_shfl (Worker *W, Lane *warp, guint32 group)
+{
+  return exec_shfl_view (W, warp, NULL, group, warp[__builtin_ctz (group)].sub, &warp[0].width,
+                         sizeof (Lane), (const guint8 *) &warp[0].arg, sizeof (Lane),
+                         (const guint8 *) warp[0].val, sizeof (Lane), (guint8 *) warp[0].res,
+                         sizeof (Lane));
 }
 
 static void
@@ -1786,11 +1806,12 @@ warp_lane_states (Worker *W, guint n)
  * __syncwarp is met by the lanes at any __syncwarp), and then it runs.
  * *group grows by the lanes at other __syncwarps that it releases. */
 static gboolean
-warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, guint kind)
+warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpStop *run)
 {
   Lane *warp = ms_warp.lanes;
+  guint kind = run->kind;
   guint32 need = 0, have = *group, live = 0, at_syncwarp = 0;
-  FOR_LANES (*group, i, need |= warp[i].mask;);
+  FOR_LANES (*group, i, need |= ms_warp.mask[i];);
   for (guint i = 0; i < S->n_stop; i++)
     {
       live |= S->stop[i].mask;
@@ -1800,8 +1821,9 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, guint kind)
   live |= S->barrier_mask;
   if ((need & ~*group) != 0 || kind == MS_K_SYNCWARP)
     need &= live;
-  const Lane *first = &warp[__builtin_ctz (*group)];
-  if (kind == MS_K_VOTE && first->sub == MS_VOTE_ACTIVEMASK)
+  Lane *first = &warp[__builtin_ctz (*group)];
+  first->site = run->site;   /* (for an error's message) */
+  if (kind == MS_K_VOTE && run->sub == MS_VOTE_ACTIVEMASK)
     need = *group;
   if (kind == MS_K_SYNCWARP)
     have |= at_syncwarp;
@@ -1815,22 +1837,26 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, guint kind)
   else if (kind == MS_K_SHFL)
     {
       /* the out-of-line checks of ms_shfl, which a fiber build's lane runs */
-      if (first->size != 4 && first->size != 8)
+      if (run->size != 4 && run->size != 8)
         {
           fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH, "__shfl of a %u-byte value; shuffle "
-                   "4- or 8-byte values", first->size);
+                   "4- or 8-byte values", run->size);
           warp_stop_forever (W);
         }
       FOR_LANES (*group, i, {
-        int w = warp[i].width;
+        int w = ms_warp.width[i];
         if (w < 1 || w > 32 || (w & (w - 1)) != 0)
           {
+            warp[i].site = run->site;
             fail_at (W, &warp[i], MS_EMULATOR_ERROR_LAUNCH,
                      "__shfl width %d is not a power of two in 1..32", w);
             warp_stop_forever (W);
           }
       });
-      if (!exec_shfl (W, warp, *group))
+      if (!exec_shfl_view (W, warp, run->site, *group, run->sub, ms_warp.width, 1,
+                           (const guint8 *) ms_warp.arg, sizeof ms_warp.arg[0],
+                           (const guint8 *) ms_warp.val, sizeof ms_warp.val[0],
+                           (guint8 *) ms_warp.res, sizeof ms_warp.res[0]))
         warp_stop_forever (W);
     }
   else
@@ -1868,8 +1894,7 @@ ms_warp_sched_step (MsWarpSched *S)
         ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind);
       else
         {
-          FOR_LANES (group, i, warp[i].site = run.site;);
-          if (!warp_collective (cur_worker, S, &group, run.kind))
+          if (!warp_collective (cur_worker, S, &group, &run))
             {
               floor = best;
               continue;

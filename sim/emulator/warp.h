@@ -20,7 +20,13 @@
 
 typedef struct {
   volatile uint8_t *addr[32];  /* each lane's address of the current access */
-  uint64_t val[32][2];         /* each lane's value to store */
+  uint64_t val[32][2];         /* each lane's value to store or to shuffle */
+  /* a collective's: each lane's mask; a shuffle's: argument, width, result
+   * (a vote keeps its argument and result in the lane records) */
+  uint32_t mask[32];
+  int arg[32];
+  uint8_t width[32];
+  uint64_t res[32];
   MsLane *lanes;     /* the current warp's 32 (or fewer) lane records */
   uint32_t live;     /* its lanes that exist (a block's partial last warp) */
 } MsWarp;
@@ -52,7 +58,7 @@ typedef struct {
   const MsSite *site;
   int pc;
   uint32_t mask;
-  uint8_t kind, size;
+  uint8_t kind, size, sub;   /* sub: a shuffle's or vote's kind */
 } MsWarpStop;
 typedef struct {
   int pc;
@@ -91,13 +97,14 @@ ms_warp_sched_push (MsWarpSched *S, int pc, uint32_t mask)
   S->ready[S->n_ready++] = (MsWarpGroup) { pc, mask };
 }
 
-/* A group stops at a load or store (its lanes' addr, and val for a
- * store, set); it goes on at pc. */
+/* A group stops at a load, store, atomic or collective (its lanes' addr,
+ * val, mask... set); it goes on at pc.  sub: a shuffle's or vote's kind. */
 static inline void
 ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned size,
-                    uint32_t mask, int pc)
+                    unsigned sub, uint32_t mask, int pc)
 {
-  S->stop[S->n_stop++] = (MsWarpStop) { site, pc, mask, (uint8_t) kind, (uint8_t) size };
+  S->stop[S->n_stop++] = (MsWarpStop) { site, pc, mask, (uint8_t) kind, (uint8_t) size,
+                                        (uint8_t) sub };
 }
 
 static inline void

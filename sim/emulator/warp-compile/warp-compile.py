@@ -197,7 +197,7 @@ class Kernel:
                 self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(x), t))
                 self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(x))
                 nxt = self.new_block()
-                self.end(("stop", self.site(e), "MS_K_LD", "sizeof (%s[0])" % t, nxt))
+                self.end(("stop", self.site(e), "MS_K_LD", "sizeof (%s[0])" % t, nxt, "0"))
                 self.cur = nxt
                 self.lane("memcpy (&%s[ms_L], (const void *) ms_warp.addr[ms_L], sizeof %s[0]);"
                           % (t, t))
@@ -234,10 +234,10 @@ class Kernel:
                 self.set_child(e, name, self.lower(child))
         return e
 
-    def stop_here(self, call, kind, size):
+    def stop_here(self, call, kind, size, sub="0"):
         """Ends the block at a stop of `call`'s site; the next block goes on."""
         nxt = self.new_block()
-        self.end(("stop", self.site(call), kind, size, nxt))
+        self.end(("stop", self.site(call), kind, size, nxt, sub))
         self.cur = nxt
 
     def plain(self, *exprs):
@@ -254,14 +254,13 @@ class Kernel:
         t = self.fresh("t")
         self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(val), t))
         self.lane("%s[ms_L] = %s;" % (t, self.expr(val)))
-        self.lane("ms_warp.lanes[ms_L].mask = %s;" % m)
-        self.lane("ms_warp.lanes[ms_L].size = (uint8_t) sizeof %s[0];" % t)
-        self.lane("ms_warp.lanes[ms_L].sub = (uint8_t) %s;" % kind)
-        self.lane("ms_warp.lanes[ms_L].arg = (int) (%s);" % a)
-        self.lane("ms_warp.lanes[ms_L].width = (uint8_t) (%s);" % (w or "32"))
-        self.lane("memcpy (ms_warp.lanes[ms_L].val, &%s[ms_L], sizeof %s[0]);" % (t, t))
-        self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t)
-        self.lane("memcpy (&%s[ms_L], ms_warp.lanes[ms_L].res, sizeof %s[0]);" % (t, t))
+        self.lane("ms_warp.mask[ms_L] = %s;" % m)
+        self.lane("ms_warp.arg[ms_L] = (int) (%s);" % a)
+        self.lane("ms_warp.width[ms_L] = (uint8_t) (%s);" % (w or "32"))
+        self.lane("ms_warp.val[ms_L][0] = 0;")
+        self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
+        self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t, kind)
+        self.lane("memcpy (&%s[ms_L], &ms_warp.res[ms_L], sizeof %s[0]);" % (t, t))
         return c_ast.ID(t)
 
     def vote(self, e, spec):
@@ -273,17 +272,17 @@ class Kernel:
             m, p = self.plain(args[0], args[1])
         t = self.fresh("t")
         self.lane_decls.append("%s %s[32];" % (typ, t))
-        self.lane("ms_warp.lanes[ms_L].mask = %s;" % m)
+        self.lane("ms_warp.mask[ms_L] = ms_warp.lanes[ms_L].mask = %s;" % m)
         self.lane("ms_warp.lanes[ms_L].sub = (uint8_t) %s;" % kind)
         self.lane("ms_warp.lanes[ms_L].arg = !!(%s);" % p)
-        self.stop_here(e, "MS_K_VOTE", "0")
+        self.stop_here(e, "MS_K_VOTE", "0", kind)
         self.lane("%s[ms_L] = (%s) ms_warp.lanes[ms_L].res[0];" % (t, typ))
         return c_ast.ID(t)
 
     def syncwarp(self, e):
         args = e.args.exprs if e.args is not None else []
         m = self.plain(args[0])[0] if args else None
-        self.lane("ms_warp.lanes[ms_L].mask = 0xffffffffu%s;" % (" & (%s)" % m if m else ""))
+        self.lane("ms_warp.mask[ms_L] = 0xffffffffu%s;" % (" & (%s)" % m if m else ""))
         self.stop_here(e, "MS_K_SYNCWARP", "0")
 
     def atomic(self, e, op):
@@ -469,7 +468,7 @@ class Kernel:
         self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(xl))
         self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
         nxt = self.new_block()
-        self.end(("stop", self.site(s), "MS_K_ST", "sizeof (%s[0])" % t, nxt))
+        self.end(("stop", self.site(s), "MS_K_ST", "sizeof (%s[0])" % t, nxt, "0"))
         self.cur = nxt
 
     def decl(self, d):
@@ -650,8 +649,8 @@ class Kernel:
         elif term[0] == "goto":
             out.append("      goto B%d;" % term[1].index)
         elif term[0] == "stop":
-            out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, m, %d);"
-                       % (term[1], term[2], term[3], term[4].index))
+            out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, %s, m, %d);"
+                       % (term[1], term[2], term[3], term[5], term[4].index))
             out.append("      continue;")
         elif term[0] == "barrier":
             out.append("      ms_warp_sched_barrier (&S, &%s, m, %d);" % (term[1], term[2].index))
