@@ -1675,7 +1675,7 @@ run_block (Worker *W, guint64 b)
   return end_epoch (W);
 }
 
-/* ---------------------------------------- warp-wide kernels (warp.h, EXPERIMENT) */
+/* ------------------------------------------------- warp-wide kernels (warp.h) */
 
 /* A warp's fiber runs the warp-wide kernel once per block it is given. */
 static void

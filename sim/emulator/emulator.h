@@ -36,8 +36,8 @@ typedef void (*MsProgressFn) (gpointer data, guint64 blocks_done, guint64 blocks
 typedef struct {
   const char *kernel;                     /* name for messages */
   MsEntryFn entry;                        /* ms_cpu_entry_<name> */
-  MsEntryFn warp_entry;                   /* EXPERIMENT: the warp-wide build of
-                                             the kernel (warp.h), or NULL */
+  MsEntryFn warp_entry;                   /* the kernel's warp-wide build
+                                             (warp.h), or NULL: fibers */
   MsLaunchArgs args;                      /* grid, block, buffers, parameters */
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
@@ -97,7 +97,7 @@ gboolean ms_emulate (const MsLaunch *launch, GError **error);
 /* Warps this process ran straight through, without fibers (direct.h). */
 guint64 ms_emulator_direct_warps (void);
 
-/* EXPERIMENT: warps this process ran warp-wide (MsLaunch.warp_entry, warp.h). */
+/* Warps this process ran warp-wide (MsLaunch.warp_entry, warp.h). */
 guint64 ms_emulator_warp_wide_warps (void);
 
 /* Checks grid and block against CUDA's limits. */

@@ -1,15 +1,15 @@
-/* warp.h - what a warp-wide kernel sees of the emulator (EXPERIMENT).
+/* warp.h - what a warp-wide kernel sees of the emulator.
  *
- * A warp-wide kernel is a kernel compiled to run one whole warp per call:
- * every per-thread variable is an array of 32 lane values, straight-line
- * code is a loop over the lanes of an active mask, and each warp-level
- * memory instruction is one call here with the 32 lanes' addresses at
- * once.  No fiber per CUDA thread, no stop per lane: one fiber per warp,
- * which stops only at __syncthreads.
- *
- * The lanes' addresses and values travel in the warp's lane records
- * (lane.h: addr, val), which is what the fiber path's exec_memory reads,
- * so both paths execute an access with the same code.
+ * A warp-wide kernel is a built-in kernel compiled (warp-compile/) to run
+ * one whole warp per call: every per-thread variable is an array of 32
+ * lane values, straight-line code is a loop over the lanes of a group (a
+ * mask), and each warp-level instruction is one stop of the group with its
+ * lanes' addresses and values in the arrays below.  No fiber per CUDA
+ * thread, no switch per lane: one fiber per warp, which stops only at
+ * __syncthreads.  The scheduler below picks the stop to run as the fiber
+ * path's run_warp picks it, and the stop runs through the fiber path's own
+ * exec_fast/exec_memory/exec_shfl (through a view of these arrays), so both
+ * paths make the same records and counts.  Internal to memsim's build.
  */
 #pragma once
 

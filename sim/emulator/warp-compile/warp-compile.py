@@ -2,14 +2,15 @@
 """warp-compile.py - compiles a built-in kernel source (.cu) into warp-wide
 C (sim/emulator/warp.h): each kernel runs one whole warp per call.
 
-    warp-compile.py KERNEL.cu OUTPUT.c [--cpp CPP]
+    [CPP="gcc -E"] warp-compile.py KERNEL.cu OUTPUT.c
 
 How a kernel becomes warp-wide:
   - every local variable of a CUDA thread becomes an array of 32 lane
     values (v[ms_L]); parameters, shared arrays and blockIdx stay scalars;
   - the body becomes a control-flow graph whose blocks end at a memory
-    access, a __syncthreads, a branch or the kernel's end; a block runs for
-    a group of lanes (a mask) as one loop over them;
+    access, an atomic, a warp collective, a __syncthreads, a branch or the
+    kernel's end; a block runs for a group of lanes (a mask) as one loop
+    over them; __device__ helpers are inlined;
   - a branch whose lanes disagree splits the group; each group runs to its
     next stop; the runtime (ms_warp_sched_*) then executes, as the fiber
     scheduler does, the stop of the earliest site (source order) for all
@@ -17,13 +18,16 @@ How a kernel becomes warp-wide:
     instructions, their lanes and their order are the fiber path's
     (emulator.c, run_warp), and so is every count.
 
-Sites: each LD/ST/__syncthreads gets the fiber build's site: its file, line
-and order (the __COUNTER__ value kernel.h's MS_SITE_ takes, reproduced by
-numbering the macro calls in the same order: a call's arguments first).
+Sites: each LD/ST/atomic/collective/__syncthreads gets the fiber build's
+site: its file, line and order (the __COUNTER__ value kernel.h's MS_SITE_
+takes, reproduced by numbering the macro calls in the same order: a call's
+arguments first).  The source is read through warp-compile/kernel.h, which
+keeps those calls as calls (on their own lines) for pycparser.
 
-A kernel the compiler cannot take (warp collectives, atomics, a switch, a
-helper called inside an expression...) gets no warp-wide build and runs on
-fibers; the reason is written as a comment in the output.
+A kernel the compiler cannot take (a switch, a goto, an initialiser list
+of other values than zeros, an access in an assignment's target...) gets
+no warp-wide build and runs on fibers; the reason is written as a comment
+in the output (none of the built-in kernels has one).
 """
 import os
 import subprocess
