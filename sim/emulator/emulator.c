@@ -209,18 +209,29 @@ ms_syncwarp (const MsSite *site, unsigned mask)
   ms_lane_yield (l);
 }
 
+/* A shuffle of a size or width the GPU has none for: its error message in
+ * buf (TRUE), or FALSE. */
+static gboolean
+shfl_args_error (const MsSite *site, unsigned size, int width, char *buf, gsize len)
+{
+  if (size != 4 && size != 8)
+    g_snprintf (buf, len, "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
+                site->file, site->line, size);
+  else if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+    g_snprintf (buf, len, "%s:%d: __shfl width %d is not a power of two in 1..32",
+                site->file, site->line, width);
+  else
+    return FALSE;
+  return TRUE;
+}
+
 void *
 ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
          int kind, int arg, int width)
 {
-  if (size != 4 && size != 8)
-    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
-               "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
-               site->file, site->line, size);
-  if (width < 1 || width > 32 || (width & (width - 1)) != 0)
-    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH,
-               "%s:%d: __shfl width %d is not a power of two in 1..32",
-               site->file, site->line, width);
+  char msg[256];
+  if (shfl_args_error (site, size, width, msg, sizeof msg))
+    lane_fail (ms_lane_stop (site, MS_K_SHFL), MS_EMULATOR_ERROR_LAUNCH, "%s", msg);
   return ms_lane_shfl (site, mask, v, size, kind, arg, width);
 }
 
@@ -1007,6 +1018,39 @@ live_lanes (const Lane *warp, guint n)
   return live;
 }
 
+/* Lanes `group` (first the lowest) ran the instruction of site order
+ * `best` while lanes `others` of their warp waited at later sites.  FALSE,
+ * the error set, when the same lanes ran the same site SPIN_LIMIT times in
+ * a row that way (a spin-wait on a lane of the same warp), or when the
+ * block has run BLOCK_OP_LIMIT instructions. */
+static gboolean
+count_instruction (Worker *W, const Lane *first, int best, guint32 group, guint32 others)
+{
+  SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
+  if (G_UNLIKELY (others != 0) && best == spin->best && group == spin->group)
+    {
+      if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
+        return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                        "lanes ran this site %u times in a row while other lanes of "
+                        "their warp waited at a later one: a spin-wait on a lane of the "
+                        "same warp (e.g. a lock)? The emulator runs the lanes at the "
+                        "earliest site first, so such a lock never opens "
+                        "(docs/model.md)", spin->repeats);
+    }
+  else if (G_UNLIKELY (others != 0))
+    {
+      spin->best = best;
+      spin->group = group;
+      spin->repeats = 0;
+    }
+  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
+    return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+                    "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
+                    "without finishing; if that is not a very long loop, look for a "
+                    "spin-wait (docs/model.md)", W->block_ops);
+  return TRUE;
+}
+
 /* Runs one warp until all its lanes have exited, wait at a barrier or wait
  * at a collective that cannot complete yet. */
 typedef enum {
@@ -1022,7 +1066,6 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
 {
   guint32 ready = 0, waiting = 0;   /* lanes to run; lanes stopped at an op */
   guint ops = 0;
-  SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
   /* (masks built without branches: every lane of every warp passes here
    * at each barrier) */
   guint8 released = round == WARP_START ? MS_LANE_READY
@@ -1136,27 +1179,8 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
           });
           ready = group;
           waiting &= ~group;
-          if (G_UNLIKELY ((waiting & ~group) != 0) && best == spin->best && group == spin->group)
-            {
-              if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
-                return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
-                                "lanes ran this site %u times in a row while other lanes of "
-                                "their warp waited at a later one: a spin-wait on a lane of the "
-                                "same warp (e.g. a lock)? The emulator runs the lanes at the "
-                                "earliest site first, so such a lock never opens "
-                                "(docs/model.md)", spin->repeats);
-            }
-          else if (G_UNLIKELY ((waiting & ~group) != 0))
-            {
-              spin->best = best;
-              spin->group = group;
-              spin->repeats = 0;
-            }
-          if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
-            return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
-                            "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
-                            "without finishing; if that is not a very long loop, look for a "
-                            "spin-wait (docs/model.md)", W->block_ops);
+          if (!count_instruction (W, first, best, group, waiting & ~group))
+            return FALSE;
           if (G_UNLIKELY (++ops == WARP_BUDGET))
             {
               W->yielded = TRUE;   /* let the other warps run; back next round */
@@ -1702,19 +1726,14 @@ warp_stop_forever (Worker *W)
     ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
 }
 
-/* A warp-level instruction ran (as run_warp counts them): the block's limit,
- * and the warp's budget, after which the other warps run. */
+/* A warp-level instruction ran, as run_warp counts it (count_instruction:
+ * lanes `others` waited at later sites), then the warp's budget, after
+ * which the other warps run. */
 static void
-warp_counted (Worker *W, const Lane *l)
+warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
 {
-  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
-    {
-      fail_at (W, l, MS_EMULATOR_ERROR_DEADLOCK,
-               "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
-               "without finishing; if that is not a very long loop, look for a "
-               "spin-wait (docs/model.md)", W->block_ops);
-      warp_stop_forever (W);
-    }
+  if (!count_instruction (W, &ms_warp.lanes[__builtin_ctz (group)], site->order, group, others))
+    warp_stop_forever (W);
   if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
     {
       W->yielded = TRUE;
@@ -1723,7 +1742,7 @@ warp_counted (Worker *W, const Lane *l)
 }
 
 void
-ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
+ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind, uint32_t others)
 {
   Worker *W = cur_worker;
   Lane *warp = ms_warp.lanes;
@@ -1750,7 +1769,7 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind)
       if (G_UNLIKELY (!exec_memory (W, warp, mask)))
         warp_stop_forever (W);
     }
-  warp_counted (W, &warp[__builtin_ctz (mask)]);
+  warp_counted (W, site, mask, others);
 }
 
 void
@@ -1821,8 +1840,6 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
   live |= S->barrier_mask;
   if ((need & ~*group) != 0 || kind == MS_K_SYNCWARP)
     need &= live;
-  Lane *first = &warp[__builtin_ctz (*group)];
-  first->site = run->site;   /* (for an error's message) */
   if (kind == MS_K_VOTE && run->sub == MS_VOTE_ACTIVEMASK)
     need = *group;
   if (kind == MS_K_SYNCWARP)
@@ -1837,19 +1854,12 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
   else if (kind == MS_K_SHFL)
     {
       /* the out-of-line checks of ms_shfl, which a fiber build's lane runs */
-      if (run->size != 4 && run->size != 8)
-        {
-          fail_at (W, first, MS_EMULATOR_ERROR_LAUNCH, "__shfl of a %u-byte value; shuffle "
-                   "4- or 8-byte values", run->size);
-          warp_stop_forever (W);
-        }
+      char msg[256];
       FOR_LANES (*group, i, {
-        int w = ms_warp.width[i];
-        if (w < 1 || w > 32 || (w & (w - 1)) != 0)
+        if (shfl_args_error (run->site, run->size, ms_warp.width[i], msg, sizeof msg))
           {
-            warp[i].site = run->site;
-            fail_at (W, &warp[i], MS_EMULATOR_ERROR_LAUNCH,
-                     "__shfl width %d is not a power of two in 1..32", w);
+            if (W->error == NULL)
+              g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s", msg);
             warp_stop_forever (W);
           }
       });
@@ -1871,7 +1881,6 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
 int
 ms_warp_sched_step (MsWarpSched *S)
 {
-  Lane *warp = ms_warp.lanes;
   int floor = -1;
   for (;;)
     {
@@ -1890,8 +1899,11 @@ ms_warp_sched_step (MsWarpSched *S)
             group |= S->stop[i].mask;
           }
       MsWarpStop run = *first;
+      guint32 waiting = 0;
+      for (guint i = 0; i < S->n_stop; i++)
+        waiting |= S->stop[i].mask;
       if (run.kind == MS_K_LD || run.kind == MS_K_ST || run.kind == MS_K_ATOMIC)
-        ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind);
+        ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind, waiting & ~group);
       else
         {
           if (!warp_collective (cur_worker, S, &group, &run))
@@ -1899,32 +1911,7 @@ ms_warp_sched_step (MsWarpSched *S)
               floor = best;
               continue;
             }
-          warp_counted (cur_worker, &warp[__builtin_ctz (group)]);
-        }
-      /* lanes that keep running one site while others wait at a later
-       * one: a spin-wait, as run_warp finds it */
-      guint32 waiting = 0;
-      for (guint i = 0; i < S->n_stop; i++)
-        waiting |= S->stop[i].mask;
-      SpinWatch *spin = &cur_worker->spin[cur_worker->warp];
-      if ((waiting & ~group) != 0 && best == spin->best && group == spin->group)
-        {
-          if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
-            {
-              fail_at (cur_worker, &warp[__builtin_ctz (group)], MS_EMULATOR_ERROR_DEADLOCK,
-                       "lanes ran this site %u times in a row while other lanes of "
-                       "their warp waited at a later one: a spin-wait on a lane of the "
-                       "same warp (e.g. a lock)? The emulator runs the lanes at the "
-                       "earliest site first, so such a lock never opens "
-                       "(docs/model.md)", spin->repeats);
-              warp_stop_forever (cur_worker);
-            }
-        }
-      else if ((waiting & ~group) != 0)
-        {
-          spin->best = best;
-          spin->group = group;
-          spin->repeats = 0;
+          warp_counted (cur_worker, run.site, group, waiting & ~group);
         }
       /* the stops run (a __syncwarp's: every stop whose lanes it took)
        * go on; lanes that go on at the same place go on as one group */

@@ -36,8 +36,10 @@ extern MS_TLS MsWarp ms_warp;
 /* One warp-level load or store of `size` bytes at `site` by the lanes of
  * mask: addr[i] set (and val[i] for a store).  After a load each lane
  * reads its value at addr[i] itself (nothing runs in between, so it is
- * the value the instruction loaded).  Does not return on an error. */
-void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind);
+ * the value the instruction loaded).  others: lanes of the warp waiting
+ * at later sites (the spin-wait watch).  Does not return on an error. */
+void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind,
+                     uint32_t others);
 
 
 /* A warp-wide build's kernels (warp-compile.py's output), by name. */
@@ -132,7 +134,7 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
         {
           /* the converged warp: its one stop, then on */
           MsWarpStop *st = &S->stop[0];
-          ms_warp_access (st->site, st->mask, st->size, (MsLaneOp) st->kind);
+          ms_warp_access (st->site, st->mask, st->size, (MsLaneOp) st->kind, 0);
           S->n_stop = 0;
           *pc = st->pc;
           *mask = st->mask;
