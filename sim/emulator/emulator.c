@@ -947,6 +947,28 @@ exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint 
    * or 8 bytes (ms_lane_shfl, ms_shfl): val[0].  One site is one kind of
    * shuffle: a loop for each kind, SRC the lane that lane i reads. */
 #define SHFL_ARG(i) (*(const int *) (arg + (gsize) (i) * as))
+#define SHFL_COPY(i, src) memcpy (res + (gsize) (i) * rs, val + (gsize) (src) * vs, sizeof (guint64))
+  if (group == 0xffffffffu && width[0] == 32 && (guint) SHFL_ARG (0) < 32)
+    {
+      /* a whole warp, every lane of width 32 and argument a (a constant
+       * in the source, nearly always: __shfl_xor_sync (~0u, v, 16)): each
+       * lane reads a lane of the warp, by a closed form */
+      int a = SHFL_ARG (0);
+      guint diff = 0;
+      for (int i = 0; i < MS_WARP_SIZE; i++)   /* 32 steps: vectorised */
+        diff |= (guint) (width[(gsize) i * ws] ^ 32) | (guint) (SHFL_ARG (i) ^ a);
+      if (diff == 0)
+        {
+          switch (sub)
+            {
+            case MS_SHFL_IDX: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, a); break;
+            case MS_SHFL_UP: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i >= a ? i - a : i); break;
+            case MS_SHFL_DOWN: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i + a < 32 ? i + a : i); break;
+            default: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i ^ a); break;
+            }
+          return TRUE;
+        }
+    }
 #define SHFL_LANES(SRC)                                                                 \
   for (guint32 m = group; m; m &= m - 1)                                                \
     {                                                                                   \
@@ -960,7 +982,7 @@ exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint 
                           "__shfl reads lane %d, which is not taking part (exited, "    \
                           "diverged or not in the mask)", src);                        \
         }                                                                               \
-      memcpy (res + (gsize) i * rs, val + (gsize) src * vs, sizeof (guint64));          \
+      SHFL_COPY (i, src);                                                               \
     }
   switch (sub)
     {
@@ -969,6 +991,7 @@ exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint 
     case MS_SHFL_DOWN: SHFL_LANES ((i - seg) + SHFL_ARG (i) < w ? i + SHFL_ARG (i) : i); break;
     default: SHFL_LANES ((i ^ SHFL_ARG (i)) >= seg + w ? i : i ^ SHFL_ARG (i)); break;
     }
+#undef SHFL_COPY
 #undef SHFL_LANES
 #undef SHFL_ARG
   return TRUE;
@@ -1830,7 +1853,8 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
   Lane *warp = ms_warp.lanes;
   guint kind = run->kind;
   guint32 need = 0, have = *group, live = 0, at_syncwarp = 0;
-  FOR_LANES (*group, i, need |= ms_warp.mask[i];);
+  const guint32 *lane_mask = ms_warp.mask;
+  FOR_LANES (*group, i, need |= lane_mask[i];);
   for (guint i = 0; i < S->n_stop; i++)
     {
       live |= S->stop[i].mask;
@@ -1853,16 +1877,25 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
     }
   else if (kind == MS_K_SHFL)
     {
-      /* the out-of-line checks of ms_shfl, which a fiber build's lane runs */
-      char msg[256];
+      /* the out-of-line checks of ms_shfl, which a fiber build's lane
+       * runs: first one test for the whole group (a width of 1..32, a
+       * power of two), then, on a failure, the lane that fails first */
+      const guint8 *width = ms_warp.width;
+      guint8 bad = run->size != 4 && run->size != 8;
       FOR_LANES (*group, i, {
-        if (shfl_args_error (run->site, run->size, ms_warp.width[i], msg, sizeof msg))
-          {
-            if (W->error == NULL)
-              g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s", msg);
-            warp_stop_forever (W);
-          }
+        guint8 w = width[i];
+        bad |= (guint8) ((w & (w - 1)) | (w > 32) | (w == 0));
       });
+      char msg[256];
+      if (G_UNLIKELY (bad))
+        FOR_LANES (*group, i, {
+          if (shfl_args_error (run->site, run->size, ms_warp.width[i], msg, sizeof msg))
+            {
+              if (W->error == NULL)
+                g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s", msg);
+              warp_stop_forever (W);
+            }
+        });
       if (!exec_shfl_view (W, warp, run->site, *group, run->sub, ms_warp.width, 1,
                            (const guint8 *) ms_warp.arg, sizeof ms_warp.arg[0],
                            (const guint8 *) ms_warp.val, sizeof ms_warp.val[0],

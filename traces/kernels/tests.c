@@ -92,7 +92,7 @@ check_shuffle (MsProblem *p, GError **e)
           o[2] = in[w + (l + 3 < 32 ? l + 3 : l)];
           o[3] = in[w + (l < 16 ? 7 : 23)];
           o[4] = (int) ballot;
-          o[5] = 1;
+          o[5] = 1 + 1000 * in[w + 9];
           o[6] = in[w + (l + 31) % 32];
         }
     }

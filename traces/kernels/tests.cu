@@ -60,9 +60,10 @@ __global__ void test_warp_sync (int *out, const int *in, int n)
     ST (out[blockIdx.x], LD (sdata[0]));
 }
 
-/* Shuffles and votes: out has 7 ints per thread.  The last one rotates a
- * shared array by one lane with no __syncwarp between load and store: right
- * only if every lane loads before any lane stores (lockstep). */
+/* Shuffles and votes: out has 7 ints per thread (out[7 * i + 5]: __all_sync
+ * plus 1000 times lane 9's value).  The last one rotates a shared array by
+ * one lane with no __syncwarp between load and store: right only if every
+ * lane loads before any lane stores (lockstep). */
 __global__ void test_shuffle (int *out, const int *in, int n)
 {
   SHARED_ARRAY (int, rot, 1024);
@@ -93,7 +94,8 @@ __global__ void test_shuffle (int *out, const int *in, int n)
   ST (out[7 * i + 2], down);
   ST (out[7 * i + 3], from7);
   ST (out[7 * i + 4], (int) ballot);
-  ST (out[7 * i + 5], all + (n > 0 ? 0 : 1));
+  int from9 = __shfl_sync (0xffffffffu, v, 9);       /* lane 9 of the warp */
+  ST (out[7 * i + 5], all + 1000 * from9 + (n > 0 ? 0 : 1));
   ST (out[7 * i + 6], LD (rot[threadIdx.x]));
 }
 
