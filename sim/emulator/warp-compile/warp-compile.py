@@ -11,6 +11,9 @@ How a kernel becomes warp-wide:
     access, an atomic, a warp collective, a __syncthreads, a branch or the
     kernel's end; a block runs for a group of lanes (a mask) as one loop
     over them; __device__ helpers are inlined;
+  - an if or a loop with no stop inside (a GEMM's register-tile loop) stays
+    a C statement, run lane after lane inside its block's loop: nothing the
+    scheduler sees happens in it, and gcc unrolls what it can;
   - a branch whose lanes disagree splits the group; each group runs to its
     next stop; the runtime (ms_warp_sched_*) then executes, as the fiber
     scheduler does, the stop of the earliest site (source order) for all
@@ -349,6 +352,76 @@ class Kernel:
         else:
             setattr(node, name, value)
 
+    # ----------------------------------------------------------- stop-free statements
+    PLAIN_STMTS = (c_ast.Compound, c_ast.Decl, c_ast.DeclList, c_ast.If, c_ast.For, c_ast.While,
+                   c_ast.DoWhile, c_ast.Break, c_ast.Continue, c_ast.EmptyStatement,
+                   c_ast.Assignment, c_ast.UnaryOp, c_ast.FuncCall, c_ast.Cast, c_ast.ExprList)
+
+    def plain_ok(self, s, loops=0):
+        """Whether statement s can run as plain C for each lane on its own,
+        inside the group's loop over its lanes: no stop in it (nothing the
+        scheduler sees happens in it, so running it lane after lane is
+        running it lane by lane), no return, no break or continue that
+        leaves it, no statement the compiler does not take."""
+        if s is None:
+            return True
+        if not isinstance(s, self.PLAIN_STMTS) or self.has_stop(s):
+            return False
+        if isinstance(s, (c_ast.Break, c_ast.Continue)):
+            return loops > 0
+        if isinstance(s, c_ast.Decl):
+            return "static" not in (s.storage or []) \
+                and (not isinstance(s.init, c_ast.InitList) or self.all_zero(s.init))
+        inner = loops + isinstance(s, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        if isinstance(s, c_ast.Compound):
+            return all(self.plain_ok(i, loops) for i in s.block_items or [])
+        if isinstance(s, c_ast.DeclList):
+            return all(self.plain_ok(d, loops) for d in s.decls)
+        if isinstance(s, c_ast.If):
+            return self.plain_ok(s.iftrue, loops) and self.plain_ok(s.iffalse, loops)
+        if isinstance(s, c_ast.For):
+            return self.plain_ok(s.init, inner) and self.plain_ok(s.stmt, inner)
+        if isinstance(s, (c_ast.While, c_ast.DoWhile)):
+            return self.plain_ok(s.stmt, inner)
+        return True   # an expression
+
+    def plain_stmt(self, s):
+        """The C text of a plain_ok statement for lane ms_L."""
+        if s is None:
+            return ";"
+        if isinstance(s, c_ast.Compound):
+            self.scopes.append({})
+            text = "{ %s }" % " ".join(self.plain_stmt(i) for i in s.block_items or [])
+            self.scopes.pop()
+            return text
+        if isinstance(s, c_ast.Decl):
+            return self.lane_var(s) or ";"
+        if isinstance(s, c_ast.DeclList):
+            return " ".join(self.plain_stmt(d) for d in s.decls)
+        if isinstance(s, c_ast.If):
+            return "if (%s) { %s } else { %s }" % (self.expr(s.cond), self.plain_stmt(s.iftrue),
+                                                   self.plain_stmt(s.iffalse))
+        if isinstance(s, c_ast.For):
+            self.scopes.append({})
+            init = self.plain_stmt(s.init) if isinstance(s.init, (c_ast.Decl, c_ast.DeclList)) \
+                else "%s;" % self.expr(s.init) if s.init is not None else ""
+            text = "{ %s for (; %s; %s) { %s } }" % (
+                init, self.expr(s.cond) if s.cond is not None else "",
+                self.expr(s.next) if s.next is not None else "", self.plain_stmt(s.stmt))
+            self.scopes.pop()
+            return text
+        if isinstance(s, c_ast.While):
+            return "while (%s) { %s }" % (self.expr(s.cond), self.plain_stmt(s.stmt))
+        if isinstance(s, c_ast.DoWhile):
+            return "do { %s } while (%s);" % (self.plain_stmt(s.stmt), self.expr(s.cond))
+        if isinstance(s, c_ast.Break):
+            return "break;"
+        if isinstance(s, c_ast.Continue):
+            return "continue;"
+        if isinstance(s, c_ast.EmptyStatement):
+            return ";"
+        return "%s;" % self.expr(s)
+
     # ----------------------------------------------------------- control flow
     def branch(self, cond, then_fn, else_fn, lowered=False):
         c = cond if lowered else self.lower(cond)
@@ -373,6 +446,11 @@ class Kernel:
             for item in s.block_items or []:
                 self.stmt(item)
             self.scopes.pop()
+        elif isinstance(s, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile)) \
+                and self.plain_ok(s):
+            # no stop inside: the whole statement in the lanes' loop, where
+            # gcc sees (and unrolls) its loops
+            self.lane(self.plain_stmt(s))
         elif isinstance(s, c_ast.Decl):
             self.decl(s)
         elif isinstance(s, c_ast.DeclList):
@@ -488,6 +566,13 @@ class Kernel:
             self.uniform("%s = (__typeof__ (%s) *) MS_SHARED_ (sizeof (%s), __alignof__ (%s));"
                          % (cname, elem, whole, whole))
             return
+        text = self.lane_var(d)
+        if text:
+            self.lane(text)
+
+    def lane_var(self, d):
+        """Declares local d as an array of lane values; the C text that
+        initialises a lane's (None: no initialiser)."""
         cname = self.fresh("v_" + d.name)
         typ = self.type_text(self.unconst(d.type))
         if isinstance(d.init, c_ast.InitList):
@@ -496,13 +581,13 @@ class Kernel:
                 raise Unsupported("an initialiser list of other values than zeros")
             self.lane_decls.append("__typeof__ (%s) %s[32];" % (typ, cname))
             self.scopes[-1][d.name] = cname + "[ms_L]"
-            self.lane("memset (&%s[ms_L], 0, sizeof %s[0]);" % (cname, cname))
-            return
+            return "memset (&%s[ms_L], 0, sizeof %s[0]);" % (cname, cname)
         init = self.lower(d.init) if d.init is not None else None
         self.lane_decls.append("__typeof__ (%s) %s[32];" % (typ, cname))
         self.scopes[-1][d.name] = cname + "[ms_L]"
         if init is not None:
-            self.lane("%s[ms_L] = %s;" % (cname, self.expr(init)))
+            return "%s[ms_L] = %s;" % (cname, self.expr(init))
+        return None
 
     @staticmethod
     def unconst(typ):
