@@ -381,6 +381,37 @@ count_sorted_64 (const guint32 *u, guint n, guint32 b32, guint32 gmask)
   return best;
 }
 
+/* For units u[0..n-1] in any order, all within 64 * groups of the least,
+ * mn: the most distinct units in one group.  Units of one group differ by
+ * a multiple of groups, so (u - mn) / groups (the unit's row) tells them
+ * apart: a group's units are bits of one 64-bit row mask, and its count is
+ * the mask's population (a register-tiled GEMM's tile reads, 16 lanes a
+ * word, or a column of lanes stepping by 4 words then wrapping). */
+static guint
+count_rows (const guint32 *u, guint n, guint32 mn, guint32 b32, guint32 gmask, int gshift)
+{
+  guint64 rows[64], touched = 0;
+  for (guint l = 0; l < n; l++)
+    {
+      guint gr = (u[l] + b32) & gmask;
+      guint64 bit = G_GUINT64_CONSTANT (1) << gr, row = G_GUINT64_CONSTANT (1) << ((u[l] - mn) >> gshift);
+      rows[gr] = (touched & bit) ? rows[gr] | row : row;
+      touched |= bit;
+    }
+  guint best = 0;
+  for (; touched; touched &= touched - 1)
+    {
+      /* the population of the group's rows (SWAR: no popcnt in plain x86-64) */
+      guint64 x = rows[__builtin_ctzll (touched)];
+      x -= (x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555);
+      x = (x & G_GUINT64_CONSTANT (0x3333333333333333))
+          + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+      x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+      best = MAX (best, (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56));
+    }
+  return best;
+}
+
 /* Over units u[0..n-1] (32-bit offsets within +-2^30 of each other): the
  * OR of the steps u[l] - u[l-1] (sign bit set: some step goes down) and of
  * their negations (sign bit set: some step goes up). */
@@ -497,7 +528,7 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
       guint32 pm = mask & lane_range_mask (first, MIN (lpp, ws - first));
       ideal++;
 
-      guint32 down, up, span;
+      guint32 down, up, span, mn;
       switch (n)                 /* a whole warp: the vector scan */
         {
         case 32: u[32] = u[31]; phase_scan_32 (u, &down, &up); break;
@@ -506,18 +537,19 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
         default: phase_scan (u + first, n, &down, &up); break;
         }
       if ((down >> 31) == 0)
-        span = u[end - 1] - u[first];
+        span = u[end - 1] - (mn = u[first]);
       else if ((up >> 31) == 0)
-        span = u[first] - u[end - 1];
+        span = u[first] - (mn = u[end - 1]);
       else
         {
-          gint32 mn = (gint32) u[first], mx = mn;
+          gint32 lo = (gint32) u[first], hi = lo;
           for (guint l = first + 1; l < end; l++)
             {
-              mn = MIN (mn, (gint32) u[l]);
-              mx = MAX (mx, (gint32) u[l]);
+              lo = MIN (lo, (gint32) u[l]);
+              hi = MAX (hi, (gint32) u[l]);
             }
-          span = (guint32) (mx - mn);
+          span = (guint32) (hi - lo);
+          mn = (guint32) lo;
         }
       if (span < (guint32) groups)
         {
@@ -529,6 +561,11 @@ banks_fast (const Geometry *g, const MsWarpAccess *a, guint32 mask,
           wavefronts += groups <= 32
                         ? count_sorted_32 (u + first, end - first, b32, gmask)
                         : count_sorted_64 (u + first, end - first, b32, gmask);
+          continue;
+        }
+      if (span < 64 * (guint32) groups)
+        {
+          wavefronts += count_rows (u + first, n, mn, b32, gmask, __builtin_ctzll (groups));
           continue;
         }
       wavefronts += phase_wavefronts (g, a, pm, width);
