@@ -177,14 +177,24 @@ ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guin
   guint64 base = ms_rc_stamp (rc->epoch, site, 0, 0, rc->wsync[warp]);
   /* the common cases with constant size and op, so the compiler drops the
    * word loop and the mask arithmetic */
+#define MS_RC_LANE_(SIZE, OP)                                                             \
+  if (G_UNLIKELY (!ms_racecheck_lane (rc, base, (guint) offset[i], SIZE, OP, warp, i, site,  \
+                                      error)))                                            \
+    return FALSE;
+  /* a whole warp: a counted loop, no lane search (callgrind: -12% of the
+   * check's instructions on gemm_regtile) */
 #define MS_RC_LANES_(SIZE, OP)                                                            \
-  for (guint32 m = lanes; m; m &= m - 1)                                                  \
-    {                                                                                     \
-      guint i = (guint) __builtin_ctz (m);                                                \
-      if (G_UNLIKELY (!ms_racecheck_lane (rc, base, (guint) offset[i], SIZE, OP, warp, i, \
-                                          site, error)))                                  \
-        return FALSE;                                                                     \
-    }
+  if (lanes == 0xffffffffu)                                                               \
+    for (guint i = 0; i < MS_WARP_SIZE; i++)                                              \
+      {                                                                                   \
+        MS_RC_LANE_ (SIZE, OP)                                                            \
+      }                                                                                   \
+  else                                                                                    \
+    for (guint32 m = lanes; m; m &= m - 1)                                                \
+      {                                                                                   \
+        guint i = (guint) __builtin_ctz (m);                                              \
+        MS_RC_LANE_ (SIZE, OP)                                                            \
+      }
   if (size == 4 && op == MS_OP_LD && lanes == 0xffffffffu && offset[31] == offset[0])
     {
       /* A broadcast (a whole warp reads one word: a tiled GEMM's row of A).
@@ -215,6 +225,7 @@ ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guin
   else
     MS_RC_LANES_ (size, op)
 #undef MS_RC_LANES_
+#undef MS_RC_LANE_
   return TRUE;
 }
 
