@@ -14,6 +14,8 @@ How a kernel becomes warp-wide:
   - an if or a loop with no stop inside (a GEMM's register-tile loop) stays
     a C statement, run lane after lane inside its block's loop: nothing the
     scheduler sees happens in it, and gcc unrolls what it can;
+  - a loop of at most 32 constant steps with stops inside (a tile's rows, a
+    tile's k) is unrolled: its counter becomes a constant of each copy;
   - a branch whose lanes disagree splits the group; each group runs to its
     next stop; the runtime (ms_warp_sched_*) then executes, as the fiber
     scheduler does, the stop of the earliest site (source order) for all
@@ -422,6 +424,88 @@ class Kernel:
             return ";"
         return "%s;" % self.expr(s)
 
+    # ----------------------------------------------------------- unrolled loops
+    MAX_UNROLL = 32
+
+    @classmethod
+    def const_int(cls, e):
+        """The value of an integer constant expression, or None."""
+        if isinstance(e, c_ast.Constant) and e.type in ("int", "unsigned int", "long int",
+                                                       "unsigned long int"):
+            try:
+                return int(e.value.rstrip("uUlL"), 0)
+            except ValueError:
+                return None
+        if isinstance(e, c_ast.BinaryOp):
+            a, b = cls.const_int(e.left), cls.const_int(e.right)
+            if a is None or b is None or a < 0 or b < 0:
+                return None
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            if e.op in ("/", "%") and b > 0:
+                return a // b if e.op == "/" else a % b
+            if e.op == "<<" and b < 32:
+                return a << b
+            if e.op == ">>" and b < 32:
+                return a >> b
+        return None
+
+    def unroll_values(self, s):
+        """For `for (int v = C0; v < C1; v += C2) body` with constants C,
+        a body that never changes v, and no break or continue of this loop:
+        (v, its type, the values it takes), if they are at most MAX_UNROLL;
+        else None.  The body's stops are the loop's, in the same order, so
+        each lane runs the same instructions either way."""
+        init = s.init
+        if not (isinstance(init, c_ast.DeclList) and len(init.decls) == 1):
+            return None
+        d = init.decls[0]
+        if not isinstance(d.type, c_ast.TypeDecl) or "static" in (d.storage or []):
+            return None
+        var, c0 = d.name, self.const_int(d.init)
+        c = s.cond
+        if c0 is None or not (isinstance(c, c_ast.BinaryOp) and c.op in ("<", "<=")
+                              and isinstance(c.left, c_ast.ID) and c.left.name == var):
+            return None
+        c1 = self.const_int(c.right)
+        n = s.next
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("p++", "++") \
+                and isinstance(n.expr, c_ast.ID) and n.expr.name == var:
+            step = 1
+        elif isinstance(n, c_ast.Assignment) and n.op == "+=" \
+                and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name == var:
+            step = self.const_int(n.rvalue)
+        else:
+            return None
+        if c1 is None or not step or step <= 0:
+            return None
+        values = list(range(c0, c1 + (1 if c.op == "<=" else 0), step))
+        if not 0 < len(values) <= self.MAX_UNROLL or self.touches(s.stmt, var, 0):
+            return None
+        return var, self.type_text(self.unconst(d.type)), values
+
+    def touches(self, n, var, loops):
+        """Whether n changes var (an assignment, ++, --, its address) or has
+        a break or continue of the loop around it (loops: loops between)."""
+        if n is None:
+            return False
+        if isinstance(n, (c_ast.Break, c_ast.Continue)) and loops == 0:
+            return True
+        if isinstance(n, c_ast.Decl) and n.name == var:
+            return True   # shadowed: not worth telling apart
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) \
+                and n.lvalue.name == var:
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "p++", "--", "p--", "&") \
+                and isinstance(n.expr, c_ast.ID) and n.expr.name == var:
+            return True
+        inner = loops + isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        return any(self.touches(c, var, inner) for _, c in n.children())
+
     # ----------------------------------------------------------- control flow
     def branch(self, cond, then_fn, else_fn, lowered=False):
         c = cond if lowered else self.lower(cond)
@@ -459,6 +543,14 @@ class Kernel:
         elif isinstance(s, c_ast.If):
             self.branch(s.cond, lambda: self.stmt(s.iftrue),
                         (lambda: self.stmt(s.iffalse)) if s.iffalse is not None else None)
+        elif isinstance(s, c_ast.For) and self.unroll_values(s) is not None:
+            # a loop of a few constant steps with stops inside (a tile's
+            # rows): one copy of the body per step, its counter a constant
+            var, typ, values = self.unroll_values(s)
+            for v in values:
+                self.scopes.append({var: "((%s) %d)" % (typ, v)})
+                self.stmt(s.stmt)
+                self.scopes.pop()
         elif isinstance(s, c_ast.For):
             self.scopes.append({})
             self.stmt(s.init)
