@@ -750,6 +750,22 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   if (op == MS_OP_ATOMIC)
     return 0;
   gboolean shared = W->region_space == MS_SPACE_SHARED;
+  if (!shared && op == MS_OP_LD)
+    {
+      /* A global load's values are copied (or, by a warp-wide kernel,
+       * read) after the models have costed it: ask for its host lines now,
+       * so that their misses (a large matrix read once: the host's memory,
+       * not its cache) overlap with the models' work (docs/performance.md:
+       * transpose_naive 8192^2, one core, 2.76 -> 2.32 s of CPU).  Stores'
+       * lines asked for so gained nothing. */
+      guintptr last = 0;
+      FOR_LANES (group, i, {
+        guintptr line = (guintptr) LANE_ADDR (i) >> 6;
+        if (line != last)
+          __builtin_prefetch ((const void *) (line << 6), 0, 0);
+        last = line;
+      });
+    }
   guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
   guint64 vbase = W->region_vbase - lo;
@@ -804,19 +820,22 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         SHARED_STORES (size);
 #undef SHARED_STORES
     }
-  else if ((kind == MS_K_LD && copy_loads) || kind == MS_K_ST)
-    {
-      /* loads only read and stores only write: lockstep semantics */
-      gboolean load = kind == MS_K_LD;
-      switch (size)
-        {
-        case 4: COPY_LANES (guint32); break;
-        case 8: COPY_LANES (guint64); break;
-        case 16: COPY_LANES (guint64[2]); break;
-        case 2: COPY_LANES (guint16); break;
-        default: COPY_LANES (guint8); break;
-        }
-    }
+  /* loads only read and stores only write: lockstep semantics */
+  gboolean copy = (kind == MS_K_LD && copy_loads) || kind == MS_K_ST;
+#define COPY_ALL_LANES()                                                        \
+  do {                                                                          \
+    gboolean load = kind == MS_K_LD;                                            \
+    switch (size)                                                               \
+      {                                                                         \
+      case 4: COPY_LANES (guint32); break;                                      \
+      case 8: COPY_LANES (guint64); break;                                      \
+      case 16: COPY_LANES (guint64[2]); break;                                  \
+      case 2: COPY_LANES (guint16); break;                                      \
+      default: COPY_LANES (guint8); break;                                      \
+      }                                                                         \
+  } while (0)
+  if (copy && (shared || op == MS_OP_ST))
+    COPY_ALL_LANES ();
   W->race.same_value = same_value;
   if (shared
       && G_UNLIKELY (!ms_racecheck_access (&W->race, acc.addr, group, size, op, W->warp,
@@ -831,6 +850,9 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   acc.width = (guint8) size;
   acc.mask = group;
   emit (W, &acc);
+  if (copy && !shared && op == MS_OP_LD)
+    COPY_ALL_LANES ();   /* a global load's values: their lines were asked for above */
+#undef COPY_ALL_LANES
   return 1;
 #undef LANE_ADDR
 #undef LANE_VAL
