@@ -14,6 +14,9 @@
 #pragma once
 
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "kernel.h"
 #include "lane.h"
@@ -154,6 +157,45 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
 
 /* body for each lane L of mask, in lane order: a whole warp's loop has no
  * test a lane, so the compiler can vectorise it; a group's walks its bits */
+/* The bits of 32 bytes of 0 or 1 (a whole warp's branch conditions): SSE2
+ * moves bit 0 of each byte to bit 7 and takes the bytes' top bits. */
+static inline uint32_t
+ms_warp_pack32 (const uint8_t *c)
+{
+#ifdef __SSE2__
+  __m128i lo = _mm_loadu_si128 ((const __m128i *) c);
+  __m128i hi = _mm_loadu_si128 ((const __m128i *) (c + 16));
+  return (uint32_t) _mm_movemask_epi8 (_mm_slli_epi64 (lo, 7))
+         | (uint32_t) _mm_movemask_epi8 (_mm_slli_epi64 (hi, 7)) << 16;
+#else
+  uint32_t t = 0;
+  for (unsigned i = 0; i < 32; i++)
+    t |= (uint32_t) c[i] << i;
+  return t;
+#endif
+}
+
+/* MS_WARP_LANES for a block that ends in a branch: t gets the lanes whose
+ * cond holds.  A whole warp stores each lane's 0 or 1 and packs them after
+ * the loop (no chain of shifts and ors through the loop: gcc can vectorise
+ * a loop that only compares); a group of fewer lanes sets its bits one by
+ * one. */
+#define MS_WARP_BRANCH(mask, L, t, cond, ...)                                  \
+  do {                                                                         \
+    uint32_t ms_m_ = (mask);                                                   \
+    if (ms_m_ == 0xffffffffu)                                                  \
+      {                                                                        \
+        uint8_t ms_c_[32];                                                     \
+        for (unsigned L = 0; L < 32; L++)                                      \
+          { __VA_ARGS__ ms_c_[L] = (uint8_t) !!(cond); }                       \
+        t = ms_warp_pack32 (ms_c_);                                            \
+      }                                                                        \
+    else                                                                       \
+      for (unsigned L; ms_m_ && (L = (unsigned) __builtin_ctz (ms_m_), 1);     \
+           ms_m_ &= ms_m_ - 1)                                                 \
+        { __VA_ARGS__ t |= (uint32_t) !!(cond) << L; }                         \
+  } while (0)
+
 #define MS_WARP_LANES(mask, L, ...)                                            \
   do {                                                                         \
     uint32_t ms_m_ = (mask);                                                   \

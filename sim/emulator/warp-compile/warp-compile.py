@@ -792,7 +792,7 @@ class Kernel:
         stmts = list(b.stmts)
         cond = None
         if term[0] == "branch":
-            cond = "ms_t |= (uint32_t) !!(%s) << ms_L;" % term[1]
+            cond = term[1]
             out.append("      {")
             out.append("      uint32_t ms_t = 0;")
         # consecutive lane statements run in one loop over the group's lanes
@@ -803,15 +803,19 @@ class Kernel:
             else:
                 runs.append((kind, [text]))
         if cond is not None:
+            # the last loop also sets the branch's mask (warp.h, MS_WARP_BRANCH)
             if runs and runs[-1][0] == "lane":
-                runs[-1][1].append(cond)
+                runs[-1] = ("branch", runs[-1][1])
             else:
-                runs.append(("lane", [cond]))
+                runs.append(("branch", []))
         for kind, texts in runs:
             if kind == "uniform":
                 out.extend("      " + t for t in texts)
             else:
-                out.append("      MS_WARP_LANES (m, ms_L,")
+                if kind == "branch":
+                    out.append("      MS_WARP_BRANCH (m, ms_L, ms_t, (%s)," % cond)
+                else:
+                    out.append("      MS_WARP_LANES (m, ms_L,")
                 out.append("        {")
                 out.extend("          " + t for t in texts)
                 out.append("        });")
