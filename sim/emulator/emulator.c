@@ -981,13 +981,16 @@ exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint 
         diff |= (guint) (width[(gsize) i * ws] ^ 32) | (guint) (SHFL_ARG (i) ^ a);
       if (diff == 0)
         {
+          /* unrolled: a lane's copy is then an index, a load and a store */
+#define SHFL_ALL(SRC) _Pragma ("GCC unroll 32") for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, SRC)
           switch (sub)
             {
-            case MS_SHFL_IDX: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, a); break;
-            case MS_SHFL_UP: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i >= a ? i - a : i); break;
-            case MS_SHFL_DOWN: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i + a < 32 ? i + a : i); break;
-            default: for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, i ^ a); break;
+            case MS_SHFL_IDX: SHFL_ALL (a); break;
+            case MS_SHFL_UP: SHFL_ALL (i >= a ? i - a : i); break;
+            case MS_SHFL_DOWN: SHFL_ALL (i + a < 32 ? i + a : i); break;
+            default: SHFL_ALL (i ^ a); break;
             }
+#undef SHFL_ALL
           return TRUE;
         }
     }
