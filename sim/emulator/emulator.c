@@ -209,6 +209,15 @@ ms_syncwarp (const MsSite *site, unsigned mask)
   ms_lane_yield (l);
 }
 
+/* Whether a shuffle's width (as a lane record keeps it: a byte) is not a
+ * power of two in 1..32; bytewise, with no branch, so that the warp-wide
+ * path tests a whole group in one vectorised loop. */
+static inline guint8
+shfl_width_bad (guint8 w)
+{
+  return (guint8) ((w & (w - 1)) | (w > 32) | (w == 0));   /* w & (w - 1): below 256 */
+}
+
 /* A shuffle of a size or width the GPU has none for: its error message in
  * buf (TRUE), or FALSE. */
 static gboolean
@@ -217,7 +226,7 @@ shfl_args_error (const MsSite *site, unsigned size, int width, char *buf, gsize 
   if (size != 4 && size != 8)
     g_snprintf (buf, len, "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
                 site->file, site->line, size);
-  else if (width < 1 || width > 32 || (width & (width - 1)) != 0)
+  else if ((guint) width > 32u || shfl_width_bad ((guint8) width))
     g_snprintf (buf, len, "%s:%d: __shfl width %d is not a power of two in 1..32",
                 site->file, site->line, width);
   else
@@ -756,7 +765,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
        * read) after the models have costed it: ask for its host lines now,
        * so that their misses (a large matrix read once: the host's memory,
        * not its cache) overlap with the models' work (docs/performance.md:
-       * transpose_naive 8192^2, one core, 2.76 -> 2.32 s of CPU).  The first
+       * transpose_naive 8192^2, one core, 2.24 -> 1.91 s of CPU).  The first
        * and the last lane's lines: a row's 128 bytes; a line a lane cost a
        * GEMM whose inputs sit in the host's cache 20%.  Stores' lines asked
        * for so gained nothing. */
@@ -817,8 +826,10 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         SHARED_STORES (size);
 #undef SHARED_STORES
     }
-  /* loads only read and stores only write: lockstep semantics */
+  /* loads only read and stores only write: lockstep semantics; a global
+   * load's copy comes after the models (its lines were asked for above) */
   gboolean copy = (kind == MS_K_LD && copy_loads) || kind == MS_K_ST;
+  gboolean copy_late = copy && !shared && op == MS_OP_LD;
 #define COPY_ALL_LANES()                                                        \
   do {                                                                          \
     gboolean load = kind == MS_K_LD;                                            \
@@ -831,7 +842,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       default: COPY_LANES (guint8); break;                                      \
       }                                                                         \
   } while (0)
-  if (copy && (shared || op == MS_OP_ST))
+  if (copy && !copy_late)
     COPY_ALL_LANES ();
   W->race.same_value = same_value;
   if (shared
@@ -847,8 +858,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   acc.width = (guint8) size;
   acc.mask = group;
   emit (W, &acc);
-  if (copy && !shared && op == MS_OP_LD)
-    COPY_ALL_LANES ();   /* a global load's values: their lines were asked for above */
+  if (copy_late)
+    COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
   return 1;
 #undef LANE_ADDR
@@ -1904,14 +1915,11 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
        * power of two), then, on a failure, the lane that fails first */
       const guint8 *width = ms_warp.width;
       guint8 bad = run->size != 4 && run->size != 8;
-      FOR_LANES (*group, i, {
-        guint8 w = width[i];
-        bad |= (guint8) ((w & (w - 1)) | (w > 32) | (w == 0));
-      });
+      FOR_LANES (*group, i, bad |= shfl_width_bad (width[i]););
       char msg[256];
       if (G_UNLIKELY (bad))
         FOR_LANES (*group, i, {
-          if (shfl_args_error (run->site, run->size, ms_warp.width[i], msg, sizeof msg))
+          if (shfl_args_error (run->site, run->size, width[i], msg, sizeof msg))
             {
               if (W->error == NULL)
                 g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s", msg);

@@ -155,8 +155,6 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
     }
 }
 
-/* body for each lane L of mask, in lane order: a whole warp's loop has no
- * test a lane, so the compiler can vectorise it; a group's walks its bits */
 /* The bits of 32 bytes of 0 or 1 (a whole warp's branch conditions): SSE2
  * moves bit 0 of each byte to bit 7 and takes the bytes' top bits. */
 static inline uint32_t
@@ -175,6 +173,10 @@ ms_warp_pack32 (const uint8_t *c)
 #endif
 }
 
+/* each lane L of the bits of m (a variable, consumed), in lane order */
+#define MS_WARP_BITS_(m, L)                                                    \
+  for (unsigned L; m && (L = (unsigned) __builtin_ctz (m), 1); m &= m - 1)
+
 /* MS_WARP_LANES for a block that ends in a branch: t gets the lanes whose
  * cond holds.  A whole warp stores each lane's 0 or 1 and packs them after
  * the loop (no chain of shifts and ors through the loop: gcc can vectorise
@@ -191,11 +193,12 @@ ms_warp_pack32 (const uint8_t *c)
         t = ms_warp_pack32 (ms_c_);                                            \
       }                                                                        \
     else                                                                       \
-      for (unsigned L; ms_m_ && (L = (unsigned) __builtin_ctz (ms_m_), 1);     \
-           ms_m_ &= ms_m_ - 1)                                                 \
+      MS_WARP_BITS_ (ms_m_, L)                                                 \
         { __VA_ARGS__ t |= (uint32_t) !!(cond) << L; }                         \
   } while (0)
 
+/* body for each lane L of mask, in lane order: a whole warp's loop has no
+ * test a lane, so the compiler can vectorise it; a group's walks its bits */
 #define MS_WARP_LANES(mask, L, ...)                                            \
   do {                                                                         \
     uint32_t ms_m_ = (mask);                                                   \
@@ -203,7 +206,6 @@ ms_warp_pack32 (const uint8_t *c)
       for (unsigned L = 0; L < 32; L++)                                        \
         { __VA_ARGS__ }                                                        \
     else                                                                       \
-      for (unsigned L; ms_m_ && (L = (unsigned) __builtin_ctz (ms_m_), 1);     \
-           ms_m_ &= ms_m_ - 1)                                                 \
+      MS_WARP_BITS_ (ms_m_, L)                                                 \
         { __VA_ARGS__ }                                                        \
   } while (0)

@@ -205,9 +205,7 @@ class Kernel:
                 t = self.fresh("t")
                 self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(x), t))
                 self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(x))
-                nxt = self.new_block()
-                self.end(("stop", self.site(e), "MS_K_LD", "sizeof (%s[0])" % t, nxt, "0"))
-                self.cur = nxt
+                self.stop_here(e, "MS_K_LD", "sizeof (%s[0])" % t)
                 self.lane("memcpy (&%s[ms_L], (const void *) ms_warp.addr[ms_L], sizeof %s[0]);"
                           % (t, t))
                 return c_ast.ID(t)
@@ -543,10 +541,10 @@ class Kernel:
         elif isinstance(s, c_ast.If):
             self.branch(s.cond, lambda: self.stmt(s.iftrue),
                         (lambda: self.stmt(s.iffalse)) if s.iffalse is not None else None)
-        elif isinstance(s, c_ast.For) and self.unroll_values(s) is not None:
+        elif isinstance(s, c_ast.For) and (unroll := self.unroll_values(s)) is not None:
             # a loop of a few constant steps with stops inside (a tile's
             # rows): one copy of the body per step, its counter a constant
-            var, typ, values = self.unroll_values(s)
+            var, typ, values = unroll
             for v in values:
                 self.scopes.append({var: "((%s) %d)" % (typ, v)})
                 self.stmt(s.stmt)
@@ -641,9 +639,7 @@ class Kernel:
         self.lane("%s[ms_L] = %s;" % (t, self.expr(val)))
         self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(xl))
         self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
-        nxt = self.new_block()
-        self.end(("stop", self.site(s), "MS_K_ST", "sizeof (%s[0])" % t, nxt, "0"))
-        self.cur = nxt
+        self.stop_here(s, "MS_K_ST", "sizeof (%s[0])" % t)
 
     def decl(self, d):
         if "static" in (d.storage or []):
