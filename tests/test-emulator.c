@@ -432,6 +432,18 @@ test_barrier_deadlock (void)
 }
 
 static void
+test_shuffle_arguments (void)
+{
+  /* a width the GPU has not: the warp-wide path's group test and the fiber
+   * path's own check in ms_shfl give the same error */
+  const char *frags[] = { "tests.cu:", "__shfl width 3 is not a power of two in 1..32", NULL };
+  assert_fails ("test_shfl_width", NULL, 1, MS_EMULATOR_ERROR_LAUNCH, frags);
+  g_setenv ("MEMSIM_FIBERS", "1", TRUE);
+  assert_fails ("test_shfl_width", NULL, 1, MS_EMULATOR_ERROR_LAUNCH, frags);
+  g_unsetenv ("MEMSIM_FIBERS");
+}
+
+static void
 test_uninitialised_shared (void)
 {
   /* threads 0..31 write s[0..31]; thread 32 (block 0) is the first reader
@@ -517,6 +529,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/out-of-bounds", test_out_of_bounds);
   g_test_add_func ("/emulator/error/barrier-deadlock", test_barrier_deadlock);
   g_test_add_func ("/emulator/error/launch-limits", test_launch_limits);
+  g_test_add_func ("/emulator/error/shuffle-arguments", test_shuffle_arguments);
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);

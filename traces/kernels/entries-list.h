@@ -10,7 +10,8 @@
   X (gemm_naive) X (gemm_tiled) X (gemm_tiled_nopad) X (gemm_regtile) X (gemm_double_buffer) \
   X (matrix_add) X (gmem_stride) X (smem_stride) X (smem_gather) X (aos_read) X (soa_read) \
   X (aos_float3_read) X (broadcast_read) X (per_thread_sum) X (per_thread_sum_capped) \
-  X (test_oob) X (test_barrier_divergence) X (test_collective_deadlock) X (test_warp_sync) X (test_shuffle) \
+  X (test_oob) X (test_barrier_divergence) X (test_collective_deadlock) \
+  X (test_shfl_width) X (test_warp_sync) X (test_shuffle) \
   X (test_divergence) X (test_atomics) X (test_early_exit) X (test_3d) \
   X (test_wild_pointer) X (test_stack_overflow) X (test_uninitialised) X (test_float3_access) \
   X (test_warp_flag) X (test_lane_lock) X (test_race_transpose) X (test_race_phases) \

@@ -230,6 +230,8 @@ TEST_KERNEL (test_barrier_divergence, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY,
              check_copy, "half of each warp waits at a different __syncthreads (must fail)")
 TEST_KERNEL (test_collective_deadlock, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_ANY, setup_copy,
              check_copy, "half of each warp waits at a barrier, half at a shuffle (must fail)")
+TEST_KERNEL (test_shfl_width, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_ANY, setup_copy, check_copy,
+             "a __shfl_sync of width 3, not a power of two (must fail)")
 TEST_KERNEL (test_warp_sync, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_blocks,
              check_block_sums, "unrolled last warp on volatile shared memory, no __syncwarp")
 TEST_KERNEL (test_shuffle, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_shuffle,

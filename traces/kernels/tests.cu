@@ -38,6 +38,16 @@ __global__ void test_collective_deadlock (int *out, const int *in, int n)
     ST (out[i], v);
 }
 
+/* A shuffle of width 3, which the GPU has not (must fail: the argument
+ * check, the same error warp-wide and on fibers). */
+__global__ void test_shfl_width (int *out, const int *in, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = __shfl_sync (0xffffffffu, i, 0, 3);
+  if (i < n)
+    ST (out[i], v);
+}
+
 /* The unrolled last warp of a reduction (seed 003): volatile shared memory,
  * no __syncwarp - correct only if each warp step loads before it stores. */
 __global__ void test_warp_sync (int *out, const int *in, int n)
@@ -357,6 +367,7 @@ __global__ void test_long_divergence (int *out, const int *in, int n)
 TEST_ENTRY (test_oob)
 TEST_ENTRY (test_barrier_divergence)
 TEST_ENTRY (test_collective_deadlock)
+TEST_ENTRY (test_shfl_width)
 TEST_ENTRY (test_warp_sync)
 TEST_ENTRY (test_shuffle)
 TEST_ENTRY (test_divergence)
