@@ -12,6 +12,8 @@
  *      and on one core for a reduction and a GEMM of each kind;
  *   4. the same streams replayed from trace files (memsim replay).
  * Usage: bench [SIZE] (default 4096x4096); memsim is $MEMSIM or ./memsim.
+ * bench --warp-wide [ROUNDS [KERNEL]]: the warp-wide builds against fibers
+ * (all of bench_warp_wide's kernels, or KERNEL's row alone, for perf).
  * docs/performance.md records the figures. */
 #include "config.h"
 
@@ -234,7 +236,7 @@ bench_process (const char *size)
  * (MEMSIM_FIBERS=1, straight runs included) for issue 11's kernel families,
  * in turn, `rounds` times; the least CPU time of each, one core. */
 static int
-bench_warp_wide (guint rounds)
+bench_warp_wide (guint rounds, const char *only)
 {
   static const char *const cases[][2] = {
     { "transpose_naive", "4096x4096" }, { "transpose_padded", "4096x4096" },
@@ -247,6 +249,8 @@ bench_warp_wide (guint rounds)
           rounds, "kernel", "size", "fibers s", "wide s", "fibers Mlane/s", "wide Mlane/s");
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
+      if (only != NULL && strcmp (only, cases[c][0]) != 0)
+        continue;
       double best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
       guint64 lanes = 0;
       for (guint r = 0; r < rounds; r++)
@@ -289,7 +293,7 @@ int
 main (int argc, char **argv)
 {
   if (argc > 1 && strcmp (argv[1], "--warp-wide") == 0)
-    return bench_warp_wide (argc > 2 ? (guint) atoi (argv[2]) : 5);
+    return bench_warp_wide (argc > 2 ? (guint) atoi (argv[2]) : 5, argc > 3 ? argv[3] : NULL);
   const char *size = argc > 1 ? argv[1] : "4096x4096";
   const char *kernels[] = { "transpose_naive", "transpose_padded" };
   bench_process (size);

@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include "banks.h"
+#include "stats.h"
 
 #define FULL 0xFFFFFFFFu
 
@@ -1270,6 +1271,113 @@ test_random (void)
   g_free (d);
 }
 
+/* The model's cost through its memo (banks.c: a site's last accesses,
+ * found again at any whole-word shift) against ms_banks_cost (which
+ * test_random checks against the brute-force reference), access by access: random accesses of a few sites (two of them sharing
+ * the memo's entries), each followed by its copy shifted by whole words
+ * (a hit), by a part of a word, with one lane moved, with another op,
+ * width or set of lanes, at the top of the address space (each a
+ * different cost, or the same, as ms_banks_cost says).  A memo that hit on any of these wrongly fails here. */
+static void
+test_memo (void)
+{
+  MsArch archs[5];
+  GRand *r = g_rand_new_with_seed (777);
+  MsSite sites[4] = { { "memo.cu", 1, 0, 3 }, { "memo.cu", 2, 1, 3 + 64 },
+                      { "memo.cu", 3, 2, 5 }, { "memo.cu", 4, 3, 900 } };
+  arch_h100 (&archs[0]);
+  arch_kepler64 (&archs[1]);
+  arch_cc1x (&archs[2]);
+  arch_h100 (&archs[3]);
+  archs[3].name = (char *) "odd";
+  archs[3].banks = 24;
+  archs[3].phase_bytes = 96;
+  arch_h100 (&archs[4]);   /* the H100 again: the memo starts over */
+  guint hits_possible = 0;
+  for (guint i = 0; i < 40000; i++)
+    {
+      const MsArch *arch = &archs[i / 8000];
+      MsWarpAccess a;
+      random_access (r, &a);
+      a.site = &sites[g_rand_int_range (r, 0, 4)];
+      for (guint variant = 0; variant < 7; variant++)
+        {
+          MsWarpAccess b = a;
+          guint64 bb = (guint64) arch->bank_bytes;
+          guint32 act = b.mask;
+          switch (variant)
+            {
+            case 1:   /* whole words: the same cost */
+            case 2:
+              {
+                guint64 shift = bb * (guint64) g_rand_int_range (r, 1, 5000), low = G_MAXUINT64;
+                for (guint32 m = b.mask; m; m &= m - 1)
+                  low = MIN (low, b.addr[__builtin_ctz (m)]);
+                for (guint l = 0; l < 32; l++)   /* down only where no lane wraps */
+                  b.addr[l] += variant == 1 || low < shift ? shift : -shift;
+                hits_possible++;
+              }
+              break;
+            case 3:   /* part of a word */
+              for (guint l = 0; l < 32; l++)
+                b.addr[l] += (guint64) g_rand_int_range (r, 1, (gint32) bb);
+              break;
+            case 4:   /* one active lane moved */
+              if (act != 0)
+                {
+                  guint k = (guint) g_rand_int_range (r, 0, __builtin_popcount (act));
+                  while (k--)
+                    act &= act - 1;
+                  b.addr[__builtin_ctz (act)] += bb * (guint64) g_rand_int_range (r, 1, 40);
+                }
+              break;
+            case 5:   /* another op, width or lanes */
+              switch (g_rand_int_range (r, 0, 3))
+                {
+                case 0: b.op = b.op == MS_OP_LD ? MS_OP_ST : MS_OP_LD; break;
+                case 1: b.width = (guint8) (b.width == 4 ? 8 : 4);
+                  for (guint l = 0; l < 32; l++)
+                    b.addr[l] &= ~(guint64) (b.width - 1);
+                  break;
+                default: b.mask ^= 1u << g_rand_int_range (r, 0, 32); break;
+                }
+              break;
+            case 6:   /* whole words up to the top of the address space,
+                         where a lane's bytes wrap (a malformed trace) */
+              if (act != 0)
+                {
+                  guint64 top = 0;
+                  for (guint32 m = act; m; m &= m - 1)
+                    top = MAX (top, b.addr[__builtin_ctz (m)]);
+                  guint64 shift = (G_MAXUINT64 - top - 4) / bb * bb;
+                  for (guint l = 0; l < 32; l++)
+                    b.addr[l] += shift;
+                }
+              break;
+            default:
+              break;
+            }
+          /* a first (the memo's entry), then its variant */
+          for (guint k = variant == 0 ? 1 : 0; k < 2; k++)
+            {
+              const MsWarpAccess *x = k == 0 ? &a : &b;
+              guint64 v[MS_COUNTER_SLOTS] = { 0 };
+              MsSharedCost want;
+              ms_model_banks.cost (arch, x, v);
+              ms_banks_cost (arch, x, &want);   /* test_random checks it */
+              if (v[MS_SLOT_WAVEFRONTS] != want.wavefronts || v[MS_SLOT_IDEAL] != want.ideal
+                  || v[MS_SLOT_EXCESSIVE] != want.excessive)
+                g_error ("access %u variant %u (arch %s, site %d, width %u, mask %08x): model "
+                         "%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT " ms_banks_cost %u/%u",
+                         i, k * variant, arch->name, x->site->id, x->width, x->mask,
+                         v[MS_SLOT_WAVEFRONTS], v[MS_SLOT_IDEAL], want.wavefronts, want.ideal);
+            }
+        }
+    }
+  g_assert_cmpuint (hits_possible, ==, 80000);
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1291,6 +1399,7 @@ main (int argc, char **argv)
   g_test_add_func ("/banks/transpose", test_transpose);
   g_test_add_func ("/banks/xor-swizzle", test_xor_swizzle);
   g_test_add_func ("/banks/unordered", test_unordered);
+  g_test_add_func ("/banks/memo", test_memo);
   g_test_add_func ("/banks/misaligned", test_misaligned);
   g_test_add_func ("/banks/cc1x", test_cc1x);
   g_test_add_func ("/banks/kepler64", test_kepler64);

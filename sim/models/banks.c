@@ -829,11 +829,134 @@ static const MsCounterDef banks_counters[] = {
   { NULL },
 };
 
+/* The model's memo: a site's last accesses and their costs.  A site
+ * repeats its pattern of lanes from warp to warp, block to block and loop
+ * step to loop step, only shifted (a reduction's sdata[tid + s], a tile's
+ * row k); the cost is the same for any shift by whole bank words, which
+ * relabels the banks in a cycle and keeps every word distinct or equal as
+ * it was (the rule, above: the distinct words of each bank, phases by lane
+ * number, pairs by equal addresses).  So an access whose site, op, width,
+ * lanes, lanes' offsets from its first lane and first lane's byte within
+ * its word equal an entry's costs what the entry cost: tens of
+ * instructions against the hundreds of ms_banks_cost (callgrind: 20% of
+ * gemm_regtile's instructions).  Eight entries a site, by its lanes (a
+ * reduction's site runs with 32, 16, 8 ... lanes in turn).  Per thread
+ * (the workers run this model in parallel); a new geometry clears it. */
+#define MEMO_ENTRIES 512
+/* Only lanes below 2^48 are memoised: a lane near 2^64 (a malformed
+ * trace) whose words wrap around is not the shifted copy of one that does
+ * not wrap; shared offsets are below a megabyte. */
+#define MEMO_ADDRESS_BITS 48
+
+typedef struct {
+  const MsSite *site;             /* NULL: empty */
+  guint32 mask;
+  guint8 width, op;
+  guint16 sub;                    /* the first lane's byte within its word */
+  MsSharedCost cost;
+  guint64 rel[MS_WARP_SIZE];      /* active lane's address - the first's */
+} BankMemo;
+
+typedef struct {
+  int geometry[5];                /* banks, bank_bytes, phase_bytes,
+                                     paired_load_phase_bytes, warp_size */
+  BankMemo e[MEMO_ENTRIES];
+} BankMemoTable;
+
+/* the thread's table: owned by the GPrivate (freed when the thread ends),
+ * read through the thread-local pointer (a GPrivate read is a call) */
+static GPrivate bank_memo = G_PRIVATE_INIT (g_free);
+static __thread BankMemoTable *bank_memo_table;
+
+/* The table for arch's geometry (cleared when it changes). */
+static BankMemoTable *
+memo_table (const MsArch *arch)
+{
+  BankMemoTable *t = bank_memo_table;
+  int geometry[5] = { arch->banks, arch->bank_bytes, arch->phase_bytes,
+                      arch->paired_load_phase_bytes, arch->warp_size };
+  if (G_UNLIKELY (t == NULL))
+    {
+      t = g_new0 (BankMemoTable, 1);
+      g_private_set (&bank_memo, t);
+      bank_memo_table = t;
+      memcpy (t->geometry, geometry, sizeof geometry);
+    }
+  else if (G_UNLIKELY (memcmp (t->geometry, geometry, sizeof geometry) != 0))
+    {
+      memset (t, 0, sizeof *t);
+      memcpy (t->geometry, geometry, sizeof geometry);
+    }
+  return t;
+}
+
+/* ms_banks_cost through the memo: the same cost, found again when a's
+ * site repeats an earlier access's pattern at a whole-word shift. */
+static void
+banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
+{
+  guint32 mask = a->mask;
+  guint bb = (guint) arch->bank_bytes;
+  if (mask == 0 || a->site == NULL || a->site->id < 0 || (bb & (bb - 1)) != 0)
+    {
+      ms_banks_cost (arch, a, cost);
+      return;
+    }
+  BankMemoTable *t = memo_table (arch);
+  /* the lanes' slot of 8: the highest lane's bits and the lowest lane,
+   * distinct for the masks of a halving reduction (32, 16, 8 ... lanes) */
+  guint lanes = (guint) __builtin_ctz (32u - (guint) __builtin_clz (mask))
+                + (guint) __builtin_ctz (mask);
+  BankMemo *e = &t->e[((guint) a->site->id * 8 + lanes % 8) % MEMO_ENTRIES];
+  guint64 a0 = a->addr[__builtin_ctz (mask)];
+  guint16 sub = (guint16) (a0 & (bb - 1));
+  if (e->site == a->site && e->mask == mask && e->width == a->width && e->op == a->op
+      && e->sub == sub)
+    {
+      guint64 differ = 0, high = 0;
+      if (mask == 0xffffffffu)
+        for (guint l = 0; l < MS_WARP_SIZE; l++)   /* vectorised */
+          {
+            differ |= (a->addr[l] - a0) ^ e->rel[l];
+            high |= a->addr[l];
+          }
+      else
+        for (guint32 m = mask; m; m &= m - 1)
+          {
+            guint l = (guint) __builtin_ctz (m);
+            differ |= (a->addr[l] - a0) ^ e->rel[l];
+            high |= a->addr[l];
+          }
+      if (differ == 0 && high >> MEMO_ADDRESS_BITS == 0)
+        {
+          *cost = e->cost;
+          return;
+        }
+    }
+  ms_banks_cost (arch, a, cost);
+  guint64 high = 0;
+  for (guint32 m = mask; m; m &= m - 1)
+    high |= a->addr[__builtin_ctz (m)];
+  if (high >> MEMO_ADDRESS_BITS != 0)
+    return;
+  e->site = a->site;
+  e->mask = mask;
+  e->width = a->width;
+  e->op = a->op;
+  e->sub = sub;
+  e->cost = *cost;
+  for (guint32 m = mask; m; m &= m - 1)
+    {
+      guint l = (guint) __builtin_ctz (m);
+      e->rel[l] = a->addr[l] - a0;
+    }
+}
+
 static void
 banks_model_cost (const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   MsSharedCost s;
-  ms_banks_cost (arch, a, &s);
+  banks_cost_memo (arch, a, &s);
   v[MS_SLOT_WAVEFRONTS] += s.wavefronts;
   v[MS_SLOT_IDEAL] += s.ideal;
   v[MS_SLOT_EXCESSIVE] += s.excessive;
