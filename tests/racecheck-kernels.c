@@ -120,6 +120,22 @@ __global__ void rc_broadcast_then_write (int *out)
   ST (out[t], v);
 }
 
+/* Lanes 0 and 1 of warp 0 write ints 0 and 1; then, with no barrier,
+ * warp 1 reads them in runs of 16 lanes (lanes 0-15 int 0, 16-31 int 1,
+ * the race check's skipped runs): each of the 32 reads races with warp 0's
+ * write. */
+__global__ void rc_runs_after_write (int *out)
+{
+  SHARED_ARRAY (int, s, 2);
+  unsigned t = threadIdx.x;
+  if (t < 2)
+    ST (s[t], (int) t);
+  int v = 0;
+  if (t >= 32)
+    v = LD (s[(t - 32) / 16]);
+  ST (out[t], v);
+}
+
 MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_write_same) { MS_LAUNCH (rc_write_same, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
@@ -129,3 +145,4 @@ MS_ENTRY (rc_own_lane) { MS_LAUNCH (rc_own_lane, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_atomics) { MS_LAUNCH (rc_atomics, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_atomic_vs_read) { MS_LAUNCH (rc_atomic_vs_read, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_broadcast_then_write) { MS_LAUNCH (rc_broadcast_then_write, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_runs_after_write) { MS_LAUNCH (rc_runs_after_write, L, (int *) L->buf[0]); }

@@ -151,6 +151,25 @@ test_atomic_and_plain (void)
 }
 
 static void
+test_runs_after_write (void)
+{
+  /* warp 0 writes ints 0 and 1, then every lane of warp 1 reads one of
+   * them, 16 lanes a word, in the same epoch: 32 racing reads (the check
+   * skips the later lanes of a run on a word only when no lane wrote it
+   * this epoch) */
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  g_assert_true (run_small (ms_cpu_entry_rc_runs_after_write, "rc_runs_after_write", TRUE, TRUE,
+                            log, NULL));
+  g_assert_cmpuint (log->n_races, ==, 32);
+  g_assert_cmpuint (log->n_warp_hazards, ==, 0);
+  const MsRace *r = only_pair (log);
+  g_assert_cmpint (r->first.op, ==, MS_OP_ST);
+  g_assert_cmpint (r->second.op, ==, MS_OP_LD);
+  g_assert_cmpuint (r->first.warp, ==, 0);
+  g_assert_cmpuint (r->second.warp, ==, 1);
+}
+
+static void
 test_intra_warp (void)
 {
   /* each lane reads what the next lane of its warp wrote at another site,
@@ -352,6 +371,7 @@ main (int argc, char **argv)
   g_test_add_func ("/racecheck/no-race", test_no_race);
   g_test_add_func ("/racecheck/atomic-and-plain", test_atomic_and_plain);
   g_test_add_func ("/racecheck/broadcast-then-write", test_broadcast_then_write);
+  g_test_add_func ("/racecheck/runs-after-write", test_runs_after_write);
   g_test_add_func ("/racecheck/intra-warp", test_intra_warp);
   g_test_add_func ("/racecheck/arch-rule", test_arch_rule);
   g_test_add_func ("/racecheck/second-phase", test_second_phase);
