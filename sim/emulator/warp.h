@@ -148,8 +148,22 @@ ms_warp_sched_next (MsWarpSched *S, int *pc, uint32_t *mask)
       if (S->n_barrier == 0 && S->n_stop == 0)
         return 0;
       ms_warp_barrier (S);
+      /* groups that came to the barrier apart (a reduction's lanes that
+       * stored and those that did not) and go on at the same place go on
+       * as one: what runs up to the next stop is each lane's own, and the
+       * stop takes the lanes waiting at it together anyway (a whole warp's
+       * loops instead of two partial ones: callgrind, reduce_interleaved
+       * 2^18: 405.6 -> 356.5 M instructions) */
       for (unsigned i = 0; i < S->n_barrier; i++)
-        S->ready[S->n_ready++] = (MsWarpGroup) { S->barrier[i].pc, S->barrier[i].mask };
+        {
+          unsigned k = 0;
+          while (k < S->n_ready && S->ready[k].pc != S->barrier[i].pc)
+            k++;
+          if (k < S->n_ready)
+            S->ready[k].mask |= S->barrier[i].mask;
+          else
+            S->ready[S->n_ready++] = (MsWarpGroup) { S->barrier[i].pc, S->barrier[i].mask };
+        }
       S->n_barrier = 0;
       S->barrier_mask = 0;
     }
