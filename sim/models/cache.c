@@ -590,20 +590,22 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     }
   guint64 lines[MS_COALESCING_MAX_SECTORS];
   guint8 bits[MS_COALESCING_MAX_SECTORS];
-  guint64 step;
-  if (a->op == MS_OP_ST && s->l2_small.sets == 0)
+  guint64 step, written = 0;
+  gboolean store = a->op == MS_OP_ST && s->l2_small.sets == 0;
+  guint done = store ? column_again (s, arch, a, &written) : 0;   /* lanes stored */
+  if (done == MS_WARP_SIZE)
+    {
+      v[MS_SLOT_L2_WRITE] += written;
+      return;
+    }
+  guint n = access_lines (arch, a, lines, bits, &step);   /* one call: inlined */
+  if (store)
     {
       /* cache_line's store for a whole access, the counts in registers:
        * the generic per-line path keeps them in memory (measured: replay
        * of transpose_naive 4096^2 680 -> 524 ms) */
-      guint64 written = 0, evicted = 0;
-      guint i = column_again (s, arch, a, &written);
-      if (i == MS_WARP_SIZE)
-        {
-          v[MS_SLOT_L2_WRITE] += written;
-          return;
-        }
-      guint n = access_lines (arch, a, lines, bits, &step);
+      guint64 evicted = 0;
+      guint i = done;
       Column *col = &s->column;
       if (i == 0 && step != 0 && lines[0] == col->first && step == col->step
           && s->l2.clock <= G_MAXUINT32 - n)
@@ -640,7 +642,6 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
       v[MS_SLOT_DRAM_WRITE] += evicted << SECTOR_SHIFT;
       return;
     }
-  guint n = access_lines (arch, a, lines, bits, &step);
   if (a->op == MS_OP_LD && s->l2_small.sets == 0)
     {
       /* cache_line's load likewise */
