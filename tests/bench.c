@@ -4,8 +4,8 @@
  *      on all cores, against a native C loop doing the same memory work
  *      (the same fill, the transpose in the kernel's block order, the same
  *      check) on one core: wall time, ratio, peak memory per element, each
- *      the median and the least of 3 runs; and issue 11's goal, 8192x8192
- *      on all cores;
+ *      the median and the least of 5 rounds of the three in turn; and issue
+ *      11's goal, 8192x8192 on all cores;
  *   2. start-up: `memsim --version` and `memsim trace` of a one-warp kernel;
  *   3. the emulator alone: warp and lane accesses simulated per second for
  *      transpose_naive and transpose_padded, on one core and on all cores,
@@ -138,6 +138,23 @@ run_process (const char *const *argv, long *peak_kb)
   return (double) (g_get_monotonic_time () - t0) / 1e6;
 }
 
+/* The median of the n times t (sorted in place), the least in *least
+ * (may be NULL). */
+static double
+median_of (double *t, guint n, double *least)
+{
+  for (guint i = 1; i < n; i++)
+    for (guint j = i; j > 0 && t[j - 1] > t[j]; j--)
+      {
+        double x = t[j];
+        t[j] = t[j - 1];
+        t[j - 1] = x;
+      }
+  if (least)
+    *least = t[0];
+  return t[n / 2];
+}
+
 /* The median of n runs of argv, and the least in *least (may be NULL): on
  * a shared machine the median says what a run takes now, the least what
  * the program takes when its neighbours leave it the cores. */
@@ -149,16 +166,7 @@ median_run (const char *const *argv, guint n, long *peak_kb, double *least)
   for (guint i = 0; i < n; i++)
     if ((t[i] = run_process (argv, peak_kb)) < 0)
       return -1;
-  for (guint i = 1; i < n; i++)
-    for (guint j = i; j > 0 && t[j - 1] > t[j]; j--)
-      {
-        double x = t[j];
-        t[j] = t[j - 1];
-        t[j - 1] = x;
-      }
-  if (least)
-    *least = t[0];
-  return t[n / 2];
+  return median_of (t, n, least);
 }
 
 /* What `memsim trace transpose_naive` does to memory, in plain C on one
@@ -190,6 +198,8 @@ native_transpose (gsize w, gsize h)
   return bad ? -1 : s;
 }
 
+#define ROUNDS 5   /* of the whole-process comparison */
+
 static void
 bench_process (const char *size)
 {
@@ -197,29 +207,36 @@ bench_process (const char *size)
   guint64 w = 0, h = 0;
   if (sscanf (size, "%" G_GUINT64_FORMAT "x%" G_GUINT64_FORMAT, &w, &h) != 2)
     w = h = g_ascii_strtoull (size, NULL, 10);
-  printf ("Whole process: memsim trace transpose_naive --size %s (median of 3; least of 3 in "
-          "brackets)\n", size);
-  double native = 1e9;
-  for (int i = 0; i < 3; i++)
-    native = MIN (native, native_transpose (w, h));
-  printf ("  %-34s %8.3f s\n", "native C loop, one core (best of 3)", native);
-  double one = 0, one_least = 0;
-  const char *threads[] = { "1", "0" };
-  for (int t = 0; t < 2; t++)
+  printf ("Whole process: memsim trace transpose_naive --size %s (median of %d rounds, least "
+          "in brackets; a round runs the native loop, memsim on one core and on all cores in "
+          "turn, so that a neighbour's load falls on the three alike)\n", size, ROUNDS);
+  const char *j1[] = { memsim, "trace", "transpose_naive", "--size", size, "-j", "1", NULL };
+  const char *jn[] = { memsim, "trace", "transpose_naive", "--size", size, "-j", "0", NULL };
+  double t[3][ROUNDS];
+  long peak[3] = { 0, 0, 0 };
+  for (int r = 0; r < ROUNDS; r++)
     {
-      const char *argv[] = { memsim, "trace", "transpose_naive", "--size", size, "-j",
-                             threads[t], NULL };
-      long peak = 0;
-      double least = 0, s = median_run (argv, 3, &peak, &least);
-      if (t == 0)
-        one = s, one_least = least;
-      g_autofree char *label = g_strdup_printf ("memsim, %s", t == 0 ? "one core"
-                                                : "all cores");
-      printf ("  %-34s %8.3f s  %5.2fx native  %5.2fx one core  peak %ld MB (%.1f B/element)\n"
-              "  %-34s (%6.3f s  %5.2fx native  %5.2fx one core)\n",
-              label, s, s / native, one / s, peak / 1024, peak * 1024.0 / (double) (w * h), "",
-              least, least / native, one_least / least);
+      t[0][r] = native_transpose (w, h);
+      t[1][r] = run_process (j1, &peak[1]);
+      t[2][r] = run_process (jn, &peak[2]);
+      for (int k = 0; k < 3; k++)
+        if (t[k][r] < 0)
+          {
+            fprintf (stderr, "bench: a run failed\n");
+            return;
+          }
     }
+  double med[3], least[3];
+  for (int k = 0; k < 3; k++)
+    med[k] = median_of (t[k], ROUNDS, &least[k]);
+  printf ("  %-34s %8.3f s\n  %-34s (%6.3f s)\n", "native C loop, one core", med[0], "",
+          least[0]);
+  for (int k = 1; k < 3; k++)
+    printf ("  %-34s %8.3f s  %5.2fx native  %5.2fx one core  peak %ld MB (%.1f B/element)\n"
+            "  %-34s (%6.3f s  %5.2fx native  %5.2fx one core)\n",
+            k == 1 ? "memsim, one core" : "memsim, all cores", med[k], med[k] / med[0],
+            med[1] / med[k], peak[k] / 1024, peak[k] * 1024.0 / (double) (w * h), "",
+            least[k], least[k] / least[0], least[1] / least[k]);
   /* issue 11's goal: under the 1.73 s Nsight Compute takes on the H100 host */
   const char *goal[] = { memsim, "trace", "transpose_naive", "--size", "8192x8192", NULL };
   double goal_least = 0, goal_median = median_run (goal, 3, NULL, &goal_least);
