@@ -91,6 +91,8 @@ typedef struct {
   MsStackPool *pool;
   MsStackPool *warp_pool;  /* warp-wide kernels: a stack per warp */
   Lane *lanes;
+  guint *tid;            /* the block's thread indices, x then y then z: 3 x n_lanes
+                            (warp-wide kernels read them side by side: ms_warp.tid) */
   guint n_lanes;
   guint8 *shared;
   guint shared_used;
@@ -2040,6 +2042,8 @@ run_block_warps (Worker *W, guint n)
             {
               W->warp = (guint16) w;
               ms_warp.lanes = &W->lanes[w * 32];
+              for (guint d = 0; d < 3; d++)
+                ms_warp.tid[d] = W->tid + d * W->n_lanes + w * 32;
               ms_warp.live = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
               ms_cur_lane = ms_warp.lanes;
               W->warp_ops = 0;
@@ -2308,12 +2312,13 @@ worker_new (const MsLaunch *launch, GError **error)
   W->free_running = launch->free_running && launch->site_at != NULL;
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
+  W->tid = g_new0 (guint, 3 * (gsize) n + 32);   /* + a warp: a partial last warp's lanes */
   for (guint t = 0; t < n; t++)
     {
       Lane *l = &W->lanes[t];
-      l->thread_idx.x = t % bx;
-      l->thread_idx.y = t / bx % by;
-      l->thread_idx.z = t / (bx * by);
+      l->thread_idx.x = W->tid[t] = t % bx;
+      l->thread_idx.y = W->tid[n + t] = t / bx % by;
+      l->thread_idx.z = W->tid[2 * n + t] = t / (bx * by);
       l->lane = (guint8) (t % 32);
       ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
@@ -2342,6 +2347,7 @@ worker_free (Worker *W)
   if (W->warp_pool)
     ms_stack_pool_free (W->warp_pool);
   g_aligned_free (W->lanes);
+  g_free (W->tid);
   g_aligned_free (W->shared);
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);

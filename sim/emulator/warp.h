@@ -31,6 +31,10 @@ typedef struct {
   uint8_t width[32];
   uint64_t res[32];
   MsLane *lanes;     /* the current warp's 32 (or fewer) lane records */
+  /* its lanes' threadIdx.x, .y and .z side by side (the lane records'
+   * thread_idx, 128 bytes apart there: a lane loop reading them from
+   * here is a load a vector of lanes) */
+  const unsigned *tid[3];
   uint32_t live;     /* its lanes that exist (a block's partial last warp) */
 } MsWarp;
 

@@ -95,7 +95,7 @@ class Printer(c_generator.CGenerator):
 
     def visit_StructRef(self, n):
         if isinstance(n.name, c_ast.ID) and n.name.name == "threadIdx":
-            return "ms_warp.lanes[ms_L].thread_idx." + n.field.name
+            return "ms_warp.tid[%d][ms_L]" % "xyz".index(n.field.name)
         # the field is an ID node: printed as a name, never as a variable
         return self._parenthesize_unless_simple(n.name) + n.type + n.field.name
 
