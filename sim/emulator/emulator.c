@@ -1951,6 +1951,23 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
   return TRUE;
 }
 
+int
+ms_warp_shfl_whole (const MsSite *site, unsigned sub, int a, unsigned size)
+{
+  /* warp_collective's shuffle for a whole converged warp: every lane of
+   * the mask is there, the width is valid; exec_shfl_view through views of
+   * the one width and argument (a stride of 0) takes its closed form */
+  static const guint8 width = 32;
+  Worker *W = cur_worker;
+  if (size != 4 && size != 8)
+    return 0;
+  exec_shfl_view (W, ms_warp.lanes, site, 0xffffffffu, sub, &width, 0, (const guint8 *) &a, 0,
+                  (const guint8 *) ms_warp.val, sizeof ms_warp.val[0], (guint8 *) ms_warp.res,
+                  sizeof ms_warp.res[0]);
+  warp_counted (W, site, 0xffffffffu, 0);
+  return 1;
+}
+
 /* The stops of the groups: the earliest site's runs for all lanes waiting
  * there (as run_warp picks it), which then go on; a collective that cannot
  * run yet lets a later site run.  FALSE when nothing can run (every lane

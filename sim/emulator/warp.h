@@ -82,6 +82,14 @@ typedef struct {
   uint32_t barrier_mask;
 } MsWarpSched;
 
+/* A shuffle (sub: MS_SHFL_*) by every lane of the warp, all in the group
+ * that runs (so none waits elsewhere: the warp is converged), of mask
+ * ~0u, argument a (0..31) and width 32: what its stop would do, without
+ * the lanes' masks, arguments and widths (each lane's value in val[i], its
+ * result to res[i]).  0 when it cannot (a value size a shuffle has not):
+ * the stop then gives the error. */
+int ms_warp_shfl_whole (const MsSite *site, unsigned sub, int a, unsigned size);
+
 /* Runs the stop of the earliest site that can run (S->n_stop > 0); 0
  * when none can (lanes wait at collectives that cannot complete). */
 int ms_warp_sched_step (MsWarpSched *S);

@@ -80,6 +80,8 @@ class Block:
         self.index = index
         self.stmts = []     # ("lane", text) or ("uniform", text)
         self.term = None    # ("goto", b) ("branch", cond, t, f) ("stop", ...) ("barrier", ...) ("exit",)
+        # a stop: ("stop", site, kind, size, next block, sub[, (argument, lane
+        # statements)]): the last for a shuffle of constant arguments (shuffle)
 
 
 class Printer(c_generator.CGenerator):
@@ -261,12 +263,26 @@ class Kernel:
         t = self.fresh("t")
         self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(val), t))
         self.lane("%s[ms_L] = %s;" % (t, self.expr(val)))
-        self.lane("ms_warp.mask[ms_L] = %s;" % m)
-        self.lane("ms_warp.arg[ms_L] = (int) (%s);" % a)
-        self.lane("ms_warp.width[ms_L] = (uint8_t) (%s);" % (w or "32"))
+        lanes_args = ["ms_warp.mask[ms_L] = %s;" % m, "ms_warp.arg[ms_L] = (int) (%s);" % a,
+                      "ms_warp.width[ms_L] = (uint8_t) (%s);" % (w or "32")]
+        # constants: the full mask, an argument of 0..31, width 32 (nearly
+        # every shuffle): a whole warp takes ms_warp_shfl_whole, and only the
+        # other groups store the lanes' mask, argument and width
+        a_const = self.const_int(arg)
+        whole = (self.const_int(mask) == 0xFFFFFFFF and a_const is not None and a_const < 32
+                 and (width is None or self.const_int(width) == 32))
+        if not whole:
+            for text in lanes_args:
+                self.lane(text)
         self.lane("ms_warp.val[ms_L][0] = 0;")
         self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
-        self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t, kind)
+        if whole:
+            nxt = self.new_block()
+            self.end(("stop", self.site(e), "MS_K_SHFL", "sizeof (%s[0])" % t, nxt, kind,
+                      (a_const, lanes_args)))
+            self.cur = nxt
+        else:
+            self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t, kind)
         self.lane("memcpy (&%s[ms_L], &ms_warp.res[ms_L], sizeof %s[0]);" % (t, t))
         return c_ast.ID(t)
 
@@ -830,6 +846,16 @@ class Kernel:
         elif term[0] == "goto":
             out.append("      goto B%d;" % term[1].index)
         elif term[0] == "stop":
+            if len(term) > 6:
+                # a shuffle of constant arguments: a whole warp runs it here
+                a_const, lanes_args = term[6]
+                out.append("      if (m == 0xffffffffu && ms_warp_shfl_whole (&%s, %s, %d, %s))"
+                           % (term[1], term[5], a_const, term[3]))
+                out.append("        goto B%d;" % term[4].index)
+                out.append("      MS_WARP_LANES (m, ms_L,")
+                out.append("        {")
+                out.extend("          " + text for text in lanes_args)
+                out.append("        });")
             out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, %s, m, %d);"
                        % (term[1], term[2], term[3], term[5], term[4].index))
             out.append("      continue;")
