@@ -537,8 +537,8 @@ sorted:;
 /* A store to the column the last store wrote (uniform_lines' column
  * stepping by whole lines: a transposed tile's next row, a sector of the
  * same 32 lines), while its L2 ways still hold those lines: the ways'
- * updates of cache_get's hit, in lane order, from the column's first line
- * and step alone (no list of lines and sector bits: callgrind, 36 -> 12
+ * updates of cache_get's hit, in lane order (the clock in a register, as
+ * it cannot wrap), from the column's first line and step alone (no list of lines and sector bits: callgrind, 36 -> 12
  * instructions a lane of transpose_naive's stores).  Returns the lanes so
  * stored (all 32, or those before the first way that lost its line, for
  * the caller to finish), *written their L2 sectors. */
@@ -605,28 +605,10 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
        * the generic per-line path keeps them in memory (measured: replay
        * of transpose_naive 4096^2 680 -> 524 ms) */
       guint64 evicted = 0;
-      guint i = done;
       Column *col = &s->column;
-      if (i == 0 && step != 0 && lines[0] == col->first && step == col->step
-          && s->l2.clock <= G_MAXUINT32 - n)
-        {
-          /* the lines of the last column stored: their ways, while they
-           * still hold them (the same updates as cache_get's, in order;
-           * the clock in a register, as it cannot wrap) */
-          guint64 clock = s->l2.clock;
-          for (; i < n; i++)
-            {
-              Way *w = &s->l2.way[col->way[i]];
-              if (G_UNLIKELY (w->tag != lines[i] + 1))
-                break;
-              w->used = (guint32) ++clock;
-              written += bits_count (bits[i]);
-              w->valid |= bits[i];
-              w->dirty |= bits[i];
-            }
-          s->l2.clock = clock;
-        }
-      for (; i < n; i++)
+      /* the lanes column_again did not store (all, unless this is the last
+       * column stored again and a way lost its line) */
+      for (guint i = done; i < n; i++)
         {
           Got g = cache_get (&s->l2, lines[i]);
           Way *w = &s->l2.way[g.way];
