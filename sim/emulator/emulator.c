@@ -220,12 +220,19 @@ shfl_width_bad (guint8 w)
   return (guint8) ((w & (w - 1)) | (w > 32) | (w == 0));   /* w & (w - 1): below 256 */
 }
 
+/* Whether a shuffle's value size is one the GPU has none for (4 or 8 bytes). */
+static inline gboolean
+shfl_size_bad (unsigned size)
+{
+  return size != 4 && size != 8;
+}
+
 /* A shuffle of a size or width the GPU has none for: its error message in
  * buf (TRUE), or FALSE. */
 static gboolean
 shfl_args_error (const MsSite *site, unsigned size, int width, char *buf, gsize len)
 {
-  if (size != 4 && size != 8)
+  if (shfl_size_bad (size))
     g_snprintf (buf, len, "%s:%d: __shfl of a %u-byte value; shuffle 4- or 8-byte values",
                 site->file, site->line, size);
   else if ((guint) width > 32u || shfl_width_bad ((guint8) width))
@@ -1928,7 +1935,7 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
        * runs: first one test for the whole group (a width of 1..32, a
        * power of two), then, on a failure, the lane that fails first */
       const guint8 *width = ms_warp.width;
-      guint8 bad = run->size != 4 && run->size != 8;
+      guint8 bad = (guint8) shfl_size_bad (run->size);
       FOR_LANES (*group, i, bad |= shfl_width_bad (width[i]););
       char msg[256];
       if (G_UNLIKELY (bad))
@@ -1959,7 +1966,7 @@ ms_warp_shfl_whole (const MsSite *site, unsigned sub, int a, unsigned size)
    * the one width and argument (a stride of 0) takes its closed form */
   static const guint8 width = 32;
   Worker *W = cur_worker;
-  if (size != 4 && size != 8)
+  if (shfl_size_bad (size))
     return 0;
   exec_shfl_view (W, ms_warp.lanes, site, 0xffffffffu, sub, &width, 0, (const guint8 *) &a, 0,
                   (const guint8 *) ms_warp.val, sizeof ms_warp.val[0], (guint8 *) ms_warp.res,
@@ -2018,13 +2025,7 @@ ms_warp_sched_step (MsWarpSched *S)
               S->stop[k++] = *st;
               continue;
             }
-          guint j = 0;
-          while (j < S->n_ready && S->ready[j].pc != st->pc)
-            j++;
-          if (j < S->n_ready)
-            S->ready[j].mask |= st->mask;
-          else
-            S->ready[S->n_ready++] = (MsWarpGroup) { st->pc, st->mask };
+          ms_warp_sched_ready (S, st->pc, st->mask);
         }
       S->n_stop = k;
       return TRUE;
