@@ -245,11 +245,12 @@ ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guin
       /* Lanes in runs on one word (a register-tiled GEMM's As[k][ty * TM +
        * m]: 16 lanes a word; taken when lanes 0 and 1 share one, a test of
        * every pair costing more than it saves on loads without runs): once
-       * the word is saturated (ms_rc_saturated)
-       * the run's later lanes change nothing (no lane is suspect on a word
-       * no lane wrote this epoch, and its reader slots stay), so they are
-       * skipped.  callgrind, gemm_regtile 256: the check 307.9 -> 255.6 M
-       * instructions. */
+       * the word is saturated (ms_rc_saturated) the run's later lanes
+       * change nothing (no lane is suspect on a word no lane wrote this
+       * epoch, and its reader slots stay), so they are skipped.  callgrind,
+       * gemm_regtile 256: the check 307.9 -> 255.6 M instructions.  (The
+       * broadcast above stays apart: its one vectorised test and early stop
+       * cost less than this loop for gemm_tiled's rows of A.) */
       guint64 done = G_MAXUINT64;   /* the offset of a saturated word */
       for (guint i = 0; i < MS_WARP_SIZE; i++)
         {
