@@ -9,6 +9,7 @@
 #include "emulator.h"
 #include "emulator-kernels.h"
 #include "problem.h"
+#include "warp.h"
 
 /* Runs kernel `name` with "name=value" settings; returns its stats or NULL
  * with *error set.  *checked tells whether the output matched. */
@@ -515,6 +516,59 @@ test_shared_arrays_per_launch (void)
     }
 }
 
+/* A hand-written warp-wide kernel: a whole warp loads in[0 .. 31] (the
+ * first use of a site takes the general path), then in[i[0] + i[1] *
+ * lane] (the whole-warp fast path's vectorised bounds test; lane 0's
+ * address alone is tested before it). */
+static MsSite window_site = { "test-emulator.c", 1, 1, -1 };
+
+static void
+window_entry (const MsLaunchArgs *L)
+{
+  for (int pass = 0; pass < 2; pass++)
+    {
+      guintptr in = (guintptr) L->buf[0];
+      for (unsigned l = 0; l < 32; l++)
+        ms_warp.addr[l] = (volatile uint8_t *) (in + (guintptr) ((pass ? L->i[0] + L->i[1] * l
+                                                                         : l) * 4));
+      ms_warp_access (&window_site, ms_warp.live, 4, MS_K_LD, 0);
+    }
+}
+
+/* The whole-warp fast path's bounds test: a warp that reads below its
+ * buffer, past its end, or across either edge by one lane, in ascending
+ * or descending lane order, fails; one that fits, up to either end, runs. */
+static void
+test_warp_wide_bounds (void)
+{
+  static int arena[256];   /* the buffer, 64 ints, in the middle of it */
+  const struct { long long first, step; gboolean ok; } cases[] = {
+    { 0, 1, TRUE }, { 32, 1, TRUE }, { 17, 1, TRUE }, { -1, 1, FALSE }, { -32, 1, FALSE },
+    { -64, 1, FALSE }, { 33, 1, FALSE }, { 64, 1, FALSE }, { 96, 1, FALSE },
+    { 31, -1, TRUE }, { 63, -1, TRUE }, { 30, -1, FALSE }, { 0, -1, FALSE },
+    { 64, -1, FALSE },
+  };
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      MsLaunch launch = { .kernel = "window", .entry = window_entry, .warp_entry = window_entry,
+                          .n_buffers = 1, .threads = 1 };
+      launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+      launch.args.buf[0] = arena + 96;
+      launch.args.i[0] = cases[c].first;
+      launch.args.i[1] = cases[c].step;
+      launch.buffer_names[0] = "in";
+      launch.buffer_bytes[0] = 64 * sizeof (int);
+      g_autoptr (GError) error = NULL;
+      gboolean ok = ms_emulate (&launch, &error);
+      g_test_message ("in[%lld + %lld * lane]: %s", cases[c].first, cases[c].step,
+                      ok ? "ran" : error->message);
+      g_assert_cmpint (ok, ==, cases[c].ok);
+      if (!ok)
+        g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_OUT_OF_BOUNDS);
+    }
+  g_assert_cmpuint (ms_emulator_warp_wide_warps (), >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -534,6 +588,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);
   g_test_add_func ("/emulator/warp-wide", test_warp_wide);
+  g_test_add_func ("/emulator/warp-wide-bounds", test_warp_wide_bounds);
   g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);
