@@ -26,6 +26,8 @@ typedef struct {
   EmitFn emit;
   gpointer ctx;
   gboolean any;
+  guint n_used;         /* groups held (used) over all warps: 0, the usual,
+                           skips the slot scans */
   guint32 block;
   guint64 merged, unrolled;
   Group g[MAX_WARPS][SLOTS];
@@ -193,6 +195,7 @@ release (State *s, Group *g)
       g_array_set_size (g->held, 0);
       g->unroll = NULL;
       g->used = FALSE;
+      s->n_used--;
       return;
     }
   MsWarpAccess a = g->first;
@@ -204,6 +207,7 @@ release (State *s, Group *g)
       s->emit (s->ctx, &a);
     }
   g->used = FALSE;
+  s->n_used--;
 }
 
 static void
@@ -217,7 +221,7 @@ state_free_arrays (State *s)
 static void
 flush_all (State *s)
 {
-  for (guint w = 0; w < MAX_WARPS; w++)
+  for (guint w = 0; w < MAX_WARPS && s->n_used > 0; w++)
     for (guint k = 0; k < SLOTS; k++)
       if (s->g[w][k].used)
         release (s, &s->g[w][k]);
@@ -275,14 +279,14 @@ process (State *s, const MsWarpAccess *a)
     }
   Group *slots = s->g[a->warp];
   /* a record of another site ends the warp's unrolled loops */
-  for (guint k = 0; k < SLOTS; k++)
+  for (guint k = 0; k < SLOTS && s->n_used > 0; k++)
     if (slots[k].used && slots[k].unroll
         && (slots[k].first.site != a->site || slots[k].first.space != a->space))
       release (s, &slots[k]);
   const MsGrouping *grouping = MS_OP_IS_ATOMIC (a->op) ? &no_grouping : site_grouping (s->r, a);
   if (grouping->n_blocks > 0)
     {
-      for (guint k = 0; k < SLOTS; k++)
+      for (guint k = 0; k < SLOTS && s->n_used > 0; k++)
         if (slots[k].used && slots[k].unroll && slots[k].first.site == a->site)
           {
             g_array_append_val (slots[k].held, *a);
@@ -290,6 +294,7 @@ process (State *s, const MsWarpAccess *a)
           }
       Group *g = take_slot (s, slots);
       g->used = TRUE;
+      s->n_used++;
       g->unroll = grouping;
       g->first = *a;
       if (g->held == NULL)
@@ -303,7 +308,7 @@ process (State *s, const MsWarpAccess *a)
       s->emit (s->ctx, a);
       return;
     }
-  for (guint k = 0; k < SLOTS; k++)
+  for (guint k = 0; k < SLOTS && s->n_used > 0; k++)
     {
       Group *g = &slots[k];
       if (!g->used || g->unroll || g->first.site != a->site || g->first.space != a->space)
@@ -315,6 +320,7 @@ process (State *s, const MsWarpAccess *a)
               MsWarpAccess m = g->first;
               m.width = (guint8) (m.width * g->fuse);
               g->used = FALSE;
+              s->n_used--;
               s->merged += g->fuse - 1;
               s->emit (s->ctx, &m);
             }
@@ -330,6 +336,7 @@ process (State *s, const MsWarpAccess *a)
     }
   Group *free_slot = take_slot (s, slots);
   free_slot->used = TRUE;
+  s->n_used++;
   free_slot->count = 1;
   free_slot->fuse = fuse;
   free_slot->first = *a;
