@@ -180,16 +180,8 @@ cost_unordered (const MsArch *arch, const MsWarpAccess *a, guint32 mask,
   cost->lines = nl;
 }
 
-/* Population count without relying on the POPCNT instruction (the default
- * x86-64 target lacks it and GCC would call libgcc). */
-static inline guint
-popcount32 (guint32 v)
-{
-  v = v - ((v >> 1) & 0x55555555u);
-  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
-  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
+/* Population count of 64 bits without relying on the POPCNT instruction
+ * (ms_lanes_count's, access.h, for 32). */
 static inline guint
 popcount64 (guint64 v)
 {
@@ -427,7 +419,7 @@ cost_shrink (const MsArch *arch, const MsWarpAccess *a, guint32 mask, MsGlobalCo
 
   memset (cost, 0, sizeof *cost);
   cost->requests = 1;
-  cost->bytes = (guint64) a->width * popcount32 (mask);
+  cost->bytes = (guint64) a->width * ms_lanes_count (mask);
   for (guint i = 0; i < n; i++)
     {
       cost->transactions[seg[i].size == 32 ? 0 : seg[i].size == 64 ? 1 : 2]++;
@@ -471,7 +463,7 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
       return;
     }
   cost->requests = 1;
-  cost->bytes = width * popcount32 (mask);
+  cost->bytes = width * ms_lanes_count (mask);
   cost->transactions[0] = cost->transactions[1] = cost->transactions[2] = 0;
 
   if (G_LIKELY (sshift >= 0 && lshift >= sshift))

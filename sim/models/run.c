@@ -31,10 +31,8 @@ struct MsModelRun {
 };
 
 static void
-site_counters_grow (SiteCounters *s, guint slot)
+site_counters_grow_to (SiteCounters *s, guint slot)
 {
-  if (G_LIKELY (slot < s->n))
-    return;
   guint n = MAX (s->n * 2, MAX (slot + 1, 64u * MS_N_SPACES));
   s->c = g_renew (MsCounters, s->c, n);
   s->op = g_renew (guint8, s->op, n);
@@ -43,6 +41,14 @@ site_counters_grow (SiteCounters *s, guint slot)
   memset (s->op + s->n, 0, n - s->n);
   memset (s->width + s->n, 0, n - s->n);
   s->n = n;
+}
+
+/* slot's counters made (the common case, a site seen before, inline) */
+static inline void
+site_counters_grow (SiteCounters *s, guint slot)
+{
+  if (G_UNLIKELY (slot >= s->n))
+    site_counters_grow_to (s, slot);
 }
 
 static void
@@ -62,7 +68,7 @@ count_record (const MsModelRun *run, SiteCounters *s, const MsWarpAccess *a)
   site_counters_grow (s, slot);
   MsCounters *c = &s->c[slot];
   guint32 mask = ms_warp_lanes (a->mask, run->arch->warp_size);
-  guint n_active = (guint) __builtin_popcount (mask);
+  guint n_active = ms_lanes_count (mask);
   /* the lanes that exist in this warp: a block's last warp may be short */
   guint64 first = (guint64) a->warp * MS_WARP_SIZE;
   guint64 exist = run->threads_per_block > first ? run->threads_per_block - first : 0;

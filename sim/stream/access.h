@@ -92,6 +92,17 @@ ms_warp_lanes (guint32 mask, int warp_size)
   return warp_size >= MS_WARP_SIZE ? mask : mask & ((1u << warp_size) - 1u);
 }
 
+/* The lanes set in a mask, without relying on the POPCNT instruction (the
+ * default x86-64 target lacks it, and GCC would call libgcc's
+ * __popcountdi2 for __builtin_popcount: a call a record). */
+static inline guint
+ms_lanes_count (guint32 v)
+{
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (((v + (v >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
 /* log2 of v when v is a power of two, else -1. */
 static inline int
 ms_exact_log2 (guint64 v)

@@ -266,7 +266,7 @@ take_slot (State *s, Group *slots)
 }
 
 static void
-process (State *s, const MsWarpAccess *a)
+process_held (State *s, const MsWarpAccess *a)
 {
   if (s->any && a->block != s->block)
     flush_all (s);
@@ -340,6 +340,26 @@ process (State *s, const MsWarpAccess *a)
   free_slot->count = 1;
   free_slot->fuse = fuse;
   free_slot->first = *a;
+}
+
+/* A record: straight on when no group is held and its site merges
+ * nothing (the usual case, inline: a call and the whole function's
+ * register saves a record cost 10% of the filter), else process_held. */
+static inline void
+process (State *s, const MsWarpAccess *a)
+{
+  if (s->n_used == 0 && a->warp < MAX_WARPS && !MS_OP_IS_ATOMIC (a->op))
+    {
+      const MsGrouping *grouping = site_grouping (s->r, a);
+      if (grouping->n_blocks == 0 && grouping->fuse <= 1)
+        {
+          s->any = TRUE;
+          s->block = a->block;
+          s->emit (s->ctx, a);
+          return;
+        }
+    }
+  process_held (s, a);
 }
 
 /* ---- the sink's two parts ---- */

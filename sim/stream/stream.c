@@ -130,10 +130,14 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
       g_array_set_size (buf, 0);
       return;
     }
-  /* the head: what it buffered before it became the head goes first */
-  for (guint i = 0; i < buf->len; i++)
-    ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
-  g_array_set_size (buf, 0);
+  /* the head: what it buffered before it became the head goes first (a
+   * test, not a call, in the usual case of nothing buffered) */
+  if (G_UNLIKELY (buf->len > 0))
+    {
+      for (guint i = 0; i < buf->len; i++)
+        ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
+      g_array_set_size (buf, 0);
+    }
   ms_sinks_ordered_access (o->sinks, a);
 }
 

@@ -134,7 +134,7 @@ write_access (gpointer user, const MsWarpAccess *a)
         }
     }
   w->records++;
-  w->lanes += (guint) __builtin_popcount (mask);
+  w->lanes += ms_lanes_count (mask);
   if (w->buf->len >= FLUSH_BYTES)
     flush (w, FALSE);
 }
