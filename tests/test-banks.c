@@ -1378,6 +1378,66 @@ test_memo (void)
   g_rand_free (r);
 }
 
+/* The model's cost of x, given as a producer gives it: with the word that
+ * its lanes are one stride apart when `say` (access.h); checked against
+ * ms_banks_cost. */
+static void
+assert_memo_cost (const MsArch *arch, const MsWarpAccess *x, gboolean say, guint i)
+{
+  guint64 v[MS_COUNTER_SLOTS] = { 0 };
+  MsSharedCost want;
+  if (say)
+    ms_stride_hint = (MsStrideHint) { x, x->addr[1] - x->addr[0] };
+  ms_model_banks.cost (arch, x, v);
+  ms_stride_hint.record = NULL;
+  ms_banks_cost (arch, x, &want);
+  if (v[MS_SLOT_WAVEFRONTS] != want.wavefronts || v[MS_SLOT_IDEAL] != want.ideal
+      || v[MS_SLOT_EXCESSIVE] != want.excessive)
+    g_error ("access %u (width %u, stride %" G_GINT64_FORMAT ", said %d): model %"
+             G_GUINT64_FORMAT " wavefronts, ms_banks_cost %u", i, x->width,
+             (gint64) (x->addr[1] - x->addr[0]), say, v[MS_SLOT_WAVEFRONTS], want.wavefronts);
+}
+
+/* The memo with the producer's stride word: a strided whole warp after an
+ * entry whose lanes 0 and 1 are as far apart but another lane is not (no
+ * hit), after a strided entry (a hit, shifted by whole words), and the
+ * unstrided access again (no hit from the strided entry). */
+static void
+test_memo_stride_hint (void)
+{
+  static const gint64 strides[] = { 0, 1, 2, 3, 4, 8, 16, 17, 31, 32, 33, 64, -1, -2, -32 };
+  static const guint widths[] = { 4, 8, 16 };
+  MsArch arch;
+  arch_h100 (&arch);
+  GRand *r = g_rand_new_with_seed (4242);
+  MsSite site = { "memo-hint.cu", 1, 0, 11 };
+  for (guint i = 0; i < 4000; i++)
+    {
+      MsWarpAccess s, t;
+      memset (&s, 0, sizeof s);
+      s.site = &site;
+      s.space = MS_SPACE_SHARED;
+      s.width = (guint8) widths[g_rand_int_range (r, 0, 3)];
+      s.op = g_rand_boolean (r) ? MS_OP_LD : MS_OP_ST;
+      s.mask = 0xffffffffu;
+      gint64 d = strides[g_rand_int_range (r, 0, G_N_ELEMENTS (strides))] * s.width;
+      guint64 a0 = 65536 + s.width * (guint64) g_rand_int_range (r, 0, 4096);
+      for (guint l = 0; l < 32; l++)
+        s.addr[l] = (guint64) ((gint64) a0 + d * (gint64) l);
+      t = s;
+      t.addr[g_rand_int_range (r, 2, 32)] += arch.bank_bytes * (guint64) g_rand_int_range (r, 1, 40);
+      assert_memo_cost (&arch, &t, FALSE, i);   /* the entry: not strided */
+      assert_memo_cost (&arch, &s, TRUE, i);    /* no hit */
+      for (guint l = 0; l < 32; l++)            /* whole words on: a hit */
+        s.addr[l] += arch.bank_bytes * 7;
+      assert_memo_cost (&arch, &s, TRUE, i);
+      for (guint l = 0; l < 32; l++)
+        t.addr[l] += arch.bank_bytes * 7;
+      assert_memo_cost (&arch, &t, FALSE, i);   /* no hit from the strided entry */
+    }
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1400,6 +1460,7 @@ main (int argc, char **argv)
   g_test_add_func ("/banks/xor-swizzle", test_xor_swizzle);
   g_test_add_func ("/banks/unordered", test_unordered);
   g_test_add_func ("/banks/memo", test_memo);
+  g_test_add_func ("/banks/memo-stride-hint", test_memo_stride_hint);
   g_test_add_func ("/banks/misaligned", test_misaligned);
   g_test_add_func ("/banks/cc1x", test_cc1x);
   g_test_add_func ("/banks/kepler64", test_kepler64);

@@ -516,6 +516,92 @@ test_shared_arrays_per_launch (void)
     }
 }
 
+/* What the sinks saw of the producer's stride word (access.h). */
+typedef struct {
+  guint64 hinted, strided_full, records;
+} HintSeen;
+
+/* Every record said to be strided is: all 32 lanes active, one stride
+ * apart.  Counts the records, the strided whole warps and those said so. */
+static void
+check_hint (HintSeen *seen, const MsWarpAccess *a)
+{
+  guint64 d = a->addr[1] - a->addr[0], hint = 0;
+  gboolean truly = a->mask == 0xffffffffu;
+  for (guint l = 0; l < MS_WARP_SIZE && truly; l++)
+    truly = a->addr[l] == a->addr[0] + l * d;
+  seen->records++;
+  seen->strided_full += truly;
+  if (ms_access_strided (a, &hint))
+    {
+      g_assert_true (truly);
+      g_assert_cmpuint (hint, ==, d);
+      seen->hinted++;
+    }
+}
+
+static void
+hint_parallel (gpointer worker, const MsWarpAccess *a)
+{
+  G_LOCK_DEFINE_STATIC (seen);
+  G_LOCK (seen);
+  check_hint (worker, a);
+  G_UNLOCK (seen);
+}
+
+static gpointer
+hint_worker (gpointer user)
+{
+  return user;
+}
+
+static void
+hint_ordered (gpointer user, const MsWarpAccess *a)
+{
+  check_hint ((HintSeen *) user + 1, a);
+}
+
+/* The emulator's stride word is true of every record it is said of, in
+ * the sinks' parallel part and in their ordered part, on one thread and on
+ * three, and said of the strided whole warps of global accesses and shared
+ * stores (transpose_naive: every record but its two sites' first, which
+ * the general path runs).  Buffered records (a block's that is not the
+ * head of the stream order) are copies: nothing is said of them. */
+static void
+test_stride_hint (void)
+{
+  const char *kernels[][2] = {
+    { "transpose_naive", "256x128" }, { "transpose_padded", "256x128" },
+    { "reduce_sequential", "65536" }, { "gemm_regtile", "128" },
+    { "stencil_shared", "64x64x8" }, { "reduce_interleaved", "65536" },
+  };
+  for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)
+    for (guint threads = 1; threads <= 3; threads += 2)
+      {
+        g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (kernels[k][0]));
+        if (kernels[k][1])
+          g_assert_true (ms_problem_set_size (p, kernels[k][1], NULL));
+        g_assert_true (ms_problem_setup (p, NULL));
+        HintSeen seen[2] = { { 0 } };
+        MsStreamSink sink = { .worker_new = hint_worker, .access = hint_parallel,
+                              .ordered = hint_ordered, .user = seen };
+        MsSinks extra = { { &sink }, 1 };
+        g_autoptr (MsStats) stats = NULL;
+        g_assert_true (ms_problem_simulate (p, ms_arch_default (), threads, &extra, &stats,
+                                            NULL));
+        g_test_message ("%s, %u threads: parallel %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                        " strided whole warps (%" G_GUINT64_FORMAT " records) said so, ordered %"
+                        G_GUINT64_FORMAT, kernels[k][0], threads, seen[0].hinted,
+                        seen[0].strided_full, seen[0].records, seen[1].hinted);
+        g_assert_cmpuint (seen[0].records, ==, seen[1].records);
+        if (strcmp (kernels[k][0], "transpose_naive") == 0)   /* but a site's first use,
+                                                                 the general path's */
+          g_assert_cmpuint (seen[0].hinted + 2, >=, seen[0].records);
+        else
+          g_assert_cmpuint (seen[0].hinted, >, 0);
+      }
+}
+
 /* A hand-written warp-wide kernel: a whole warp loads in[0 .. 31] (the
  * first use of a site takes the general path), then in[i[0] + i[1] *
  * lane] (the whole-warp fast path's vectorised bounds test; lane 0's
@@ -589,6 +675,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);
   g_test_add_func ("/emulator/warp-wide", test_warp_wide);
   g_test_add_func ("/emulator/warp-wide-bounds", test_warp_wide_bounds);
+  g_test_add_func ("/emulator/stride-hint", test_stride_hint);
   g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);

@@ -795,6 +795,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
     }
   guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
+  gboolean strided = FALSE;   /* every lane: addr[0] + l * stride */
+  guint64 stride = 0;
   guint64 vbase = W->region_vbase - lo;
   if (group == 0xffffffffu && as == sizeof (guint64) && W->region_span >= size
       && !(shared && op == MS_OP_LD))
@@ -808,18 +810,24 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       typedef guint64 V2 __attribute__ ((vector_size (16)));
       V2 vlo = { lo, lo }, vlim = { W->region_span - size, W->region_span - size };
       V2 vb = { vbase, vbase }, bad = { 0, 0 }, vlow = { 0, 0 };
-      for (guint i = 0; i < MS_WARP_SIZE; i += 2)
+      /* and whether the lanes are one stride apart (ms_stride_hint) */
+      guint64 a0 = (guint64) LANE_ADDR (0);
+      stride = (guint64) LANE_ADDR (1) - a0;
+      V2 e = { a0, a0 + stride }, step = { 2 * stride, 2 * stride }, off_stride = { 0, 0 };
+      for (guint i = 0; i < MS_WARP_SIZE; i += 2, e += step)
         {
           V2 a;
           memcpy (&a, A + i * sizeof (guint64), sizeof a);
           V2 o = a - vlo;
           bad |= o | (vlim - o);
           vlow |= a;
+          off_stride |= a ^ e;
           a += vb;
           memcpy (&acc.addr[i], &a, sizeof a);
         }
       if (((bad[0] | bad[1]) >> 63) != 0 || ((vlow[0] | vlow[1]) & (size - 1)) != 0)
         return 0;
+      strided = (off_stride[0] | off_stride[1]) == 0;
     }
   else
     {
@@ -906,7 +914,10 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   acc.op = (guint8) op;
   acc.width = (guint8) size;
   acc.mask = group;
+  if (strided)
+    ms_stride_hint = (MsStrideHint) { &acc, stride };
   emit (W, &acc);
+  ms_stride_hint.record = NULL;
   if (copy_late)
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES

@@ -853,6 +853,7 @@ typedef struct {
   guint32 mask;
   guint8 width, op;
   guint16 sub;                    /* the first lane's byte within its word */
+  gboolean strided;               /* a whole warp, rel[l] = l * rel[1] */
   MsSharedCost cost;
   guint64 rel[MS_WARP_SIZE];      /* active lane's address - the first's */
 } BankMemo;
@@ -908,13 +909,21 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
   guint lanes = (guint) __builtin_ctz (32u - (guint) __builtin_clz (mask))
                 + (guint) __builtin_ctz (mask);
   BankMemo *e = &t->e[((guint) a->site->id * 8 + lanes % 8) % MEMO_ENTRIES];
-  guint64 a0 = a->addr[__builtin_ctz (mask)];
+  guint64 a0 = a->addr[__builtin_ctz (mask)], d = 0;
   guint16 sub = (guint16) (a0 & (bb - 1));
+  /* the producer's word that the lanes are one stride apart (access.h) */
+  gboolean strided = mask == 0xffffffffu && ms_access_strided (a, &d);
   if (e->site == a->site && e->mask == mask && e->width == a->width && e->op == a->op
       && e->sub == sub)
     {
       guint64 differ = 0, high = 0;
-      if (mask == 0xffffffffu)
+      if (strided && e->strided)
+        {
+          /* lanes 0, 1 and 31 below 2^48: every lane is, unwrapped */
+          differ = d ^ e->rel[1];
+          high = a0 | (a0 + d) | (a0 + (MS_WARP_SIZE - 1) * d);
+        }
+      else if (mask == 0xffffffffu)
         for (guint l = 0; l < MS_WARP_SIZE; l++)   /* vectorised */
           {
             differ |= (a->addr[l] - a0) ^ e->rel[l];
@@ -950,6 +959,9 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
       guint l = (guint) __builtin_ctz (m);
       e->rel[l] = a->addr[l] - a0;
     }
+  e->strided = mask == 0xffffffffu;
+  for (guint l = 0; l < MS_WARP_SIZE && e->strided; l++)
+    e->strided = e->rel[l] == l * e->rel[1];
 }
 
 static void

@@ -81,15 +81,18 @@ ms_coalescing_uniform (const MsWarpAccess *a, guint32 mask, guint sshift, guint 
     return MS_UNIFORM_NONE;
   typedef guint64 V2 __attribute__ ((vector_size (16)));
   guint64 a0 = a->addr[0], d = a->addr[1] - a0, w = a->width;
-  V2 e = { a0, a0 + d }, step = { 2 * d, 2 * d }, chk = { 0, 0 };
-  for (guint l = 0; l < MS_WARP_SIZE; l += 2, e += step)
+  if (!ms_access_strided (a, &d))   /* the producer's word, or the test */
     {
-      V2 x;
-      memcpy (&x, a->addr + l, sizeof x);
-      chk |= x ^ e;
+      V2 e = { a0, a0 + d }, step = { 2 * d, 2 * d }, chk = { 0, 0 };
+      for (guint l = 0; l < MS_WARP_SIZE; l += 2, e += step)
+        {
+          V2 x;
+          memcpy (&x, a->addr + l, sizeof x);
+          chk |= x ^ e;
+        }
+      if ((chk[0] | chk[1]) != 0)
+        return MS_UNIFORM_NONE;
     }
-  if ((chk[0] | chk[1]) != 0)
-    return MS_UNIFORM_NONE;
   if (d == 0 || d == w)
     {
       *bytes = d == 0 ? w : w * MS_WARP_SIZE;

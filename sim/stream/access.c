@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+__thread MsStrideHint ms_stride_hint;
+
 static const char *const space_names[MS_N_SPACES] = { "global", "shared", "local" };
 static const char *const op_names[MS_N_OPS] = { "ld", "st", "atom", "red" };
 

@@ -92,6 +92,31 @@ ms_warp_lanes (guint32 mask, int warp_size)
   return warp_size >= MS_WARP_SIZE ? mask : mask & ((1u << warp_size) - 1u);
 }
 
+/* A producer's word on the record it is delivering: every one of its 32
+ * lanes is active and addr[l] = addr[0] + l * stride (a row, a column, a
+ * broadcast), which the models would otherwise find lane by lane, each
+ * for itself.  The emulator sets it (record = its record) just before
+ * handing the record to the sinks and clears it once they return, so it
+ * speaks of that object only while they look at it: a copy, a record
+ * another producer made or one delivered later (a block's buffered
+ * records) is not `record`, and the models look at its lanes.  Per
+ * thread. */
+typedef struct {
+  const void *record;
+  guint64 stride;
+} MsStrideHint;
+extern __thread MsStrideHint ms_stride_hint;
+
+/* Whether the producer said a's lanes are one stride apart (*stride). */
+static inline gboolean
+ms_access_strided (const void *a, guint64 *stride)
+{
+  if (ms_stride_hint.record != a)
+    return FALSE;
+  *stride = ms_stride_hint.stride;
+  return TRUE;
+}
+
 /* The lanes set in a mask, without relying on the POPCNT instruction (the
  * default x86-64 target lacks it, and GCC would call libgcc's
  * __popcountdi2 for __builtin_popcount: a call a record). */
