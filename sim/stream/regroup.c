@@ -52,31 +52,38 @@ struct MsRegroup {
 
 static const MsGrouping no_grouping = { .fuse = 1 };
 
-static const MsGrouping *
+/* site_grouping's first question about a site: the grouping function's
+ * answer, kept in the table. */
+static void
+site_grouping_ask (MsRegroup *r, const MsWarpAccess *a, int id)
+{
+  g_mutex_lock (&r->lock);
+  if (!g_atomic_int_get (&r->ready[id]))
+    {
+      MsGrouping g = { 0 };
+      r->grouping (r->data, a, &g);
+      if (g.fuse == 0)
+        g.fuse = 1;
+      if (g.n_blocks > G_N_ELEMENTS (g.blocks))
+        g.n_blocks = 0;
+      for (guint k = 0; k < g.n_blocks; k++)
+        if (g.blocks[k] == 0)
+          g.n_blocks = 0;
+      r->table[id] = g;
+      g_atomic_int_set (&r->ready[id], 1);
+    }
+  g_mutex_unlock (&r->lock);
+}
+
+/* The grouping of a's site (inline: every record asks). */
+static inline const MsGrouping *
 site_grouping (MsRegroup *r, const MsWarpAccess *a)
 {
   int id = a->site->id;
   if (id < 0 || id >= MS_MAX_SITES || r->grouping == NULL)
     return &no_grouping;
-  if (!g_atomic_int_get (&r->ready[id]))
-    {
-      g_mutex_lock (&r->lock);
-      if (!g_atomic_int_get (&r->ready[id]))
-        {
-          MsGrouping g = { 0 };
-          r->grouping (r->data, a, &g);
-          if (g.fuse == 0)
-            g.fuse = 1;
-          if (g.n_blocks > G_N_ELEMENTS (g.blocks))
-            g.n_blocks = 0;
-          for (guint k = 0; k < g.n_blocks; k++)
-            if (g.blocks[k] == 0)
-              g.n_blocks = 0;
-          r->table[id] = g;
-          g_atomic_int_set (&r->ready[id], 1);
-        }
-      g_mutex_unlock (&r->lock);
-    }
+  if (G_UNLIKELY (!g_atomic_int_get (&r->ready[id])))
+    site_grouping_ask (r, a, id);
   return &r->table[id];
 }
 
