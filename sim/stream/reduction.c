@@ -12,12 +12,11 @@ struct MsReduction {
   MsStreamSink sink;
 };
 
-/* a itself, or a copy with the reduction's op in *copy */
+/* filter for a global atomic: a itself, or a copy with the reduction's
+ * op in *copy */
 static const MsWarpAccess *
-filter (MsReduction *r, const MsWarpAccess *a, MsWarpAccess *copy)
+filter_atomic (MsReduction *r, const MsWarpAccess *a, MsWarpAccess *copy)
 {
-  if (a->op != MS_OP_ATOMIC || a->space != MS_SPACE_GLOBAL || a->site == NULL)
-    return a;
   int id = a->site->id;
   if (id < 0 || id >= MS_MAX_SITES)
     return a;
@@ -34,6 +33,16 @@ filter (MsReduction *r, const MsWarpAccess *a, MsWarpAccess *copy)
   *copy = *a;
   copy->op = MS_OP_RED;
   return copy;
+}
+
+/* a itself (anything but a global atomic: inline, every record asks), or
+ * a copy with the reduction's op in *copy */
+static inline const MsWarpAccess *
+filter (MsReduction *r, const MsWarpAccess *a, MsWarpAccess *copy)
+{
+  if (G_LIKELY (a->op != MS_OP_ATOMIC || a->space != MS_SPACE_GLOBAL || a->site == NULL))
+    return a;
+  return filter_atomic (r, a, copy);
 }
 
 typedef struct {
