@@ -283,6 +283,12 @@ test_warp_wide (void)
     { "test_warp_sync", { "n", "3000" }, NULL },
     { "test_atomics", { "n", "3000" }, NULL },
     { "test_early_exit", { "n", "3000" }, NULL },
+    /* one block whose warps each run 4096 elements of a grid-stride loop:
+     * past the warp's budget, other warps run and the warp goes on where
+     * it was (with the addresses and values of its access in flight) */
+    { "reduce_multiple", { "n", "2097152", "blocks", "1" }, NULL },
+    { "gemm_naive", { "n", "32", "m", "32", "k", "2100" }, NULL },   /* 4200 loads a warp */
+    { "test_shuffle", { "n", "3000" }, "1024" },
   };
   guint n_builds = 0;
   for (const MsKernel *const *k = ms_kernels (); *k != NULL; k++)

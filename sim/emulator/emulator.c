@@ -147,6 +147,8 @@ typedef struct {
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
   const MsWarpSched *warp_sched[32];   /* a waiting warp's groups */
   guint warp_ops;         /* instructions of the running warp this round */
+  MsWarp *warp_saved;     /* [32]: a warp's ms_warp while others run in its
+                             round's budget (made on the first yield) */
   gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
   guint64 warp_wide_done; /* warps run warp-wide */
 } Worker;
@@ -1852,8 +1854,17 @@ warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
     warp_stop_forever (W);
   if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
     {
+      /* The other warps run now and use ms_warp, the worker's one set of
+       * lane arrays, while this warp's instruction is still in flight (a
+       * load's addresses, which its lanes read their values at next; a
+       * shuffle's results): kept aside until it goes on. */
+      guint w = W->warp;
+      if (W->warp_saved == NULL)
+        W->warp_saved = g_new (MsWarp, 32);
+      W->warp_saved[w] = ms_warp;
       W->yielded = TRUE;
-      ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
+      ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+      ms_warp = W->warp_saved[w];
     }
 }
 
@@ -2405,6 +2416,7 @@ worker_free (Worker *W)
     ms_stack_pool_free (W->warp_pool);
   g_aligned_free (W->lanes);
   g_free (W->tid);
+  g_free (W->warp_saved);
   g_aligned_free (W->shared);
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
