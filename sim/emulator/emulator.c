@@ -1053,12 +1053,12 @@ exec_shfl_view (Worker *W, Lane *warp, const MsSite *site, guint32 group, guint 
         {
           /* unrolled: a lane's copy is then an index, a load and a store */
 #define SHFL_ALL(SRC) _Pragma ("GCC unroll 32") for (int i = 0; i < MS_WARP_SIZE; i++) SHFL_COPY (i, SRC)
-          switch (sub)
+          switch (sub)   /* a loop for each kind: the kind a constant */
             {
-            case MS_SHFL_IDX: SHFL_ALL (a); break;
-            case MS_SHFL_UP: SHFL_ALL (i >= a ? i - a : i); break;
-            case MS_SHFL_DOWN: SHFL_ALL (i + a < 32 ? i + a : i); break;
-            default: SHFL_ALL (i ^ a); break;
+            case MS_SHFL_IDX: SHFL_ALL (MS_SHFL_SOURCE (MS_SHFL_IDX, i, a)); break;
+            case MS_SHFL_UP: SHFL_ALL (MS_SHFL_SOURCE (MS_SHFL_UP, i, a)); break;
+            case MS_SHFL_DOWN: SHFL_ALL (MS_SHFL_SOURCE (MS_SHFL_DOWN, i, a)); break;
+            default: SHFL_ALL (MS_SHFL_SOURCE (MS_SHFL_XOR, i, a)); break;
             }
 #undef SHFL_ALL
           return TRUE;
@@ -2009,19 +2009,14 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
 }
 
 int
-ms_warp_shfl_whole (const MsSite *site, unsigned sub, int a, unsigned size)
+ms_warp_shfl_counted (const MsSite *site, unsigned size)
 {
   /* warp_collective's shuffle for a whole converged warp: every lane of
-   * the mask is there, the width is valid; exec_shfl_view through views of
-   * the one width and argument (a stride of 0) takes its closed form */
-  static const guint8 width = 32;
-  Worker *W = cur_worker;
+   * the mask is there, the width is valid; the kernel copies the results
+   * (exec_shfl_view's closed form, warp-compile.py) */
   if (shfl_size_bad (size))
     return 0;
-  exec_shfl_view (W, ms_warp.lanes, site, 0xffffffffu, sub, &width, 0, (const guint8 *) &a, 0,
-                  (const guint8 *) ms_warp.val, sizeof ms_warp.val[0], (guint8 *) ms_warp.res,
-                  sizeof ms_warp.res[0]);
-  warp_counted (W, site, 0xffffffffu, 0);
+  warp_counted (cur_worker, site, 0xffffffffu, 0);
   return 1;
 }
 

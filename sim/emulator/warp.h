@@ -82,13 +82,23 @@ typedef struct {
   uint32_t barrier_mask;
 } MsWarpSched;
 
-/* A shuffle (sub: MS_SHFL_*) by every lane of the warp, all in the group
- * that runs (so none waits elsewhere: the warp is converged), of mask
- * ~0u, argument a (0..31) and width 32: what its stop would do, without
- * the lanes' masks, arguments and widths (each lane's value in val[i], its
- * result to res[i]).  0 when it cannot (a value size a shuffle has not):
- * the stop then gives the error. */
-int ms_warp_shfl_whole (const MsSite *site, unsigned sub, int a, unsigned size);
+/* The lane whose value lane L reads in a shuffle of kind sub (MS_SHFL_*)
+ * by a whole warp with argument a (0..31) and width 32: the closed form of
+ * the fiber path's shuffles of one argument (exec_shfl_view) and of the
+ * warp-wide kernels' constant ones (warp-compile.py), one text for both. */
+#define MS_SHFL_SOURCE(sub, L, a)                                               \
+  ((sub) == MS_SHFL_IDX ? (a)                                                   \
+   : (sub) == MS_SHFL_UP ? ((L) >= (a) ? (L) - (a) : (L))                       \
+   : (sub) == MS_SHFL_DOWN ? ((L) + (a) < 32 ? (L) + (a) : (L))                 \
+   : (L) ^ (a))
+
+/* A shuffle of `size`-byte values by every lane of the warp, all in the
+ * group that runs (so none waits elsewhere: the warp is converged), of mask
+ * ~0u, a constant argument (0..31) and width 32, whose results the kernel
+ * reads from its values by the stop's closed form: counted as its stop
+ * would count it.  0 when it cannot (a value size a shuffle has not): the
+ * stop then gives the error. */
+int ms_warp_shfl_counted (const MsSite *site, unsigned size);
 
 /* Runs the stop of the earliest site that can run (S->n_stop > 0); 0
  * when none can (lanes wait at collectives that cannot complete). */

@@ -266,22 +266,23 @@ class Kernel:
         lanes_args = ["ms_warp.mask[ms_L] = %s;" % m, "ms_warp.arg[ms_L] = (int) (%s);" % a,
                       "ms_warp.width[ms_L] = (uint8_t) (%s);" % (w or "32")]
         # constants: the full mask, an argument of 0..31, width 32 (nearly
-        # every shuffle): a whole warp takes ms_warp_shfl_whole, and only the
-        # other groups store the lanes' mask, argument and width
+        # every shuffle): a whole warp reads its results here, from the
+        # values' own array, by the closed form of the stop (after
+        # ms_warp_shfl_counted counts it), and only the other groups store
+        # the lanes' values, masks, arguments and widths and stop
         a_const = self.const_int(arg)
         whole = (self.const_int(mask) == 0xFFFFFFFF and a_const is not None and a_const < 32
                  and (width is None or self.const_int(width) == 32))
-        if not whole:
-            for text in lanes_args:
-                self.lane(text)
-        self.lane("ms_warp.val[ms_L][0] = 0;")
-        self.lane("memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t))
+        val_args = ["ms_warp.val[ms_L][0] = 0;",
+                    "memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t)]
         if whole:
             nxt = self.new_block()
             self.end(("stop", self.site(e), "MS_K_SHFL", "sizeof (%s[0])" % t, nxt, kind,
-                      (a_const, lanes_args)))
+                      (a_const, val_args + lanes_args, t)))
             self.cur = nxt
         else:
+            for text in lanes_args + val_args:
+                self.lane(text)
             self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t, kind)
         self.lane("memcpy (&%s[ms_L], &ms_warp.res[ms_L], sizeof %s[0]);" % (t, t))
         return c_ast.ID(t)
@@ -848,10 +849,18 @@ class Kernel:
         elif term[0] == "stop":
             if len(term) > 6:
                 # a shuffle of constant arguments: a whole warp runs it here
-                a_const, lanes_args = term[6]
-                out.append("      if (m == 0xffffffffu && ms_warp_shfl_whole (&%s, %s, %d, %s))"
-                           % (term[1], term[5], a_const, term[3]))
-                out.append("        goto B%d;" % term[4].index)
+                # (each lane's source lane by warp.h's MS_SHFL_SOURCE, the
+                # fiber path's closed form)
+                a_const, lanes_args, t = term[6]
+                src = "MS_SHFL_SOURCE (%s, ms_L, %d)" % (term[5], a_const)
+                out.append("      if (m == 0xffffffffu && ms_warp_shfl_counted (&%s, %s))"
+                           % (term[1], term[3]))
+                out.append("        {")
+                out.append("          for (unsigned ms_L = 0; ms_L < 32; ms_L++)")
+                out.append("            memcpy (&ms_warp.res[ms_L], &%s[%s], sizeof %s[0]);"
+                           % (t, src, t))
+                out.append("          goto B%d;" % term[4].index)
+                out.append("        }")
                 out.append("      MS_WARP_LANES (m, ms_L,")
                 out.append("        {")
                 out.extend("          " + text for text in lanes_args)
