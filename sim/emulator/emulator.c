@@ -2488,7 +2488,7 @@ worker_run (gpointer data, gpointer user_data)
             {
               if (!ms_stream_order_wait (job->order, (guint64) b))
                 goto out;
-              W->ordered = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
+              W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
             }
           W->seq = (guint64) b;
           if (!run_block (W, sample_block (&job->sample, (guint64) b)))

@@ -2,6 +2,8 @@
 #include "config.h"
 #include "stream.h"
 
+#include <string.h>
+
 gboolean
 ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink)
 {
@@ -106,12 +108,31 @@ head (MsStreamOrder *o)
   return __atomic_load_n (&o->next, __ATOMIC_ACQUIRE);
 }
 
+/* Hands the records of a block's buffer to the sinks, in order, each
+ * with its producer's stride word; empties the buffer. */
+static void
+deliver_buffer (MsStreamOrder *o, GArray *buf)
+{
+  for (guint i = 0; i < buf->len; i++)
+    {
+      const MsOrderedRecord *r = &g_array_index (buf, MsOrderedRecord, i);
+      if (r->strided)
+        ms_stride_hint = (MsStrideHint) { &r->a, r->stride };
+      ms_sinks_ordered_access (o->sinks, &r->a);
+      ms_stride_hint.record = NULL;
+    }
+  g_array_set_size (buf, 0);
+}
+
 void
 ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a)
 {
   if (head (o) != block)
     {
-      g_array_append_vals (buf, a, 1);
+      MsOrderedRecord r;
+      memcpy (&r.a, a, sizeof r.a);
+      r.strided = ms_access_strided (a, &r.stride);
+      g_array_append_vals (buf, &r, 1);
       if (buf->len < MS_STREAM_ORDER_BUFFER)
         return;
       /* a long block: wait for its turn instead of buffering without end */
@@ -125,19 +146,13 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
           g_array_set_size (buf, 0);   /* an earlier block failed: nobody wants these */
           return;
         }
-      for (guint i = 0; i < buf->len; i++)
-        ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
-      g_array_set_size (buf, 0);
+      deliver_buffer (o, buf);
       return;
     }
   /* the head: what it buffered before it became the head goes first (a
    * test, not a call, in the usual case of nothing buffered) */
   if (G_UNLIKELY (buf->len > 0))
-    {
-      for (guint i = 0; i < buf->len; i++)
-        ms_sinks_ordered_access (o->sinks, &g_array_index (buf, MsWarpAccess, i));
-      g_array_set_size (buf, 0);
-    }
+    deliver_buffer (o, buf);
   ms_sinks_ordered_access (o->sinks, a);
 }
 
@@ -163,8 +178,7 @@ ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records)
       GArray *ready = ready_p;
       o->delivering = TRUE;
       g_mutex_unlock (&o->lock);
-      for (guint i = 0; i < ready->len; i++)
-        ms_sinks_ordered_access (o->sinks, &g_array_index (ready, MsWarpAccess, i));
+      deliver_buffer (o, ready);
       g_array_unref (ready);
       g_mutex_lock (&o->lock);
       o->delivering = FALSE;

@@ -101,11 +101,20 @@ void ms_stream_order_free (MsStreamOrder *o);
  * ms_stream_order_stop_at). */
 gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
 #define MS_STREAM_ORDER_BUFFER 65536
-/* One record of block (the caller runs it; buf is its buffer): to the
- * sinks now if block is the head, else into buf. */
+/* What a block's buffer holds (buf and records below): a record, and the
+ * producer's stride word on it (ms_stride_hint, access.h), given again
+ * when the record is delivered from the buffer. */
+typedef struct {
+  MsWarpAccess a;
+  guint64 stride;
+  gboolean strided;
+} MsOrderedRecord;
+/* One record of block (the caller runs it; buf, a GArray of
+ * MsOrderedRecord, is its buffer): to the sinks now if block is the head,
+ * else into buf. */
 void ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a);
-/* Hands over the block's remaining records (the GArray of MsWarpAccess is
- * taken). */
+/* Hands over the block's remaining records (the GArray of MsOrderedRecord
+ * is taken). */
 void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records);
 /* After block failed: blocks from it on are neither waited for nor
  * delivered; the blocks before it still are (so the first error of the
