@@ -886,8 +886,9 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
 #undef SHARED_STORES
     }
   /* loads only read and stores only write: lockstep semantics; a global
-   * load's copy comes after the models (its lines were asked for above) */
-  gboolean copy = (kind == MS_K_LD && copy_loads) || kind == MS_K_ST;
+   * load's copy comes after the models (its lines were asked for above);
+   * a shared store's values are in place already (SHARED_STORES) */
+  gboolean copy = (kind == MS_K_LD && copy_loads) || (kind == MS_K_ST && !shared);
   gboolean copy_late = copy && !shared && op == MS_OP_LD;
 #define COPY_ALL_LANES()                                                        \
   do {                                                                          \
