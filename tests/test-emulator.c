@@ -609,6 +609,48 @@ test_stride_hint (void)
       }
 }
 
+/* A hand-written warp-wide kernel of two warps: each stores a row of 32
+ * shared words, lane l's value l + warp * i[0], in one epoch (warp 0's
+ * store, a site's first use, takes the general path; warp 1's the fast
+ * path's whole-row stores, four lanes a vector). */
+static MsSite row_site = { "test-emulator.c", 2, 2, -1 };
+
+static void
+row_entry (const MsLaunchArgs *L)
+{
+  int *s = (int *) MS_SHARED_ (sizeof (int[32]), __alignof__ (int));
+  unsigned warp = ms_warp.tid[0][0] / 32;
+  for (unsigned l = 0; l < 32; l++)
+    {
+      int v = (int) (l + warp * (unsigned) L->i[0]);
+      ms_warp.addr[l] = (volatile uint8_t *) &s[l];
+      memcpy (ms_warp.val[l], &v, sizeof v);
+    }
+  ms_warp_access (&row_site, ms_warp.live, 4, MS_K_ST, 0);
+}
+
+/* Two warps storing the same values into one row in one epoch do not race
+ * (a store of the value already there); other values do: the whole-row
+ * store's same-value test, lane by lane. */
+static void
+test_row_store_same_value (void)
+{
+  for (long long differ = 0; differ < 2; differ++)
+    {
+      MsLaunch launch = { .kernel = "row", .entry = row_entry, .warp_entry = row_entry,
+                          .threads = 1 };
+      launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } };
+      launch.args.i[0] = differ;
+      g_autoptr (GError) error = NULL;
+      gboolean ok = ms_emulate (&launch, &error);
+      g_test_message ("values %s: %s", differ ? "differ" : "equal", ok ? "ran" : error->message);
+      if (differ)
+        g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE);
+      else
+        g_assert_no_error (error);
+    }
+}
+
 /* A hand-written warp-wide kernel: a whole warp loads in[0 .. 31] (the
  * first use of a site takes the general path), then in[i[0] + i[1] *
  * lane] (the whole-warp fast path's vectorised bounds test; lane 0's
@@ -683,6 +725,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/warp-wide", test_warp_wide);
   g_test_add_func ("/emulator/warp-wide-bounds", test_warp_wide_bounds);
   g_test_add_func ("/emulator/stride-hint", test_stride_hint);
+  g_test_add_func ("/emulator/row-store-same-value", test_row_store_same_value);
   g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);
   g_test_add_func ("/emulator/sample/counts", test_sample_counts);
   g_test_add_func ("/emulator/sample/blocks", test_sample_blocks);

@@ -879,7 +879,25 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         copy_value ((void *) a_, LANE_VAL (i), SIZE);                                         \
       }                                                                                       \
   })
-      if (size == 4)
+      if (size == 4 && plain && strided && stride == 4 && vs == 16)
+        {
+          /* a whole warp storing a row of 32 words: four lanes a vector
+           * (lanes on distinct words: their order does not matter) */
+          typedef guint32 V4 __attribute__ ((vector_size (16)));
+          guint8 *row = (guint8 *) LANE_ADDR (0);
+          memset (W->shadow + ((guintptr) row - lo), 1, MS_WARP_SIZE * 4);
+          for (guint i = 0; i < MS_WARP_SIZE; i += 4)
+            {
+              V4 v, old;
+              for (guint k = 0; k < 4; k++)
+                memcpy (&v[k], LANE_VAL (i + k), 4);
+              memcpy (&old, row + 4 * i, sizeof old);
+              V4 eq = (V4) (old == v) & (V4) { 1, 2, 4, 8 };
+              same_value |= (eq[0] | eq[1] | eq[2] | eq[3]) << i;
+              memcpy (row + 4 * i, &v, sizeof v);
+            }
+        }
+      else if (size == 4)
         SHARED_STORES (4);
       else
         SHARED_STORES (size);
