@@ -288,6 +288,9 @@ test_warp_wide (void)
      * it was (with the addresses and values of its access in flight) */
     { "reduce_multiple", { "n", "2097152", "blocks", "1" }, NULL },
     { "gemm_naive", { "n", "32", "m", "32", "k", "2100" }, NULL },   /* 4200 loads a warp */
+    /* and where a warp's lanes diverge: long data-dependent rows */
+    { "per_thread_sum", { "n", "1024", "peak", "8192" }, NULL },
+    { "per_thread_sum_capped", { "n", "1024", "peak", "8192", "cap", "1048576" }, NULL },
     { "test_shuffle", { "n", "3000" }, "1024" },
   };
   guint n_builds = 0;
