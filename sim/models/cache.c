@@ -538,8 +538,9 @@ sorted:;
  * stepping by whole lines: a transposed tile's next row, a sector of the
  * same 32 lines), while its L2 ways still hold those lines: the ways'
  * updates of cache_get's hit, in lane order (the clock in a register, as
- * it cannot wrap), from the column's first line and step alone (no list of lines and sector bits: callgrind, 36 -> 12
- * instructions a lane of transpose_naive's stores).  Returns the lanes so
+ * it cannot wrap), from the column's first line and step alone (no list
+ * of lines and sector bits: callgrind, 36 -> 12 instructions a lane of
+ * transpose_naive's stores).  Returns the lanes so
  * stored (all 32, or those before the first way that lost its line, for
  * the caller to finish), *written their L2 sectors. */
 static guint

@@ -97,10 +97,11 @@ ms_warp_lanes (guint32 mask, int warp_size)
  * broadcast), which the models would otherwise find lane by lane, each
  * for itself.  The emulator sets it (record = its record) just before
  * handing the record to the sinks and clears it once they return, so it
- * speaks of that object only while they look at it: a copy, a record
- * another producer made or one delivered later (a block's buffered
- * records) is not `record`, and the models look at its lanes.  Per
- * thread. */
+ * speaks of that object only while they look at it: a copy or a record
+ * another producer made is not `record`, and the models look at its
+ * lanes.  A block's records buffered for the ordered part keep the word
+ * beside them and have it given again on delivery (MsOrderedRecord,
+ * stream.h).  Per thread. */
 typedef struct {
   const void *record;
   guint64 stride;

@@ -87,6 +87,18 @@ site_grouping (MsRegroup *r, const MsWarpAccess *a)
   return &r->table[id];
 }
 
+/* A group taken or given back, and the state's count of those held with
+ * it (the one place that keeps n_used). */
+static inline void
+group_hold (State *s, Group *g, gboolean used)
+{
+  g->used = used;
+  if (used)
+    s->n_used++;
+  else
+    s->n_used--;
+}
+
 /* ---- unrolled loops ---- */
 
 /* One instruction of the schedule: the lanes with want[l] >= 0 at the
@@ -201,8 +213,7 @@ release (State *s, Group *g)
       emit_unrolled (s, g);
       g_array_set_size (g->held, 0);
       g->unroll = NULL;
-      g->used = FALSE;
-      s->n_used--;
+      group_hold (s, g, FALSE);
       return;
     }
   MsWarpAccess a = g->first;
@@ -213,8 +224,7 @@ release (State *s, Group *g)
           a.addr[__builtin_ctz (m)] += a.width;
       s->emit (s->ctx, &a);
     }
-  g->used = FALSE;
-  s->n_used--;
+  group_hold (s, g, FALSE);
 }
 
 static void
@@ -300,8 +310,7 @@ process_held (State *s, const MsWarpAccess *a)
             return;
           }
       Group *g = take_slot (s, slots);
-      g->used = TRUE;
-      s->n_used++;
+      group_hold (s, g, TRUE);
       g->unroll = grouping;
       g->first = *a;
       if (g->held == NULL)
@@ -326,8 +335,7 @@ process_held (State *s, const MsWarpAccess *a)
             {
               MsWarpAccess m = g->first;
               m.width = (guint8) (m.width * g->fuse);
-              g->used = FALSE;
-              s->n_used--;
+              group_hold (s, g, FALSE);
               s->merged += g->fuse - 1;
               s->emit (s->ctx, &m);
             }
@@ -342,8 +350,7 @@ process_held (State *s, const MsWarpAccess *a)
       return;
     }
   Group *free_slot = take_slot (s, slots);
-  free_slot->used = TRUE;
-  s->n_used++;
+  group_hold (s, free_slot, TRUE);
   free_slot->count = 1;
   free_slot->fuse = fuse;
   free_slot->first = *a;
