@@ -161,6 +161,31 @@ test_plugins (void)
   g_rmdir (empty);
 }
 
+/* The program does not load json-glib (nor GIO and GObject, which come
+ * with it) or libdw for a trace with a text report: they cost start-up
+ * (sim/cli/lazy-libs.c); a JSON report loads json-glib on its first call
+ * and is whole.  The loader's own log (LD_DEBUG=files) says what was
+ * loaded. */
+static void
+test_lazy_libraries (void)
+{
+  g_setenv ("LD_DEBUG", "files", TRUE);
+  g_auto (Result) text = memsim ("trace", "gmem_stride", "-p", "n=32", NULL);
+  g_auto (Result) json = memsim ("trace", "gmem_stride", "-p", "n=32", "--format", "json", NULL);
+  g_unsetenv ("LD_DEBUG");
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.err, "file=libglib-2.0.so"));   /* the log is there */
+  static const char *const unloaded[] = { "libjson-glib", "libgio-2.0", "libgobject-2.0",
+                                          "libdw.so", "libgvc", "libcuda" };
+  for (gsize i = 0; i < G_N_ELEMENTS (unloaded); i++)
+    if (strstr (text.err, unloaded[i]) != NULL)
+      g_error ("memsim trace with a text report loaded %s", unloaded[i]);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_nonnull (strstr (json.err, "file=libjson-glib-1.0.so.0"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+}
+
 static void
 test_list_json (void)
 {
@@ -1475,6 +1500,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/version-and-help", test_version_and_help);
   g_test_add_func ("/cli/plugins", test_plugins);
+  g_test_add_func ("/cli/lazy-libraries", test_lazy_libraries);
   g_test_add_func ("/cli/list-json", test_list_json);
   g_test_add_func ("/cli/trace-json", test_trace_json);
   g_test_add_func ("/cli/trace-shared-json", test_trace_shared_json);

@@ -755,11 +755,67 @@ test_buffer_too_big (void)
   g_assert_cmpuint (p->n_buffers, ==, 0);
 }
 
+/* The files compiled into the library (build-aux/embed-files.py: the kernel
+ * sources the reports quote, the default preset, the user shim) are the
+ * source tree's, byte for byte: quotes, backslashes, question marks and
+ * all (a wrong escape in the generator shows here), and nothing else is
+ * found by a path the manifests do not list. */
+GBytes *ms_kernel_sources_lookup (const char *path);
+GBytes *ms_arch_files_lookup (const char *path);
+GBytes *ms_user_shim_lookup (const char *path);
+
+static void
+test_embedded_files (void)
+{
+  static const struct {
+    GBytes *(*lookup) (const char *path);
+    const char *path, *file;
+  } files[] = {
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/transpose.cu", "traces/kernels/transpose.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/tests.cu", "traces/kernels/tests.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/reduce.cu", "traces/kernels/reduce.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/stencil.cu", "traces/kernels/stencil.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/gemm.cu", "traces/kernels/gemm.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/access.cu", "traces/kernels/access.cu" },
+    { ms_kernel_sources_lookup, "/org/memsim/kernels/access-width.cuh",
+      "traces/kernels/access-width.cuh" },
+    { ms_arch_files_lookup, "/org/memsim/arch/h100.arch", "sim/arch/h100.arch" },
+    { ms_user_shim_lookup, "/org/memsim/user/cuda-shim.h", "sim/emulator/cuda-shim.h" },
+    { ms_user_shim_lookup, "/org/memsim/user/cuda-host.h", "sim/emulator/cuda-host.h" },
+    { ms_user_shim_lookup, "/org/memsim/user/kernel.h", "sim/emulator/kernel.h" },
+    { ms_user_shim_lookup, "/org/memsim/user/site.h", "sim/stream/site.h" },
+    { ms_user_shim_lookup, "/org/memsim/user/cooperative_groups.h",
+      "sim/emulator/cooperative_groups.h" },
+  };
+  gboolean quote = FALSE, backslash = FALSE, question = FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_build_filename (MEMSIM_SRCDIR, files[i].file, NULL);
+      g_autofree char *want = NULL;
+      gsize want_len = 0;
+      g_assert_true (g_file_get_contents (path, &want, &want_len, NULL));
+      g_autoptr (GBytes) got = files[i].lookup (files[i].path);
+      g_assert_nonnull (got);
+      gsize got_len = 0;
+      const char *data = g_bytes_get_data (got, &got_len);
+      g_assert_cmpmem (data, got_len, want, want_len);
+      g_assert_cmpint (data[got_len], ==, '\0');   /* NUL-terminated, as GResource's were */
+      quote |= strchr (want, '"') != NULL;
+      backslash |= strchr (want, '\\') != NULL;
+      question |= strchr (want, '?') != NULL;
+    }
+  g_assert_true (quote && backslash && question);   /* the escapes were exercised */
+  g_assert_null (ms_kernel_sources_lookup ("/org/memsim/kernels/nosuch.cu"));
+  g_assert_null (ms_kernel_sources_lookup ("/org/memsim/arch/h100.arch"));   /* another table's */
+  g_assert_null (ms_arch_files_lookup ("h100.arch"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/library/descriptors", test_descriptors);
+  g_test_add_func ("/library/embedded-files", test_embedded_files);
   g_test_add_func ("/library/buffer-too-big", test_buffer_too_big);
   g_autoptr (GPtrArray) cases = g_ptr_array_new_with_free_func (g_free);
   add_output_tests (cases);

@@ -16,7 +16,6 @@ static const MsWarpEntry *const warp_builds[] = {
 #include "regroup.h"
 #include "sass.h"
 
-#include <gio/gio.h>
 #include <sys/mman.h>
 
 #include "parallel.h"
@@ -27,6 +26,8 @@ static const MsWarpEntry *const warp_builds[] = {
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+GBytes *ms_kernel_sources_lookup (const char *path);   /* kernels-resources.c (generated) */
 
 G_DEFINE_QUARK (ms-problem-error-quark, ms_problem_error)
 
@@ -851,15 +852,13 @@ ms_kernel_source_line (const char *file, int line)
   base = base ? base + 1 : file;
   g_mutex_lock (&source_lock);
   if (source_cache == NULL)
-    ms_kernel_sources_register_resource ();
-  if (source_cache == NULL)
     source_cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) g_strfreev);
   char **lines = g_hash_table_lookup (source_cache, base);
   if (lines == NULL)
     {
       g_autofree char *path = g_strconcat ("/org/memsim/kernels/", base, NULL);
-      g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
+      g_autoptr (GBytes) bytes = ms_kernel_sources_lookup (path);
       if (bytes != NULL)
         {
           g_autofree char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));

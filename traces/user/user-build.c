@@ -17,12 +17,13 @@
 #include "config.h"
 #include "user-build.h"
 
-#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "user-source.h"
+
+GBytes *ms_user_shim_lookup (const char *path);   /* user-resources.c (generated) */
 
 void ms_user_shim_register_resource (void);   /* user-resources.c (generated) */
 
@@ -61,14 +62,8 @@ ms_user_compiler (GError **error)
 static GBytes *
 shim_text (const char *name)
 {
-  static gsize once;
-  if (g_once_init_enter (&once))
-    {
-      ms_user_shim_register_resource ();
-      g_once_init_leave (&once, 1);
-    }
   g_autofree char *path = g_strconcat ("/org/memsim/user/", name, NULL);
-  return g_resources_lookup_data (path, 0, NULL);
+  return ms_user_shim_lookup (path);
 }
 
 /* The folder of the shim headers for this memsim (named by their hash). */
