@@ -200,7 +200,6 @@ static Got
 cache_get_set (Cache *c, guint64 line, gsize *memo)
 {
   gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
-  gboolean empty = FALSE;
   for (guint w = 0; w < c->ways; w++)
     {
       gsize i = base + w;
@@ -211,14 +210,18 @@ cache_get_set (Cache *c, guint64 line, gsize *memo)
             *memo = i;
           return (Got) { i, 0 };
         }
-      if (empty)
-        continue;
       if (c->way[i].tag == 0)
         {
+          /* A set's ways fill in order (the first empty one is taken) and
+           * are never emptied again: the ways after an empty one are empty
+           * too, so the line is not there.  A cold L2 set is scanned up to
+           * its first empty way, not through all 16 (callgrind, whole
+           * runs: transpose_naive 1024^2 205.9 -> 196.9 M instructions,
+           * transpose_padded 512^2 -2.5%). */
           victim = i;
-          empty = TRUE;
+          break;
         }
-      else if (c->way[i].used < c->way[victim].used)
+      if (c->way[i].used < c->way[victim].used)
         victim = i;
     }
   Way *v = &c->way[victim];
