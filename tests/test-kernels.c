@@ -3,6 +3,7 @@
  * rules give (each expected value derived in a comment). */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "emulator.h"
@@ -53,6 +54,20 @@ test_check_finds_first_wrong (void)
   out[510] = in[120 * 150 + 3];
   g_assert_false (k->check (p, &error));
   g_assert_nonnull (strstr (error->message, "odata[7805] ="));
+  g_clear_error (&error);
+  out[7805] = in[5 * 150 + 60];
+  g_assert_true (k->check (p, &error));
+  /* the check's edges, compared one float at a time (the tiles are 64 by
+   * 64, four by four inside): x 149, y 129 is in the last column and row
+   * piece of both matrices; a NaN differs from what was expected */
+  out[149 * 130 + 129] = NAN;
+  g_assert_false (k->check (p, &error));
+  g_assert_nonnull (strstr (error->message, "odata[19499] = nan"));
+  g_clear_error (&error);
+  out[19499] = in[129 * 150 + 149];
+  out[148 * 130 + 2] = 0.25f + in[2 * 150 + 148];   /* a column's edge, a row's inside */
+  g_assert_false (k->check (p, &error));
+  g_assert_nonnull (strstr (error->message, "odata[19242] ="));
 }
 
 static const char *const family[] = {

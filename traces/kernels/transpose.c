@@ -4,6 +4,10 @@
 #include "parallel.h"
 #include "problem.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 static const MsParamSpec transpose_params[] = {
   { "width", "columns of the input matrix", 1024, 1, 1 << 15 },
   { "height", "rows of the input matrix", 1024, 1, 1 << 15 },
@@ -57,23 +61,56 @@ typedef struct {
  * `t`, then compared with odata's rows tx.., so both matrices are read a
  * whole row piece at a time.  Read in place, one side would be a column:
  * with a power-of-two width its rows fall in one set of the host's L1 and
- * L2 and thrash them (8192^2: 3.5x slower than 4096^2 an element). */
+ * L2 and thrash them (8192^2: 3.5x slower than 4096^2 an element).  With
+ * SSE2 the copy goes 4x4 floats at a time through registers and the
+ * compare 4 floats at a time (cmpneqps is C's !=: a NaN differs from
+ * everything, -0 equals 0); the edges of a tile go one float at a time.
+ * callgrind, transpose_naive 2048^2: the check 65.4 -> 14.9 M instructions
+ * (16 -> 3.6 a float; gcc's -O2 vectorises neither loop). */
 static void
 transpose_check_tile (TransposeCheck *c, gsize tx, gsize nx, gsize y0, gsize ny,
                       float t[CHECK_TILE][CHECK_TILE], gsize *first)
 {
-  for (gsize y = 0; y < ny; y++)
+  gsize y = 0;
+#ifdef __SSE2__
+  for (; y + 4 <= ny; y += 4)
+    {
+      const float *r = &c->in[(y0 + y) * c->w + tx];
+      gsize x = 0;
+      for (; x + 4 <= nx; x += 4)
+        {
+          __m128 r0 = _mm_loadu_ps (r + x), r1 = _mm_loadu_ps (r + c->w + x);
+          __m128 r2 = _mm_loadu_ps (r + 2 * c->w + x), r3 = _mm_loadu_ps (r + 3 * c->w + x);
+          _MM_TRANSPOSE4_PS (r0, r1, r2, r3);
+          _mm_storeu_ps (&t[x][y], r0);
+          _mm_storeu_ps (&t[x + 1][y], r1);
+          _mm_storeu_ps (&t[x + 2][y], r2);
+          _mm_storeu_ps (&t[x + 3][y], r3);
+        }
+      for (; x < nx; x++)
+        for (gsize k = 0; k < 4; k++)
+          t[x][y + k] = r[k * c->w + x];
+    }
+#endif
+  for (; y < ny; y++)
     for (gsize x = 0; x < nx; x++)
       t[x][y] = c->in[(y0 + y) * c->w + tx + x];
   for (gsize x = 0; x < nx; x++)
     {
       const float *o = &c->out[(tx + x) * c->h + y0];
       gboolean bad = FALSE;
-      for (gsize y = 0; y < ny; y++)
-        bad |= o[y] != t[x][y];
-      for (gsize y = 0; bad && y < ny; y++)
-        if (o[y] != t[x][y] && (tx + x) * c->h + y0 + y < *first)
-          *first = (tx + x) * c->h + y0 + y;
+      gsize k = 0;
+#ifdef __SSE2__
+      __m128 differ = _mm_setzero_ps ();
+      for (; k + 4 <= ny; k += 4)
+        differ = _mm_or_ps (differ, _mm_cmpneq_ps (_mm_loadu_ps (o + k), _mm_loadu_ps (&t[x][k])));
+      bad = _mm_movemask_ps (differ) != 0;
+#endif
+      for (; k < ny; k++)
+        bad |= o[k] != t[x][k];
+      for (k = 0; bad && k < ny; k++)
+        if (o[k] != t[x][k] && (tx + x) * c->h + y0 + k < *first)
+          *first = (tx + x) * c->h + y0 + k;
     }
 }
 
