@@ -11,6 +11,9 @@
 #include "config.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "entries.h"
 #include "parallel.h"
 #include "problem.h"
@@ -90,7 +93,21 @@ gemm_reference_rows (gsize r0, gsize r1, gpointer data)
         {
           double x = (double) g->a[(gint64) r * g->k + i];
           const float *brow = g->b + i * g->n;
-          for (gint64 c = 0; c < g->n; c++)
+          gint64 c = 0;
+#ifdef __SSE2__
+          /* the same products and sums, two doubles a register (gcc's -O2
+           * leaves this loop scalar): callgrind, gemm_regtile 256^3, the
+           * reference 135.3 -> 64.3 M instructions, the run -7.2% */
+          __m128d vx = _mm_set1_pd (x);
+          for (; c + 4 <= g->n; c += 4)
+            {
+              __m128 b4 = _mm_loadu_ps (brow + c);
+              __m128d lo = _mm_cvtps_pd (b4), hi = _mm_cvtps_pd (_mm_movehl_ps (b4, b4));
+              _mm_storeu_pd (acc + c, _mm_add_pd (_mm_loadu_pd (acc + c), _mm_mul_pd (vx, lo)));
+              _mm_storeu_pd (acc + c + 2, _mm_add_pd (_mm_loadu_pd (acc + c + 2), _mm_mul_pd (vx, hi)));
+            }
+#endif
+          for (; c < g->n; c++)
             acc[c] += x * (double) brow[c];
         }
       for (gint64 c = 0; c < g->n; c++)
