@@ -66,6 +66,10 @@ typedef struct {
   guint64 block;
   guint block_idx[3], block_dim[3];
   guint64 seq;            /* findings in this block so far */
+  /* the pair of the last finding logged (ms_racecheck_found: sites, ops,
+   * intra-warp, packed; 0: none) and its entry in log->races */
+  guint32 last_pair;
+  guint last_entry;
   GArray *pending;        /* MsRacePending of this epoch */
   /* for messages */
   const char *kernel;
