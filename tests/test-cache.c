@@ -274,6 +274,56 @@ test_uniform_vs_general (void)
   g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
 }
 
+/* A warp of a few active lanes is walked lane by lane (cache.c,
+ * access_lines): its traffic equals that of the full warp whose inactive
+ * lanes repeat an active neighbour's address (which adds no sector), over
+ * thousands of random records of 1 to 8 lanes in ascending addresses, two
+ * lanes often in one line (the sector bits of a line accumulate). */
+static void
+test_few_lanes_vs_full (void)
+{
+  MsArch arch = small_l2 (16 * 1024, 4);
+  arch.l1_bytes = h100_data_only ().l1_bytes;
+  GRand *rand = g_rand_new_with_seed (20261127);
+  guint n = 4000;
+  g_autofree MsWarpAccess *few = g_new (MsWarpAccess, n);
+  g_autofree MsWarpAccess *full = g_new (MsWarpAccess, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint width = 1u << g_rand_int_range (rand, 0, 4);
+      guint k = (guint) g_rand_int_range (rand, 1, 9);
+      guint32 mask = 0;
+      while ((guint) __builtin_popcount (mask) < k)
+        mask |= 1u << g_rand_int_range (rand, 0, 32);
+      few[i] = warp (g_rand_boolean (rand) ? MS_OP_ST : MS_OP_LD, 0, 0, width,
+                     (guint32) g_rand_int_range (rand, 0, 4));
+      few[i].mask = mask;
+      guint64 x = BUF + (guint64) g_rand_int_range (rand, 0, 1 << 12) * width;
+      for (guint32 m = mask; m; m &= m - 1)
+        {
+          few[i].addr[__builtin_ctz (m)] = x;
+          x += (guint64) g_rand_int_range (rand, 0, 24) * width;   /* ascending */
+        }
+      full[i] = few[i];
+      full[i].mask = 0xffffffffu;
+      guint64 v = few[i].addr[__builtin_ctz (mask)];
+      for (guint l = 0; l < MS_WARP_SIZE; l++)
+        {
+          v = (mask >> l) & 1 ? few[i].addr[l] : v;
+          full[i].addr[l] = v;
+        }
+    }
+  g_rand_free (rand);
+  Traffic a, b;
+  run (&arch, few, n, &a);
+  run (&arch, full, n, &b);
+  g_assert_cmpuint (a.l2_read, ==, b.l2_read);
+  g_assert_cmpuint (a.l2_write, ==, b.l2_write);
+  g_assert_cmpuint (a.dram_read, ==, b.dram_read);
+  g_assert_cmpuint (a.dram_write, ==, b.dram_write);
+  g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
+}
+
 static void
 test_sampled_run (void)
 {
@@ -360,6 +410,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cache/atomic-drops-l1-sector", test_atomic_drops_l1_sector);
   g_test_add_func ("/cache/column-stores", test_column_stores);
   g_test_add_func ("/cache/uniform-vs-general", test_uniform_vs_general);
+  g_test_add_func ("/cache/few-lanes-vs-full", test_few_lanes_vs_full);
   g_test_add_func ("/cache/sampled-run", test_sampled_run);
   g_test_add_func ("/cache/presets-without-figures", test_presets_without_figures);
   return g_test_run ();

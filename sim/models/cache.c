@@ -62,6 +62,9 @@
 #define SECTOR_SHIFT 5         /* 32-byte sectors */
 #define SECTORS_PER_LINE 4
 #define L1_WAYS 4
+/* a warp of at most this many active lanes is walked lane by lane
+ * (access_lines), not as 32 */
+#define SPARSE_LANES 8
 
 /* One way of a set: a line and its sector bits, 16 bytes so a set's ways
  * sit together in the host's cache.  No field is a char: a store to one
@@ -486,6 +489,43 @@ access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 
   guint n = uniform_lines (a, mask, lines, bits, step);
   if (n > 0)
     return n;
+  if (ms_lanes_count (mask) <= SPARSE_LANES)
+    {
+      /* A few lanes (a divergent loop's stragglers): the pass below over
+       * the active lanes alone, which is what it counts (the inactive
+       * lanes repeat an active neighbour: no sector, no step down).
+       * callgrind, per_thread_sum (2.6 lanes a record): the cache model 395.5 -> 98.0 M
+       * instructions. */
+      guint64 wm1 = (guint64) a->width - 1;
+      guint64 base = (a->addr[__builtin_ctz (mask)] >> SECTOR_SHIFT)
+                     & ~(guint64) (SECTORS_PER_LINE - 1);
+      guint32 prev = 0, line = G_MAXUINT32;
+      guint8 b = 0;
+      n = 0;
+      for (guint32 m = mask; m; m &= m - 1)
+        {
+          guint64 x = a->addr[__builtin_ctz (m)];
+          guint64 s0 = x >> SECTOR_SHIFT, s1 = (x + wm1) >> SECTOR_SHIFT;
+          guint32 r = (guint32) (s0 - base);
+          if (G_UNLIKELY (s0 != s1 || (s0 - base) >> 30 != 0 || r < prev))
+            goto sorted;
+          prev = r;
+          if (r >> 2 != line)
+            {
+              if (line != G_MAXUINT32)
+                {
+                  lines[n] = (base >> 2) + line;
+                  bits[n++] = b;
+                }
+              line = r >> 2;
+              b = 0;
+            }
+          b |= (guint8) (1u << (r & 3));
+        }
+      lines[n] = (base >> 2) + line;
+      bits[n++] = b;
+      return n;
+    }
   guint64 filled[MS_WARP_SIZE];
   const guint64 *addr = a->addr;
   if (mask != 0xFFFFFFFFu)

@@ -218,6 +218,42 @@ enum { FAST_NO, FAST_DONE };
 
 #define WINDOW 256
 
+/* cost_fast's monotone pass for a warp of a few active lanes (a divergent
+ * loop's stragglers), over those lanes alone: what cost_fast counts on the
+ * filled addresses (an inactive lane repeats an active neighbour, a step of
+ * 0), without 32 lanes' work.  FAST_NO for anything else (the caller goes
+ * on to cost_fast).  callgrind, per_thread_sum (2.6 lanes a record): the
+ * coalescing cost 260.4 -> 60.6 M instructions (with its inlined helpers). */
+#define SPARSE_LANES 8
+
+static inline int
+cost_sparse (const MsWarpAccess *a, guint32 mask, guint64 wm1, guint sshift, guint lsh,
+             guint64 *ns_out, guint64 *nl_out)
+{
+  guint64 base = a->addr[__builtin_ctz (mask)] >> sshift;
+  guint32 b = (guint32) base, prev = 0, up = 0, down = 0, ns = 1, nl = 1;
+  for (guint32 m = mask; m; m &= m - 1)
+    {
+      guint64 x = a->addr[__builtin_ctz (m)];
+      guint64 s0 = x >> sshift, s1 = (x + wm1) >> sshift;
+      if ((s0 ^ s1) | ((s0 - base + 0x40000000u) >> 31))
+        return FAST_NO;
+      guint32 r = (guint32) (s0 - base);
+      guint32 d = r - prev;
+      guint32 e = ((r + b) >> lsh) - ((prev + b) >> lsh);
+      up |= d;
+      down |= -d;
+      ns += d != 0;
+      nl += e != 0;
+      prev = r;
+    }
+  if (((up & down) >> 31) != 0)
+    return FAST_NO;
+  *ns_out = ns;
+  *nl_out = nl;
+  return FAST_DONE;
+}
+
 static inline int
 cost_fast (const guint64 *addr, guint64 wm1, guint sshift, guint lsh,
            guint64 *ns_out, guint64 *nl_out)
@@ -484,6 +520,10 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
         case MS_UNIFORM_NONE:
           break;
         }
+      if (ms_lanes_count (mask) <= SPARSE_LANES
+          && cost_sparse (a, mask, width - 1, (guint) sshift, (guint) (lshift - sshift),
+                          &cost->sectors, &cost->lines) == FAST_DONE)
+        return;
       guint64 filled[MS_WARP_SIZE];
       const guint64 *addr = a->addr;
       if (mask != 0xFFFFFFFFu)
