@@ -65,6 +65,7 @@ typedef struct {
 } MsWarpGroup;
 typedef struct {
   const MsSite *site;
+  int order;                 /* site->order, at hand for the scheduler */
   int pc;
   uint32_t mask;
   uint8_t kind, size, sub;   /* sub: a shuffle's or vote's kind */
@@ -144,8 +145,8 @@ static inline void
 ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned size,
                     unsigned sub, uint32_t mask, int pc)
 {
-  S->stop[S->n_stop++] = (MsWarpStop) { site, pc, mask, (uint8_t) kind, (uint8_t) size,
-                                        (uint8_t) sub };
+  S->stop[S->n_stop++] = (MsWarpStop) { site, site->order, pc, mask, (uint8_t) kind,
+                                        (uint8_t) size, (uint8_t) sub };
 }
 
 static inline void
