@@ -57,6 +57,10 @@ def main():
         for f in res.iter("file"):
             name = f.text.strip()
             alias = f.get("alias", name)
+            other = set(f.keys()) - {"alias"}
+            if other:   # glib-compile-resources' compressed, preprocess: not done here
+                sys.exit("embed-files.py: %s: %s has %s, which this script does not do"
+                         % (args.manifest, name, ", ".join(sorted(other))))
             for d in args.sourcedir or ["."]:
                 p = os.path.join(d, name)
                 if os.path.exists(p):
