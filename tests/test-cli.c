@@ -184,6 +184,28 @@ test_lazy_libraries (void)
   g_assert_nonnull (strstr (json.err, "file=libjson-glib-1.0.so.0"));
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+
+  /* a json-glib that does not load (an empty file found first): a text
+   * report does not notice; a JSON one is a one-line error naming the
+   * library, and the -o file is left as it was */
+  g_autofree char *dir = g_dir_make_tmp ("memsim-bad-json-XXXXXX", NULL);
+  g_autofree char *bad = g_build_filename (dir, "libjson-glib-1.0.so.0", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.json", NULL);
+  g_assert_true (g_file_set_contents (bad, "", 0, NULL));
+  g_assert_true (g_file_set_contents (out, "keep", -1, NULL));
+  g_setenv ("LD_LIBRARY_PATH", dir, TRUE);
+  g_auto (Result) text2 = memsim ("trace", "gmem_stride", "-p", "n=32", NULL);
+  g_auto (Result) json2 = memsim ("trace", "gmem_stride", "-p", "n=32", "--format", "json", "-o",
+                                  out, NULL);
+  g_unsetenv ("LD_LIBRARY_PATH");
+  g_assert_cmpint (text2.status, ==, 0);
+  assert_one_line_error (&json2, 1, "needs libjson-glib-1.0.so.0, which did not load");
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "keep");
+  g_remove (bad);
+  g_remove (out);
+  g_rmdir (dir);
 }
 
 static void

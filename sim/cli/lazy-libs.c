@@ -17,7 +17,7 @@
  * (memsim.pc, MEMSIM_LIBS): this file is the program's.
  *
  * A library that does not load is an installation problem: a one-line
- * message that says what to install, and exit status 1.
+ * message that says what to install, and exit status 1 (lazy_fail).
  */
 #include "config.h"
 
@@ -26,6 +26,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 typedef struct {
   const char *soname;   /* what the library's -dev package links to */
@@ -40,30 +41,43 @@ static LazyLib gobject = { "libgobject-2.0.so.0", "libglib2.0-0",
                            "JSON output and input", NULL };
 static LazyLib libdw = { "libdw.so.1", "libdw1", "a user kernel's source lines", NULL };
 
+/* The process ends without exit's handlers: `memsim run` writes its report
+ * from one (for a program that calls exit), which here would replace an
+ * -o file with the report of an unfinished run, and could call this file's
+ * functions again. */
 static G_GNUC_NORETURN void
 lazy_fail (const LazyLib *lib, const char *detail)
 {
   fprintf (stderr, "memsim: %s needs %s, which did not load (%s); install it (Debian: "
            "apt-get install %s)\n", lib->needs, lib->soname, detail, lib->package);
-  exit (1);
+  fflush (stdout);
+  _exit (1);
 }
 
+/* The library is found by the dynamic loader's usual search
+ * (LD_LIBRARY_PATH, ld.so.cache, the system's folders) and bound at once,
+ * so that a mismatched one fails here, with the message above, not at
+ * some later call. */
 static gpointer
 lazy_symbol (LazyLib *lib, const char *name)
 {
   static GMutex lock;
   gpointer fn = NULL;
+  g_autofree char *failed = NULL;
   g_mutex_lock (&lock);
   if (lib->module == NULL)
     {
-      lib->module = g_module_open (lib->soname, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
-      if (lib->module == NULL)
-        lazy_fail (lib, g_module_error ());
-      g_module_make_resident (lib->module);
+      lib->module = g_module_open (lib->soname, G_MODULE_BIND_LOCAL);
+      if (lib->module != NULL)
+        g_module_make_resident (lib->module);
+      else
+        failed = g_strdup (g_module_error ());
     }
-  if (!g_module_symbol (lib->module, name, &fn) || fn == NULL)
-    lazy_fail (lib, g_module_error ());
+  if (failed == NULL && (!g_module_symbol (lib->module, name, &fn) || fn == NULL))
+    failed = g_strdup (g_module_error ());
   g_mutex_unlock (&lock);
+  if (failed != NULL)
+    lazy_fail (lib, failed);
   return fn;
 }
 
