@@ -62,9 +62,6 @@
 #define SECTOR_SHIFT 5         /* 32-byte sectors */
 #define SECTORS_PER_LINE 4
 #define L1_WAYS 4
-/* a warp of at most this many active lanes is walked lane by lane
- * (access_lines), not as 32 */
-#define SPARSE_LANES 8
 
 /* One way of a set: a line and its sector bits, 16 bytes so a set's ways
  * sit together in the host's cache.  No field is a char: a store to one
@@ -476,8 +473,9 @@ uniform_lines (const MsWarpAccess *a, guint32 mask, guint64 *lines, guint8 *bits
  * in closed form (uniform_lines).  Lanes each within one sector whose
  * sectors never go down in lane order (nearly every other pattern) give
  * them in one pass over the 32 lanes (a partial warp's inactive lanes
- * repeat an active neighbour's address: ms_coalescing_fill_forward); any
- * other access is sorted by ms_coalescing_sectors. */
+ * repeat an active neighbour's address: ms_coalescing_fill_forward), or
+ * over its active lanes alone when they are few; any other access is
+ * sorted by ms_coalescing_sectors. */
 static guint
 access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 *bits,
               guint64 *step)
@@ -489,71 +487,56 @@ access_lines (const MsArch *arch, const MsWarpAccess *a, guint64 *lines, guint8 
   guint n = uniform_lines (a, mask, lines, bits, step);
   if (n > 0)
     return n;
-  if (ms_lanes_count (mask) <= SPARSE_LANES)
+  /* sectors relative to the line of the first active lane's, in 32 bits
+   * (r): lanes within one sector, in order, within 2^30 sectors */
+  guint64 wm1 = (guint64) a->width - 1;
+  guint32 r[MS_WARP_SIZE];
+  guint nr = 0;
+  guint64 base, chk = 0;
+  guint32 down = 0;   /* sign bit: a step down */
+  if (ms_lanes_count (mask) <= MS_COALESCING_SPARSE_LANES)
     {
-      /* A few lanes (a divergent loop's stragglers): the pass below over
-       * the active lanes alone, which is what it counts (the inactive
-       * lanes repeat an active neighbour: no sector, no step down).
-       * callgrind, per_thread_sum (2.6 lanes a record): the cache model 395.5 -> 98.0 M
-       * instructions. */
-      guint64 wm1 = (guint64) a->width - 1;
-      guint64 base = (a->addr[__builtin_ctz (mask)] >> SECTOR_SHIFT)
-                     & ~(guint64) (SECTORS_PER_LINE - 1);
-      guint32 prev = 0, line = G_MAXUINT32;
-      guint8 b = 0;
-      n = 0;
-      for (guint32 m = mask; m; m &= m - 1)
+      /* A few lanes (a divergent loop's stragglers): the active lanes
+       * alone, which is what the 32 lanes below give (an inactive lane
+       * repeats an active neighbour: no sector, no step down).  callgrind,
+       * per_thread_sum (2.6 lanes a record): the cache model 395.5 -> 98.0
+       * M instructions. */
+      base = (a->addr[__builtin_ctz (mask)] >> SECTOR_SHIFT) & ~(guint64) (SECTORS_PER_LINE - 1);
+      for (guint32 m = mask; m; m &= m - 1, nr++)
         {
           guint64 x = a->addr[__builtin_ctz (m)];
           guint64 s0 = x >> SECTOR_SHIFT, s1 = (x + wm1) >> SECTOR_SHIFT;
-          guint32 r = (guint32) (s0 - base);
-          if (G_UNLIKELY (s0 != s1 || (s0 - base) >> 30 != 0 || r < prev))
-            goto sorted;
-          prev = r;
-          if (r >> 2 != line)
-            {
-              if (line != G_MAXUINT32)
-                {
-                  lines[n] = (base >> 2) + line;
-                  bits[n++] = b;
-                }
-              line = r >> 2;
-              b = 0;
-            }
-          b |= (guint8) (1u << (r & 3));
+          chk |= (s0 ^ s1) | ((s0 - base) >> 30);
+          r[nr] = (guint32) (s0 - base);
+          down |= nr > 0 ? r[nr] - r[nr - 1] : 0;
         }
-      lines[n] = (base >> 2) + line;
-      bits[n++] = b;
-      return n;
     }
-  guint64 filled[MS_WARP_SIZE];
-  const guint64 *addr = a->addr;
-  if (mask != 0xFFFFFFFFu)
+  else
     {
-      ms_coalescing_fill_forward (a, mask, filled);
-      addr = filled;
+      guint64 filled[MS_WARP_SIZE];
+      const guint64 *addr = a->addr;
+      if (mask != 0xFFFFFFFFu)
+        {
+          ms_coalescing_fill_forward (a, mask, filled);
+          addr = filled;
+        }
+      base = (addr[0] >> SECTOR_SHIFT) & ~(guint64) (SECTORS_PER_LINE - 1);
+      for (guint l = 0; l < MS_WARP_SIZE; l++)   /* vectorised */
+        {
+          guint64 s0 = addr[l] >> SECTOR_SHIFT, s1 = (addr[l] + wm1) >> SECTOR_SHIFT;
+          chk |= (s0 ^ s1) | ((s0 - base) >> 30);
+          r[l] = (guint32) (s0 - base);
+        }
+      for (guint l = 1; l < MS_WARP_SIZE; l++)
+        down |= r[l] - r[l - 1];
+      nr = MS_WARP_SIZE;
     }
-  /* sectors relative to the line of lane 0's, in 32 bits: lanes within
-   * one sector, in order, and within 2^30 sectors (vectorised) */
-  guint64 wm1 = (guint64) a->width - 1;
-  guint64 base = (addr[0] >> SECTOR_SHIFT) & ~(guint64) (SECTORS_PER_LINE - 1);
-  guint32 r[MS_WARP_SIZE];
-  guint64 chk = 0;
-  for (guint l = 0; l < MS_WARP_SIZE; l++)
-    {
-      guint64 s0 = addr[l] >> SECTOR_SHIFT, s1 = (addr[l] + wm1) >> SECTOR_SHIFT;
-      chk |= (s0 ^ s1) | ((s0 - base) >> 30);
-      r[l] = (guint32) (s0 - base);
-    }
-  guint32 down = 0;
-  for (guint l = 1; l < MS_WARP_SIZE; l++)
-    down |= r[l] - r[l - 1];   /* sign bit: a step down */
   if (G_UNLIKELY (chk != 0 || (down >> 31) != 0))
     goto sorted;
   n = 0;
   guint32 line = r[0] >> 2;
   guint8 b = 0;
-  for (guint l = 0; l < MS_WARP_SIZE; l++)
+  for (guint l = 0; l < nr; l++)
     {
       if (r[l] >> 2 != line)
         {

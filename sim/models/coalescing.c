@@ -218,40 +218,54 @@ enum { FAST_NO, FAST_DONE };
 
 #define WINDOW 256
 
+/* The monotone pass over n sectors s[] relative to b (s[n] = s[n - 1]):
+ * when the steps between neighbours never go both up and down, the
+ * distinct sectors and lines (lines of 2^lsh sectors) into *ns_out and
+ * *nl_out, TRUE.  Inline with n constant, the loop vectorises. */
+static inline gboolean
+monotone_counts (const guint32 *s, guint n, guint32 b, guint lsh, guint64 *ns_out,
+                 guint64 *nl_out)
+{
+  guint32 up = 0, down = 0, ns = 1, nl = 1;
+  for (guint l = 0; l < n; l++)
+    {
+      guint32 d = s[l + 1] - s[l];
+      guint32 e = ((s[l + 1] + b) >> lsh) - ((s[l] + b) >> lsh);
+      up |= d;          /* sign bit set: some step goes down */
+      down |= -d;       /* sign bit set: some step goes up */
+      ns += d != 0;
+      nl += e != 0;
+    }
+  if (((up & down) >> 31) != 0)
+    return FALSE;
+  *ns_out = ns;
+  *nl_out = nl;
+  return TRUE;
+}
+
 /* cost_fast's monotone pass for a warp of a few active lanes (a divergent
  * loop's stragglers), over those lanes alone: what cost_fast counts on the
  * filled addresses (an inactive lane repeats an active neighbour, a step of
  * 0), without 32 lanes' work.  FAST_NO for anything else (the caller goes
  * on to cost_fast).  callgrind, per_thread_sum (2.6 lanes a record): the
  * coalescing cost 260.4 -> 60.6 M instructions (with its inlined helpers). */
-#define SPARSE_LANES 8
-
 static inline int
 cost_sparse (const MsWarpAccess *a, guint32 mask, guint64 wm1, guint sshift, guint lsh,
              guint64 *ns_out, guint64 *nl_out)
 {
+  guint32 s[MS_COALESCING_SPARSE_LANES + 1];
   guint64 base = a->addr[__builtin_ctz (mask)] >> sshift;
-  guint32 b = (guint32) base, prev = 0, up = 0, down = 0, ns = 1, nl = 1;
-  for (guint32 m = mask; m; m &= m - 1)
+  guint n = 0;
+  for (guint32 m = mask; m; m &= m - 1, n++)
     {
       guint64 x = a->addr[__builtin_ctz (m)];
       guint64 s0 = x >> sshift, s1 = (x + wm1) >> sshift;
       if ((s0 ^ s1) | ((s0 - base + 0x40000000u) >> 31))
         return FAST_NO;
-      guint32 r = (guint32) (s0 - base);
-      guint32 d = r - prev;
-      guint32 e = ((r + b) >> lsh) - ((prev + b) >> lsh);
-      up |= d;
-      down |= -d;
-      ns += d != 0;
-      nl += e != 0;
-      prev = r;
+      s[n] = (guint32) (s0 - base);
     }
-  if (((up & down) >> 31) != 0)
-    return FAST_NO;
-  *ns_out = ns;
-  *nl_out = nl;
-  return FAST_DONE;
+  s[n] = s[n - 1];
+  return monotone_counts (s, n, (guint32) base, lsh, ns_out, nl_out) ? FAST_DONE : FAST_NO;
 }
 
 static inline int
@@ -271,24 +285,9 @@ cost_fast (const guint64 *addr, guint64 wm1, guint sshift, guint lsh,
   if (chk != 0)
     return FAST_NO;
   s[MS_WARP_SIZE] = s[MS_WARP_SIZE - 1];  /* a 32-step loop vectorises */
-
-  guint32 up = 0, down = 0, ns = 1, nl = 1;
   guint32 b = (guint32) base;
-  for (guint l = 0; l < MS_WARP_SIZE; l++)
-    {
-      guint32 d = s[l + 1] - s[l];
-      guint32 e = ((s[l + 1] + b) >> lsh) - ((s[l] + b) >> lsh);
-      up |= d;          /* sign bit set: some step goes down */
-      down |= -d;       /* sign bit set: some step goes up */
-      ns += d != 0;
-      nl += e != 0;
-    }
-  if (((up & down) >> 31) == 0)
-    {
-      *ns_out = ns;
-      *nl_out = nl;
-      return FAST_DONE;
-    }
+  if (monotone_counts (s, MS_WARP_SIZE, b, lsh, ns_out, nl_out))
+    return FAST_DONE;
 
   /* A gather.  s[] as signed offsets from lane 0, all within +-2^30. */
   gint32 rmin = 0, rmax = 0;
@@ -520,7 +519,7 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
         case MS_UNIFORM_NONE:
           break;
         }
-      if (ms_lanes_count (mask) <= SPARSE_LANES
+      if (ms_lanes_count (mask) <= MS_COALESCING_SPARSE_LANES
           && cost_sparse (a, mask, width - 1, (guint) sshift, (guint) (lshift - sshift),
                           &cost->sectors, &cost->lines) == FAST_DONE)
         return;

@@ -40,6 +40,11 @@ typedef struct {
 void ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                          MsGlobalCost *cost);
 
+/* A warp of at most this many active lanes is walked over those lanes
+ * alone (the coalescing cost, the cache model's lines), not filled out to
+ * 32 (ms_coalescing_fill_forward): what both count is the same. */
+#define MS_COALESCING_SPARSE_LANES 8
+
 /* Copies the addresses of a partially active warp (mask != 0) so that
  * every inactive lane repeats the address of the closest active lane before
  * it (or, before the first active lane, of the first active lane).  A
