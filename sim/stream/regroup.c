@@ -102,10 +102,11 @@ group_hold (State *s, Group *g, gboolean used)
 /* ---- unrolled loops ---- */
 
 /* One instruction of the schedule: the lanes of `lanes`, lane l at the
- * address of its held record idx[l] (the other lanes' addresses are the
- * first record's, as no sink reads them). */
+ * address of its (start[l] + t)-th held record, pos[l * len + ...] (the
+ * other lanes' addresses are the first record's, as no sink reads them). */
 static void
-emit_lanes (State *s, const GArray *held, guint32 lanes, const guint *idx)
+emit_lanes (State *s, const GArray *held, const guint *pos, guint len, guint32 lanes,
+            const guint *start, guint t)
 {
   if (lanes == 0)
     return;
@@ -114,7 +115,7 @@ emit_lanes (State *s, const GArray *held, guint32 lanes, const guint *idx)
   for (guint32 m = lanes; m; m &= m - 1)
     {
       int l = __builtin_ctz (m);
-      a.addr[l] = g_array_index (held, MsWarpAccess, idx[l]).addr[l];
+      a.addr[l] = g_array_index (held, MsWarpAccess, pos[l * len + start[l] + t]).addr[l];
     }
   s->emit (s->ctx, &a);
   s->unrolled++;
@@ -174,35 +175,19 @@ emit_unrolled (State *s, Group *g)
       max_k0 = MAX (max_k0, k0[l]);
     }
   s->unrolled -= len;   /* emit_lanes counts what replaces them */
-  guint idx[MS_WARP_SIZE];
   for (int part = 0; part < 2; part++)
     {
       if ((part == 0) == p->remainder_first)
         {
           for (guint t = 0; t < max_r; t++)
-            {
-              guint32 lanes = lanes_above (r, t);
-              for (guint32 m = lanes; m; m &= m - 1)
-                {
-                  int l = __builtin_ctz (m);
-                  idx[l] = pos[l * len + off_rem[l] + t];
-                }
-              emit_lanes (s, h, lanes, idx);
-            }
+            emit_lanes (s, h, pos, len, lanes_above (r, t), off_rem, t);
           continue;
         }
       for (guint k = 0; k < max_k0; k++)
         {
           guint32 lanes = lanes_above (k0, k);
           for (guint t = 0; t < p->blocks[0]; t++)
-            {
-              for (guint32 m = lanes; m; m &= m - 1)
-                {
-                  int l = __builtin_ctz (m);
-                  idx[l] = pos[l * len + off_blk[l] + p->blocks[0] * k + t];
-                }
-              emit_lanes (s, h, lanes, idx);
-            }
+            emit_lanes (s, h, pos, len, lanes, off_blk, p->blocks[0] * k + t);
         }
       guint done[MS_WARP_SIZE];
       for (int l = 0; l < MS_WARP_SIZE; l++)
@@ -212,14 +197,7 @@ emit_unrolled (State *s, Group *g)
           if (has[j] == 0)
             continue;
           for (guint t = 0; t < p->blocks[j]; t++)
-            {
-              for (guint32 m = has[j]; m; m &= m - 1)
-                {
-                  int l = __builtin_ctz (m);
-                  idx[l] = pos[l * len + done[l] + t];
-                }
-              emit_lanes (s, h, has[j], idx);
-            }
+            emit_lanes (s, h, pos, len, has[j], done, t);
           for (guint32 m = has[j]; m; m &= m - 1)
             done[__builtin_ctz (m)] += p->blocks[j];
         }
