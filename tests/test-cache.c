@@ -232,6 +232,22 @@ test_column_stores (void)
   g_assert_cmpuint (t.l2_write, ==, 64);
 }
 
+
+/* Runs two sets of n records through the cache model: the same traffic,
+ * and enough of it that the L2 evicted. */
+static void
+assert_same_traffic (const MsArch *arch, const MsWarpAccess *x, const MsWarpAccess *y, guint n)
+{
+  Traffic a, b;
+  run (arch, x, n, &a);
+  run (arch, y, n, &b);
+  g_assert_cmpuint (a.l2_read, ==, b.l2_read);
+  g_assert_cmpuint (a.l2_write, ==, b.l2_write);
+  g_assert_cmpuint (a.dram_read, ==, b.dram_read);
+  g_assert_cmpuint (a.dram_write, ==, b.dram_write);
+  g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
+}
+
 /* The closed forms for rows, broadcasts and columns (cache.c's
  * uniform_lines and its column of ways) against the general path: a random
  * stream of such accesses, and the same stream with each warp's lanes in
@@ -264,14 +280,7 @@ test_uniform_vs_general (void)
         rev[i].addr[l] = fwd[i].addr[MS_WARP_SIZE - 1 - l];
     }
   g_rand_free (rand);
-  Traffic a, b;
-  run (&arch, fwd, n, &a);
-  run (&arch, rev, n, &b);
-  g_assert_cmpuint (a.l2_read, ==, b.l2_read);
-  g_assert_cmpuint (a.l2_write, ==, b.l2_write);
-  g_assert_cmpuint (a.dram_read, ==, b.dram_read);
-  g_assert_cmpuint (a.dram_write, ==, b.dram_write);
-  g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
+  assert_same_traffic (&arch, fwd, rev, n);
 }
 
 /* A warp of a few active lanes is walked lane by lane (cache.c,
@@ -314,14 +323,7 @@ test_few_lanes_vs_full (void)
         }
     }
   g_rand_free (rand);
-  Traffic a, b;
-  run (&arch, few, n, &a);
-  run (&arch, full, n, &b);
-  g_assert_cmpuint (a.l2_read, ==, b.l2_read);
-  g_assert_cmpuint (a.l2_write, ==, b.l2_write);
-  g_assert_cmpuint (a.dram_read, ==, b.dram_read);
-  g_assert_cmpuint (a.dram_write, ==, b.dram_write);
-  g_assert_cmpuint (a.dram_write, >, 0);   /* the L2 did evict */
+  assert_same_traffic (&arch, few, full, n);
 }
 
 static void
