@@ -84,6 +84,34 @@ test_warp_synchronous (void)
     assert_correct ("test_warp_sync", (const char *[]) { "n", sizes[i], NULL }, NULL);
 }
 
+/* warp.h's in-place whole-warp shuffle (the warp-wide kernels' constant
+ * shuffles) against the closed form MS_SHFL_SOURCE, lane by lane: every
+ * kind, every argument 0..31, 4- and 8-byte values (the XOR's vector
+ * swaps, the shifts' memmoves, the broadcast) */
+static void
+test_shuffle_whole_in_place (void)
+{
+  for (int sub = MS_SHFL_IDX; sub <= MS_SHFL_XOR; sub++)
+    for (unsigned a = 0; a < 32; a++)
+      {
+        guint32 v4[32];
+        guint64 v8[32];
+        for (unsigned L = 0; L < 32; L++)
+          {
+            v4[L] = 0x1000u + L;
+            v8[L] = G_GUINT64_CONSTANT (0x100000000) * (L + 7) + L;
+          }
+        ms_warp_shfl_whole (v4, 4, sub, a);
+        ms_warp_shfl_whole (v8, 8, sub, a);
+        for (unsigned L = 0; L < 32; L++)
+          {
+            unsigned src = MS_SHFL_SOURCE (sub, L, a);
+            g_assert_cmpuint (v4[L], ==, 0x1000u + src);
+            g_assert_cmpuint (v8[L], ==, G_GUINT64_CONSTANT (0x100000000) * (src + 7) + src);
+          }
+      }
+}
+
 static void
 test_shuffles_and_votes (void)
 {
@@ -713,6 +741,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/emulator/warp-synchronous", test_warp_synchronous);
   g_test_add_func ("/emulator/shuffles-and-votes", test_shuffles_and_votes);
+  g_test_add_func ("/emulator/shuffle-whole-in-place", test_shuffle_whole_in_place);
   g_test_add_func ("/emulator/divergence-masks", test_divergence_masks);
   g_test_add_func ("/emulator/atomics", test_atomics);
   g_test_add_func ("/emulator/early-exit", test_early_exit);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -92,6 +93,62 @@ typedef struct {
    : (sub) == MS_SHFL_UP ? ((L) >= (a) ? (L) - (a) : (L))                       \
    : (sub) == MS_SHFL_DOWN ? ((L) + (a) < 32 ? (L) + (a) : (L))                 \
    : (L) ^ (a))
+
+/* The same shuffle in place on a whole warp's 32 values of `size` (4 or 8)
+ * bytes: value L becomes value MS_SHFL_SOURCE (sub, L, a).  sub and a are
+ * constants where warp-compile.py calls it, so one case remains: a shift
+ * is one memmove (the lanes past the end keep their own values), an index
+ * a broadcast, an XOR whole vectors in swapped places (a's high bits) with
+ * their elements swapped within (its low bits) -- 24 instructions for 32
+ * ints instead of a loop of 32 copies through the lanes' result words. */
+static inline void
+ms_warp_shfl_whole (void *values, unsigned size, int sub, unsigned a)
+{
+  uint8_t *v = (uint8_t *) values;
+  if (size != 4 && size != 8)
+    return;   /* ms_warp_shfl_counted refuses these */
+  if (sub == MS_SHFL_DOWN)
+    memmove (v, v + a * size, (32 - a) * size);
+  else if (sub == MS_SHFL_UP)
+    memmove (v + a * size, v, (32 - a) * size);
+  else if (sub == MS_SHFL_IDX)
+    {
+      uint64_t x = 0;
+      memcpy (&x, v + a * size, size);
+      for (unsigned L = 0; L < 32; L++)
+        memcpy (v + L * size, &x, size);
+    }
+  else
+    {
+#ifdef __SSE2__
+      /* element e of vector i: lane (i * n + e) with n = 16 / size lanes
+       * a vector (8 vectors of 4-byte values, 16 of 8-byte ones); its
+       * source is lane (i ^ (a / n)) * n + (e ^ (a % n)) */
+      unsigned n = 16 / size, hi = a / n, lo = a % n;
+      __m128i x[16];
+#pragma GCC unroll 16
+      for (unsigned i = 0; i < 2 * size; i++)
+        x[i] = _mm_loadu_si128 ((const __m128i *) (v + 16 * (i ^ hi)));
+#pragma GCC unroll 16
+      for (unsigned i = 0; i < 2 * size; i++)
+        {
+          if (size == 8 ? lo == 1 : lo == 2)
+            x[i] = _mm_shuffle_epi32 (x[i], 0x4E);   /* swap the halves */
+          else if (size == 4 && lo == 1)
+            x[i] = _mm_shuffle_epi32 (x[i], 0xB1);
+          else if (size == 4 && lo == 3)
+            x[i] = _mm_shuffle_epi32 (x[i], 0x1B);
+          _mm_storeu_si128 ((__m128i *) (v + 16 * i), x[i]);
+        }
+#else
+      uint64_t x[32];
+      for (unsigned L = 0; L < 32; L++)
+        memcpy (&x[L], v + (L ^ a) * size, size);
+      for (unsigned L = 0; L < 32; L++)
+        memcpy (v + L * size, &x[L], size);
+#endif
+    }
+}
 
 /* A shuffle of `size`-byte values by every lane of the warp, all in the
  * group that runs (so none waits elsewhere: the warp is converged), of mask

@@ -275,16 +275,22 @@ class Kernel:
                  and (width is None or self.const_int(width) == 32))
         val_args = ["ms_warp.val[ms_L][0] = 0;",
                     "memcpy (ms_warp.val[ms_L], &%s[ms_L], sizeof %s[0]);" % (t, t)]
+        result = "memcpy (&%s[ms_L], &ms_warp.res[ms_L], sizeof %s[0]);" % (t, t)
         if whole:
-            nxt = self.new_block()
+            # the stop's results come in through the lanes' result words
+            # (block nxt); the whole warp's shuffle permutes t in place and
+            # goes straight on to what follows (block after)
+            nxt, after = self.new_block(), self.new_block()
             self.end(("stop", self.site(e), "MS_K_SHFL", "sizeof (%s[0])" % t, nxt, kind,
-                      (a_const, val_args + lanes_args, t)))
+                      (a_const, val_args + lanes_args, t, after)))
             self.cur = nxt
+            self.lane(result)
+            self.goto(after)
         else:
             for text in lanes_args + val_args:
                 self.lane(text)
             self.stop_here(e, "MS_K_SHFL", "sizeof (%s[0])" % t, kind)
-        self.lane("memcpy (&%s[ms_L], &ms_warp.res[ms_L], sizeof %s[0]);" % (t, t))
+            self.lane(result)
         return c_ast.ID(t)
 
     def vote(self, e, spec):
@@ -848,18 +854,16 @@ class Kernel:
             out.append("      goto B%d;" % term[1].index)
         elif term[0] == "stop":
             if len(term) > 6:
-                # a shuffle of constant arguments: a whole warp runs it here
-                # (each lane's source lane by warp.h's MS_SHFL_SOURCE, the
-                # fiber path's closed form)
-                a_const, lanes_args, t = term[6]
-                src = "MS_SHFL_SOURCE (%s, ms_L, %d)" % (term[5], a_const)
+                # a shuffle of constant arguments: a whole warp runs it here,
+                # in place on its values (warp.h's ms_warp_shfl_whole, the
+                # fiber path's closed form MS_SHFL_SOURCE)
+                a_const, lanes_args, t, after = term[6]
                 out.append("      if (m == 0xffffffffu && ms_warp_shfl_counted (&%s, %s))"
                            % (term[1], term[3]))
                 out.append("        {")
-                out.append("          for (unsigned ms_L = 0; ms_L < 32; ms_L++)")
-                out.append("            memcpy (&ms_warp.res[ms_L], &%s[%s], sizeof %s[0]);"
-                           % (t, src, t))
-                out.append("          goto B%d;" % term[4].index)
+                out.append("          ms_warp_shfl_whole (%s, sizeof %s[0], %s, %d);"
+                           % (t, t, term[5], a_const))
+                out.append("          goto B%d;" % after.index)
                 out.append("        }")
                 out.append("      MS_WARP_LANES (m, ms_L,")
                 out.append("        {")
