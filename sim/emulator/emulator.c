@@ -44,6 +44,7 @@
 #include "lane.h"
 #include "racecheck.h"
 #include "native.h"
+#include "cpu-clones.h"
 
 #define MAX_BLOCK_THREADS 1024
 #define MAX_SHARED_BYTES (48 * 1024)   /* static shared memory per block */
@@ -1887,7 +1888,7 @@ warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
     }
 }
 
-void
+MS_CPU_CLONES void
 ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind, uint32_t others)
 {
   Worker *W = cur_worker;

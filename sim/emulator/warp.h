@@ -19,6 +19,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "cpu-clones.h"
 #include "kernel.h"
 #include "lane.h"
 

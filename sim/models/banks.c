@@ -128,7 +128,10 @@
  * the tests check both against a brute-force reference.
  */
 
+#include "config.h"
+
 #include "banks.h"
+#include "cpu-clones.h"
 
 #include <string.h>
 
@@ -964,7 +967,7 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
     e->strided = e->rel[l] == l * e->rel[1];
 }
 
-static void
+MS_CPU_CLONES static void
 banks_model_cost (const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   MsSharedCost s;

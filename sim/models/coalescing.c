@@ -89,7 +89,10 @@
  * general ordered pass with divisions, then a small open-addressing set.
  */
 
+#include "config.h"
+
 #include "coalescing.h"
+#include "cpu-clones.h"
 
 #include <string.h>
 
@@ -478,7 +481,7 @@ ms_coalescing_segments (const MsArch *arch, const MsWarpAccess *a, MsSegment *se
   return segments (arch, a, mask, seg_out);
 }
 
-void
+MS_CPU_CLONES void
 ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                     MsGlobalCost *cost)
 {

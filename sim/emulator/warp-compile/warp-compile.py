@@ -779,7 +779,8 @@ class Kernel:
                           for p in params) or "void"
         # kernel.h's MS_NO_UBSAN (a crash test's null pointer, on purpose)
         attr = ("MS_NO_UBSAN " if "register" in (self.func.decl.storage or []) else "")
-        out.append("static %svoid\nms_warp_kernel_%s (%s)\n{" % (attr, self.func.decl.name, plist))
+        out.append("static %sMS_CPU_CLONES void\nms_warp_kernel_%s (%s)\n{"
+                   % (attr, self.func.decl.name, plist))
         for p in params:
             out.append("  (void) p_%s;" % p.name)
         for d in self.uniform_decls:

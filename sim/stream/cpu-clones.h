@@ -1,0 +1,28 @@
+/* cpu-clones.h - the emulator's hot functions, compiled twice.
+ *
+ * A function marked MS_CPU_CLONES is built for the x86-64 baseline (SSE2)
+ * and for AVX2, and the dynamic loader picks the copy for the CPU it runs
+ * on (GCC's target_clones: an ifunc).  The functions so marked are the
+ * per-record work whose loops over a warp's 32 lanes gcc vectorises: the
+ * warp-wide kernels (warp-compile.py), ms_warp_access and the models'
+ * costs.  With AVX2 a step takes 8 lanes instead of 4 and a 32-bit
+ * multiply is one instruction (SSE2 has none): callgrind, 7-8% fewer
+ * instructions on transpose_naive, reduce_sequential and gemm_tiled
+ * (docs/performance.md).
+ *
+ * Neither copy changes a result: both are the same C, integer work and
+ * float additions and multiplications of the same IEEE single and double
+ * precision ("avx2" does not let gcc contract a*b+c into an FMA, which
+ * would round once instead of twice).  configure's --disable-cpu-clones,
+ * another compiler than GCC or another CPU than x86-64: one copy.
+ * Internal to memsim's build.
+ */
+#pragma once
+
+/* (config.h first, as in every .c file of memsim) */
+#if defined (MS_HAVE_CPU_CLONES) && defined (__x86_64__) && defined (__GNUC__) \
+    && !defined (__clang__)
+#define MS_CPU_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define MS_CPU_CLONES
+#endif
