@@ -801,15 +801,15 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   gboolean strided = FALSE;   /* every lane: addr[0] + l * stride */
   guint64 stride = 0;
   guint64 vbase = W->region_vbase - lo;
-  if (group == 0xffffffffu && as == sizeof (guint64) && W->region_span >= size
-      && !(shared && op == MS_OP_LD))
+  if (group == 0xffffffffu && as == sizeof (guint64) && W->region_span >= size)
     {
       /* A whole warp's contiguous addresses, two lanes a vector and no
-       * min or max (only a shared load's span test wants them): a lane is
-       * in the region when its offset o and lim - o are both below 2^63
-       * (an address below the region wraps o; one past lim wraps lim - o;
-       * spans are far below 2^63).  callgrind, transpose_naive: 11 -> 4
-       * instructions a lane. */
+       * min or max: a lane is in the region when its offset o and lim - o
+       * are both below 2^63 (an address below the region wraps o; one past
+       * lim wraps lim - o; spans are far below 2^63).  callgrind,
+       * transpose_naive: 11 -> 4 instructions a lane.  (A shared load's
+       * span test wants the lowest and highest address: the first and
+       * last lane's when the lanes are one stride apart, else a loop.) */
       typedef guint64 V2 __attribute__ ((vector_size (16)));
       V2 vlo = { lo, lo }, vlim = { W->region_span - size, W->region_span - size };
       V2 vb = { vbase, vbase }, bad = { 0, 0 }, vlow = { 0, 0 };
@@ -831,6 +831,21 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       if (((bad[0] | bad[1]) >> 63) != 0 || ((vlow[0] | vlow[1]) & (size - 1)) != 0)
         return 0;
       strided = (off_stride[0] | off_stride[1]) == 0;
+      if (shared && op == MS_OP_LD)
+        {
+          guint64 a31 = a0 + (MS_WARP_SIZE - 1) * stride;
+          if (strided)
+            {
+              amin = MIN (a0, a31);
+              amax = MAX (a0, a31);
+            }
+          else
+            for (guint i = 0; i < MS_WARP_SIZE; i++)
+              {
+                amin = MIN (amin, (guintptr) LANE_ADDR (i));
+                amax = MAX (amax, (guintptr) LANE_ADDR (i));
+              }
+        }
     }
   else
     {
