@@ -803,34 +803,50 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   guint64 vbase = W->region_vbase - lo;
   if (group == 0xffffffffu && as == sizeof (guint64) && W->region_span >= size)
     {
-      /* A whole warp's contiguous addresses, two lanes a vector and no
-       * min or max: a lane is in the region when its offset o and lim - o
-       * are both below 2^63 (an address below the region wraps o; one past
-       * lim wraps lim - o; spans are far below 2^63).  callgrind,
-       * transpose_naive: 11 -> 4 instructions a lane.  (A shared load's
-       * span test wants the lowest and highest address: the first and
-       * last lane's when the lanes are one stride apart, else a loop.) */
-      typedef guint64 V2 __attribute__ ((vector_size (16)));
-      V2 vlo = { lo, lo }, vlim = { W->region_span - size, W->region_span - size };
-      V2 vb = { vbase, vbase }, bad = { 0, 0 }, vlow = { 0, 0 };
-      /* and whether the lanes are one stride apart (ms_stride_hint) */
-      guint64 a0 = (guint64) LANE_ADDR (0);
+      /* A whole warp's contiguous addresses, two lanes a vector (four in
+       * the AVX2 copy: cpu-clones.h) and no min or max: a lane is in the
+       * region when its offset o and lim - o are both below 2^63 (an
+       * address below the region wraps o; one past lim wraps lim - o;
+       * spans are far below 2^63).  callgrind, transpose_naive: 11 -> 4
+       * instructions a lane (SSE2).  (A shared load's span test wants the
+       * lowest and highest address: the first and last lane's when the
+       * lanes are one stride apart, else a loop.)  And whether the lanes
+       * are one stride apart (ms_stride_hint). */
+      guint64 a0 = (guint64) LANE_ADDR (0), bad = 0, vlow = 0, off_stride = 0;
       stride = (guint64) LANE_ADDR (1) - a0;
-      V2 e = { a0, a0 + stride }, step = { 2 * stride, 2 * stride }, off_stride = { 0, 0 };
-      for (guint i = 0; i < MS_WARP_SIZE; i += 2, e += step)
-        {
-          V2 a;
-          memcpy (&a, A + i * sizeof (guint64), sizeof a);
-          V2 o = a - vlo;
-          bad |= o | (vlim - o);
-          vlow |= a;
-          off_stride |= a ^ e;
-          a += vb;
-          memcpy (&acc.addr[i], &a, sizeof a);
-        }
-      if (((bad[0] | bad[1]) >> 63) != 0 || ((vlow[0] | vlow[1]) & (size - 1)) != 0)
+#define ADDRESS_PASS(N)                                                         \
+  do {                                                                          \
+    typedef guint64 VA __attribute__ ((vector_size (8 * (N))));                 \
+    VA zero = { 0 }, e = zero, vbad = zero, vlw = zero, voff = zero;            \
+    VA vlo = zero + lo, vlim = zero + (W->region_span - size), vb = zero + vbase;\
+    for (guint k = 0; k < (N); k++)                                             \
+      e[k] = a0 + k * stride;                                                   \
+    for (guint i = 0; i < MS_WARP_SIZE; i += (N), e += (N) * stride)            \
+      {                                                                         \
+        VA a;                                                                   \
+        memcpy (&a, A + i * sizeof (guint64), sizeof a);                        \
+        VA o = a - vlo;                                                         \
+        vbad |= o | (vlim - o);                                                 \
+        vlw |= a;                                                               \
+        voff |= a ^ e;                                                          \
+        a += vb;                                                                \
+        memcpy (&acc.addr[i], &a, sizeof a);                                    \
+      }                                                                         \
+    for (guint k = 0; k < (N); k++)                                             \
+      {                                                                         \
+        bad |= vbad[k];                                                         \
+        vlow |= vlw[k];                                                         \
+        off_stride |= voff[k];                                                  \
+      }                                                                         \
+  } while (0)
+      if (MS_CPU_HAS_AVX2 ())
+        ADDRESS_PASS (4);
+      else
+        ADDRESS_PASS (2);
+#undef ADDRESS_PASS
+      if ((bad >> 63) != 0 || (vlow & (size - 1)) != 0)
         return 0;
-      strided = (off_stride[0] | off_stride[1]) == 0;
+      strided = off_stride == 0;
       if (shared && op == MS_OP_LD)
         {
           guint64 a31 = a0 + (MS_WARP_SIZE - 1) * stride;
