@@ -772,7 +772,8 @@ end_epoch (Worker *W)
  * transpose_padded, -11% on gemm_tiled). */
 static inline __attribute__ ((always_inline)) int
 exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint size, MsOp op,
-                const guint8 *A, gsize as, guint8 *V, gsize vs, gboolean copy_loads)
+                const guint8 *A, gsize as, guint8 *V, gsize vs, gboolean copy_loads,
+                guint8 *load_pattern)
 {
 #define LANE_ADDR(i) (*(volatile guint8 *const *) (A + (i) * as))
 #define LANE_VAL(i) ((void *) (V + (i) * vs))
@@ -974,6 +975,11 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   if (copy_late)
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
+  /* a warp-wide kernel's load: how its lanes may read their values
+   * (warp.h, MS_WARP_LOAD) */
+  if (load_pattern != NULL)
+    *load_pattern = kind != MS_K_LD || !strided ? 0
+                    : stride == size ? MS_WARP_ROW : stride == 0 ? MS_WARP_BROADCAST : 0;
   return 1;
 #undef LANE_ADDR
 #undef LANE_VAL
@@ -984,7 +990,7 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
 {
   return exec_fast_view (W, group, first->site, first->kind, first->size, op,
                          (const guint8 *) &warp[0].addr, sizeof (Lane),
-                         (guint8 *) warp[0].val, sizeof (Lane), TRUE);
+                         (guint8 *) warp[0].val, sizeof (Lane), TRUE, NULL);
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
@@ -1930,13 +1936,14 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind,
   int fast = G_UNLIKELY (site->id < 0) || (size & (size - 1)) != 0 || size > 16 ? 0
              : exec_fast_view (W, mask, site, kind, size, op, (const guint8 *) ms_warp.addr,
                                sizeof ms_warp.addr[0], (guint8 *) ms_warp.val,
-                               sizeof ms_warp.val[0], FALSE);
+                               sizeof ms_warp.val[0], FALSE, &ms_warp.load_pattern);
   if (G_UNLIKELY (fast < 0))
     warp_stop_forever (W);
   if (fast == 0)
     {
       /* the general path (first use of the site, a new region, errors,
        * unwritten shared bytes) reads the lane records */
+      ms_warp.load_pattern = 0;
       FOR_LANES (mask, i, {
         warp[i].site = site;
         warp[i].kind = (guint8) kind;

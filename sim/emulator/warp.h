@@ -32,6 +32,9 @@ typedef struct {
   int arg[32];
   uint8_t width[32];
   uint64_t res[32];
+  /* the last load's lanes (ms_warp_access): MS_WARP_ROW, a whole warp's
+   * consecutive values; MS_WARP_BROADCAST, one value; 0, any other */
+  uint8_t load_pattern;
   MsLane *lanes;     /* the current warp's 32 (or fewer) lane records */
   /* its lanes' threadIdx.x, .y and .z side by side (the lane records'
    * thread_idx, 128 bytes apart there: a lane loop reading them from
@@ -84,6 +87,28 @@ typedef struct {
   unsigned n_ready, n_stop, n_barrier;
   uint32_t barrier_mask;
 } MsWarpSched;
+
+enum { MS_WARP_ROW = 1, MS_WARP_BROADCAST = 2 };
+
+/* Each lane L of mask m reads into t[L] the value of the load that just
+ * ran, at its address ms_warp.addr[L]: a whole warp's row of consecutive
+ * values is one copy, a broadcast one read (ms_warp.load_pattern). */
+#define MS_WARP_LOAD(m, t)                                                      \
+  do {                                                                          \
+    if ((m) == 0xffffffffu && ms_warp.load_pattern == MS_WARP_ROW)              \
+      memcpy ((t), (const void *) ms_warp.addr[0], sizeof (t));                 \
+    else if ((m) == 0xffffffffu && ms_warp.load_pattern == MS_WARP_BROADCAST)   \
+      {                                                                         \
+        __typeof__ ((t)[0]) ms_v_;                                              \
+        memcpy (&ms_v_, (const void *) ms_warp.addr[0], sizeof ms_v_);          \
+        for (unsigned ms_L = 0; ms_L < 32; ms_L++)                              \
+          (t)[ms_L] = ms_v_;                                                    \
+      }                                                                         \
+    else                                                                        \
+      MS_WARP_LANES ((m), ms_L, {                                               \
+        memcpy (&(t)[ms_L], (const void *) ms_warp.addr[ms_L], sizeof (t)[0]);  \
+      });                                                                       \
+  } while (0)
 
 /* The lane whose value lane L reads in a shuffle of kind sub (MS_SHFL_*)
  * by a whole warp with argument a (0..31) and width 32: the closed form of

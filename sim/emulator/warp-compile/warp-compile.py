@@ -208,8 +208,8 @@ class Kernel:
                 self.lane_decls.append("MS_VALUE_TYPE_ (%s) %s[32];" % (self.expr0(x), t))
                 self.lane("ms_warp.addr[ms_L] = (volatile uint8_t *) &(%s);" % self.expr(x))
                 self.stop_here(e, "MS_K_LD", "sizeof (%s[0])" % t)
-                self.lane("memcpy (&%s[ms_L], (const void *) ms_warp.addr[ms_L], sizeof %s[0]);"
-                          % (t, t))
+                # each lane's value (warp.h: a whole row or broadcast at once)
+                self.uniform("MS_WARP_LOAD (m, %s);" % t)
                 return c_ast.ID(t)
             if name in SHUFFLES:
                 return self.shuffle(e, SHUFFLES[name])
