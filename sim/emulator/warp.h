@@ -232,6 +232,24 @@ ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned 
                                         (uint8_t) size, (uint8_t) sub };
 }
 
+/* A load, store or atomic of the group that runs: when the warp has
+ * nothing else to run (no other group ready, no other stop), it runs here
+ * and the group goes straight on (1), as ms_warp_sched_next would run it
+ * next; else it is recorded as a stop (0).  Saves the stop's record and
+ * the jump through the kernel's switch of blocks for a converged warp. */
+static inline int
+ms_warp_sched_access (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned size,
+                      uint32_t mask, int pc)
+{
+  if (S->n_ready == 0 && S->n_stop == 0)
+    {
+      ms_warp_access (site, mask, size, kind, 0);
+      return 1;
+    }
+  ms_warp_sched_stop (S, site, kind, size, 0, mask, pc);
+  return 0;
+}
+
 static inline void
 ms_warp_sched_barrier (MsWarpSched *S, const MsSite *site, uint32_t mask, int pc)
 {

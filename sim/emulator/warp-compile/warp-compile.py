@@ -870,8 +870,14 @@ class Kernel:
                 out.append("        {")
                 out.extend("          " + text for text in lanes_args)
                 out.append("        });")
-            out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, %s, m, %d);"
-                       % (term[1], term[2], term[3], term[5], term[4].index))
+            if term[2] in ("MS_K_LD", "MS_K_ST", "MS_K_ATOMIC"):
+                # a converged warp's access runs here and goes straight on
+                out.append("      if (ms_warp_sched_access (&S, &%s, %s, %s, m, %d))"
+                           % (term[1], term[2], term[3], term[4].index))
+                out.append("        goto B%d;" % term[4].index)
+            else:
+                out.append("      ms_warp_sched_stop (&S, &%s, %s, %s, %s, m, %d);"
+                           % (term[1], term[2], term[3], term[5], term[4].index))
             out.append("      continue;")
         elif term[0] == "barrier":
             out.append("      ms_warp_sched_barrier (&S, &%s, m, %d);" % (term[1], term[2].index))
