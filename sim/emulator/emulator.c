@@ -116,6 +116,12 @@ typedef struct {
   gsize region_span;
   guint64 region_vbase;
   MsSpace region_space;
+  /* the region before it (a kernel that reads one buffer and writes
+   * another changes region every access): swapped in by find_region */
+  const guint8 *other_lo;
+  gsize other_span;
+  guint64 other_vbase;
+  MsSpace other_space;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
   void *signal_stack;    /* the crash handler's, while the worker runs */
@@ -290,7 +296,7 @@ ms_shared_alloc_at (const void *key, unsigned size, unsigned align)
   W->shared_offsets[k] = off;
   W->n_shared_arrays = k + 1;
   W->shared_used = off + size;
-  W->region_span = 0;   /* the shared window grew: look the region up again */
+  W->region_span = W->other_span = 0;   /* the shared window grew: look the regions up again */
   return W->shared + off;
 }
 
@@ -519,6 +525,23 @@ static gboolean
 find_region (Worker *W, const volatile void *addr, guint size)
 {
   const guint8 *a = (const guint8 *) addr;
+  /* the region before the current one: the two change places */
+  const guint8 *lo = W->other_lo;
+  gsize span = W->other_span;
+  guint64 vbase = W->other_vbase;
+  MsSpace space = W->other_space;
+  W->other_lo = W->region_lo;
+  W->other_span = W->region_span;
+  W->other_vbase = W->region_vbase;
+  W->other_space = W->region_space;
+  if (a >= lo && (gsize) (a - lo) + size <= span)
+    {
+      W->region_lo = lo;
+      W->region_span = span;
+      W->region_vbase = vbase;
+      W->region_space = space;
+      return TRUE;
+    }
   if (in_shared (W, a, size))
     {
       W->region_lo = W->shared;
@@ -1198,7 +1221,7 @@ live_lanes (const Lane *warp, guint n)
  * the error set, when the same lanes ran the same site SPIN_LIMIT times in
  * a row that way (a spin-wait on a lane of the same warp), or when the
  * block has run BLOCK_OP_LIMIT instructions. */
-static gboolean
+static inline G_ALWAYS_INLINE gboolean
 count_instruction (Worker *W, const Lane *first, int best, guint32 group, guint32 others)
 {
   SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
@@ -1818,7 +1841,7 @@ run_block (Worker *W, guint64 b)
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
-  W->region_span = 0;
+  W->region_span = W->other_span = 0;
   W->n_done = W->ctl.n_barrier = 0;
   W->block_ops = 0;
   memset (W->spin, 0, sizeof W->spin);
