@@ -131,7 +131,6 @@
 #include "config.h"
 
 #include "banks.h"
-#include "cpu-clones.h"
 
 #include <string.h>
 
@@ -973,7 +972,7 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
     e->strided = e->rel[l] == l * e->rel[1];
 }
 
-MS_CPU_CLONES static void
+static void
 banks_model_cost (const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   MsSharedCost s;

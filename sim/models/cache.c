@@ -57,7 +57,6 @@
 #include <string.h>
 
 #include "coalescing.h"
-#include "cpu-clones.h"
 
 #define LINE_SHIFT 7           /* 128-byte lines */
 #define SECTOR_SHIFT 5         /* 32-byte sectors */
@@ -597,7 +596,7 @@ column_again (CacheState *s, const MsArch *arch, const MsWarpAccess *a, guint64 
   return i;
 }
 
-MS_CPU_CLONES static void
+static void
 cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   CacheState *s = state;
