@@ -86,6 +86,16 @@ typedef struct {
   const MsSite *site;
 } SiteMemo;
 
+/* Where lanes' accesses may fall: [lo, lo + span) of the host, virtual
+ * addresses from vbase, in memory space `space` (the shared window or a
+ * buffer). */
+typedef struct {
+  const guint8 *lo;
+  gsize span;
+  guint64 vbase;
+  MsSpace space;
+} Region;
+
 typedef struct {
   const MsLaunch *launch;
   MsWarpCtl ctl;         /* scheduler context, current warp (sim/emulator/lane.h) */
@@ -111,17 +121,10 @@ typedef struct {
   gboolean yielded;      /* a warp of this round stopped on its budget */
   SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
   guint64 block_ops;     /* warp-level instructions the block executed */
-  /* the region the last access fell in: [lo, lo + span), virtual base */
-  const guint8 *region_lo;
-  gsize region_span;
-  guint64 region_vbase;
-  MsSpace region_space;
-  /* the region before it (a kernel that reads one buffer and writes
-   * another changes region every access): swapped in by find_region */
-  const guint8 *other_lo;
-  gsize other_span;
-  guint64 other_vbase;
-  MsSpace other_space;
+  /* the region the last access fell in, and the one before it (a kernel
+   * that reads one buffer and writes another changes region every
+   * access): swapped by find_region */
+  Region region, other;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
   void *signal_stack;    /* the crash handler's, while the worker runs */
@@ -296,7 +299,7 @@ ms_shared_alloc_at (const void *key, unsigned size, unsigned align)
   W->shared_offsets[k] = off;
   W->n_shared_arrays = k + 1;
   W->shared_used = off + size;
-  W->region_span = W->other_span = 0;   /* the shared window grew: look the regions up again */
+  W->region.span = W->other.span = 0;   /* the shared window grew: look the regions up again */
   return W->shared + off;
 }
 
@@ -412,7 +415,7 @@ ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
   const guint8 *a = p;
   if (W->free_running && native_free_access (W, a, size, store))
     return;
-  if (((gsize) (a - W->region_lo) >= W->region_span || a < W->region_lo)
+  if (((gsize) (a - W->region.lo) >= W->region.span || a < W->region.lo)
       && !native_device_address (W, a))
     return;   /* the thread's stack, the kernel's own data, threadIdx: no device access */
   const MsSite *site = ms_native_site (pc);
@@ -526,37 +529,23 @@ find_region (Worker *W, const volatile void *addr, guint size)
 {
   const guint8 *a = (const guint8 *) addr;
   /* the region before the current one: the two change places */
-  const guint8 *lo = W->other_lo;
-  gsize span = W->other_span;
-  guint64 vbase = W->other_vbase;
-  MsSpace space = W->other_space;
-  W->other_lo = W->region_lo;
-  W->other_span = W->region_span;
-  W->other_vbase = W->region_vbase;
-  W->other_space = W->region_space;
-  if (a >= lo && (gsize) (a - lo) + size <= span)
+  Region r = W->other;
+  W->other = W->region;
+  if (a >= r.lo && (gsize) (a - r.lo) + size <= r.span)
     {
-      W->region_lo = lo;
-      W->region_span = span;
-      W->region_vbase = vbase;
-      W->region_space = space;
+      W->region = r;
       return TRUE;
     }
   if (in_shared (W, a, size))
     {
-      W->region_lo = W->shared;
-      W->region_span = W->shared_used;
-      W->region_vbase = 0;
-      W->region_space = MS_SPACE_SHARED;
+      W->region = (Region) { W->shared, W->shared_used, 0, MS_SPACE_SHARED };
       return TRUE;
     }
   int b = buffer_holding (W, a, size);
   if (b < 0)
     return FALSE;
-  W->region_lo = W->buf_base[b];
-  W->region_span = W->buf_bytes[b];
-  W->region_vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
-  W->region_space = MS_SPACE_GLOBAL;
+  W->region = (Region) { W->buf_base[b], W->buf_bytes[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
+                         MS_SPACE_GLOBAL };
   return TRUE;
 }
 
@@ -565,15 +554,15 @@ find_region (Worker *W, const volatile void *addr, guint size)
 static inline gboolean
 classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
 {
-  gsize off = (gsize) ((const guint8 *) l->addr - W->region_lo);
-  if (G_UNLIKELY (off + l->size > W->region_span || (const guint8 *) l->addr < W->region_lo))
+  gsize off = (gsize) ((const guint8 *) l->addr - W->region.lo);
+  if (G_UNLIKELY (off + l->size > W->region.span || (const guint8 *) l->addr < W->region.lo))
     {
       if (!find_region (W, l->addr, l->size))
         return FALSE;
-      off = (gsize) ((const guint8 *) l->addr - W->region_lo);
+      off = (gsize) ((const guint8 *) l->addr - W->region.lo);
     }
-  *space = W->region_space;
-  *vaddr = W->region_vbase + off;
+  *space = W->region.space;
+  *vaddr = W->region.vbase + off;
   return TRUE;
 }
 
@@ -801,12 +790,12 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
 #define LANE_ADDR(i) (*(volatile guint8 *const *) (A + (i) * as))
 #define LANE_VAL(i) ((void *) (V + (i) * vs))
   const volatile guint8 *addr0 = LANE_ADDR (__builtin_ctz (group));
-  gsize off0 = (gsize) ((const guint8 *) addr0 - W->region_lo);
-  if ((off0 >= W->region_span || off0 + size > W->region_span) && !find_region (W, addr0, size))
+  gsize off0 = (gsize) ((const guint8 *) addr0 - W->region.lo);
+  if ((off0 >= W->region.span || off0 + size > W->region.span) && !find_region (W, addr0, size))
     return 0;
   if (op == MS_OP_ATOMIC)
     return 0;
-  gboolean shared = W->region_space == MS_SPACE_SHARED;
+  gboolean shared = W->region.space == MS_SPACE_SHARED;
   if (!shared && op == MS_OP_LD)
     {
       /* A global load's values are copied (or, by a warp-wide kernel,
@@ -820,12 +809,12 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       __builtin_prefetch ((const void *) LANE_ADDR (__builtin_ctz (group)), 0, 0);
       __builtin_prefetch ((const void *) LANE_ADDR (31 - __builtin_clz (group)), 0, 0);
     }
-  guintptr lo = (guintptr) W->region_lo, amin = G_MAXSIZE, amax = 0, low = 0;
+  guintptr lo = (guintptr) W->region.lo, amin = G_MAXSIZE, amax = 0, low = 0;
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
   gboolean strided = FALSE;   /* every lane: addr[0] + l * stride */
   guint64 stride = 0;
-  guint64 vbase = W->region_vbase - lo;
-  if (group == 0xffffffffu && as == sizeof (guint64) && W->region_span >= size)
+  guint64 vbase = W->region.vbase - lo;
+  if (group == 0xffffffffu && as == sizeof (guint64) && W->region.span >= size)
     {
       /* A whole warp's contiguous addresses, two lanes a vector (four in
        * the AVX2 copy: cpu-clones.h) and no min or max: a lane is in the
@@ -842,7 +831,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   do {                                                                          \
     typedef guint64 VA __attribute__ ((vector_size (8 * (N))));                 \
     VA zero = { 0 }, e = zero, vbad = zero, vlw = zero, voff = zero;            \
-    VA vlo = zero + lo, vlim = zero + (W->region_span - size), vb = zero + vbase;\
+    VA vlo = zero + lo, vlim = zero + (W->region.span - size), vb = zero + vbase;\
     for (guint k = 0; k < (N); k++)                                             \
       e[k] = a0 + k * stride;                                                   \
     for (guint i = 0; i < MS_WARP_SIZE; i += (N), e += (N) * stride)            \
@@ -896,7 +885,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         low |= a;
         acc.addr[i] = vbase + a;
       });
-      if (amin < lo || amax - lo + size > W->region_span || (low & (size - 1)) != 0)
+      if (amin < lo || amax - lo + size > W->region.span || (low & (size - 1)) != 0)
         return 0;
     }
   /* a read of shared bytes nothing wrote: exec_memory records it */
@@ -987,7 +976,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   acc.site = site;
   acc.block = (guint32) W->block;
   acc.warp = W->warp;
-  acc.space = (guint8) W->region_space;
+  acc.space = (guint8) W->region.space;
   acc.op = (guint8) op;
   acc.width = (guint8) size;
   acc.mask = group;
@@ -1841,7 +1830,7 @@ run_block (Worker *W, guint64 b)
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
-  W->region_span = W->other_span = 0;
+  W->region.span = W->other.span = 0;
   W->n_done = W->ctl.n_barrier = 0;
   W->block_ops = 0;
   memset (W->spin, 0, sizeof W->spin);
