@@ -33,6 +33,25 @@
 #include "replay.h"
 #include "trace-file.h"
 
+/* One ms_problem_simulate of p on threads (0: all cores): its wall and
+ * this thread's CPU seconds.  On one thread the emulator runs on this
+ * thread: its CPU time is immune to other processes competing for the
+ * cores, unlike the wall time. */
+static gboolean
+simulate_timed (MsProblem *p, guint threads, MsStats **stats, double *wall, double *cpu,
+                GError **error)
+{
+  struct timespec c0, c1;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
+  gint64 t0 = g_get_monotonic_time ();
+  if (!ms_problem_simulate (p, ms_arch_default (), threads, NULL, stats, error))
+    return FALSE;
+  *wall = (double) (g_get_monotonic_time () - t0) / 1e6;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
+  *cpu = (double) (c1.tv_sec - c0.tv_sec) + (double) (c1.tv_nsec - c0.tv_nsec) / 1e9;
+  return TRUE;
+}
+
 /* The emulator and models alone, threads (0: all cores) simulating name
  * at size: the least wall and CPU time of BENCH_ROUNDS runs (one run
  * on this VM moves by 30% and more from one minute to the next). */
@@ -47,18 +66,12 @@ bench_one (const char *name, const char *size, guint threads, GError **error)
   double s = G_MAXDOUBLE, cpu = G_MAXDOUBLE;
   for (guint r = 0; r < BENCH_ROUNDS; r++)
     {
+      double rs, rcpu;
       g_clear_pointer (&stats, ms_stats_free);
-      struct timespec c0, c1;
-      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
-      gint64 t0 = g_get_monotonic_time ();
-      if (!ms_problem_simulate (p, ms_arch_default (), threads, NULL, &stats, error))
+      if (!simulate_timed (p, threads, &stats, &rs, &rcpu, error))
         return FALSE;
-      s = MIN (s, (double) (g_get_monotonic_time () - t0) / 1e6);
-      clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
-      /* On one thread the emulator runs on this thread: its CPU time is
-       * immune to other processes competing for the cores, unlike the wall
-       * time. */
-      cpu = MIN (cpu, (double) (c1.tv_sec - c0.tv_sec) + (double) (c1.tv_nsec - c0.tv_nsec) / 1e9);
+      s = MIN (s, rs);
+      cpu = MIN (cpu, rcpu);
     }
   guint64 warp_acc = 0, lane_acc = 0;
   for (guint i = 0; i < stats->sites->len; i++)
@@ -291,17 +304,12 @@ bench_warp_wide (guint rounds, const char *only)
               g_setenv ("MEMSIM_FIBERS", "1", TRUE);
             g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (cases[c][0]));
             g_autoptr (MsStats) stats = NULL;
-            struct timespec c0, c1;
-            if (!ms_problem_set_size (p, cases[c][1], &error) || !ms_problem_setup (p, &error))
+            double wall, cpu;
+            if (!ms_problem_set_size (p, cases[c][1], &error) || !ms_problem_setup (p, &error)
+                || !simulate_timed (p, 1, &stats, &wall, &cpu, &error)
+                || !p->kernel->check (p, &error))
               goto fail;
-            clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c0);
-            if (!ms_problem_simulate (p, ms_arch_default (), 1, NULL, &stats, &error))
-              goto fail;
-            clock_gettime (CLOCK_THREAD_CPUTIME_ID, &c1);
-            if (!p->kernel->check (p, &error))
-              goto fail;
-            best[wide] = MIN (best[wide], (double) (c1.tv_sec - c0.tv_sec)
-                                          + (double) (c1.tv_nsec - c0.tv_nsec) / 1e9);
+            best[wide] = MIN (best[wide], cpu);
             lanes = 0;
             for (guint i = 0; i < stats->sites->len; i++)
               lanes += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
