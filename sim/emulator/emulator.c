@@ -1913,28 +1913,35 @@ warp_stop_forever (Worker *W)
     ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
 }
 
+/* The running warp has used its budget: the other warps run now.  They
+ * use ms_warp, the worker's one set of lane arrays, while this warp's
+ * instruction is still in flight (a load's addresses, which its lanes
+ * read their values at next; a shuffle's results): kept aside until it
+ * goes on.  (Out of line: once per WARP_BUDGET instructions.) */
+static G_NO_INLINE void
+warp_yield (Worker *W)
+{
+  guint w = W->warp;
+  if (W->warp_saved == NULL)
+    W->warp_saved = g_new (MsWarp, 32);
+  W->warp_saved[w] = ms_warp;
+  W->yielded = TRUE;
+  ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
+  ms_warp = W->warp_saved[w];
+}
+
 /* A warp-level instruction ran, as run_warp counts it (count_instruction:
  * lanes `others` waited at later sites), then the warp's budget, after
- * which the other warps run. */
-static void
+ * which the other warps run.  (Inline: every access and shuffle passes
+ * here, and a call's saved registers cost more than the count.) */
+static inline G_ALWAYS_INLINE void
 warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
 {
-  if (!count_instruction (W, &ms_warp.lanes[__builtin_ctz (group)], site->order, group, others))
+  if (G_UNLIKELY (!count_instruction (W, &ms_warp.lanes[__builtin_ctz (group)], site->order,
+                                      group, others)))
     warp_stop_forever (W);
   if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
-    {
-      /* The other warps run now and use ms_warp, the worker's one set of
-       * lane arrays, while this warp's instruction is still in flight (a
-       * load's addresses, which its lanes read their values at next; a
-       * shuffle's results): kept aside until it goes on. */
-      guint w = W->warp;
-      if (W->warp_saved == NULL)
-        W->warp_saved = g_new (MsWarp, 32);
-      W->warp_saved[w] = ms_warp;
-      W->yielded = TRUE;
-      ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
-      ms_warp = W->warp_saved[w];
-    }
+    warp_yield (W);
 }
 
 MS_CPU_CLONES void
