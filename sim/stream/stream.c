@@ -45,14 +45,6 @@ ms_sink_worker_end (MsSinkWorker *w)
     }
 }
 
-void
-ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
-{
-  for (guint i = 0; i < sinks->n; i++)
-    if (sinks->sink[i]->ordered)
-      sinks->sink[i]->ordered (sinks->sink[i]->user, a);
-}
-
 struct MsStreamOrder {
   const MsSinks *sinks;
   GMutex lock;

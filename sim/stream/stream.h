@@ -79,8 +79,16 @@ ms_sink_worker_access (MsSinkWorker *w, const MsWarpAccess *a)
 }
 /* worker_done for every sink (call serially). */
 void ms_sink_worker_end (MsSinkWorker *w);
-/* Hands the record to every sink's ordered part (call in stream order). */
-void ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a);
+/* Hands the record to every sink's ordered part (call in stream order).
+ * (Inline, as the parallel part: each filter of a chain hands every
+ * record on through it.) */
+static inline void
+ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
+{
+  for (guint i = 0; i < sinks->n; i++)
+    if (sinks->sink[i]->ordered)
+      sinks->sink[i]->ordered (sinks->sink[i]->user, a);
+}
 
 /* ---- block reordering, for producers that run blocks in parallel ----
  *
