@@ -112,6 +112,45 @@ test_shuffle_whole_in_place (void)
       }
 }
 
+/* warp.h's branch on a run-time % (warp-compile.py writes it for a pure
+ * condition such as reduce_interleaved's tid % (2 * s) == 0): its mask
+ * pass against C's %, lane by lane, for a whole warp and a partial one,
+ * signed and unsigned operands, divisors that are powers of two and ones
+ * that are not, negative dividends (the division's pass) */
+static void
+test_branch_mod (void)
+{
+  static const int divisors[] = { 1, 2, 3, 4, 6, 8, 64, 96, 1 << 30, -4, -7 };
+  static const guint32 masks[] = { 0xffffffffu, 0x55555555u, 0x80000001u, 0x10u };
+  for (gsize d = 0; d < G_N_ELEMENTS (divisors); d++)
+    for (gsize k = 0; k < G_N_ELEMENTS (masks); k++)
+      for (int base = -40; base <= 40; base += 40)
+        {
+          int sv[32], sd[32];
+          unsigned uv[32], ud[32];
+          for (unsigned L = 0; L < 32; L++)
+            {
+              sv[L] = base + (int) L * 3;
+              sd[L] = divisors[d];
+              uv[L] = (unsigned) sv[L];
+              ud[L] = (unsigned) divisors[d];
+            }
+          guint32 st = 0, ut = 0, want_s = 0, want_u = 0;
+          MS_WARP_BRANCH_MOD (masks[k], ms_L, st, (MS_MOD_P2_ (sv[ms_L], sd[ms_L]) == 1),
+                              (MS_MOD_ (sv[ms_L], sd[ms_L]) == 1));
+          MS_WARP_BRANCH_MOD (masks[k], ms_L, ut, (MS_MOD_P2_ (uv[ms_L], ud[ms_L]) == 0),
+                              (MS_MOD_ (uv[ms_L], ud[ms_L]) == 0));
+          for (unsigned L = 0; L < 32; L++)
+            if (masks[k] >> L & 1)
+              {
+                want_s |= (guint32) (sv[L] % sd[L] == 1) << L;
+                want_u |= (guint32) (uv[L] % ud[L] == 0) << L;
+              }
+          g_assert_cmphex (st, ==, want_s);
+          g_assert_cmphex (ut, ==, want_u);
+        }
+}
+
 static void
 test_shuffles_and_votes (void)
 {
@@ -742,6 +781,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/warp-synchronous", test_warp_synchronous);
   g_test_add_func ("/emulator/shuffles-and-votes", test_shuffles_and_votes);
   g_test_add_func ("/emulator/shuffle-whole-in-place", test_shuffle_whole_in_place);
+  g_test_add_func ("/emulator/branch-mod", test_branch_mod);
   g_test_add_func ("/emulator/divergence-masks", test_divergence_masks);
   g_test_add_func ("/emulator/atomics", test_atomics);
   g_test_add_func ("/emulator/early-exit", test_early_exit);

@@ -341,6 +341,49 @@ ms_warp_pack32 (const uint8_t *c)
         { __VA_ARGS__ t |= (uint32_t) !!(cond) << L; }                         \
   } while (0)
 
+/* a % b where b is not a constant (warp-compile.py; only where neither
+ * operand has side effects).  In a lane statement it is the division. */
+#define MS_MOD_(a, b) ((a) % (b))
+
+/* A branch whose condition has such a %: a first pass reads a % b as
+ * a & (b - 1), valid for a non-negative a and a power-of-two b (a
+ * reduction's tid % (2 * s), a stride), and notes in ms_mod_bad_ any lane
+ * where that does not hold; then the condition is evaluated again, lane by
+ * lane, with the division (its operands have no side effects).  A
+ * division costs tens of cycles a lane and keeps gcc from vectorising the
+ * whole warp's loop: reduce_interleaved 4096^2 took 12-15% less time
+ * (docs/performance.md). */
+#define MS_MOD_P2_(a, b)                                                       \
+  ((__typeof__ ((a) % (b))) (ms_mod_bad_ |= MS_MOD_P2_BAD_ (                   \
+     (__typeof__ ((a) % (b))) (a), (__typeof__ ((a) % (b))) (b)),              \
+   (uint64_t) (__typeof__ ((a) % (b))) (a)                                     \
+     & ((uint64_t) (__typeof__ ((a) % (b))) (b) - 1)))
+/* x negative or top-bit set, y not a power of two (0 included) */
+#define MS_MOD_P2_BAD_(x, y)                                                   \
+  ((((uint64_t) ((x) >> (sizeof (x) * 8 - 1)) | (uint64_t) ((y) >> (sizeof (y) * 8 - 1))  \
+     | ((uint64_t) (y) & ((uint64_t) (y) - 1))) != 0) | ((y) == 0))
+#define MS_WARP_BRANCH_MOD(mask, L, t, fast, slow)                             \
+  do {                                                                         \
+    uint32_t ms_m_ = (mask), ms_again_ = ms_m_;                                \
+    int ms_mod_bad_ = 0;                                                       \
+    if (ms_m_ == 0xffffffffu)                                                  \
+      {                                                                        \
+        uint8_t ms_c_[32];                                                     \
+        for (unsigned L = 0; L < 32; L++)                                      \
+          ms_c_[L] = (uint8_t) !!(fast);                                       \
+        t = ms_warp_pack32 (ms_c_);                                            \
+      }                                                                        \
+    else                                                                       \
+      MS_WARP_BITS_ (ms_m_, L)                                                 \
+        t |= (uint32_t) !!(fast) << L;                                         \
+    if (__builtin_expect (ms_mod_bad_, 0))                                     \
+      {                                                                        \
+        t = 0;                                                                 \
+        MS_WARP_BITS_ (ms_again_, L)                                           \
+          t |= (uint32_t) !!(slow) << L;                                       \
+      }                                                                        \
+  } while (0)
+
 /* body for each lane L of mask, in lane order: a whole warp's loop has no
  * test a lane, so the compiler can vectorise it; a group's walks its bits */
 #define MS_WARP_LANES(mask, L, ...)                                            \

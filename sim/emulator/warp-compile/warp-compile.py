@@ -84,6 +84,15 @@ class Block:
         # statements)]): the last for a shuffle of constant arguments (shuffle)
 
 
+def pure(n):
+    """No side effects: no assignment, ++, -- or call anywhere in n."""
+    if isinstance(n, (c_ast.Assignment, c_ast.FuncCall)):
+        return False
+    if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+        return False
+    return all(pure(c) for _, c in n.children())
+
+
 class Printer(c_generator.CGenerator):
     """C text of an expression for lane ms_L."""
 
@@ -100,6 +109,14 @@ class Printer(c_generator.CGenerator):
             return "ms_warp.tid[%d][ms_L]" % "xyz".index(n.field.name)
         # the field is an ID node: printed as a name, never as a variable
         return self._parenthesize_unless_simple(n.name) + n.type + n.field.name
+
+    def visit_BinaryOp(self, n):
+        # a % b by a run-time b: a macro that a branch's condition may
+        # evaluate twice (warp.h, MS_WARP_BRANCH_MOD)
+        if n.op == "%" and not self.typeof_mode and not isinstance(n.right, c_ast.Constant) \
+                and pure(n.left) and pure(n.right):
+            return "MS_MOD_ (%s, %s)" % (self.visit(n.left), self.visit(n.right))
+        return super().visit_BinaryOp(n)
 
     def visit_FuncCall(self, n):
         if self.typeof_mode and isinstance(n.name, c_ast.ID):
@@ -137,6 +154,7 @@ class Kernel:
         self.loops = []      # (continue block, break block)
         self.returns = []    # helpers being inlined: (end block, result variable or None)
         self.sites = {}      # (line, order) -> C name
+        self.mod_conds = set()   # branch conditions for MS_WARP_BRANCH_MOD (cond)
         self.temps = set()   # temporaries (per lane) holding values of stops
         self.printer = Printer(self)
 
@@ -162,6 +180,14 @@ class Kernel:
 
     def expr(self, e):
         return self.printer.visit(e)
+
+    def cond(self, c):
+        """A branch's condition; one that may be evaluated twice (pure)
+        with a run-time % is noted for MS_WARP_BRANCH_MOD."""
+        text = self.expr(c)
+        if "MS_MOD_ (" in text and pure(c):
+            self.mod_conds.add(text)
+        return text
 
     def type_text(self, typ):
         return self.printer._generate_type(typ, emit_declname=False)
@@ -533,7 +559,7 @@ class Kernel:
         then_b = self.new_block()
         join = self.new_block()
         else_b = self.new_block() if else_fn else join
-        self.end(("branch", self.expr(c), then_b, else_b))
+        self.end(("branch", self.cond(c), then_b, else_b))
         self.cur = then_b
         then_fn()
         self.end(("goto", join))
@@ -589,7 +615,7 @@ class Kernel:
             self.loops.pop()
             self.goto(cont)
             c = self.lower(s.cond)
-            self.end(("branch", self.expr(c), body, exit_b))
+            self.end(("branch", self.cond(c), body, exit_b))
             self.cur = exit_b
         elif isinstance(s, c_ast.Break):
             self.end(("goto", self.loops[-1][1]))
@@ -640,7 +666,7 @@ class Kernel:
         self.goto(head)
         c = self.lower(cond) if cond is not None else c_ast.Constant("int", "1")
         body_b = self.new_block()
-        self.end(("branch", self.expr(c), body_b, exit_b))
+        self.end(("branch", self.cond(c), body_b, exit_b))
         self.cur = body_b
         self.loops.append((cont, exit_b))
         self.stmt(body)
@@ -822,7 +848,10 @@ class Kernel:
                 runs[-1][1].append(text)
             else:
                 runs.append((kind, [text]))
-        if cond is not None:
+        if cond is not None and cond in self.mod_conds:
+            # its own loops, a mask's first, the division's on a miss
+            runs.append(("branch_mod", []))
+        elif cond is not None:
             # the last loop also sets the branch's mask (warp.h, MS_WARP_BRANCH)
             if runs and runs[-1][0] == "lane":
                 runs[-1] = ("branch", runs[-1][1])
@@ -831,6 +860,9 @@ class Kernel:
         for kind, texts in runs:
             if kind == "uniform":
                 out.extend("      " + t for t in texts)
+            elif kind == "branch_mod":
+                out.append("      MS_WARP_BRANCH_MOD (m, ms_L, ms_t, (%s)," % cond.replace("MS_MOD_ (", "MS_MOD_P2_ ("))
+                out.append("                          (%s));" % cond)
             else:
                 if kind == "branch":
                     out.append("      MS_WARP_BRANCH (m, ms_L, ms_t, (%s)," % cond)
