@@ -15,6 +15,8 @@
  * Usage: bench [SIZE] (default 4096x4096); memsim is $MEMSIM or ./memsim.
  * bench --warp-wide [ROUNDS [KERNEL]]: the warp-wide builds against fibers
  * (all of bench_warp_wide's kernels, or KERNEL's row alone, for perf).
+ * bench --families: every built-in kernel of the families issue 11's goal
+ * names (transpose, reduce, gemm), emulator alone, one core.
  * docs/performance.md records the figures. */
 #include "config.h"
 
@@ -325,9 +327,38 @@ bench_warp_wide (guint rounds, const char *only)
   return 0;
 }
 
+/* Every kernel of the transpose, reduction and GEMM families, not only
+ * the rows above: emulator and models alone, one core, least of
+ * BENCH_ROUNDS (bench_one), at a size of about a tenth of a second or
+ * more each. */
+static int
+bench_families (void)
+{
+  static const char *const families[][2] = {
+    { "transpose", "4096x4096" }, { "reduce", "4194304" }, { "gemm", "256" },
+  };
+  printf ("Every kernel of the goal's families: emulator and models alone (least of %d "
+          "runs), one core\n%-18s %-10s %7s %8s %8s %14s %14s\n", BENCH_ROUNDS, "kernel",
+          "size", "threads", "wall s", "cpu s", "Mwarp-acc/s", "Mlane-acc/s");
+  for (gsize f = 0; f < G_N_ELEMENTS (families); f++)
+    for (const MsKernel *const *k = ms_kernels (); *k; k++)
+      if (g_strcmp0 ((*k)->family, families[f][0]) == 0)
+        {
+          g_autoptr (GError) error = NULL;
+          if (!bench_one ((*k)->name, families[f][1], 1, &error))
+            {
+              g_printerr ("bench: %s: %s\n", (*k)->name, error->message);
+              return 1;
+            }
+        }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc > 1 && strcmp (argv[1], "--families") == 0)
+    return bench_families ();
   if (argc > 1 && strcmp (argv[1], "--warp-wide") == 0)
     return bench_warp_wide (argc > 2 ? (guint) atoi (argv[2]) : 5, argc > 3 ? argv[3] : NULL);
   const char *size = argc > 1 ? argv[1] : "4096x4096";
