@@ -893,6 +893,51 @@ memo_table (const MsArch *arch)
   return t;
 }
 
+/* Keeps a's cost in e (a memo miss: out of line, so that the hit path
+ * stays small enough to inline). */
+static G_NO_INLINE void
+memo_store (BankMemo *e, const MsWarpAccess *a, guint32 mask, guint64 a0, guint16 sub,
+            const MsSharedCost *cost)
+{
+  guint64 high = 0;
+  if (mask == 0xffffffffu)
+    {
+      /* a whole warp in straight loops, which gcc vectorises (the lane
+       * walk was a third of the memo's cost where patterns do not repeat:
+       * transpose_swizzled's 32 rows, callgrind) */
+      guint64 rel[MS_WARP_SIZE], off = 0;
+      for (guint l = 0; l < MS_WARP_SIZE; l++)
+        {
+          high |= a->addr[l];
+          rel[l] = a->addr[l] - a0;
+          off |= rel[l] ^ l * (a->addr[1] - a0);
+        }
+      if (high >> MEMO_ADDRESS_BITS != 0)
+        return;
+      memcpy (e->rel, rel, sizeof rel);
+      e->strided = off == 0;
+    }
+  else
+    {
+      for (guint32 m = mask; m; m &= m - 1)
+        high |= a->addr[__builtin_ctz (m)];
+      if (high >> MEMO_ADDRESS_BITS != 0)
+        return;
+      for (guint32 m = mask; m; m &= m - 1)
+        {
+          guint l = (guint) __builtin_ctz (m);
+          e->rel[l] = a->addr[l] - a0;
+        }
+      e->strided = FALSE;
+    }
+  e->site = a->site;
+  e->mask = mask;
+  e->width = a->width;
+  e->op = a->op;
+  e->sub = sub;
+  e->cost = *cost;
+}
+
 /* ms_banks_cost through the memo: the same cost, found again when a's
  * site repeats an earlier access's pattern at a whole-word shift. */
 static void
@@ -958,25 +1003,7 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
         }
     }
   ms_banks_cost (arch, a, cost);
-  guint64 high = 0;
-  for (guint32 m = mask; m; m &= m - 1)
-    high |= a->addr[__builtin_ctz (m)];
-  if (high >> MEMO_ADDRESS_BITS != 0)
-    return;
-  e->site = a->site;
-  e->mask = mask;
-  e->width = a->width;
-  e->op = a->op;
-  e->sub = sub;
-  e->cost = *cost;
-  for (guint32 m = mask; m; m &= m - 1)
-    {
-      guint l = (guint) __builtin_ctz (m);
-      e->rel[l] = a->addr[l] - a0;
-    }
-  e->strided = mask == 0xffffffffu;
-  for (guint l = 0; l < MS_WARP_SIZE && e->strided; l++)
-    e->strided = e->rel[l] == l * e->rel[1];
+  memo_store (e, a, mask, a0, sub, cost);
 }
 
 static void
