@@ -364,23 +364,13 @@ ms_warp_pack32 (const uint8_t *c)
      | ((uint64_t) (y) & ((uint64_t) (y) - 1))) != 0) | ((y) == 0))
 #define MS_WARP_BRANCH_MOD(mask, L, t, fast, slow)                             \
   do {                                                                         \
-    uint32_t ms_m_ = (mask), ms_again_ = ms_m_;                                \
+    uint32_t ms_mm_ = (mask);                                                  \
     int ms_mod_bad_ = 0;                                                       \
-    if (ms_m_ == 0xffffffffu)                                                  \
-      {                                                                        \
-        uint8_t ms_c_[32];                                                     \
-        for (unsigned L = 0; L < 32; L++)                                      \
-          ms_c_[L] = (uint8_t) !!(fast);                                       \
-        t = ms_warp_pack32 (ms_c_);                                            \
-      }                                                                        \
-    else                                                                       \
-      MS_WARP_BITS_ (ms_m_, L)                                                 \
-        t |= (uint32_t) !!(fast) << L;                                         \
+    MS_WARP_BRANCH (ms_mm_, L, t, fast, {});                                   \
     if (__builtin_expect (ms_mod_bad_, 0))                                     \
       {                                                                        \
         t = 0;                                                                 \
-        MS_WARP_BITS_ (ms_again_, L)                                           \
-          t |= (uint32_t) !!(slow) << L;                                       \
+        MS_WARP_BRANCH (ms_mm_, L, t, slow, {});                               \
       }                                                                        \
   } while (0)
 

@@ -959,16 +959,16 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
    * slot) */
   guint32 rest = mask & (mask - 1);
   guint gap = rest != 0 ? (guint) (__builtin_ctz (rest) - __builtin_ctz (mask)) : 1;
-  guint lanes = (guint) __builtin_ctz (32u - (guint) __builtin_clz (mask))
-                + (guint) __builtin_ctz (gap) + (guint) __builtin_ctz (mask);
   guint64 a0 = a->addr[__builtin_ctz (mask)], d = 0;
-  /* a whole warp: slots 5, 6 and 7 by the lanes' spacing, so that a
+  /* A whole warp: slots 5, 6 and 7 by the lanes' spacing, so that a
    * reduction whose stride doubles over the same whole warps
    * (reduce_nondivergent's index = 2 * s * tid: 8, 16 and 32 bytes) does
    * not evict its own patterns (callgrind, 2^18: 9,233 misses, 20% of its
-   * accesses, in one slot) */
-  if (mask == 0xffffffffu)
-    lanes = 5 + (guint) __builtin_ctzll ((a->addr[1] - a0) | 1024) % 3;
+   * accesses, in one slot). */
+  guint lanes = mask == 0xffffffffu
+                ? 5 + (guint) __builtin_ctzll ((a->addr[1] - a0) | 1024) % 3
+                : (guint) __builtin_ctz (32u - (guint) __builtin_clz (mask))
+                  + (guint) __builtin_ctz (gap) + (guint) __builtin_ctz (mask);
   BankMemo *e = &t->e[((guint) a->site->id * 8 + lanes % 8) % MEMO_ENTRIES];
   guint16 sub = (guint16) (a0 & (bb - 1));
   /* the producer's word that the lanes are one stride apart (access.h) */

@@ -95,7 +95,7 @@ reduce_check (MsProblem *p, GError **error)
 {
   gint64 n = p->args.i[0];
   guint per_block = (guint) p->args.i[1], grid = p->args.grid[0];
-  gsize chunks = (gsize) ((n + per_block - 1) / per_block);
+  gsize chunks = ms_div_up ((guint64) n, per_block);
   g_autofree guint32 *chunk_sum = g_new (guint32, chunks);
   ReduceSums r = { p->args.buf[1], n, per_block, chunk_sum };
   ms_parallel_for (chunks, 64, p->threads, reduce_chunk_sums, &r);

@@ -861,7 +861,8 @@ class Kernel:
             if kind == "uniform":
                 out.extend("      " + t for t in texts)
             elif kind == "branch_mod":
-                out.append("      MS_WARP_BRANCH_MOD (m, ms_L, ms_t, (%s)," % cond.replace("MS_MOD_ (", "MS_MOD_P2_ ("))
+                fast = cond.replace("MS_MOD_ (", "MS_MOD_P2_ (")
+                out.append("      MS_WARP_BRANCH_MOD (m, ms_L, ms_t, (%s)," % fast)
                 out.append("                          (%s));" % cond)
             else:
                 if kind == "branch":
