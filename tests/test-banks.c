@@ -1271,6 +1271,20 @@ test_random (void)
   g_free (d);
 }
 
+/* The H100, Kepler's 64-bit banks, a cc 1.x and an odd geometry (24
+ * banks, 96-byte phases). */
+static void
+four_archs (MsArch *archs)
+{
+  arch_h100 (&archs[0]);
+  arch_kepler64 (&archs[1]);
+  arch_cc1x (&archs[2]);
+  arch_h100 (&archs[3]);
+  archs[3].name = (char *) "odd";
+  archs[3].banks = 24;
+  archs[3].phase_bytes = 96;
+}
+
 /* The model's cost through its memo (banks.c: a site's last accesses,
  * found again at any whole-word shift) against ms_banks_cost (which
  * test_random checks against the brute-force reference), access by access: random accesses of a few sites (two of them sharing
@@ -1285,13 +1299,7 @@ test_memo (void)
   GRand *r = g_rand_new_with_seed (777);
   MsSite sites[4] = { { "memo.cu", 1, 0, 3 }, { "memo.cu", 2, 1, 3 + 64 },
                       { "memo.cu", 3, 2, 5 }, { "memo.cu", 4, 3, 900 } };
-  arch_h100 (&archs[0]);
-  arch_kepler64 (&archs[1]);
-  arch_cc1x (&archs[2]);
-  arch_h100 (&archs[3]);
-  archs[3].name = (char *) "odd";
-  archs[3].banks = 24;
-  archs[3].phase_bytes = 96;
+  four_archs (archs);
   arch_h100 (&archs[4]);   /* the H100 again: the memo starts over */
   guint hits_possible = 0;
   for (guint i = 0; i < 40000; i++)
@@ -1438,6 +1446,70 @@ test_memo_stride_hint (void)
   g_rand_free (r);
 }
 
+/* The model's shortcut for a whole warp whose lanes each touch one word of
+ * their own bank (banks.c, distinct_banks: a permutation of the banks, an
+ * XOR-swizzled tile's rows and columns) against ms_banks_cost, on random
+ * permutations at random rows and bytes within the word, and on the
+ * near misses the shortcut must not take: two lanes on one bank, a lane
+ * off its width's alignment, a lane inactive, a word wider than a bank.
+ * On the H100 a permutation of 1-, 2- or 4-byte lanes is also checked
+ * against the rule itself: one wavefront, no conflict. */
+static void
+test_distinct_banks (void)
+{
+  MsArch archs[4];
+  four_archs (archs);
+  static const guint widths[] = { 1, 2, 4, 8, 16 };
+  MsSite site = { "distinct.cu", 1, 0, 21 };
+  GRand *r = g_rand_new_with_seed (2611);
+  guint permutations = 0;
+  for (guint i = 0; i < 20000; i++)
+    {
+      const MsArch *arch = &archs[i % 4];
+      guint bb = (guint) arch->bank_bytes;
+      guint width = widths[g_rand_int_range (r, 0, 5)];
+      guint perm[32];
+      for (guint l = 0; l < 32; l++)
+        perm[l] = l;
+      for (guint l = 31; l > 0; l--)
+        {
+          guint k = (guint) g_rand_int_range (r, 0, (gint32) l + 1), x = perm[l];
+          perm[l] = perm[k];
+          perm[k] = x;
+        }
+      MsWarpAccess a;
+      make_strided (&a, width, FULL, 0, 0);
+      a.site = &site;
+      a.op = g_rand_boolean (r) ? MS_OP_LD : MS_OP_ST;
+      for (guint l = 0; l < 32; l++)
+        {
+          guint64 word = perm[l] + 32 * (guint64) g_rand_int_range (r, 0, 64);
+          guint64 byte = width < bb ? width * (guint64) g_rand_int_range (r, 0, (gint32) (bb / width)) : 0;
+          a.addr[l] = 4096 + word * bb + byte;
+        }
+      guint variant = (guint) g_rand_int_range (r, 0, 5);
+      guint l = (guint) g_rand_int_range (r, 1, 32);
+      switch (variant)
+        {
+        case 1: a.addr[l] = a.addr[0] + 32 * bb * (guint64) g_rand_int_range (r, 0, 3); break;
+        case 2: a.addr[l] += 1; break;
+        case 3: a.mask &= ~(1u << l); break;
+        default: break;
+        }
+      assert_memo_cost (arch, &a, FALSE, i);
+      if (arch == &archs[0] && variant == 0 && width <= 4)
+        {
+          guint64 v[MS_COUNTER_SLOTS] = { 0 };
+          ms_model_banks.cost (arch, &a, v);
+          g_assert_cmpuint (v[MS_SLOT_WAVEFRONTS], ==, 1);
+          g_assert_cmpuint (v[MS_SLOT_EXCESSIVE], ==, 0);
+          permutations++;
+        }
+    }
+  g_assert_cmpuint (permutations, >, 500);
+  g_rand_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1461,6 +1533,7 @@ main (int argc, char **argv)
   g_test_add_func ("/banks/unordered", test_unordered);
   g_test_add_func ("/banks/memo", test_memo);
   g_test_add_func ("/banks/memo-stride-hint", test_memo_stride_hint);
+  g_test_add_func ("/banks/distinct-banks", test_distinct_banks);
   g_test_add_func ("/banks/misaligned", test_misaligned);
   g_test_add_func ("/banks/cc1x", test_cc1x);
   g_test_add_func ("/banks/kepler64", test_kepler64);

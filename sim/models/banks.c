@@ -856,6 +856,8 @@ typedef struct {
   guint8 width, op;
   guint16 sub;                    /* the first lane's byte within its word */
   gboolean strided;               /* a whole warp, rel[l] = l * rel[1] */
+  gboolean distinct;              /* its lanes' banks are a permutation
+                                     (distinct_banks) */
   MsSharedCost cost;
   guint64 rel[MS_WARP_SIZE];      /* active lane's address - the first's */
 } BankMemo;
@@ -864,6 +866,10 @@ typedef struct {
   int geometry[5];                /* banks, bank_bytes, phase_bytes,
                                      paired_load_phase_bytes, warp_size */
   BankMemo e[MEMO_ENTRIES];
+  /* distinct_banks_cost: the cost of a whole warp whose lanes each touch
+   * one word of their own bank, by log2 of the width and op (known: set) */
+  MsSharedCost distinct[5][4];
+  gboolean distinct_known[5][4];
 } BankMemoTable;
 
 /* the thread's table: owned by the GPrivate (freed when the thread ends),
@@ -897,7 +903,7 @@ memo_table (const MsArch *arch)
  * stays small enough to inline). */
 static G_NO_INLINE void
 memo_store (BankMemo *e, const MsWarpAccess *a, guint32 mask, guint64 a0, guint16 sub,
-            const MsSharedCost *cost)
+            const MsSharedCost *cost, gboolean distinct)
 {
   guint64 high = 0;
   if (mask == 0xffffffffu)
@@ -935,7 +941,60 @@ memo_store (BankMemo *e, const MsWarpAccess *a, guint32 mask, guint64 a0, guint1
   e->width = a->width;
   e->op = a->op;
   e->sub = sub;
+  e->distinct = distinct;
   e->cost = *cost;
+}
+
+/* Whether a whole warp's 32 lanes each touch one word (aligned, no wider
+ * than a bank word) and no two lanes the same bank: a permutation of the
+ * banks, as an XOR-swizzled tile's rows and columns are
+ * (transpose_swizzled's tile[y][x ^ y]).  Every phase then has one word
+ * per bank, so the access costs what 32 consecutive words cost, whatever
+ * its order: one wavefront a phase, no excessive.  Such patterns rarely
+ * repeat (32 row and 32 column orders), so the memo missed on every one of
+ * transpose_swizzled's shared accesses and paid ms_banks_cost and a store:
+ * about 1,300 instructions against this loop's 200 (callgrind). */
+static gboolean
+distinct_banks (const MsArch *arch, const MsWarpAccess *a)
+{
+  guint width = a->width;
+  if (a->mask != 0xffffffffu || arch->banks != MS_WARP_SIZE || arch->warp_size != MS_WARP_SIZE
+      || width == 0 || (width & (width - 1)) != 0 || width > (guint) arch->bank_bytes)
+    return FALSE;
+  int shift = __builtin_ctz ((guint) arch->bank_bytes);
+  guint32 banks = 0;
+  guint64 low = 0;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    {
+      banks |= 1u << ((a->addr[l] >> shift) & (MS_WARP_SIZE - 1));
+      low |= a->addr[l];
+    }
+  return banks == 0xffffffffu && (low & (width - 1)) == 0;
+}
+
+/* The cost distinct_banks() stands for: ms_banks_cost of 32 lanes one
+ * bank word apart, with a's width and op (paired loads included: no two
+ * lanes share an address in either), kept per thread's table. */
+static void
+distinct_banks_cost (BankMemoTable *t, const MsArch *arch, const MsWarpAccess *a,
+                     MsSharedCost *cost)
+{
+  guint w = (guint) __builtin_ctz (a->width), op = a->op;
+  gboolean keep = w < G_N_ELEMENTS (t->distinct) && op < G_N_ELEMENTS (t->distinct[0]);
+  if (G_LIKELY (keep && t->distinct_known[w][op]))
+    {
+      *cost = t->distinct[w][op];
+      return;
+    }
+  MsWarpAccess row = *a;
+  for (guint l = 0; l < MS_WARP_SIZE; l++)
+    row.addr[l] = (guint64) l * (guint64) arch->bank_bytes;
+  ms_banks_cost (arch, &row, cost);
+  if (keep)
+    {
+      t->distinct[w][op] = *cost;
+      t->distinct_known[w][op] = TRUE;
+    }
 }
 
 /* ms_banks_cost through the memo: the same cost, found again when a's
@@ -1002,8 +1061,21 @@ banks_cost_memo (const MsArch *arch, const MsWarpAccess *a, MsSharedCost *cost)
           return;
         }
     }
+  if (!strided && distinct_banks (arch, a))
+    {
+      /* (a strided whole warp, said so by its producer, is memoised as
+       * before: a row repeats, found again for tens of instructions)
+       * kept when the entry holds no permutation of this site yet (a
+       * replayed row, with no stride word, repeats too); a site's later
+       * permutations (a swizzled tile's 32 orders) are not kept, each
+       * costs the test again, not the store */
+      distinct_banks_cost (t, arch, a, cost);
+      if (e->site != a->site || !e->distinct)
+        memo_store (e, a, mask, a0, sub, cost, TRUE);
+      return;
+    }
   ms_banks_cost (arch, a, cost);
-  memo_store (e, a, mask, a0, sub, cost);
+  memo_store (e, a, mask, a0, sub, cost, FALSE);
 }
 
 static void
