@@ -508,6 +508,129 @@ test_regroup_unrolled (void)
     }
 }
 
+/* Global records the inner ordered part keeps (it has no use for shared
+ * ones: ordered_skips) */
+static void
+capture_global (gpointer user, const MsWarpAccess *a)
+{
+  if (a->space == MS_SPACE_GLOBAL)
+    capture (user, a);
+}
+
+/* the inner sink's parallel part: counts the records it gets */
+static guint parallel_seen;
+
+static void
+count_access (gpointer worker, const MsWarpAccess *a)
+{
+  (void) a;
+  (*(guint *) worker)++;
+}
+
+static gpointer
+count_worker_new (gpointer user)
+{
+  (void) user;
+  return &parallel_seen;
+}
+
+/* What the inner ordered part gets through the filter's ordered side when
+ * the producer leaves out the records ms_sinks_ordered_skips allows
+ * (skip TRUE: as the emulator does, stream.h; *skipped counts them), or
+ * hands on every record. */
+static GArray *
+run_skipping (const MsWarpAccess *in, guint n, gboolean skip, guint *skipped)
+{
+  Capture c = { g_array_new (FALSE, FALSE, sizeof (MsWarpAccess)) };
+  MsStreamSink inner_sink = { 0 };
+  inner_sink.user = &c;
+  inner_sink.ordered = capture_global;
+  inner_sink.worker_new = count_worker_new;
+  inner_sink.access = count_access;
+  inner_sink.ordered_skips = 1u << MS_SPACE_SHARED;
+  MsSinks inner = { 0 };
+  ms_sinks_add (&inner, &inner_sink);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
+  const MsStreamSink *s = ms_regroup_sink (r);
+  MsSinks outer = { 0 };
+  ms_sinks_add (&outer, s);
+  guint skips = ms_sinks_ordered_skips (&outer);
+  g_assert_cmpuint (skips, ==, 1u << MS_SPACE_SHARED);
+  gpointer w = s->worker_new (s->user);
+  *skipped = 0;
+  parallel_seen = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      ms_ordered_keep = FALSE;
+      s->access (w, &in[i]);
+      if (!skip || !(skips >> in[i].space & 1) || ms_ordered_keep)
+        s->ordered (s->user, &in[i]);
+      else
+        (*skipped)++;
+    }
+  s->worker_done (s->user, w);
+  ms_regroup_finish (r);
+  g_assert_cmpuint (parallel_seen, ==, n);   /* no loop, no fusion group: as they came */
+  return c.got;
+}
+
+/* A producer may leave out of the ordered stream the records no ordered
+ * part uses (stream.h: ms_sinks_ordered_skips), but not where the
+ * regrouping's ordered side would have done more than pass one on: here
+ * a shared access between records of an unrolled global loop ends the
+ * loop (two unrolled runs: the instructions as they came), and without
+ * it the four records would be one run (other instructions).  The same
+ * records must reach the inner ordered part either way; shared records
+ * of a site that merges nothing, with no group held, are left out.  And
+ * a filter with no parallel side cannot tell: it skips nothing. */
+static void
+test_regroup_ordered_skips (void)
+{
+  g_assert_cmpint (ms_site_register (&site_loop), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_as), >=, 0);
+  MsWarpAccess in[16];
+  guint n = 0;
+  for (guint32 b = 0; b < 2; b++)
+    {
+      static const guint32 masks[4] = { ALL, ALL, 0xffff, 0xff };
+      /* shared, before the loop, nothing held: left out */
+      in[n++] = rec (&site_plain, b, 1, 64, 4, ALL);
+      for (guint k = 0; k < 4; k++)
+        {
+          if (k == 2)
+            in[n++] = rec (&site_plain, b, 1, 0, 4, ALL);   /* shared: ends the loop */
+          in[n] = rec (&site_loop, b, 1, 4 * k, 4096, masks[k]);
+          in[n++].space = MS_SPACE_GLOBAL;
+        }
+      in[n++] = rec (&site_plain, b, 1, 128, 4, ALL);   /* shared, ends the loop: handed on */
+    }
+  in[n] = rec (&site_plain, 1, 1, 256, 4, ALL);   /* global: handed on */
+  in[n++].space = MS_SPACE_GLOBAL;
+  in[n++] = rec (&site_plain, 1, 1, 192, 4, ALL);   /* shared, nothing held: left out */
+  guint skipped = 0, none = 0;
+  g_autoptr (GArray) all = run_skipping (in, n, FALSE, &none);
+  g_autoptr (GArray) some = run_skipping (in, n, TRUE, &skipped);
+  g_assert_cmpuint (none, ==, 0);
+  g_assert_cmpuint (skipped, ==, 3);
+  g_assert_cmpuint (some->len, ==, all->len);
+  g_assert_cmpmem (some->data, some->len * sizeof (MsWarpAccess), all->data,
+                   all->len * sizeof (MsWarpAccess));
+  /* the loop's runs as they came (masks ALL ALL, then 0xffff 0xff) */
+  g_assert_cmpuint (all->len, ==, 9);
+  g_assert_cmpuint (g_array_index (all, MsWarpAccess, 1).mask, ==, ALL);
+  g_assert_cmpuint (g_array_index (all, MsWarpAccess, 2).mask, ==, 0xffff);
+  g_assert_cmpuint (g_array_index (all, MsWarpAccess, 3).mask, ==, 0xff);
+
+  MsStreamSink ordered_only = { 0 };
+  ordered_only.ordered = capture_global;
+  ordered_only.ordered_skips = 1u << MS_SPACE_SHARED;
+  MsSinks inner = { 0 };
+  ms_sinks_add (&inner, &ordered_only);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
+  g_assert_cmpuint (ms_regroup_sink (r)->ordered_skips, ==, 0);
+}
+
 /* The unroll plans the SASS gives: per_thread_sum's loop (line 171: one
  * single LDG, then runs of 16, 8 and 4 from one offset) is a plan with the
  * remainder first; per_thread_sum_capped's (line 211: a predicated
@@ -566,6 +689,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);
   g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
+  g_test_add_func ("/regroup/ordered-skips", test_regroup_ordered_skips);
   g_test_add_func ("/sass/unroll-plans", test_unroll_plans);
   return g_test_run ();
 }

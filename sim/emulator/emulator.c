@@ -127,6 +127,7 @@ typedef struct {
   Region region, other;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
+  guint ordered_skips;   /* spaces the ordered sinks have no use for */
   void *signal_stack;    /* the crash handler's, while the worker runs */
   GArray *ordered;       /* this block's buffered records (with order) */
   GError *error;
@@ -662,8 +663,12 @@ do_atomic (Worker *W, Lane *l)
 static inline void
 emit (Worker *W, const MsWarpAccess *acc)
 {
+  ms_ordered_keep = FALSE;
   ms_sink_worker_access (&W->sinks, acc);
-  if (W->order)
+  /* not a record the ordered sinks have no use for (ms_sinks_ordered_skips:
+   * a reduction's shared accesses no longer pass the chain of ordered
+   * filters, nor another worker's block buffer) */
+  if (W->order && (!(W->ordered_skips >> acc->space & 1) || ms_ordered_keep))
     ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
 }
 
@@ -2702,6 +2707,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
         {
           ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
           job.workers[w]->order = job.order;
+          job.workers[w]->ordered_skips = ms_sinks_ordered_skips (sinks);
         }
     }
 

@@ -185,6 +185,9 @@ ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
     .worker_new = worker_new, .access = worker_access, .worker_done = worker_done,
     .ordered = run->n_stateful ? ordered_access : NULL, .user = run,
   };
+  run->sink.ordered_skips = (1u << MS_N_SPACES) - 1;
+  for (guint i = 0; i < run->n_stateful; i++)
+    run->sink.ordered_skips &= ~(1u << run->stateful[i]->space);
   return run;
 }
 

@@ -105,6 +105,9 @@ ms_reduction_new (const MsSinks *inner, MsReductionFn is_reduction, gpointer dat
     }
   if (ms_sinks_ordered (inner))
     r->sink.ordered = ordered;
+  /* the filter changes an atomic's op, never a record's space, and keeps
+   * no state */
+  r->sink.ordered_skips = ms_sinks_ordered_skips (inner);
   return r;
 }
 

@@ -383,6 +383,7 @@ process (State *s, const MsWarpAccess *a)
           return;
         }
     }
+  ms_ordered_keep = TRUE;   /* the ordered side must see it (ms_sinks_ordered_skips) */
   process_held (s, a);
 }
 
@@ -455,6 +456,13 @@ ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data)
       r->ordered->ordered = inner;
       r->sink.ordered = ordered_access;
     }
+  /* The ordered side may miss a record its inner sinks skip only when
+   * passing it straight on would have been all it did: the parallel side,
+   * whose state for the record's block is the ordered side's (the same
+   * records in the same order, and both start a block empty), sets
+   * ms_ordered_keep on any other (process).  Without a parallel side
+   * nothing can say so. */
+  r->sink.ordered_skips = r->sink.access ? ms_sinks_ordered_skips (inner) : 0;
   return r;
 }
 

@@ -13,6 +13,18 @@ ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink)
   return TRUE;
 }
 
+__thread gboolean ms_ordered_keep;
+
+guint
+ms_sinks_ordered_skips (const MsSinks *sinks)
+{
+  guint skips = (1u << MS_N_SPACES) - 1;
+  for (guint i = 0; sinks && i < sinks->n; i++)
+    if (sinks->sink[i]->ordered)
+      skips &= sinks->sink[i]->ordered_skips;
+  return skips;
+}
+
 gboolean
 ms_sinks_ordered (const MsSinks *sinks)
 {

@@ -48,6 +48,11 @@ typedef struct {
    * sinks (regroup.h; the GPU address-trace comparison, whose GPU side is
    * recorded per source access). */
   gboolean source_level;
+  /* The memory spaces (bits 1 << MsSpace) whose records the ordered part
+   * has no use for (the models' run: the spaces no stateful model costs;
+   * 0, the default: every record counts).  A producer may leave such a
+   * record out of the ordered stream (ms_sinks_ordered_skips). */
+  guint ordered_skips;
 } MsStreamSink;
 
 #define MS_MAX_SINKS 4
@@ -61,6 +66,22 @@ typedef struct {
 /* Adds a sink (at most MS_MAX_SINKS; FALSE when full). */
 gboolean ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink);
 gboolean ms_sinks_ordered (const MsSinks *sinks);
+
+/* The spaces no sink's ordered part uses (a sink without one uses none).
+ * A filter's ordered part sees the records its parallel part saw: one
+ * whose ordered state a skipped record would change (a regrouping holding
+ * records, regroup.c) says so on its parallel side, through
+ * ms_ordered_keep, and the producer then hands that record on after all:
+ *
+ *   ms_ordered_keep = FALSE;
+ *   ms_sink_worker_access (w, a);
+ *   if (!(skips >> a->space & 1) || ms_ordered_keep)
+ *     (the ordered stream gets a)
+ *
+ * Shared accesses are most of a reduction's records and the models' run
+ * costs none of them in order: the cache model is for global memory. */
+guint ms_sinks_ordered_skips (const MsSinks *sinks);
+extern __thread gboolean ms_ordered_keep;
 
 /* Per-worker side of a set of sinks, for producers. */
 typedef struct {
