@@ -987,6 +987,7 @@ distinct_banks_cost (BankMemoTable *t, const MsArch *arch, const MsWarpAccess *a
       return;
     }
   MsWarpAccess row = *a;
+  row.mask = 0xffffffffu;
   for (guint l = 0; l < MS_WARP_SIZE; l++)
     row.addr[l] = (guint64) l * (guint64) arch->bank_bytes;
   ms_banks_cost (arch, &row, cost);
