@@ -331,6 +331,14 @@ bench_warp_wide (guint rounds, const char *only)
  * the rows above: emulator and models alone, one core, least of
  * BENCH_ROUNDS (bench_one), at a size of about a tenth of a second or
  * more each. */
+/* The header of bench_one's rows. */
+static void
+print_rows_header (void)
+{
+  printf ("%-18s %-10s %7s %8s %8s %14s %14s\n", "kernel", "size", "threads", "wall s",
+          "cpu s", "Mwarp-acc/s", "Mlane-acc/s");
+}
+
 static int
 bench_families (void)
 {
@@ -338,8 +346,8 @@ bench_families (void)
     { "transpose", "4096x4096" }, { "reduce", "4194304" }, { "gemm", "256" },
   };
   printf ("Every kernel of the goal's families: emulator and models alone (least of %d "
-          "runs), one core\n%-18s %-10s %7s %8s %8s %14s %14s\n", BENCH_ROUNDS, "kernel",
-          "size", "threads", "wall s", "cpu s", "Mwarp-acc/s", "Mlane-acc/s");
+          "runs), one core\n", BENCH_ROUNDS);
+  print_rows_header ();
   for (gsize f = 0; f < G_N_ELEMENTS (families); f++)
     for (const MsKernel *const *k = ms_kernels (); *k; k++)
       if (g_strcmp0 ((*k)->family, families[f][0]) == 0)
@@ -365,8 +373,7 @@ main (int argc, char **argv)
   const char *kernels[] = { "transpose_naive", "transpose_padded" };
   bench_process (size);
   printf ("Emulator and models alone (least of %d runs)\n", BENCH_ROUNDS);
-  printf ("%-18s %-10s %7s %8s %8s %14s %14s\n", "kernel", "size", "threads", "wall s",
-          "cpu s", "Mwarp-acc/s", "Mlane-acc/s");
+  print_rows_header ();
   for (gsize k = 0; k < G_N_ELEMENTS (kernels); k++)
     for (guint t = 0; t < 2; t++)
       {

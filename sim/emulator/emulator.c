@@ -2684,6 +2684,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
     *launch->shared_bytes = 0;
   guint n_workers = launch->threads ? launch->threads : g_get_num_processors ();
   gboolean ordered = ms_sinks_ordered (sinks);
+  guint ordered_skips = ms_sinks_ordered_skips (sinks);
   /* Ordered sinks: workers claim one block at a time, so the blocks in
    * flight stay within the reorder window. */
   guint chunk = ordered ? 1 : CHUNK;
@@ -2707,7 +2708,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
         {
           ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
           job.workers[w]->order = job.order;
-          job.workers[w]->ordered_skips = ms_sinks_ordered_skips (sinks);
+          job.workers[w]->ordered_skips = ordered_skips;
         }
     }
 

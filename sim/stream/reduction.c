@@ -93,11 +93,7 @@ ms_reduction_new (const MsSinks *inner, MsReductionFn is_reduction, gpointer dat
   r->data = data;
   g_mutex_init (&r->lock);
   r->sink.user = r;
-  gboolean parallel = FALSE;
-  for (guint i = 0; i < inner->n; i++)
-    if (inner->sink[i]->access || inner->sink[i]->worker_new || inner->sink[i]->worker_done)
-      parallel = TRUE;
-  if (parallel)
+  if (ms_sinks_parallel (inner))
     {
       r->sink.worker_new = worker_new;
       r->sink.access = access;

@@ -425,15 +425,6 @@ ordered_access (gpointer user, const MsWarpAccess *a)
   process (((MsRegroup *) user)->ordered, a);
 }
 
-static gboolean
-inner_parallel (const MsSinks *sinks)
-{
-  for (guint i = 0; i < sinks->n; i++)
-    if (sinks->sink[i]->access || sinks->sink[i]->worker_new || sinks->sink[i]->worker_done)
-      return TRUE;
-  return FALSE;
-}
-
 MsRegroup *
 ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data)
 {
@@ -443,7 +434,7 @@ ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data)
   r->grouping = grouping;
   r->data = data;
   r->sink.user = r;
-  if (inner_parallel (inner))
+  if (ms_sinks_parallel (inner))
     {
       r->sink.worker_new = worker_new;
       r->sink.access = worker_access;

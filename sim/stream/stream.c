@@ -26,6 +26,15 @@ ms_sinks_ordered_skips (const MsSinks *sinks)
 }
 
 gboolean
+ms_sinks_parallel (const MsSinks *sinks)
+{
+  for (guint i = 0; sinks && i < sinks->n; i++)
+    if (sinks->sink[i]->access || sinks->sink[i]->worker_new || sinks->sink[i]->worker_done)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
 ms_sinks_ordered (const MsSinks *sinks)
 {
   for (guint i = 0; sinks && i < sinks->n; i++)

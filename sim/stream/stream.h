@@ -66,6 +66,9 @@ typedef struct {
 /* Adds a sink (at most MS_MAX_SINKS; FALSE when full). */
 gboolean ms_sinks_add (MsSinks *sinks, const MsStreamSink *sink);
 gboolean ms_sinks_ordered (const MsSinks *sinks);
+/* Whether some sink has a parallel part (a filter in front of them needs
+ * one too). */
+gboolean ms_sinks_parallel (const MsSinks *sinks);
 
 /* The spaces no sink's ordered part uses (a sink without one uses none).
  * A filter's ordered part sees the records its parallel part saw: one
