@@ -136,6 +136,88 @@ __global__ void rc_runs_after_write (int *out)
   ST (out[t], v);
 }
 
+/* Run with 8 blocks.  The blocks repeat one another up to warp 1's reads,
+ * in the epoch of warp 0's second write: in block 5 the last lane of the
+ * first read (thread 63) reads warp 0's int 31 instead of its own, and in
+ * block 7 lane 8 of the second, an even lanes' read (thread 40), reads int
+ * 8: one race in each, and none elsewhere.  Each block repeats the one
+ * before it until that read (block 7 repeats block 6, block 5 having
+ * raced), so each race is found only if the writes it repeated unchecked
+ * are checked then (sim/emulator/racememo.h). */
+__global__ void rc_late_race (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, b = blockIdx.x;
+  ST (s[t], (int) t);
+  __syncthreads ();
+  if (t < 32)
+    ST (s[t], (int) t + 1);
+  else
+    {
+      int v = LD (s[b == 5 && t == 63 ? 31 : t]);
+      if (t % 2 == 0)
+        v += LD (s[b == 7 && t == 40 ? 8 : t]);
+      ST (out[t], v);
+    }
+}
+
+/* Run with 8 blocks: as rc_late_race, but block 5's warp 1 reads int 64,
+ * which no thread writes: the uninitialised-read error, in block 5. */
+__global__ void rc_late_uninitialised (int *out)
+{
+  SHARED_ARRAY (int, s, 65);
+  unsigned t = threadIdx.x;
+  ST (s[t], (int) t);
+  __syncthreads ();
+  if (t < 32)
+    ST (s[t], (int) t + 1);
+  else
+    ST (out[t], LD (s[blockIdx.x == 5 && t == 40 ? 64 : t]));
+}
+
+/* Run with 8 blocks: each warp writes its ints twice, a barrier between,
+ * then reads the other warp's after a second barrier, which block 5 alone
+ * leaves out (the whole block: no divergence).  Block 5's accesses are
+ * the others' at other epochs: warp 1's 32 writes race with warp 0's
+ * reads of them, and its 32 reads with warp 0's writes: 64 races. */
+__global__ void rc_late_barrier (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x;
+  ST (s[t], (int) t);
+  __syncthreads ();
+  ST (s[t], (int) t + 1);
+  if (blockIdx.x != 5)
+    __syncthreads ();
+  ST (out[t], LD (s[t ^ 32]));
+}
+
+/* Run with 8 blocks: rc_own_warp_synced, but block 5 leaves out the
+ * __syncwarp: its accesses are the others' at other __syncwarp counts, and
+ * it alone has rc_own_warp's 64 intra-warp hazards. */
+__global__ void rc_late_syncwarp (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, w = t / 32, lane = t % 32;
+  ST (s[t], (int) t);
+  if (blockIdx.x != 5)
+    __syncwarp ();
+  ST (out[t], LD (s[w * 32 + (lane + 1) % 32]));
+}
+
+/* Run with 8 blocks: each lane writes its int, then after a __syncwarp
+ * reads its own, except in block 5, where it reads the next lane's: the
+ * __syncwarp separates them, no hazard in any block (the writes' stamps
+ * carry the count before it). */
+__global__ void rc_late_synced_read (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, w = t / 32, lane = t % 32;
+  ST (s[t], (int) t);
+  __syncwarp ();
+  ST (out[t], LD (s[blockIdx.x == 5 ? w * 32 + (lane + 1) % 32 : t]));
+}
+
 MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_write_same) { MS_LAUNCH (rc_write_same, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
@@ -146,3 +228,8 @@ MS_ENTRY (rc_atomics) { MS_LAUNCH (rc_atomics, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_atomic_vs_read) { MS_LAUNCH (rc_atomic_vs_read, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_broadcast_then_write) { MS_LAUNCH (rc_broadcast_then_write, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_runs_after_write) { MS_LAUNCH (rc_runs_after_write, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_race) { MS_LAUNCH (rc_late_race, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_uninitialised) { MS_LAUNCH (rc_late_uninitialised, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_barrier) { MS_LAUNCH (rc_late_barrier, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_syncwarp) { MS_LAUNCH (rc_late_syncwarp, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_synced_read) { MS_LAUNCH (rc_late_synced_read, L, (int *) L->buf[0]); }

@@ -1,7 +1,8 @@
 /* test-racecheck.c - the emulator's shared-memory race check
  * (sim/emulator/racecheck.c): races between warps through barrier epochs,
  * atomics, intra-warp hazards by architecture, the race that replaces an
- * uninitialised read, determinism over thread counts, and that no built-in
+ * uninitialised read, determinism over thread counts, blocks that repeat
+ * the block before them (sim/emulator/racememo.h), and that no built-in
  * kernel but the deliberate ones races.  Every expected count is derived by
  * hand in the comment beside it. */
 #include "config.h"
@@ -12,20 +13,28 @@
 #include "problem.h"
 #include "racecheck-kernels.h"
 
-/* Runs one of racecheck-kernels.c's kernels (one block of 64 threads);
- * FALSE with *error on a fatal race. */
+/* Runs one of racecheck-kernels.c's kernels on blocks of 64 threads, one
+ * worker (blocks in order); FALSE with *error on a fatal race. */
 static gboolean
-run_small (MsEntryFn entry, const char *name, gboolean allow, gboolean warp_hazards,
-           MsRaceLog *log, GError **error)
+run_blocks (MsEntryFn entry, const char *name, guint blocks, gboolean allow,
+            gboolean warp_hazards, MsRaceLog *log, GError **error)
 {
   int out[64] = { 0 };
   MsLaunch launch = { .kernel = name, .entry = entry, .n_buffers = 1, .threads = 1,
                       .allow_races = allow, .warp_hazards = warp_hazards, .races = log };
-  launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { 64, 1, 1 } };
+  launch.args = (MsLaunchArgs) { .grid = { blocks, 1, 1 }, .block = { 64, 1, 1 } };
   launch.args.buf[0] = out;
   launch.buffer_names[0] = "out";
   launch.buffer_bytes[0] = sizeof out;
   return ms_emulate (&launch, error);
+}
+
+/* One block of it. */
+static gboolean
+run_small (MsEntryFn entry, const char *name, gboolean allow, gboolean warp_hazards,
+           MsRaceLog *log, GError **error)
+{
+  return run_blocks (entry, name, 1, allow, warp_hazards, log, error);
 }
 
 static const MsRace *
@@ -227,6 +236,89 @@ test_arch_rule (void)
     }
 }
 
+/* Blocks that repeat the block before them are compared with it, not
+ * checked (sim/emulator/racememo.h): the same findings as checking every
+ * block, each test run both ways (MEMSIM_NO_RACE_MEMO). */
+static void
+test_repeated_blocks (void)
+{
+  for (int off = 0; off < 2; off++)
+    {
+      if (off)
+        g_setenv ("MEMSIM_NO_RACE_MEMO", "1", TRUE);
+      /* rc_late_race, 8 blocks: one race in block 5 (thread 63's read of
+       * thread 31's int, a whole warp's access) and one in block 7 (thread
+       * 40's of thread 8's, a partial warp's), two pairs of sites; fatal,
+       * the error names block 5.  (Without the repeated writes checked when
+       * a block stops repeating the one before: no race.) */
+      g_autoptr (MsRaceLog) log = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_race, "rc_late_race", 8, TRUE, TRUE, log,
+                                 NULL));
+      g_assert_cmpuint (log->n_races, ==, 2);
+      g_assert_cmpuint (log->n_warp_hazards, ==, 0);
+      g_assert_cmpuint (log->races->len, ==, 2);
+      const guint block[2] = { 5, 7 }, reader[2] = { 63, 40 }, writer[2] = { 31, 8 };
+      for (guint i = 0; i < 2; i++)
+        {
+          const MsRace *r = &g_array_index (log->races, MsRace, i);
+          g_assert_cmpuint (r->found_block, ==, block[i]);
+          g_assert_cmpint (r->first.op, ==, MS_OP_ST);
+          g_assert_cmpint (r->second.op, ==, MS_OP_LD);
+          g_assert_cmpuint (r->first.thread[0], ==, writer[i]);
+          g_assert_cmpuint (r->second.thread[0], ==, reader[i]);
+        }
+      g_autoptr (GError) error = NULL;
+      g_assert_false (run_blocks (ms_cpu_entry_rc_late_race, "rc_late_race", 8, FALSE, TRUE,
+                                  NULL, &error));
+      g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_RACE);
+      g_assert_nonnull (strstr (error->message, "block (5,0,0)"));
+
+      /* rc_late_uninitialised: thread 40 of block 5 reads int 64, which
+       * nothing wrote */
+      g_clear_error (&error);
+      g_assert_false (run_blocks (ms_cpu_entry_rc_late_uninitialised, "rc_late_uninitialised",
+                                  8, TRUE, TRUE, NULL, &error));
+      g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_UNINITIALISED);
+      g_assert_nonnull (strstr (error->message, "block (5,0,0)"));
+      g_assert_nonnull (strstr (error->message, "thread (40,0,0)"));
+
+      /* rc_late_barrier: block 5's 64 races, found in block 5 */
+      g_autoptr (MsRaceLog) barrier = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_barrier, "rc_late_barrier", 8, TRUE, TRUE,
+                                 barrier, NULL));
+      g_assert_cmpuint (barrier->n_races, ==, 64);
+      g_assert_cmpuint (g_array_index (barrier->races, MsRace, 0).found_block, ==, 5);
+      /* rc_late_syncwarp: block 5's 64 hazards, found in block 5 */
+      g_autoptr (MsRaceLog) syncwarp = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_syncwarp, "rc_late_syncwarp", 8, FALSE,
+                                 TRUE, syncwarp, NULL));
+      g_assert_cmpuint (syncwarp->n_warp_hazards, ==, 64);
+      g_assert_cmpuint (syncwarp->n_races, ==, 0);
+      g_assert_cmpuint (only_pair (syncwarp)->found_block, ==, 5);
+
+      /* rc_late_synced_read: nothing in any block */
+      g_autoptr (MsRaceLog) synced_read = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_synced_read, "rc_late_synced_read", 8,
+                                 FALSE, TRUE, synced_read, NULL));
+      g_assert_cmpuint (synced_read->n_warp_hazards + synced_read->n_races, ==, 0);
+
+      /* rc_own_warp, 8 blocks: every block has test_intra_warp's 64
+       * hazards, 512 (a block in which a lane was suspect is no model for
+       * the next: each is checked) */
+      g_autoptr (MsRaceLog) own = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_own_warp, "rc_own_warp", 8, FALSE, TRUE, own,
+                                 NULL));
+      g_assert_cmpuint (own->n_warp_hazards, ==, 512);
+      g_assert_cmpuint (own->n_races, ==, 0);
+      /* rc_own_warp_synced: none, in any block */
+      g_autoptr (MsRaceLog) synced = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_own_warp_synced, "rc_own_warp_synced", 8, FALSE,
+                                 TRUE, synced, NULL));
+      g_assert_cmpuint (synced->n_warp_hazards + synced->n_races, ==, 0);
+    }
+  g_unsetenv ("MEMSIM_NO_RACE_MEMO");
+}
+
 /* Runs a built-in kernel with races allowed into log. */
 static gboolean
 run_builtin (const char *name, const char *const *settings, guint threads, MsRaceLog *log,
@@ -377,5 +469,6 @@ main (int argc, char **argv)
   g_test_add_func ("/racecheck/second-phase", test_second_phase);
   g_test_add_func ("/racecheck/transpose-without-barrier", test_transpose_without_barrier);
   g_test_add_func ("/racecheck/builtins-clean", test_builtins_clean);
+  g_test_add_func ("/racecheck/repeated-blocks", test_repeated_blocks);
   return g_test_run ();
 }

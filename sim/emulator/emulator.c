@@ -43,6 +43,7 @@
 #include "fiber.h"
 #include "lane.h"
 #include "racecheck.h"
+#include "racememo.h"
 #include "native.h"
 #include "cpu-clones.h"
 
@@ -111,6 +112,7 @@ typedef struct {
   gboolean dynamic_declared;   /* the block declared its extern __shared__ array */
   guint8 *shadow;        /* per shared byte: written in this block yet? */
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
+  MsRaceMemo race_memo;  /* a block repeating the last one is compared, not checked */
   guint shared_offsets[MAX_SHARED_ARRAYS];
   guint n_shared_arrays;
   const void *shared_keys[MAX_SHARED_ARRAYS];   /* array k's declaration (its key) */
@@ -974,9 +976,9 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
     COPY_ALL_LANES ();
   W->race.same_value = same_value;
   if (shared
-      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc.addr, group, size, op, W->warp,
-                                           (guint) site->id,
-                                           W->error ? NULL : &W->error)))
+      && G_UNLIKELY (!ms_racememo_access (&W->race_memo, &W->race, acc.addr, group, size, op,
+                                          W->warp, (guint) site->id,
+                                          W->error ? NULL : &W->error)))
     return -1;
   acc.site = site;
   acc.block = (guint32) W->block;
@@ -1055,9 +1057,11 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       if (sp == MS_SPACE_SHARED)
         {
           guint8 *sh = W->shadow + va;
-          if (op != MS_OP_ST && G_UNLIKELY (!all_written (sh, l->size)))
-            ms_racecheck_uninitialised (&W->race, (guint) va, l->size,
-                                        (guint) (l - W->lanes), l->site);
+          if (op != MS_OP_ST && G_UNLIKELY (!all_written (sh, l->size))
+              && !ms_racememo_uninitialised (&W->race_memo, &W->race, (guint) va, l->size,
+                                             (guint) (l - W->lanes), l->site,
+                                             W->error ? NULL : &W->error))
+            return FALSE;
           if (op != MS_OP_LD)
             mark_written (sh, l->size);
           if (first->kind == MS_K_ST && memcmp ((const void *) l->addr, l->val, l->size) == 0)
@@ -1074,10 +1078,10 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   /* the race check's record of the shared accesses (racecheck.c) */
   W->race.same_value = same_value;
   if (masks[MS_SPACE_SHARED]
-      && G_UNLIKELY (!ms_racecheck_access (&W->race, acc[MS_SPACE_SHARED].addr,
-                                           masks[MS_SPACE_SHARED], first->size, op, W->warp,
-                                           (guint) first->site->id,
-                                           W->error ? NULL : &W->error)))
+      && G_UNLIKELY (!ms_racememo_access (&W->race_memo, &W->race, acc[MS_SPACE_SHARED].addr,
+                                          masks[MS_SPACE_SHARED], first->size, op, W->warp,
+                                          (guint) first->site->id,
+                                          W->error ? NULL : &W->error)))
     return FALSE;
   for (int sp = 0; sp < 3; sp++)
     if (masks[sp])
@@ -1835,6 +1839,7 @@ run_block (Worker *W, guint64 b)
   ms_block = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
+  ms_racememo_block_begin (&W->race_memo, &W->race);
   W->region.span = W->other.span = 0;
   W->n_done = W->ctl.n_barrier = 0;
   W->block_ops = 0;
@@ -2458,6 +2463,7 @@ worker_new (const MsLaunch *launch, GError **error)
   W->shadow = g_malloc0 (W->shared_window + 4096);
   ms_racecheck_init (&W->race, W->shared_window, launch->allow_races, launch->warp_hazards,
                      launch->kernel, launch->source_line, launch->source_data);
+  ms_racememo_init (&W->race_memo, g_getenv ("MEMSIM_NO_RACE_MEMO") != NULL);
   if (launch->site_at != NULL)
     W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
   /* users' kernels stop in native.c; MEMSIM_NO_DIRECT: fibers only (the
@@ -2506,6 +2512,7 @@ worker_free (Worker *W)
   g_aligned_free (W->shared);
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
+  ms_racememo_clear (&W->race_memo);
   g_free (W->site_memo);
   g_aligned_free (W->direct.note);
   g_aligned_free (W->direct.val);

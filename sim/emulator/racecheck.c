@@ -107,6 +107,10 @@ ms_racecheck_block_begin (MsRaceCheck *rc, guint64 block, const guint block_idx[
   memcpy (rc->block_idx, block_idx, sizeof rc->block_idx);
   memcpy (rc->block_dim, block_dim, sizeof rc->block_dim);
   rc->seq = 0;
+  /* the counts start again: only a stamp's count of this epoch (of this
+   * block) is ever compared, and mod 16, so this changes no finding, and
+   * a block's counts depend on the block alone (racememo.h) */
+  memset (rc->wsync, 0, sizeof rc->wsync);
   g_array_set_size (rc->pending, 0);
 }
 
@@ -150,6 +154,7 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
 {
   guint thread = warp * 32 + lane;
   guint64 stamps[3] = { w->w, w->r[0], w->r[1] };
+  rc->suspects++;
   /* a store of the value already there cannot race with a plain store */
   gboolean same = op == MS_OP_ST && (rc->same_value >> lane & 1u) && !(w->w & MS_RC_ATOMIC);
   guint first = same ? 1 : 0, n = op != MS_OP_LD ? 3u : 1u;

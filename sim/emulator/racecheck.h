@@ -56,7 +56,7 @@ typedef struct {
   MsRaceWord *words;      /* per 4-byte word of the shared window */
   guint n_words;
   guint32 epoch;          /* the current barrier interval */
-  guint16 wsync[32];      /* __syncwarps executed, per warp of the block */
+  guint16 wsync[32];      /* __syncwarps executed in the block, per warp */
   gboolean allow;         /* races are logged, not fatal */
   guint32 same_value;     /* lanes of the current store that write the value the
                              bytes already hold (set by the caller per store) */
@@ -66,6 +66,8 @@ typedef struct {
   guint64 block;
   guint block_idx[3], block_dim[3];
   guint64 seq;            /* findings in this block so far */
+  guint64 suspects;       /* ms_racecheck_found's calls, over all blocks (racememo.h:
+                             a block with one is no model for the next) */
   /* the pair of the last finding logged (ms_racecheck_found: sites, ops,
    * intra-warp, packed; 0: none) and its entry in log->races */
   guint32 last_pair;
