@@ -218,6 +218,35 @@ __global__ void rc_late_synced_read (int *out)
   ST (out[t], LD (s[blockIdx.x == 5 ? w * 32 + (lane + 1) % 32 : t]));
 }
 
+/* Run with 8 blocks: both warps store the same values to ints 0..31 (no
+ * race, but suspect), except warp 1 of block 3, which stores 100: its 32
+ * stores race.  Block 5's thread 63 reads int 0, not 31, so block 5
+ * stops repeating block 4 after the stores, which are then checked with
+ * the values they had. */
+__global__ void rc_late_same (int *out)
+{
+  SHARED_ARRAY (int, s, 32);
+  unsigned t = threadIdx.x, b = blockIdx.x;
+  ST (s[t % 32], b == 3 && t >= 32 ? 100 : (int) (t % 32));
+  __syncthreads ();
+  ST (out[t], LD (s[b == 5 && t == 63 ? 0 : t % 32]));
+}
+
+/* Run with 8 blocks: each lane reads the next lane's and the one after's
+ * int with no __syncwarp, two pairs of sites, 128 hazards a block, but
+ * block 5's warp 1 leaves out the second read: block 5 repeats block 4's
+ * first accesses only, and has 96. */
+__global__ void rc_late_short (int *out)
+{
+  SHARED_ARRAY (int, s, 64);
+  unsigned t = threadIdx.x, w = t / 32, lane = t % 32;
+  ST (s[t], (int) t);
+  int v = LD (s[w * 32 + (lane + 1) % 32]);
+  if (!(blockIdx.x == 5 && w == 1))
+    v += LD (s[w * 32 + (lane + 2) % 32]);
+  ST (out[t], v);
+}
+
 MS_ENTRY (rc_write_write) { MS_LAUNCH (rc_write_write, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_write_same) { MS_LAUNCH (rc_write_same, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_barrier_clean) { MS_LAUNCH (rc_barrier_clean, L, (int *) L->buf[0]); }
@@ -233,3 +262,5 @@ MS_ENTRY (rc_late_uninitialised) { MS_LAUNCH (rc_late_uninitialised, L, (int *) 
 MS_ENTRY (rc_late_barrier) { MS_LAUNCH (rc_late_barrier, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_late_syncwarp) { MS_LAUNCH (rc_late_syncwarp, L, (int *) L->buf[0]); }
 MS_ENTRY (rc_late_synced_read) { MS_LAUNCH (rc_late_synced_read, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_same) { MS_LAUNCH (rc_late_same, L, (int *) L->buf[0]); }
+MS_ENTRY (rc_late_short) { MS_LAUNCH (rc_late_short, L, (int *) L->buf[0]); }

@@ -296,6 +296,19 @@ test_repeated_blocks (void)
       g_assert_cmpuint (syncwarp->n_races, ==, 0);
       g_assert_cmpuint (only_pair (syncwarp)->found_block, ==, 5);
 
+      /* rc_late_same: block 3's 32 races, and no other (block 5's stores,
+       * checked late, with their values) */
+      g_autoptr (MsRaceLog) same = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_same, "rc_late_same", 8, TRUE, TRUE, same,
+                                 NULL));
+      g_assert_cmpuint (same->n_races, ==, 32);
+      g_assert_cmpuint (only_pair (same)->found_block, ==, 3);
+      /* rc_late_short: 7 x 128 + 96 hazards, two pairs of sites */
+      g_autoptr (MsRaceLog) shorter = ms_race_log_new ();
+      g_assert_true (run_blocks (ms_cpu_entry_rc_late_short, "rc_late_short", 8, FALSE, TRUE,
+                                 shorter, NULL));
+      g_assert_cmpuint (shorter->n_warp_hazards, ==, 992);
+      g_assert_cmpuint (shorter->races->len, ==, 2);
       /* rc_late_synced_read: nothing in any block */
       g_autoptr (MsRaceLog) synced_read = ms_race_log_new ();
       g_assert_true (run_blocks (ms_cpu_entry_rc_late_synced_read, "rc_late_synced_read", 8,
@@ -303,8 +316,8 @@ test_repeated_blocks (void)
       g_assert_cmpuint (synced_read->n_warp_hazards + synced_read->n_races, ==, 0);
 
       /* rc_own_warp, 8 blocks: every block has test_intra_warp's 64
-       * hazards, 512 (a block in which a lane was suspect is no model for
-       * the next: each is checked) */
+       * hazards, 512 (blocks 1-7 repeat block 0: its findings count again
+       * for each) */
       g_autoptr (MsRaceLog) own = ms_race_log_new ();
       g_assert_true (run_blocks (ms_cpu_entry_rc_own_warp, "rc_own_warp", 8, FALSE, TRUE, own,
                                  NULL));

@@ -2589,7 +2589,8 @@ worker_run (gpointer data, gpointer user_data)
               W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
             }
           W->seq = (guint64) b;
-          if (!run_block (W, sample_block (&job->sample, (guint64) b)))
+          if (!run_block (W, sample_block (&job->sample, (guint64) b))
+              || !ms_racememo_block_end (&W->race_memo, &W->race, &W->error))
             {
               record_failure (job, W, b);
               goto out;

@@ -207,6 +207,8 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
             rc->log->n_warp_hazards++;
           else
             rc->log->n_races++;
+          if (rc->found_log)
+            g_array_append_val (rc->found_log, rc->last_entry);
           return TRUE;
         }
     }
@@ -233,6 +235,8 @@ found_new (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, MsOp op, gu
       MsRace *r = ms_race_log_add (rc->log, &race);
       rc->last_pair = pair;
       rc->last_entry = (guint) (r - (MsRace *) (gpointer) rc->log->races->data);
+      if (rc->found_log)
+        g_array_append_val (rc->found_log, rc->last_entry);
       return TRUE;
     }
   g_autofree char *what = ms_race_describe (&race, rc->source_line, rc->source_data);

@@ -66,8 +66,9 @@ typedef struct {
   guint64 block;
   guint block_idx[3], block_dim[3];
   guint64 seq;            /* findings in this block so far */
-  guint64 suspects;       /* ms_racecheck_found's calls, over all blocks (racememo.h:
-                             a block with one is no model for the next) */
+  guint64 suspects;       /* ms_racecheck_found's calls, over all blocks */
+  GArray *found_log;      /* if set, each finding's entry in log->races (guint), in
+                             order: a block's, for racememo.h */
   /* the pair of the last finding logged (ms_racecheck_found: sites, ops,
    * intra-warp, packed; 0: none) and its entry in log->races */
   guint32 last_pair;

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "races.h"
+
 /* Accesses a block may record (144 bytes each: 9 MiB at most per worker);
  * a longer block is checked, not recorded, and the next block too. */
 #define MAX_EVENTS 65536
@@ -20,53 +22,30 @@ ms_racememo_init (MsRaceMemo *m, gboolean off)
   m->disabled = off;
   m->mode = MS_RACE_MEMO_OFF;
   m->dirty = TRUE;   /* no block before the first */
+  m->finds = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 void
 ms_racememo_clear (MsRaceMemo *m)
 {
   g_free (m->ev);
+  if (m->finds)
+    g_array_unref (m->finds);
   memset (m, 0, sizeof *m);
 }
 
-void
-ms_racememo_block_begin (MsRaceMemo *m, const MsRaceCheck *rc)
+/* Checks the model's first pos accesses, as the block made them: their
+ * findings are logged, and kept as the model's. */
+static gboolean
+replay (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
 {
-  /* the block that ended: what it recorded, or repeated, is ev[0..n) */
-  if (m->mode == MS_RACE_MEMO_MATCH)
-    m->n = m->pos;
-  gboolean model = m->mode != MS_RACE_MEMO_OFF && !m->dirty && rc->suspects == m->suspects0;
-  if (m->replayed > m->compared / 4 + REPLAY_SLACK)
-    m->disabled = TRUE;
-  if (m->disabled)
-    m->mode = MS_RACE_MEMO_OFF;
-  else if (model)
-    m->mode = MS_RACE_MEMO_MATCH;
-  else
-    {
-      m->mode = MS_RACE_MEMO_RECORD;
-      m->n = 0;
-    }
-  if (m->mode != MS_RACE_MEMO_OFF && m->ev == NULL)
-    {
-      m->cap = MAX_EVENTS;
-      m->ev = g_new (MsRaceEvent, m->cap);
-    }
-  m->pos = 0;
-  m->dirty = FALSE;
-  m->epoch0 = rc->epoch;
-  m->suspects0 = rc->suspects;
-}
-
-gboolean
-ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
-{
-  /* the accesses repeated so far, checked at their own epochs and
-   * __syncwarp counts (no lane of them is suspect, so same_value, the
-   * values' part, is never read); then the current ones back */
-  guint32 epoch = rc->epoch;
+  /* each at its own epoch, __syncwarp count and values (nothing else of
+   * the emulator's state is read by the check); then the current ones back */
+  guint32 epoch = rc->epoch, same_value = rc->same_value;
   guint16 wsync[G_N_ELEMENTS (rc->wsync)];
   memcpy (wsync, rc->wsync, sizeof wsync);
+  g_array_set_size (m->finds, 0);
+  rc->found_log = m->finds;
   gboolean ok = TRUE;
   for (guint k = 0; k < m->pos && ok; k++)
     {
@@ -77,14 +56,79 @@ ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
         offset[i] = e->offset[i];
       rc->epoch = m->epoch0 + (guint32) e->key;
       rc->wsync[warp] = (guint16) ((e->key >> 32) & 0xfu);
+      rc->same_value = e->same_value;
       ok = ms_racecheck_access (rc, offset, e->lanes, (guint) (e->key >> 55) & 0x1fu,
                                 (MsOp) ((e->key >> 53) & 0x3u), warp,
                                 (guint) (e->key >> 36) & 0xfffu, error);
     }
   rc->epoch = epoch;
+  rc->same_value = same_value;
   memcpy (rc->wsync, wsync, sizeof wsync);
   m->replayed += m->pos;
-  m->n = m->pos;   /* recording goes on after them */
-  m->mode = MS_RACE_MEMO_RECORD;
+  m->n = m->pos;
   return ok;
+}
+
+gboolean
+ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
+{
+  gboolean ok = replay (m, rc, error);
+  m->mode = MS_RACE_MEMO_RECORD;   /* recording goes on after them */
+  return ok;
+}
+
+gboolean
+ms_racememo_block_end (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
+{
+  rc->found_log = NULL;
+  if (m->mode != MS_RACE_MEMO_MATCH)
+    return TRUE;
+  if (m->pos < m->n)
+    {
+      /* the model's first accesses only: checked, so that their findings
+       * count, and the model from now on */
+      gboolean ok = replay (m, rc, error);
+      rc->found_log = NULL;
+      return ok;
+    }
+  /* all of them: the model's findings once more, in its entries */
+  MsRaceLog *log = rc->log;
+  for (guint i = 0; i < m->finds->len; i++)
+    {
+      MsRace *r = &g_array_index (log->races, MsRace, g_array_index (m->finds, guint, i));
+      r->count++;
+      if (r->intra_warp)
+        log->n_warp_hazards++;
+      else
+        log->n_races++;
+    }
+  return TRUE;
+}
+
+void
+ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc)
+{
+  gboolean model = m->mode != MS_RACE_MEMO_OFF && !m->dirty;
+  if (m->replayed > m->compared / 4 + REPLAY_SLACK)
+    m->disabled = TRUE;
+  if (m->disabled)
+    m->mode = MS_RACE_MEMO_OFF;
+  else if (model)
+    m->mode = MS_RACE_MEMO_MATCH;
+  else
+    {
+      m->mode = MS_RACE_MEMO_RECORD;
+      m->n = 0;
+      g_array_set_size (m->finds, 0);
+    }
+  if (m->mode != MS_RACE_MEMO_OFF && m->ev == NULL)
+    {
+      m->cap = MAX_EVENTS;
+      m->ev = g_new (MsRaceEvent, m->cap);
+    }
+  /* a recorded block's findings are the model's */
+  rc->found_log = m->mode == MS_RACE_MEMO_RECORD ? m->finds : NULL;
+  m->pos = 0;
+  m->dirty = FALSE;
+  m->epoch0 = rc->epoch;
 }

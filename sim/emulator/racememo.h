@@ -3,35 +3,44 @@
  * A reduction's, a tiled transpose's or a tiled GEMM's blocks make the
  * same shared accesses, at the same offsets, in the same order, block
  * after block; checking each of them (racecheck.h: a lane's stamps read
- * and written) cost 16-28% of those kernels' whole runs.  Here a block
- * that repeats the last block is compared with it instead, access by
- * access, and checked only from where it differs.
+ * and written) cost 16-28% of those kernels' whole runs, and 45% of a
+ * warp-synchronous reduction's, whose every block finds the same
+ * intra-warp hazards.  Here a block that repeats the last block is
+ * compared with it instead, access by access, and checked only from where
+ * it differs.
  *
  * Assumptions (each is what racecheck.c reads, nothing more):
- *  - Which lanes the check suspects in a block (ms_racecheck_found: a
- *    stamp of this epoch, of another lane, on the same bytes), and what
- *    the block leaves in the words, depend on the block's sequence of
- *    shared accesses alone: each access's epoch counted from the block's
- *    first, its warp's __syncwarps in the block (mod 16, as stamps keep
- *    them), site, warp, op, size, lanes and the lanes' offsets.  Stamps of
- *    earlier blocks are of older epochs, so what the words held before
- *    the block never matters.  Values matter only once a lane is suspect
- *    (a store of the value already there is no race).
- *  - So a block whose accesses equal, one by one, those of a block in
- *    which no lane was ever suspect has none either: it finds nothing, and
- *    its words end as that block's did, at its own epochs.  While a block
- *    repeats such a block its accesses are only compared.
+ *  - What the check finds in a block, and what it leaves in the words,
+ *    depend on the block's sequence of shared accesses alone: each
+ *    access's epoch counted from the block's first, its warp's
+ *    __syncwarps in the block (mod 16, as stamps keep them), site, warp,
+ *    op, size, lanes and the lanes' offsets, and, for an access with a
+ *    suspect lane (ms_racecheck_found: a stamp of this epoch, of another
+ *    lane, on the same bytes), which lanes store the value already there.
+ *    Stamps of earlier blocks are of older epochs, so what the words held
+ *    before the block never matters.
+ *  - So a block whose accesses equal, one by one, those of the block
+ *    recorded (the model) finds what the model found: each finding adds
+ *    one to its pair of sites' count, whose entry the model made or found
+ *    (its example, of an earlier block, stays).  While a block repeats the
+ *    model its accesses are only compared, and when it ends having
+ *    repeated all of them, the model's findings are counted again.
  *  - At the first access that differs, or a read of unwritten bytes (which
  *    the epoch's end judges from the words), the words are brought up to
- *    date: the repeated accesses are checked then, each at its epoch and
- *    __syncwarp count (replay), and the block goes on checked, its
- *    accesses recorded for the block after it.
- *  - A worker whose blocks keep differing (replays above a quarter of the
- *    accesses compared) stops comparing: recording and replaying would
- *    cost more than they save.  Nothing else changes with it: the same
- *    races, the same hazards, the same errors, on any number of threads
- *    (tests/test-racecheck.c runs its kernels with and without it;
- *    MEMSIM_NO_RACE_MEMO=1 turns it off).
+ *    date: the repeated accesses are checked then (replay), each at its
+ *    epoch, __syncwarp count and values, finding what they find, and the
+ *    block goes on checked, recorded as the next block's model.  A block
+ *    that ends having repeated only the model's first accesses is replayed
+ *    the same way.
+ *  - A block with a read of unwritten bytes, or too many accesses to
+ *    record, is no model: the block after it is checked.  A worker whose
+ *    blocks keep differing (replays above a quarter of the accesses
+ *    compared) stops comparing: recording and replaying would cost more
+ *    than they save.
+ *  - Nothing else changes with it: the same races, hazards, counts,
+ *    examples and errors, on any number of threads (tests/test-racecheck.c
+ *    runs its kernels with and without it; MEMSIM_NO_RACE_MEMO=1 turns it
+ *    off).
  */
 #pragma once
 
@@ -45,27 +54,30 @@ G_BEGIN_DECLS
 
 /* One shared access of a block, as the check sees it. */
 typedef struct {
-  guint64 key;            /* epoch in the block, wsync mod 16, site, warp, op, size */
+  guint64 key;            /* epoch in the block, wsync mod 16, site, warp, op, size;
+                             MS_RACE_EVENT_SUSPECT: a lane was suspect */
   guint32 lanes;
+  guint32 same_value;     /* racecheck's, for the suspect's finding */
   guint32 offset[32];     /* the lanes' (others 0) */
 } MsRaceEvent;
 
+#define MS_RACE_EVENT_SUSPECT (G_GUINT64_CONSTANT (1) << 60)
+
 typedef enum {
   MS_RACE_MEMO_RECORD,    /* checking, and recording the block's accesses */
-  MS_RACE_MEMO_MATCH,     /* comparing with the recorded block's, pos of n so far */
+  MS_RACE_MEMO_MATCH,     /* comparing with the model's, pos of n so far */
   MS_RACE_MEMO_OFF        /* checking only (the block, or the worker: disabled) */
 } MsRaceMemoMode;
 
 typedef struct {
   MsRaceMemoMode mode;
-  MsRaceEvent *ev;        /* the accesses recorded: n of them, room for cap */
+  MsRaceEvent *ev;        /* the model's accesses: n of them, room for cap */
   guint n, cap;
+  GArray *finds;          /* the model's findings: their entries in the log (guint) */
   guint pos;              /* MATCH: the block's accesses so far equal ev[0..pos) */
-  gboolean dirty;         /* the block is no model for the next: it read unwritten
-                             bytes or recorded too many accesses (or a lane was
-                             suspect: suspects0) */
+  gboolean dirty;         /* the block is no model (a read of unwritten bytes, or
+                             too many accesses) */
   guint32 epoch0;         /* the block's first epoch */
-  guint64 suspects0;      /* the check's suspects when the block began */
   guint64 compared, replayed;   /* accesses, over the worker's blocks */
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
 } MsRaceMemo;
@@ -73,12 +85,16 @@ typedef struct {
 void ms_racememo_init (MsRaceMemo *m, gboolean off);
 void ms_racememo_clear (MsRaceMemo *m);
 
-/* A block begins (after ms_racecheck_block_begin): the one before it ends. */
-void ms_racememo_block_begin (MsRaceMemo *m, const MsRaceCheck *rc);
+/* A block begins (after ms_racecheck_block_begin). */
+void ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc);
 
-/* The block stops repeating the recorded one: the accesses it repeated are
- * checked now; recording goes on from there.  FALSE with *error set if the
- * check fails (it cannot: a recorded block found nothing). */
+/* The block ends (before the next begins, and after the worker's last):
+ * what it repeated is counted, or replayed.  FALSE with *error set if the
+ * check fails (it cannot: the model did not). */
+gboolean ms_racememo_block_end (MsRaceMemo *m, MsRaceCheck *rc, GError **error);
+
+/* The block stops repeating the model: the accesses it repeated are
+ * checked now; recording goes on from there.  FALSE as block_end. */
 gboolean ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error);
 
 static inline guint64
@@ -92,9 +108,11 @@ ms_race_event_key (const MsRaceMemo *m, const MsRaceCheck *rc, guint size, MsOp 
 
 /* Whether recorded access e is this one (offset[i] of lane i in lanes). */
 static inline gboolean
-ms_race_event_same (const MsRaceEvent *e, guint64 key, guint32 lanes, const guint64 *offset)
+ms_race_event_same (const MsRaceEvent *e, guint64 key, guint32 lanes, guint32 same_value,
+                    const guint64 *offset)
 {
-  if (e->key != key || e->lanes != lanes)
+  if ((e->key & ~MS_RACE_EVENT_SUSPECT) != key || e->lanes != lanes
+      || ((e->key & MS_RACE_EVENT_SUSPECT) && e->same_value != same_value))
     return FALSE;
   guint32 differ = 0;
   if (lanes == 0xffffffffu)
@@ -109,9 +127,8 @@ ms_race_event_same (const MsRaceEvent *e, guint64 key, guint32 lanes, const guin
   return differ == 0;
 }
 
-/* ms_racecheck_access, for a block that may repeat the recorded one.
- * Offsets are below the shared window (a few hundred KiB), so 32 bits
- * keep them. */
+/* ms_racecheck_access, for a block that may repeat the model.  Offsets
+ * are below the shared window (a few hundred KiB), so 32 bits keep them. */
 static inline G_ALWAYS_INLINE gboolean
 ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint32 lanes,
                     guint size, MsOp op, guint warp, guint site, GError **error)
@@ -120,7 +137,7 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
     {
       guint64 key = ms_race_event_key (m, rc, size, op, warp, site);
       if (G_LIKELY (m->pos < m->n)
-          && ms_race_event_same (&m->ev[m->pos], key, lanes, offset))
+          && ms_race_event_same (&m->ev[m->pos], key, lanes, rc->same_value, offset))
         {
           m->pos++;
           m->compared++;
@@ -129,31 +146,32 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
       if (!ms_racememo_diverge (m, rc, error))
         return FALSE;
     }
-  if (m->mode == MS_RACE_MEMO_RECORD)
+  if (m->mode != MS_RACE_MEMO_RECORD)
+    return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
+  if (G_UNLIKELY (m->n == m->cap))
     {
-      if (G_UNLIKELY (m->n == m->cap))
-        {
-          m->dirty = TRUE;   /* too long to keep: the next block is checked */
-          m->mode = MS_RACE_MEMO_OFF;
-          m->n = 0;
-        }
-      else
-        {
-          MsRaceEvent *e = &m->ev[m->n++];
-          e->key = ms_race_event_key (m, rc, size, op, warp, site);
-          e->lanes = lanes;
-          if (lanes == 0xffffffffu)
-            for (guint i = 0; i < 32; i++)
-              e->offset[i] = (guint32) offset[i];
-          else
-            {
-              memset (e->offset, 0, sizeof e->offset);
-              for (guint32 b = lanes; b; b &= b - 1)
-                e->offset[__builtin_ctz (b)] = (guint32) offset[__builtin_ctz (b)];
-            }
-        }
+      m->dirty = TRUE;   /* too long to keep: the next block is checked */
+      m->mode = MS_RACE_MEMO_OFF;
+      return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
     }
-  return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
+  MsRaceEvent *e = &m->ev[m->n++];
+  e->key = ms_race_event_key (m, rc, size, op, warp, site);
+  e->lanes = lanes;
+  e->same_value = rc->same_value;
+  if (lanes == 0xffffffffu)
+    for (guint i = 0; i < 32; i++)
+      e->offset[i] = (guint32) offset[i];
+  else
+    {
+      memset (e->offset, 0, sizeof e->offset);
+      for (guint32 b = lanes; b; b &= b - 1)
+        e->offset[__builtin_ctz (b)] = (guint32) offset[__builtin_ctz (b)];
+    }
+  guint64 suspects = rc->suspects;
+  gboolean ok = ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
+  if (rc->suspects != suspects)
+    e->key |= MS_RACE_EVENT_SUSPECT;
+  return ok;
 }
 
 /* ms_racecheck_uninitialised: the epoch's end will read the words, which
