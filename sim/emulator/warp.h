@@ -356,12 +356,13 @@ ms_warp_pack32 (const uint8_t *c)
 #define MS_MOD_P2_(a, b)                                                       \
   ((__typeof__ ((a) % (b))) (ms_mod_bad_ |= MS_MOD_P2_BAD_ (                   \
      (__typeof__ ((a) % (b))) (a), (__typeof__ ((a) % (b))) (b)),              \
-   (uint64_t) (__typeof__ ((a) % (b))) (a)                                     \
-     & ((uint64_t) (__typeof__ ((a) % (b))) (b) - 1)))
-/* x negative or top-bit set, y not a power of two (0 included) */
+   (__typeof__ ((a) % (b))) (a) & ((__typeof__ ((a) % (b))) (b) - 1)))
+/* x negative or top-bit set, y not a power of two (0 included); in the
+ * operands' own type (promoted: int at least), so that a warp's loop over
+ * 32-bit lanes stays 32 bits wide */
 #define MS_MOD_P2_BAD_(x, y)                                                   \
-  ((((uint64_t) ((x) >> (sizeof (x) * 8 - 1)) | (uint64_t) ((y) >> (sizeof (y) * 8 - 1))  \
-     | ((uint64_t) (y) & ((uint64_t) (y) - 1))) != 0) | ((y) == 0))
+  ((((x) >> (sizeof (x) * 8 - 1) | (y) >> (sizeof (y) * 8 - 1) | ((y) & ((y) - 1))) != 0) \
+   | ((y) == 0))
 #define MS_WARP_BRANCH_MOD(mask, L, t, fast, slow)                             \
   do {                                                                         \
     uint32_t ms_mm_ = (mask);                                                  \
