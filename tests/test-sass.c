@@ -378,14 +378,15 @@ test_regroup_broadcast (void)
 
 /* Records that cannot form one 16-byte access come out unchanged and in
  * their order: starts that are not 16-byte aligned; a group broken by a
- * gap (k = 0, 1, then 3); a different mask; a group cut by the end of the
- * block; a site the compiler did not fuse. */
+ * gap (k = 0, 1, then 3); a different mask; a whole warp's part with its
+ * last lane out of step; a group cut by the end of the block; a site the
+ * compiler did not fuse. */
 static void
 test_regroup_unchanged (void)
 {
   g_assert_cmpint (ms_site_register (&site_as), >=, 0);
   g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
-  MsWarpAccess in[16];
+  MsWarpAccess in[20];
   guint n = 0;
   static const int misaligned[] = { 1, 2, 3, 5 };   /* As[ty][k]: never at a 16-byte start */
   for (int k = 0; k < 4; k++)
@@ -395,6 +396,11 @@ test_regroup_unchanged (void)
   in[n++] = rec (&site_as, 0, 2, 12, 16, ALL);  /* gap: releases the two */
   in[n++] = rec (&site_as, 0, 3, 0, 0, ALL);
   in[n++] = rec (&site_as, 0, 3, 4, 0, 0xffff); /* another mask */
+  for (int k = 0; k < 4; k++)                   /* lane 31 of the second part out of step */
+    {
+      in[n] = rec (&site_as, 0, 4, 4 * (guint64) k, 16, ALL);
+      in[n++].addr[31] += k == 1 ? 64 : 0;
+    }
   in[n++] = rec (&site_as, 1, 3, 0, 0, ALL);    /* block 1: two parts ... */
   in[n++] = rec (&site_as, 1, 3, 4, 0, ALL);
   in[n++] = rec (&site_as, 2, 3, 8, 0, ALL);    /* ... and block 2 starts */

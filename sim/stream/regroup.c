@@ -255,20 +255,27 @@ flush_all (State *s)
   s->any = FALSE;
 }
 
+/* Whether a is the group's next part: every lane `step` bytes on.  A
+ * whole warp's lanes in one loop without a test a lane, which gcc
+ * vectorises (gemm_tiled_nopad, callgrind: the lane walk was 32 of the
+ * filter's 80 M instructions, the loop 13 M). */
 static gboolean
 continues (const Group *g, const MsWarpAccess *a)
 {
   const MsWarpAccess *f = &g->first;
   if (a->op != f->op || a->width != f->width || a->mask != f->mask)
     return FALSE;
-  guint64 step = (guint64) g->count * f->width;
-  for (guint32 m = a->mask; m; m &= m - 1)
-    {
-      int l = __builtin_ctz (m);
-      if (a->addr[l] != f->addr[l] + step)
-        return FALSE;
-    }
-  return TRUE;
+  guint64 step = (guint64) g->count * f->width, differ = 0;
+  if (a->mask == 0xffffffffu)
+    for (guint l = 0; l < MS_WARP_SIZE; l++)
+      differ |= a->addr[l] ^ (f->addr[l] + step);
+  else
+    for (guint32 m = a->mask; m; m &= m - 1)
+      {
+        int l = __builtin_ctz (m);
+        differ |= a->addr[l] ^ (f->addr[l] + step);
+      }
+  return differ == 0;
 }
 
 static gboolean
