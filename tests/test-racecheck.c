@@ -238,14 +238,21 @@ test_arch_rule (void)
 
 /* Blocks that repeat the block before them are compared with it, not
  * checked (sim/emulator/racememo.h): the same findings as checking every
- * block, each test run both ways (MEMSIM_NO_RACE_MEMO). */
+ * block, each test run three ways: compared; with room for 3 accesses a
+ * block (MEMSIM_RACE_MEMO_EVENTS: every block here has more, so each is
+ * checked after its third, and is no model); checked (MEMSIM_NO_RACE_MEMO). */
 static void
 test_repeated_blocks (void)
 {
-  for (int off = 0; off < 2; off++)
+  for (int way = 0; way < 3; way++)
     {
-      if (off)
-        g_setenv ("MEMSIM_NO_RACE_MEMO", "1", TRUE);
+      if (way == 1)
+        g_setenv ("MEMSIM_RACE_MEMO_EVENTS", "3", TRUE);
+      if (way == 2)
+        {
+          g_unsetenv ("MEMSIM_RACE_MEMO_EVENTS");
+          g_setenv ("MEMSIM_NO_RACE_MEMO", "1", TRUE);
+        }
       /* rc_late_race, 8 blocks: one race in block 5 (thread 63's read of
        * thread 31's int, a whole warp's access) and one in block 7 (thread
        * 40's of thread 8's, a partial warp's), two pairs of sites; fatal,

@@ -2463,7 +2463,9 @@ worker_new (const MsLaunch *launch, GError **error)
   W->shadow = g_malloc0 (W->shared_window + 4096);
   ms_racecheck_init (&W->race, W->shared_window, launch->allow_races, launch->warp_hazards,
                      launch->kernel, launch->source_line, launch->source_data);
-  ms_racememo_init (&W->race_memo, g_getenv ("MEMSIM_NO_RACE_MEMO") != NULL);
+  const char *memo_events = g_getenv ("MEMSIM_RACE_MEMO_EVENTS");
+  ms_racememo_init (&W->race_memo, g_getenv ("MEMSIM_NO_RACE_MEMO") != NULL,
+                    memo_events ? (guint) g_ascii_strtoull (memo_events, NULL, 10) : 0);
   if (launch->site_at != NULL)
     W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
   /* users' kernels stop in native.c; MEMSIM_NO_DIRECT: fibers only (the

@@ -7,8 +7,11 @@
 
 #include "races.h"
 
-/* Accesses a block may record (144 bytes each: 9 MiB at most per worker);
- * a longer block is checked, not recorded, and the next block too. */
+/* Accesses a block may record (144 bytes each: 9 MiB at most per worker,
+ * grown from 256 as blocks need them: a tiled GEMM's block has a few
+ * thousand); a longer block is checked, not recorded, and the next block
+ * too. */
+#define MIN_EVENTS 256
 #define MAX_EVENTS 65536
 
 /* A worker stops comparing when it has replayed more than a quarter of the
@@ -16,10 +19,11 @@
 #define REPLAY_SLACK 4096
 
 void
-ms_racememo_init (MsRaceMemo *m, gboolean off)
+ms_racememo_init (MsRaceMemo *m, gboolean off, guint max_events)
 {
   memset (m, 0, sizeof *m);
   m->disabled = off;
+  m->max = max_events > 0 ? max_events : MAX_EVENTS;
   m->mode = MS_RACE_MEMO_OFF;
   m->dirty = TRUE;   /* no block before the first */
   m->finds = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -67,6 +71,20 @@ replay (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
   m->replayed += m->pos;
   m->n = m->pos;
   return ok;
+}
+
+gboolean
+ms_racememo_grow (MsRaceMemo *m)
+{
+  if (m->cap >= m->max)
+    {
+      m->dirty = TRUE;
+      m->mode = MS_RACE_MEMO_OFF;
+      return FALSE;
+    }
+  m->cap = MIN (m->max, MAX (MIN_EVENTS, 2 * m->cap));
+  m->ev = g_renew (MsRaceEvent, m->ev, m->cap);
+  return TRUE;
 }
 
 gboolean
@@ -120,11 +138,6 @@ ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc)
       m->mode = MS_RACE_MEMO_RECORD;
       m->n = 0;
       g_array_set_size (m->finds, 0);
-    }
-  if (m->mode != MS_RACE_MEMO_OFF && m->ev == NULL)
-    {
-      m->cap = MAX_EVENTS;
-      m->ev = g_new (MsRaceEvent, m->cap);
     }
   /* a recorded block's findings are the model's */
   rc->found_log = m->mode == MS_RACE_MEMO_RECORD ? m->finds : NULL;

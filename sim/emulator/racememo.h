@@ -71,8 +71,9 @@ typedef enum {
 
 typedef struct {
   MsRaceMemoMode mode;
-  MsRaceEvent *ev;        /* the model's accesses: n of them, room for cap */
-  guint n, cap;
+  MsRaceEvent *ev;        /* the model's accesses: n of them, room for cap (grown
+                             on demand, to max) */
+  guint n, cap, max;
   GArray *finds;          /* the model's findings: their entries in the log (guint) */
   guint pos;              /* MATCH: the block's accesses so far equal ev[0..pos) */
   gboolean dirty;         /* the block is no model (a read of unwritten bytes, or
@@ -82,7 +83,10 @@ typedef struct {
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
 } MsRaceMemo;
 
-void ms_racememo_init (MsRaceMemo *m, gboolean off);
+/* off: check every block (MEMSIM_NO_RACE_MEMO); max_events: the most a
+ * block may record, 0 for the default (MEMSIM_RACE_MEMO_EVENTS, a test's
+ * way to longer blocks than the default's). */
+void ms_racememo_init (MsRaceMemo *m, gboolean off, guint max_events);
 void ms_racememo_clear (MsRaceMemo *m);
 
 /* A block begins (after ms_racecheck_block_begin). */
@@ -92,6 +96,10 @@ void ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc);
  * what it repeated is counted, or replayed.  FALSE with *error set if the
  * check fails (it cannot: the model did not). */
 gboolean ms_racememo_block_end (MsRaceMemo *m, MsRaceCheck *rc, GError **error);
+
+/* Room for one more access: FALSE when the block has too many to keep (it
+ * goes on checked, no model for the next). */
+gboolean ms_racememo_grow (MsRaceMemo *m);
 
 /* The block stops repeating the model: the accesses it repeated are
  * checked now; recording goes on from there.  FALSE as block_end. */
@@ -148,12 +156,8 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
     }
   if (m->mode != MS_RACE_MEMO_RECORD)
     return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
-  if (G_UNLIKELY (m->n == m->cap))
-    {
-      m->dirty = TRUE;   /* too long to keep: the next block is checked */
-      m->mode = MS_RACE_MEMO_OFF;
-      return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
-    }
+  if (G_UNLIKELY (m->n == m->cap) && !ms_racememo_grow (m))
+    return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
   MsRaceEvent *e = &m->ev[m->n++];
   e->key = ms_race_event_key (m, rc, size, op, warp, site);
   e->lanes = lanes;
