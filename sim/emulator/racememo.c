@@ -14,9 +14,10 @@
 #define MIN_EVENTS 256
 #define MAX_EVENTS 65536
 
-/* A worker stops comparing when it has replayed more than a quarter of the
- * accesses it compared, beyond this many. */
-#define REPLAY_SLACK 4096
+/* A worker stops comparing when what it replayed and a quarter of what it
+ * recorded come to more than half of what it compared, beyond this many
+ * accesses (racememo.h). */
+#define SLACK 4096
 
 void
 ms_racememo_init (MsRaceMemo *m, gboolean off, guint max_events)
@@ -127,7 +128,7 @@ void
 ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc)
 {
   gboolean model = m->mode != MS_RACE_MEMO_OFF && !m->dirty;
-  if (m->replayed > m->compared / 4 + REPLAY_SLACK)
+  if (m->replayed + m->recorded / 4 > m->compared / 2 + SLACK)
     m->disabled = TRUE;
   if (m->disabled)
     m->mode = MS_RACE_MEMO_OFF;

@@ -33,10 +33,12 @@
  *    that ends having repeated only the model's first accesses is replayed
  *    the same way.
  *  - A block with a read of unwritten bytes, or too many accesses to
- *    record, is no model: the block after it is checked.  A worker whose
- *    blocks keep differing (replays above a quarter of the accesses
- *    compared) stops comparing: recording and replaying would cost more
- *    than they save.
+ *    record, is no model: the block after it is checked.  Only a block
+ *    that repeats all of the model's accesses saves work; one that stops
+ *    repeating pays the replay, and recording costs about a quarter of a
+ *    check.  A worker whose blocks keep differing (what it replayed and a
+ *    quarter of what it recorded above half of what it compared) stops
+ *    comparing.
  *  - Nothing else changes with it: the same races, hazards, counts,
  *    examples and errors, on any number of threads (tests/test-racecheck.c
  *    runs its kernels with and without it; MEMSIM_NO_RACE_MEMO=1 turns it
@@ -79,7 +81,7 @@ typedef struct {
   gboolean dirty;         /* the block is no model (a read of unwritten bytes, or
                              too many accesses) */
   guint32 epoch0;         /* the block's first epoch */
-  guint64 compared, replayed;   /* accesses, over the worker's blocks */
+  guint64 compared, replayed, recorded;   /* accesses, over the worker's blocks */
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
 } MsRaceMemo;
 
@@ -159,6 +161,7 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
   if (G_UNLIKELY (m->n == m->cap) && !ms_racememo_grow (m))
     return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
   MsRaceEvent *e = &m->ev[m->n++];
+  m->recorded++;
   e->key = ms_race_event_key (m, rc, size, op, warp, site);
   e->lanes = lanes;
   e->same_value = rc->same_value;
