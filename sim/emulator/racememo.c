@@ -55,16 +55,16 @@ replay (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
   for (guint k = 0; k < m->pos && ok; k++)
     {
       const MsRaceEvent *e = &m->ev[k];
-      guint warp = (guint) (e->key >> 48) & 0x1fu;
+      guint warp = MS_RACE_KEY_FIELD (e->key, MS_RACE_KEY_WARP);
       guint64 offset[32];
       for (guint i = 0; i < 32; i++)
         offset[i] = e->offset[i];
       rc->epoch = m->epoch0 + (guint32) e->key;
-      rc->wsync[warp] = (guint16) ((e->key >> 32) & 0xfu);
+      rc->wsync[warp] = (guint16) MS_RACE_KEY_FIELD (e->key, MS_RACE_KEY_WSYNC);
       rc->same_value = e->same_value;
-      ok = ms_racecheck_access (rc, offset, e->lanes, (guint) (e->key >> 55) & 0x1fu,
-                                (MsOp) ((e->key >> 53) & 0x3u), warp,
-                                (guint) (e->key >> 36) & 0xfffu, error);
+      ok = ms_racecheck_access (rc, offset, e->lanes, MS_RACE_KEY_FIELD (e->key, MS_RACE_KEY_SIZE),
+                                (MsOp) MS_RACE_KEY_FIELD (e->key, MS_RACE_KEY_OP), warp,
+                                MS_RACE_KEY_FIELD (e->key, MS_RACE_KEY_SITE), error);
     }
   rc->epoch = epoch;
   rc->same_value = same_value;
@@ -91,6 +91,7 @@ ms_racememo_grow (MsRaceMemo *m)
 gboolean
 ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
 {
+  m->compared += m->pos;
   gboolean ok = replay (m, rc, error);
   m->mode = MS_RACE_MEMO_RECORD;   /* recording goes on after them */
   return ok;
@@ -102,6 +103,7 @@ ms_racememo_block_end (MsRaceMemo *m, MsRaceCheck *rc, GError **error)
   rc->found_log = NULL;
   if (m->mode != MS_RACE_MEMO_MATCH)
     return TRUE;
+  m->compared += m->pos;
   if (m->pos < m->n)
     {
       /* the model's first accesses only: checked, so that their findings

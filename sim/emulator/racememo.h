@@ -81,7 +81,9 @@ typedef struct {
   gboolean dirty;         /* the block is no model (a read of unwritten bytes, or
                              too many accesses) */
   guint32 epoch0;         /* the block's first epoch */
-  guint64 compared, replayed, recorded;   /* accesses, over the worker's blocks */
+  guint64 compared, replayed, recorded;   /* accesses, over the worker's blocks
+                                             (compared: counted from pos when a
+                                             block stops or ends repeating) */
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
 } MsRaceMemo;
 
@@ -107,13 +109,27 @@ gboolean ms_racememo_grow (MsRaceMemo *m);
  * checked now; recording goes on from there.  FALSE as block_end. */
 gboolean ms_racememo_diverge (MsRaceMemo *m, MsRaceCheck *rc, GError **error);
 
+/* A key's fields: bit 0 up, the epoch in the block (32 bits), the warp's
+ * __syncwarp count mod 16 (4), site (12: MS_MAX_SITES), warp (5), op (2),
+ * size (5: 1..16).  ms_race_event_key packs them, the replay unpacks them
+ * with MS_RACE_KEY_FIELD. */
+#define MS_RACE_KEY_WSYNC 32, 0xfu
+#define MS_RACE_KEY_SITE 36, 0xfffu
+#define MS_RACE_KEY_WARP 48, 0x1fu
+#define MS_RACE_KEY_OP 53, 0x3u
+#define MS_RACE_KEY_SIZE 55, 0x1fu
+#define MS_RACE_KEY_FIELD_(key, shift, mask) ((guint) ((key) >> (shift)) & (mask))
+#define MS_RACE_KEY_FIELD(key, field) MS_RACE_KEY_FIELD_ (key, field)
+#define MS_RACE_KEY_PUT_(value, shift, mask) ((guint64) ((value) & (mask)) << (shift))
+#define MS_RACE_KEY_PUT(value, field) MS_RACE_KEY_PUT_ (value, field)
+
 static inline guint64
 ms_race_event_key (const MsRaceMemo *m, const MsRaceCheck *rc, guint size, MsOp op, guint warp,
                    guint site)
 {
-  return (guint64) (rc->epoch - m->epoch0) | (guint64) (rc->wsync[warp] & 0xfu) << 32
-         | (guint64) site << 36 | (guint64) warp << 48 | (guint64) op << 53
-         | (guint64) size << 55;
+  return (guint64) (rc->epoch - m->epoch0) | MS_RACE_KEY_PUT (rc->wsync[warp], MS_RACE_KEY_WSYNC)
+         | MS_RACE_KEY_PUT (site, MS_RACE_KEY_SITE) | MS_RACE_KEY_PUT (warp, MS_RACE_KEY_WARP)
+         | MS_RACE_KEY_PUT ((guint) op, MS_RACE_KEY_OP) | MS_RACE_KEY_PUT (size, MS_RACE_KEY_SIZE);
 }
 
 /* Whether recorded access e is this one (offset[i] of lane i in lanes). */
@@ -150,33 +166,34 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
           && ms_race_event_same (&m->ev[m->pos], key, lanes, rc->same_value, offset))
         {
           m->pos++;
-          m->compared++;
           return TRUE;
         }
       if (!ms_racememo_diverge (m, rc, error))
         return FALSE;
     }
-  if (m->mode != MS_RACE_MEMO_RECORD)
-    return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
-  if (G_UNLIKELY (m->n == m->cap) && !ms_racememo_grow (m))
-    return ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
-  MsRaceEvent *e = &m->ev[m->n++];
-  m->recorded++;
-  e->key = ms_race_event_key (m, rc, size, op, warp, site);
-  e->lanes = lanes;
-  e->same_value = rc->same_value;
-  if (lanes == 0xffffffffu)
-    for (guint i = 0; i < 32; i++)
-      e->offset[i] = (guint32) offset[i];
-  else
+  /* checked (one call: the check is inlined), and recorded unless there
+   * is no room */
+  MsRaceEvent *e = NULL;
+  if (m->mode == MS_RACE_MEMO_RECORD && (G_LIKELY (m->n < m->cap) || ms_racememo_grow (m)))
     {
-      memset (e->offset, 0, sizeof e->offset);
-      for (guint32 b = lanes; b; b &= b - 1)
-        e->offset[__builtin_ctz (b)] = (guint32) offset[__builtin_ctz (b)];
+      e = &m->ev[m->n++];
+      m->recorded++;
+      e->key = ms_race_event_key (m, rc, size, op, warp, site);
+      e->lanes = lanes;
+      e->same_value = rc->same_value;
+      if (lanes == 0xffffffffu)
+        for (guint i = 0; i < 32; i++)
+          e->offset[i] = (guint32) offset[i];
+      else
+        {
+          memset (e->offset, 0, sizeof e->offset);
+          for (guint32 b = lanes; b; b &= b - 1)
+            e->offset[__builtin_ctz (b)] = (guint32) offset[__builtin_ctz (b)];
+        }
     }
   guint64 suspects = rc->suspects;
   gboolean ok = ms_racecheck_access (rc, offset, lanes, size, op, warp, site, error);
-  if (rc->suspects != suspects)
+  if (e != NULL && rc->suspects != suspects)
     e->key |= MS_RACE_EVENT_SUSPECT;
   return ok;
 }
