@@ -18,7 +18,9 @@
 
 #include <glib.h>
 
+#include "arch.h"
 #include "banks.h"
+#include "model.h"
 #include "stats.h"
 
 #define FULL 0xFFFFFFFFu
@@ -1527,6 +1529,109 @@ test_distinct_banks (void)
   g_rand_free (r);
 }
 
+/* ---- repeated records (run.c, MsRepeatHint in access.h) ---- */
+
+/* A model of our own in the shared space: counts its calls in a free slot
+ * (a plug-in's model may keep state, so the run must call it every time). */
+static void
+calls_cost (const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+{
+  (void) arch;
+  (void) a;
+  v[MS_SLOT_FIRST_FREE]++;
+}
+
+static const MsModel calls_model = {
+  .name = "calls", .summary = "calls", .space = MS_SPACE_SHARED, .cost = calls_cost,
+};
+
+/* A shared store of `mask`'s lanes, lane l at l * stride bytes. */
+static MsWarpAccess
+shared_store (const MsSite *site, guint32 mask, guint64 stride)
+{
+  MsWarpAccess a = { .site = site, .space = MS_SPACE_SHARED, .op = MS_OP_ST, .width = 4,
+                     .mask = mask };
+  for (guint l = 0; l < 32; l++)
+    a.addr[l] = l * stride;
+  return a;
+}
+
+/* Delivers a to the run's parallel part with the producer's word h
+ * (h.record NULL: none; else it speaks of a itself). */
+static void
+deliver (const MsStreamSink *sink, gpointer w, const MsWarpAccess *a, guint64 serial, guint pos,
+         gboolean again)
+{
+  if (serial != 0)
+    ms_repeat_hint = (MsRepeatHint) { a, serial, pos, again };
+  sink->access (w, a);
+  ms_repeat_hint.record = NULL;
+}
+
+/* The models' run adds a repeat's counts as its first delivery's, without
+ * the models; anything else is worked out.  The producer vouches that a
+ * repeat equals the record it names, so here a repeat is given a record
+ * that differs from it: what it adds tells which was counted.  By hand
+ * (test_word_strides' rule): 32 lanes at stride 8 bytes, 2 wavefronts (1
+ * excessive); at stride 4, 1 (0); 16 lanes at stride 8, 1 (0), a partial
+ * warp. */
+static void
+test_repeat_hint (void)
+{
+  static MsSite site = { "repeat.cu", 1, 0, -1 };
+  g_assert_cmpint (ms_site_register (&site), >=, 0);
+  MsArch arch = *ms_arch_default ();   /* the run checks every model's figures */
+  static const MsModel *const banks_only[] = { &ms_model_banks, NULL };
+  static const MsModel *const with_calls[] = { &ms_model_banks, &calls_model, NULL };
+  for (int plugin = 0; plugin < 2; plugin++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (MsModelRun) r = ms_model_run_new_with (&arch, 64, plugin ? with_calls
+                                                        : banks_only, &error);
+      g_assert_no_error (error);
+      const MsStreamSink *sink = ms_model_run_sink (r);
+      gpointer w = sink->worker_new (sink->user);
+      MsWarpAccess two = shared_store (&site, FULL, 8), one = shared_store (&site, FULL, 4);
+      MsWarpAccess half = shared_store (&site, 0x0000ffffu, 8);
+      deliver (sink, w, &two, 7, 0, FALSE);   /* named: 2 (1) */
+      deliver (sink, w, &one, 7, 0, TRUE);    /* a repeat of 7: 2 (1) */
+      deliver (sink, w, &half, 5, 1, FALSE);  /* named: 1 (0), partial */
+      deliver (sink, w, &one, 5, 1, TRUE);    /* a repeat of 5: 1 (0), partial */
+      deliver (sink, w, &one, 8, 0, TRUE);    /* 8 not kept at 0: 1 (0), kept */
+      deliver (sink, w, &two, 8, 0, TRUE);    /* a repeat of 8: 1 (0) */
+      deliver (sink, w, &two, 7, 0, TRUE);    /* 7 no longer kept: 2 (1), kept */
+      deliver (sink, w, &one, 7, 0, TRUE);    /* a repeat of 7: 2 (1) */
+      deliver (sink, w, &two, 9, 70000, FALSE);  /* past what is kept: 2 (1) */
+      deliver (sink, w, &one, 9, 70000, TRUE);   /* so not kept: 1 (0) */
+      deliver (sink, w, &one, 0, 0, FALSE);   /* no word: 1 (0) */
+      ms_repeat_hint = (MsRepeatHint) { &two, 7, 0, TRUE };
+      sink->access (w, &one);                 /* a word on another record: 1 (0) */
+      ms_repeat_hint.record = NULL;
+      sink->worker_done (sink->user, w);
+      g_autoptr (MsStats) stats = ms_model_run_finish (r, 1);
+      MsCounters c;
+      ms_stats_total (stats, MS_SPACE_SHARED, -1, &c);
+      g_assert_cmpuint (c.executions, ==, 12);
+      if (!plugin)
+        {
+          /* 2+2+1+1+1+1+2+2+2+1+1+1 and 1+1+0+0+0+0+1+1+1+0+0+0 */
+          g_assert_cmpuint (c.v[MS_SLOT_WAVEFRONTS], ==, 17);
+          g_assert_cmpuint (c.v[MS_SLOT_EXCESSIVE], ==, 5);
+          g_assert_cmpuint (c.partial, ==, 2);
+          g_assert_cmpuint (c.lanes, ==, 10 * 32 + 2 * 16);
+          g_assert_cmpuint (c.bytes, ==, 4 * (10 * 32 + 2 * 16));
+        }
+      else
+        {
+          /* a model outside the table: every record worked out, each
+           * by what it is, and the model called for each */
+          g_assert_cmpuint (c.v[MS_SLOT_FIRST_FREE], ==, 12);
+          g_assert_cmpuint (c.v[MS_SLOT_WAVEFRONTS], ==, 2 + 1 + 1 + 1 + 1 + 2 + 2 + 1 + 2 + 1 + 1 + 1);
+          g_assert_cmpuint (c.partial, ==, 1);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1559,6 +1664,7 @@ main (int argc, char **argv)
   g_test_add_func ("/banks/arch-check", test_arch_check);
   g_test_add_func ("/banks/cost-add", test_cost_add);
   g_test_add_func ("/banks/random-vs-reference", test_random);
+  g_test_add_func ("/banks/repeated-records", test_repeat_hint);
 
   return g_test_run ();
 }

@@ -12,6 +12,7 @@
 #include "emulator.h"
 #include "problem.h"
 #include "racecheck-kernels.h"
+#include "racememo.h"
 
 /* Runs one of racecheck-kernels.c's kernels on blocks of 64 threads, one
  * worker (blocks in order); FALSE with *error on a fatal race. */
@@ -474,6 +475,125 @@ test_builtins_clean (void)
   g_assert_cmpuint (log->n_races, >, 0);
 }
 
+/* The models' counts of sim (memo on, its record short, off): the shared
+ * records a repeated block's accesses make are counted again from the
+ * block before (MsRepeatHint, access.h), so a wrong word from the memo
+ * (a position, a serial, a stale word on an access it did not compare)
+ * changes them. */
+static MsStats *
+stats_of (const MsKernel *k, guint threads, gboolean allow, int way)
+{
+  g_unsetenv ("MEMSIM_RACE_MEMO_EVENTS");
+  g_unsetenv ("MEMSIM_NO_RACE_MEMO");
+  if (way == 1)
+    g_setenv ("MEMSIM_RACE_MEMO_EVENTS", "3", TRUE);
+  if (way == 2)
+    g_setenv ("MEMSIM_NO_RACE_MEMO", "1", TRUE);
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  /* a few blocks to a few hundred: 1-D sizes by elements, 2-D by side */
+  if (k->size_params[0] != NULL)
+    g_assert_true (ms_problem_set_size (p, k->size_params[1] ? "80" : "5000", NULL));
+  g_assert_true (ms_problem_setup (p, NULL));
+  g_autoptr (MsRaceLog) log = ms_race_log_new ();
+  ms_problem_set_race_log (p, log);
+  p->allow_races = allow;
+  MsStats *stats = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean ok = ms_problem_simulate (p, ms_arch_default (), threads, NULL, &stats, &error);
+  g_unsetenv ("MEMSIM_RACE_MEMO_EVENTS");
+  g_unsetenv ("MEMSIM_NO_RACE_MEMO");
+  return ok ? stats : NULL;
+}
+
+static void
+test_repeated_blocks_counts (void)
+{
+  guint compared = 0;
+  for (const MsKernel *const *k = ms_kernels (); *k; k++)
+    for (guint threads = 0; threads < 2; threads++)
+      {
+        /* the deliberate races, allowed; not the other deliberate errors
+         * (a wild pointer ends the process) */
+        gboolean allow = deliberate ((*k)->name);
+        if (allow && !g_str_has_prefix ((*k)->name, "test_race")
+            && strcmp ((*k)->name, "test_warp_flag") != 0)
+          continue;
+        g_autoptr (MsStats) want = stats_of (*k, threads, allow, 2);
+        g_assert_nonnull (want);
+        for (int way = 0; way < 2; way++)
+          {
+            g_autoptr (MsStats) got = stats_of (*k, threads, allow, way);
+            g_assert_nonnull (got);
+            g_assert_cmpuint (got->sites->len, ==, want->sites->len);
+            for (guint i = 0; i < want->sites->len; i++)
+              {
+                const MsSiteStats *a = &g_array_index (got->sites, MsSiteStats, i);
+                const MsSiteStats *b = &g_array_index (want->sites, MsSiteStats, i);
+                if (memcmp (&a->c, &b->c, sizeof a->c) != 0)
+                  g_error ("%s, %u threads, memo way %d: site %s:%d (%s) counts differ", (*k)->name,
+                           threads, way, b->site->file, b->site->line, ms_space_name (b->space));
+                g_assert_true (a->site == b->site && a->space == b->space && a->op == b->op);
+              }
+            g_assert_true (memcmp (&got->launch, &want->launch, sizeof got->launch) == 0);
+            compared++;
+          }
+      }
+  g_assert_cmpuint (compared, >, 60);
+}
+
+/* The memo's word on each access (last_serial, last_pos, last_again: the
+ * producer's MsRepeatHint): a serial for each access it recorded, the
+ * model's for each it found equal, and none for any other, with room for
+ * 3 accesses a block. */
+static void
+test_memo_word (void)
+{
+  MsRaceCheck rc;
+  ms_racecheck_init (&rc, 4096, TRUE, TRUE, "word", NULL, NULL);
+  MsRaceMemo m;
+  ms_racememo_init (&m, FALSE, 3);
+  guint64 off[32], other[32];
+  for (guint l = 0; l < 32; l++)
+    {
+      off[l] = 4 * l;
+      other[l] = 256 + 4 * l;
+    }
+  const guint dim[3] = { 32, 1, 1 };
+  /* per block: its accesses (0: at off, 1: at other) and the words wanted:
+   * serial, pos, again (serial 0: none) */
+  static const struct {
+    guint n, at[4];
+    guint64 serial[4];
+    guint pos[4];
+    gboolean again[4];
+  } blocks[] = {
+    { 4, { 0, 0, 0, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 0 }, { 0, 0, 0, 0 } },   /* 4th: no room */
+    { 2, { 0, 0 }, { 4, 5 }, { 0, 1 }, { 0, 0 } },                 /* recorded: no model before */
+    { 3, { 0, 0, 1 }, { 4, 5, 6 }, { 0, 1, 2 }, { 1, 1, 0 } },     /* repeats 2, then recorded */
+    { 3, { 0, 1, 1 }, { 4, 7, 8 }, { 0, 1, 2 }, { 1, 0, 0 } },     /* differs at its 2nd */
+    { 3, { 0, 1, 1 }, { 4, 7, 8 }, { 0, 1, 2 }, { 1, 1, 1 } },     /* all repeated */
+  };
+  for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
+    {
+      ms_racecheck_block_begin (&rc, b, (const guint[3]) { b, 0, 0 }, dim);
+      ms_racememo_block_begin (&m, &rc);
+      for (guint i = 0; i < blocks[b].n; i++)
+        {
+          g_assert_true (ms_racememo_access (&m, &rc, blocks[b].at[i] ? other : off, 0xffffffffu,
+                                             4, i % 2 ? MS_OP_LD : MS_OP_ST, 0, 1, NULL));
+          g_assert_cmpuint (m.last_serial, ==, blocks[b].serial[i]);
+          if (m.last_serial != 0)
+            {
+              g_assert_cmpuint (m.last_pos, ==, blocks[b].pos[i]);
+              g_assert_cmpint (m.last_again, ==, blocks[b].again[i]);
+            }
+        }
+      g_assert_true (ms_racememo_block_end (&m, &rc, NULL));
+    }
+  ms_racememo_clear (&m);
+  ms_racecheck_clear (&rc);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -490,5 +610,7 @@ main (int argc, char **argv)
   g_test_add_func ("/racecheck/transpose-without-barrier", test_transpose_without_barrier);
   g_test_add_func ("/racecheck/builtins-clean", test_builtins_clean);
   g_test_add_func ("/racecheck/repeated-blocks", test_repeated_blocks);
+  g_test_add_func ("/racecheck/repeated-blocks-counts", test_repeated_blocks_counts);
+  g_test_add_func ("/racecheck/memo-word", test_memo_word);
   return g_test_run ();
 }

@@ -674,6 +674,17 @@ emit (Worker *W, const MsWarpAccess *acc)
     ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
 }
 
+/* The producer's word on a shared record just compared or recorded by the
+ * race memo (MsRepeatHint, access.h): the models' run adds again what it
+ * made of the equal record of the block before. */
+static inline void
+repeat_hint (Worker *W, const MsWarpAccess *acc)
+{
+  const MsRaceMemo *m = &W->race_memo;
+  if (m->last_serial != 0)
+    ms_repeat_hint = (MsRepeatHint) { acc, m->last_serial, m->last_pos, m->last_again };
+}
+
 /* Whether every shadow byte of [shadow, shadow + n) is 1 (written), n a
  * multiple of 4: a 4-, 8- or 16-byte access (a constant n: unrolled), or
  * up to SPAN_WRITTEN_MAX bytes that a whole warp's contiguous or broadcast
@@ -1006,8 +1017,11 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   acc.mask = group;
   if (strided)
     ms_stride_hint = (MsStrideHint) { &acc, stride };
+  if (shared)
+    repeat_hint (W, &acc);
   emit (W, &acc);
   ms_stride_hint.record = NULL;
+  ms_repeat_hint.record = NULL;
   if (copy_late)
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
@@ -1110,7 +1124,10 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         acc[sp].op = (guint8) op;
         acc[sp].width = first->size;
         acc[sp].mask = masks[sp];
+        if (sp == MS_SPACE_SHARED)
+          repeat_hint (W, &acc[sp]);
         emit (W, &acc[sp]);
+        ms_repeat_hint.record = NULL;
       }
 
   if (first->kind == MS_K_ATOMIC)

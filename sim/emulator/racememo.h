@@ -39,6 +39,14 @@
  *    check.  A worker whose blocks keep differing (what it replayed and a
  *    quarter of what it recorded above half of what it compared) stops
  *    comparing.
+ *  - The same comparison vouches for the shared records the models see: an
+ *    access found equal to the model's has the same site, warp, op, size,
+ *    lanes and offsets, so its record equals the model's record in every
+ *    field but the block.  Each recorded access gets a serial (never 0),
+ *    and the emulator hands its record on with the word "first delivery
+ *    of serial s at position p", each equal one with "a repeat of s"
+ *    (MsRepeatHint, access.h): the models' run then adds what it kept for
+ *    s instead of costing the record again (sim/models/run.c).
  *  - Nothing else changes with it: the same races, hazards, counts,
  *    examples and errors, on any number of threads (tests/test-racecheck.c
  *    runs its kernels with and without it; MEMSIM_NO_RACE_MEMO=1 turns it
@@ -61,6 +69,7 @@ typedef struct {
   guint32 lanes;
   guint32 same_value;     /* racecheck's, for the suspect's finding */
   guint32 offset[32];     /* the lanes' (others 0) */
+  guint64 serial;         /* the record's name for the models (MsRepeatHint, access.h) */
 } MsRaceEvent;
 
 #define MS_RACE_EVENT_SUSPECT (G_GUINT64_CONSTANT (1) << 60)
@@ -85,6 +94,13 @@ typedef struct {
                                              (compared: counted from pos when a
                                              block stops or ends repeating) */
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
+  guint64 serials;        /* the last serial given to a recorded access */
+  /* the last access: recorded as ev[last_pos] (last_again FALSE) or equal to
+   * it (TRUE), last_serial its serial; 0: neither (the producer's word on
+   * the record: MsRepeatHint, access.h) */
+  guint64 last_serial;
+  guint last_pos;
+  gboolean last_again;
 } MsRaceMemo;
 
 /* off: check every block (MEMSIM_NO_RACE_MEMO); max_events: the most a
@@ -165,7 +181,9 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
       if (G_LIKELY (m->pos < m->n)
           && ms_race_event_same (&m->ev[m->pos], key, lanes, rc->same_value, offset))
         {
-          m->pos++;
+          m->last_serial = m->ev[m->pos].serial;
+          m->last_pos = m->pos++;
+          m->last_again = TRUE;
           return TRUE;
         }
       if (!ms_racememo_diverge (m, rc, error))
@@ -174,10 +192,14 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
   /* checked (one call: the check is inlined), and recorded unless there
    * is no room */
   MsRaceEvent *e = NULL;
+  m->last_serial = 0;
   if (m->mode == MS_RACE_MEMO_RECORD && (G_LIKELY (m->n < m->cap) || ms_racememo_grow (m)))
     {
+      m->last_pos = m->n;
       e = &m->ev[m->n++];
       m->recorded++;
+      e->serial = m->last_serial = ++m->serials;
+      m->last_again = FALSE;
       e->key = ms_race_event_key (m, rc, size, op, warp, site);
       e->lanes = lanes;
       e->same_value = rc->same_value;

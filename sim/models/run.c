@@ -21,6 +21,11 @@ typedef struct {
 struct MsModelRun {
   const MsArch *arch;
   guint64 threads_per_block;
+  /* the shared space's stateless models are all of the built-in table,
+   * whose costs depend on a record's fields and nothing else: a repeated
+   * record (MsRepeatHint) costs what it cost (a plug-in's model may keep
+   * state of its own) */
+  gboolean shared_repeats;
   MsStreamSink sink;
   GMutex lock;
   SiteCounters total;          /* merged workers + stateful models */
@@ -82,9 +87,30 @@ count_record (const MsModelRun *run, SiteCounters *s, const MsWarpAccess *a)
   return c;
 }
 
+/* What a shared record added, kept under its producer's serial at its
+ * position in its block (MsRepeatHint, access.h): a block that repeats the
+ * one before adds it again, without the bank model's work (callgrind,
+ * reduce_interleaved: the run and the bank model were a fifth of the
+ * instructions, nearly all of it on records of repeated blocks). */
+typedef struct {
+  guint64 serial;               /* 0: nothing kept */
+  guint slot;
+  guint lanes, partial;
+  guint64 bytes;
+  guint32 vmask;                /* the slots of v the models added to (a few:
+                                   the bank model's three) */
+  guint64 v[MS_COUNTER_SLOTS];
+} Repeat;
+
+/* positions kept (a block's shared records past it are worked out each
+ * time: MAX_EVENTS of racememo.c) */
+#define REPEAT_MAX 65536
+
 typedef struct {
   MsModelRun *run;
   SiteCounters s;
+  Repeat *rep;                  /* [pos], n_rep of them */
+  guint n_rep;
 } Worker;
 
 static gpointer
@@ -95,11 +121,70 @@ worker_new (gpointer user)
   return w;
 }
 
+/* A shared record its producer has named (ms_repeat_hint) and this worker
+ * has not kept: worked out, and kept under its serial at its position
+ * (out of line: the repeat's path in worker_access stays small). */
+static G_NO_INLINE void
+repeat_keep (Worker *w, const MsWarpAccess *a, const MsRepeatHint *hint)
+{
+  MsModelRun *run = w->run;
+  guint pos = hint->pos;
+  guint64 serial = hint->serial;
+  guint slot = (guint) a->site->id * MS_N_SPACES + MS_SPACE_SHARED;
+  site_counters_grow (&w->s, slot);
+  MsCounters before = w->s.c[slot];
+  MsCounters *c = count_record (run, &w->s, a);
+  for (const MsModel *const *m = run->stateless[MS_SPACE_SHARED]; *m; m++)
+    (*m)->cost (run->arch, a, c->v);
+  if (pos >= REPEAT_MAX)
+    return;
+  if (pos >= w->n_rep)
+    {
+      guint n = MIN (REPEAT_MAX, MAX (MAX (2 * w->n_rep, 256u), pos + 1));
+      w->rep = g_renew (Repeat, w->rep, n);
+      memset (w->rep + w->n_rep, 0, (n - w->n_rep) * sizeof *w->rep);
+      w->n_rep = n;
+    }
+  /* what count_record and the models added */
+  Repeat *r = &w->rep[pos];
+  r->serial = serial;
+  r->slot = slot;
+  r->lanes = (guint) (c->lanes - before.lanes);
+  r->partial = (guint) (c->partial - before.partial);
+  r->bytes = c->bytes - before.bytes;
+  r->vmask = 0;
+  for (guint i = 0; i < MS_COUNTER_SLOTS; i++)
+    {
+      r->v[i] = c->v[i] - before.v[i];
+      r->vmask |= (guint32) (r->v[i] != 0) << i;
+    }
+}
+
 static void
 worker_access (gpointer worker, const MsWarpAccess *a)
 {
   Worker *w = worker;
   MsModelRun *run = w->run;
+  const MsRepeatHint *hint = &ms_repeat_hint;
+  if (hint->record == a && a->space == MS_SPACE_SHARED && run->shared_repeats)
+    {
+      /* a repeat adds what its first delivery added, when this worker
+       * kept it */
+      const Repeat *r = hint->pos < w->n_rep ? &w->rep[hint->pos] : NULL;
+      if (hint->again && r != NULL && r->serial == hint->serial)
+        {
+          MsCounters *c = &w->s.c[r->slot];
+          c->executions++;
+          c->lanes += r->lanes;
+          c->partial += r->partial;
+          c->bytes += r->bytes;
+          for (guint32 m = r->vmask; m; m &= m - 1)
+            c->v[__builtin_ctz (m)] += r->v[__builtin_ctz (m)];
+        }
+      else
+        repeat_keep (w, a, hint);
+      return;
+    }
   MsCounters *c = count_record (run, &w->s, a);
   if (G_LIKELY (a->space < MS_N_SPACES))
     for (const MsModel *const *m = run->stateless[a->space]; *m; m++)
@@ -131,6 +216,7 @@ worker_done (gpointer user, gpointer worker)
   site_counters_merge (&run->total, &w->s);
   g_mutex_unlock (&run->lock);
   site_counters_clear (&w->s);
+  g_free (w->rep);
   g_free (w);
 }
 
@@ -180,6 +266,15 @@ ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
           run->state[run->n_stateful] = state;
           run->stateful[run->n_stateful++] = model;
         }
+    }
+  /* repeats only where every shared-space model is a built-in one */
+  run->shared_repeats = TRUE;
+  for (const MsModel *const *m = run->stateless[MS_SPACE_SHARED]; *m; m++)
+    {
+      gboolean builtin = FALSE;
+      for (const MsModel *const *b = ms_models (); *b; b++)
+        builtin |= *b == *m;
+      run->shared_repeats &= builtin;
     }
   run->sink = (MsStreamSink) {
     .worker_new = worker_new, .access = worker_access, .worker_done = worker_done,

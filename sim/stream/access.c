@@ -5,6 +5,7 @@
 #include <string.h>
 
 __thread MsStrideHint ms_stride_hint;
+__thread MsRepeatHint ms_repeat_hint;
 
 static const char *const space_names[MS_N_SPACES] = { "global", "shared", "local" };
 static const char *const op_names[MS_N_OPS] = { "ld", "st", "atom", "red" };

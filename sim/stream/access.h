@@ -118,6 +118,26 @@ ms_access_strided (const void *a, guint64 *stride)
   return TRUE;
 }
 
+/* A producer's word that the shared-memory record it is delivering equals
+ * one it delivered before on this thread, in every field but the block:
+ * the emulator's race memo (sim/emulator/racememo.h) compares a block's
+ * shared accesses with the last block's, and each one it finds equal is a
+ * repeat.  `serial` names a record (unique on the thread, never 0), given
+ * with again FALSE on its first delivery and with again TRUE on each
+ * repeat; `pos` is its position in its block (below 2^16), where a
+ * consumer may keep what it made of the record.  A consumer whose result
+ * for a record depends only on those fields (the models' run, run.c) adds
+ * again what it kept under the serial instead of working it out.  Set and
+ * cleared around the delivery, as ms_stride_hint: a filter's copy is
+ * another object, of which nothing is said.  Per thread. */
+typedef struct {
+  const void *record;
+  guint64 serial;
+  guint pos;
+  gboolean again;
+} MsRepeatHint;
+extern __thread MsRepeatHint ms_repeat_hint;
+
 /* The lanes set in a mask, without relying on the POPCNT instruction (the
  * default x86-64 target lacks it, and GCC would call libgcc's
  * __popcountdi2 for __builtin_popcount: a call a record). */
