@@ -541,7 +541,7 @@ test_repeated_blocks_counts (void)
   g_assert_cmpuint (compared, >, 60);
 }
 
-/* The memo's word on each access (last_serial, last_pos, last_again: the
+/* The memo's word on each access (last_serial, last_at's position and repeat: the
  * producer's MsRepeatHint): a serial for each access it recorded, the
  * model's for each it found equal, and none for any other, with room for
  * 3 accesses a block. */
@@ -584,8 +584,8 @@ test_memo_word (void)
           g_assert_cmpuint (m.last_serial, ==, blocks[b].serial[i]);
           if (m.last_serial != 0)
             {
-              g_assert_cmpuint (m.last_pos, ==, blocks[b].pos[i]);
-              g_assert_cmpint (m.last_again, ==, blocks[b].again[i]);
+              g_assert_cmpuint (MS_RACE_MEMO_LAST_POS (&m), ==, blocks[b].pos[i]);
+              g_assert_cmpint (MS_RACE_MEMO_LAST_AGAIN (&m), ==, blocks[b].again[i]);
             }
         }
       g_assert_true (ms_racememo_block_end (&m, &rc, NULL));

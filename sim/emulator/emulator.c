@@ -682,7 +682,8 @@ repeat_hint (Worker *W, const MsWarpAccess *acc)
 {
   const MsRaceMemo *m = &W->race_memo;
   if (m->last_serial != 0)
-    ms_repeat_hint = (MsRepeatHint) { acc, m->last_serial, m->last_pos, m->last_again };
+    ms_repeat_hint = (MsRepeatHint) { acc, m->last_serial, MS_RACE_MEMO_LAST_POS (m),
+                                      MS_RACE_MEMO_LAST_AGAIN (m) };
 }
 
 /* Whether every shadow byte of [shadow, shadow + n) is 1 (written), n a
@@ -845,13 +846,16 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
        * are one stride apart (ms_stride_hint). */
       guint64 a0 = (guint64) LANE_ADDR (0), bad = 0, vlow = 0, off_stride = 0;
       stride = (guint64) LANE_ADDR (1) - a0;
+/* the first lanes' expected addresses, in registers (set lane by lane,
+ * the vector was stored piecewise and loaded whole: a load that waits) */
+#define LANE_STEPS_4(a0, d) { (a0), (a0) + (d), (a0) + 2 * (d), (a0) + 3 * (d) }
+#define LANE_STEPS_2(a0, d) { (a0), (a0) + (d) }
 #define ADDRESS_PASS(N)                                                         \
   do {                                                                          \
     typedef guint64 VA __attribute__ ((vector_size (8 * (N))));                 \
-    VA zero = { 0 }, e = zero, vbad = zero, vlw = zero, voff = zero;            \
+    VA zero = { 0 }, e = LANE_STEPS_##N (a0, stride), vbad = zero, vlw = zero;  \
+    VA voff = zero;                                                             \
     VA vlo = zero + lo, vlim = zero + (W->region.span - size), vb = zero + vbase;\
-    for (guint k = 0; k < (N); k++)                                             \
-      e[k] = a0 + k * stride;                                                   \
     for (guint i = 0; i < MS_WARP_SIZE; i += (N), e += (N) * stride)            \
       {                                                                         \
         VA a;                                                                   \
@@ -875,6 +879,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       else
         ADDRESS_PASS (2);
 #undef ADDRESS_PASS
+#undef LANE_STEPS_4
+#undef LANE_STEPS_2
       if ((bad >> 63) != 0 || (vlow & (size - 1)) != 0)
         return 0;
       strided = off_stride == 0;

@@ -95,13 +95,16 @@ typedef struct {
                                              block stops or ends repeating) */
   gboolean disabled;      /* for good (MEMSIM_NO_RACE_MEMO, or blocks that keep differing) */
   guint64 serials;        /* the last serial given to a recorded access */
-  /* the last access: recorded as ev[last_pos] (last_again FALSE) or equal to
-   * it (TRUE), last_serial its serial; 0: neither (the producer's word on
-   * the record: MsRepeatHint, access.h) */
+  /* the last access: recorded as ev[pos] or equal to it (a repeat),
+   * last_serial its serial, 0: neither; last_at = pos << 1 | repeat, one
+   * word (two stored apart and read together made the read wait) (the
+   * producer's word on the record: MsRepeatHint, access.h) */
   guint64 last_serial;
-  guint last_pos;
-  gboolean last_again;
+  guint32 last_at;
 } MsRaceMemo;
+
+#define MS_RACE_MEMO_LAST_POS(m) ((m)->last_at >> 1)
+#define MS_RACE_MEMO_LAST_AGAIN(m) ((gboolean) ((m)->last_at & 1))
 
 /* off: check every block (MEMSIM_NO_RACE_MEMO); max_events: the most a
  * block may record, 0 for the default (MEMSIM_RACE_MEMO_EVENTS, a test's
@@ -182,8 +185,7 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
           && ms_race_event_same (&m->ev[m->pos], key, lanes, rc->same_value, offset))
         {
           m->last_serial = m->ev[m->pos].serial;
-          m->last_pos = m->pos++;
-          m->last_again = TRUE;
+          m->last_at = m->pos++ << 1 | 1;
           return TRUE;
         }
       if (!ms_racememo_diverge (m, rc, error))
@@ -195,11 +197,10 @@ ms_racememo_access (MsRaceMemo *m, MsRaceCheck *rc, const guint64 *offset, guint
   m->last_serial = 0;
   if (m->mode == MS_RACE_MEMO_RECORD && (G_LIKELY (m->n < m->cap) || ms_racememo_grow (m)))
     {
-      m->last_pos = m->n;
+      m->last_at = m->n << 1;
       e = &m->ev[m->n++];
       m->recorded++;
       e->serial = m->last_serial = ++m->serials;
-      m->last_again = FALSE;
       e->key = ms_race_event_key (m, rc, size, op, warp, site);
       e->lanes = lanes;
       e->same_value = rc->same_value;
