@@ -19,10 +19,17 @@
  * accesses (racememo.h). */
 #define SLACK 4096
 
+/* Each memo's serials are a range of their own, so that a serial names
+ * one access in the whole process (a consumer that outlived a memo, or
+ * kept a record of another worker's, never mistakes one for another). */
+#define SERIAL_RANGE (G_GUINT64_CONSTANT (1) << 40)
+static guint64 serial_ranges;
+
 void
 ms_racememo_init (MsRaceMemo *m, gboolean off, guint max_events)
 {
   memset (m, 0, sizeof *m);
+  m->serials = __atomic_fetch_add (&serial_ranges, SERIAL_RANGE, __ATOMIC_RELAXED);
   m->disabled = off;
   m->max = max_events > 0 ? max_events : MAX_EVENTS;
   m->mode = MS_RACE_MEMO_OFF;

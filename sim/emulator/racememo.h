@@ -42,7 +42,8 @@
  *  - The same comparison vouches for the shared records the models see: an
  *    access found equal to the model's has the same site, warp, op, size,
  *    lanes and offsets, so its record equals the model's record in every
- *    field but the block.  Each recorded access gets a serial (never 0),
+ *    field but the block.  Each recorded access gets a serial (never 0,
+ *    unique in the process: each memo draws from a range of its own),
  *    and the emulator hands its record on with the word "first delivery
  *    of serial s at position p", each equal one with "a repeat of s"
  *    (MsRepeatHint, access.h): the models' run then adds what it kept for

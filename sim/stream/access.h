@@ -122,7 +122,7 @@ ms_access_strided (const void *a, guint64 *stride)
  * one it delivered before on this thread, in every field but the block:
  * the emulator's race memo (sim/emulator/racememo.h) compares a block's
  * shared accesses with the last block's, and each one it finds equal is a
- * repeat.  `serial` names a record (unique on the thread, never 0), given
+ * repeat.  `serial` names a record (unique in the process, never 0), given
  * with again FALSE on its first delivery and with again TRUE on each
  * repeat; `pos` is its position in its block (below 2^16), where a
  * consumer may keep what it made of the record.  A consumer whose result
