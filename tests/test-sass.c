@@ -1,6 +1,8 @@
 /* test-sass.c - compiler-exact counts: the SASS reader on captured
  * nvdisasm output of the real nvcc builds (tests/data/sass/), and the
- * regrouping filter (sim/stream/regroup.c) on hand-built records.
+ * regrouping filter (sim/stream/regroup.c) on hand-built records, and the
+ * producer's shortcut round the filters for repeated shared records
+ * (stream.h, MsRepeatShortcut).
  *
  * Expected values come from the SASS text itself as a person reads it
  * (docs/validation.md shows the same gemm_tiled_nopad instructions from the
@@ -10,6 +12,7 @@
 
 #include <string.h>
 
+#include "reduction.h"
 #include "regroup.h"
 #include "sass.h"
 
@@ -311,15 +314,23 @@ capture_worker_new (gpointer user)
   return user;
 }
 
+/* A sink with a parallel part only, whose worker state is user. */
+static MsStreamSink
+parallel_sink (gpointer user, void (*access) (gpointer worker, const MsWarpAccess *a))
+{
+  MsStreamSink sink = { 0 };
+  sink.user = user;
+  sink.worker_new = capture_worker_new;
+  sink.access = access;
+  return sink;
+}
+
 /* The parallel part, with an inner sink whose worker state is the capture. */
 static GArray *
 run_parallel (const MsWarpAccess *in, guint n, guint64 *merged)
 {
   Capture c = { g_array_new (FALSE, FALSE, sizeof (MsWarpAccess)) };
-  MsStreamSink inner_sink = { 0 };
-  inner_sink.user = &c;
-  inner_sink.worker_new = capture_worker_new;
-  inner_sink.access = capture;
+  MsStreamSink inner_sink = parallel_sink (&c, capture);
   MsSinks inner = { 0 };
   ms_sinks_add (&inner, &inner_sink);
   g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
@@ -644,6 +655,102 @@ test_regroup_ordered_skips (void)
  * gemm_naive's K loop (line 20: unrolled copies on several registers) and
  * gemm_regtile's Bs reads (line 143: one copy per k, scheduled out of
  * order) are neither. */
+/* ---- the producer's shortcut for repeated shared records (stream.h) ---- */
+
+static gboolean
+shortcut_repeat (gpointer state, const void *record)
+{
+  (void) state;
+  (void) record;
+  return TRUE;
+}
+
+static gboolean
+no_reduction (gpointer data, const MsSite *site)
+{
+  (void) data;
+  (void) site;
+  return FALSE;
+}
+
+static gboolean
+inner_shortcut (gpointer worker, MsRepeatShortcut *sc)
+{
+  sc->repeat = shortcut_repeat;
+  sc->state = worker;
+  return TRUE;
+}
+
+/* The shortcut of a worker of the set of a and b (b may be NULL). */
+static gboolean
+shortcut_of (const MsStreamSink *a, const MsStreamSink *b, MsRepeatShortcut *sc)
+{
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, a);
+  if (b)
+    ms_sinks_add (&sinks, b);
+  MsSinkWorker w;
+  ms_sink_worker_begin (&w, &sinks);
+  gboolean ok = ms_sink_worker_shortcut (&w, sc);
+  ms_sink_worker_end (&w);
+  return ok;
+}
+
+/* The regrouping gives its inner sink's shortcut with its own count of
+ * groups held, which closes it while a fusion group waits for its parts
+ * (gemm_tiled_nopad's As, four 4-byte loads that are one 16-byte one) and
+ * opens it again once the group is out; a set with two parallel parts, or
+ * one without a shortcut, gives none. */
+static void
+test_regroup_shortcut (void)
+{
+  g_assert_cmpint (ms_site_register (&site_as), >=, 0);
+  guint seen = 0;
+  MsStreamSink inner_sink = parallel_sink (&seen, count_access);
+  inner_sink.shortcut = inner_shortcut;
+  MsSinks inner = { 0 };
+  ms_sinks_add (&inner, &inner_sink);
+  g_autoptr (MsRegroup) r = ms_regroup_new (&inner, grouping_of, NULL);
+  MsSinks outer = { 0 };
+  ms_sinks_add (&outer, ms_regroup_sink (r));
+  MsSinkWorker w;
+  ms_sink_worker_begin (&w, &outer);
+  MsRepeatShortcut sc;
+  g_assert_true (ms_sink_worker_shortcut (&w, &sc));
+  g_assert_true (sc.repeat == shortcut_repeat);
+  g_assert_true (sc.state == &seen);
+  g_assert_nonnull (sc.held[0]);
+  g_assert_true (ms_repeat_shortcut_open (&sc));
+  for (int k = 0; k < 4; k++)
+    {
+      MsWarpAccess a = rec (&site_as, 0, 1, 4096 + 3 * 128 + 4 * k, 0, ALL);
+      ms_sink_worker_access (&w, &a);
+      /* held after the first three parts; out (one record) after the fourth */
+      g_assert_cmpint (ms_repeat_shortcut_open (&sc), ==, k == 3);
+      g_assert_cmpuint (seen, ==, k == 3 ? 1 : 0);
+    }
+  ms_sink_worker_end (&w);
+
+  /* the reductions' filter passes shared records unchanged: its inner
+   * sink's shortcut, with nothing held */
+  g_autoptr (MsReduction) red = ms_reduction_new (&inner, no_reduction, NULL);
+  g_assert_true (shortcut_of (ms_reduction_sink (red), NULL, &sc));
+  g_assert_true (sc.state == &seen && sc.held[0] == NULL);
+  /* two sinks with parallel parts: none */
+  guint other = 0;
+  MsStreamSink second = inner_sink;
+  second.user = &other;
+  g_assert_false (shortcut_of (&inner_sink, &second, &sc));
+  g_assert_null (sc.repeat);
+  /* one without a shortcut, behind the regrouping: none */
+  MsStreamSink plain = inner_sink;
+  plain.shortcut = NULL;
+  MsSinks one = { 0 };
+  ms_sinks_add (&one, &plain);
+  g_autoptr (MsRegroup) r2 = ms_regroup_new (&one, grouping_of, NULL);
+  g_assert_false (shortcut_of (ms_regroup_sink (r2), NULL, &sc));
+}
+
 static void
 test_unroll_plans (void)
 {
@@ -695,6 +802,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);
   g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
+  g_test_add_func ("/regroup/shortcut", test_regroup_shortcut);
   g_test_add_func ("/regroup/ordered-skips", test_regroup_ordered_skips);
   g_test_add_func ("/sass/unroll-plans", test_unroll_plans);
   return g_test_run ();

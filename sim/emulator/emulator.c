@@ -128,6 +128,7 @@ typedef struct {
    * access): swapped by find_region */
   Region region, other;
   MsSinkWorker sinks;    /* the sinks' per-worker state */
+  MsRepeatShortcut shortcut;   /* round them for a repeated shared record (stream.h) */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
   guint ordered_skips;   /* spaces the ordered sinks have no use for */
   void *signal_stack;    /* the crash handler's, while the worker runs */
@@ -674,16 +675,28 @@ emit (Worker *W, const MsWarpAccess *acc)
     ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
 }
 
-/* The producer's word on a shared record just compared or recorded by the
- * race memo (MsRepeatHint, access.h): the models' run adds again what it
- * made of the equal record of the block before. */
+/* Hands on a shared record just compared or recorded by the race memo,
+ * with the producer's word on it (MsRepeatHint, access.h): the models' run
+ * adds again what it made of the equal record of the block before.  A
+ * repeat goes round the sinks' chain when it may (the shortcut: no filter
+ * holds anything, and the run kept the record). */
 static inline void
-repeat_hint (Worker *W, const MsWarpAccess *acc)
+emit_shared (Worker *W, const MsWarpAccess *acc)
 {
   const MsRaceMemo *m = &W->race_memo;
   if (m->last_serial != 0)
-    ms_repeat_hint = (MsRepeatHint) { acc, m->last_serial, MS_RACE_MEMO_LAST_POS (m),
-                                      MS_RACE_MEMO_LAST_AGAIN (m) };
+    {
+      ms_repeat_hint = (MsRepeatHint) { acc, m->last_serial, MS_RACE_MEMO_LAST_POS (m),
+                                        MS_RACE_MEMO_LAST_AGAIN (m) };
+      if (MS_RACE_MEMO_LAST_AGAIN (m) && ms_repeat_shortcut_open (&W->shortcut)
+          && W->shortcut.repeat (W->shortcut.state, acc))
+        {
+          ms_repeat_hint.record = NULL;
+          return;
+        }
+    }
+  emit (W, acc);
+  ms_repeat_hint.record = NULL;
 }
 
 /* Whether every shadow byte of [shadow, shadow + n) is 1 (written), n a
@@ -1024,10 +1037,10 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   if (strided)
     ms_stride_hint = (MsStrideHint) { &acc, stride };
   if (shared)
-    repeat_hint (W, &acc);
-  emit (W, &acc);
+    emit_shared (W, &acc);
+  else
+    emit (W, &acc);
   ms_stride_hint.record = NULL;
-  ms_repeat_hint.record = NULL;
   if (copy_late)
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
@@ -1131,9 +1144,9 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
         acc[sp].width = first->size;
         acc[sp].mask = masks[sp];
         if (sp == MS_SPACE_SHARED)
-          repeat_hint (W, &acc[sp]);
-        emit (W, &acc[sp]);
-        ms_repeat_hint.record = NULL;
+          emit_shared (W, &acc[sp]);
+        else
+          emit (W, &acc[sp]);
       }
 
   if (first->kind == MS_K_ATOMIC)
@@ -2759,6 +2772,9 @@ ms_emulate (const MsLaunch *launch, GError **error)
           ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
           job.workers[w]->order = job.order;
           job.workers[w]->ordered_skips = ordered_skips;
+          /* only where the ordered part would leave the record out too */
+          if (!ordered || (ordered_skips >> MS_SPACE_SHARED & 1))
+            ms_sink_worker_shortcut (&job.workers[w]->sinks, &job.workers[w]->shortcut);
         }
     }
 

@@ -160,6 +160,43 @@ repeat_keep (Worker *w, const MsWarpAccess *a, const MsRepeatHint *hint)
     }
 }
 
+/* A repeat of a record this worker kept: what it added, again.  FALSE
+ * when not kept (the record is then handed on as usual). */
+static inline gboolean
+repeat_add (Worker *w, const MsRepeatHint *hint)
+{
+  const Repeat *r = hint->pos < w->n_rep ? &w->rep[hint->pos] : NULL;
+  if (!hint->again || r == NULL || r->serial != hint->serial)
+    return FALSE;
+  MsCounters *c = &w->s.c[r->slot];
+  c->executions++;
+  c->lanes += r->lanes;
+  c->partial += r->partial;
+  c->bytes += r->bytes;
+  for (guint32 m = r->vmask; m; m &= m - 1)
+    c->v[__builtin_ctz (m)] += r->v[__builtin_ctz (m)];
+  return TRUE;
+}
+
+/* The producer's shortcut (MsRepeatShortcut, stream.h) */
+static gboolean
+repeat_record (gpointer worker, const void *record)
+{
+  const MsRepeatHint *hint = &ms_repeat_hint;
+  return hint->record == record && repeat_add (worker, hint);
+}
+
+static gboolean
+shortcut (gpointer worker, MsRepeatShortcut *sc)
+{
+  Worker *w = worker;
+  if (!w->run->shared_repeats)
+    return FALSE;
+  sc->repeat = repeat_record;
+  sc->state = w;
+  return TRUE;
+}
+
 static void
 worker_access (gpointer worker, const MsWarpAccess *a)
 {
@@ -170,18 +207,7 @@ worker_access (gpointer worker, const MsWarpAccess *a)
     {
       /* a repeat adds what its first delivery added, when this worker
        * kept it */
-      const Repeat *r = hint->pos < w->n_rep ? &w->rep[hint->pos] : NULL;
-      if (hint->again && r != NULL && r->serial == hint->serial)
-        {
-          MsCounters *c = &w->s.c[r->slot];
-          c->executions++;
-          c->lanes += r->lanes;
-          c->partial += r->partial;
-          c->bytes += r->bytes;
-          for (guint32 m = r->vmask; m; m &= m - 1)
-            c->v[__builtin_ctz (m)] += r->v[__builtin_ctz (m)];
-        }
-      else
+      if (!repeat_add (w, hint))
         repeat_keep (w, a, hint);
       return;
     }
@@ -278,6 +304,7 @@ ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
     }
   run->sink = (MsStreamSink) {
     .worker_new = worker_new, .access = worker_access, .worker_done = worker_done,
+    .shortcut = shortcut,
     .ordered = run->n_stateful ? ordered_access : NULL, .user = run,
   };
   run->sink.ordered_skips = (1u << MS_N_SPACES) - 1;

@@ -76,6 +76,13 @@ worker_done (gpointer user, gpointer worker)
   g_free (w);
 }
 
+/* shared records pass unchanged: the inner sinks' shortcut is this one's */
+static gboolean
+shortcut (gpointer worker, MsRepeatShortcut *sc)
+{
+  return ms_sink_worker_shortcut (&((Worker *) worker)->w, sc);
+}
+
 static void
 ordered (gpointer user, const MsWarpAccess *a)
 {
@@ -98,6 +105,7 @@ ms_reduction_new (const MsSinks *inner, MsReductionFn is_reduction, gpointer dat
       r->sink.worker_new = worker_new;
       r->sink.access = access;
       r->sink.worker_done = worker_done;
+      r->sink.shortcut = shortcut;
     }
   if (ms_sinks_ordered (inner))
     r->sink.ordered = ordered;

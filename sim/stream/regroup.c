@@ -413,6 +413,25 @@ worker_access (gpointer worker, const MsWarpAccess *a)
   process (&((Worker *) worker)->st, a);
 }
 
+/* The inner sinks' shortcut, while this worker holds no group: a record
+ * then either passes straight on unchanged (its site merges nothing) or
+ * is one the inner consumer never kept as a repeat (it got a copy), and
+ * process_held's block test only ever flushes held groups. */
+static gboolean
+shortcut (gpointer worker, MsRepeatShortcut *sc)
+{
+  Worker *w = worker;
+  if (!ms_sink_worker_shortcut (&w->inner, sc))
+    return FALSE;
+  for (guint i = 0; i < MS_REPEAT_HELD; i++)
+    if (sc->held[i] == NULL)
+      {
+        sc->held[i] = &w->st.n_used;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 static void
 worker_done (gpointer user, gpointer worker)
 {
@@ -446,6 +465,7 @@ ms_regroup_new (const MsSinks *inner, MsGroupingFn grouping, gpointer data)
       r->sink.worker_new = worker_new;
       r->sink.access = worker_access;
       r->sink.worker_done = worker_done;
+      r->sink.shortcut = shortcut;
     }
   if (ms_sinks_ordered (inner))
     {

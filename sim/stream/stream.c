@@ -66,6 +66,30 @@ ms_sink_worker_end (MsSinkWorker *w)
     }
 }
 
+gboolean
+ms_sink_worker_shortcut (MsSinkWorker *w, MsRepeatShortcut *sc)
+{
+  memset (sc, 0, sizeof *sc);
+  const MsStreamSink *only = NULL;
+  gpointer state = NULL;
+  for (guint i = 0; i < w->sinks->n; i++)
+    {
+      const MsStreamSink *s = w->sinks->sink[i];
+      if (!(s->access || s->worker_new || s->worker_done))
+        continue;   /* no parallel part: no use for the record here */
+      if (only != NULL)
+        return FALSE;
+      only = s;
+      state = w->state[i];
+    }
+  if (only == NULL || only->shortcut == NULL || !only->shortcut (state, sc))
+    {
+      memset (sc, 0, sizeof *sc);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 struct MsStreamOrder {
   const MsSinks *sinks;
   GMutex lock;

@@ -37,6 +37,22 @@
 
 G_BEGIN_DECLS
 
+/* A producer's way round the chain for a repeated shared record
+ * (MsRepeatHint, access.h): the one consumer of a worker's records that
+ * costs shared records, as a call (repeat: TRUE when it took the record
+ * named by ms_repeat_hint as a repeat, having kept what it added; FALSE:
+ * hand the record on as usual), and the filters' word that they would pass
+ * it straight on unchanged, as counters that must all be 0 at the time
+ * (held: a regrouping's groups held; NULL entries are none).  A filter
+ * passes its inner sinks' shortcut on (adding its own counter) only where
+ * a record it passes straight on changes nothing in it. */
+#define MS_REPEAT_HELD 2
+typedef struct {
+  gboolean (*repeat) (gpointer state, const void *record);
+  gpointer state;
+  const guint *held[MS_REPEAT_HELD];
+} MsRepeatShortcut;
+
 typedef struct {
   gpointer (*worker_new) (gpointer user);
   void (*access) (gpointer worker, const MsWarpAccess *a);
@@ -53,6 +69,9 @@ typedef struct {
    * 0, the default: every record counts).  A producer may leave such a
    * record out of the ordered stream (ms_sinks_ordered_skips). */
   guint ordered_skips;
+  /* Optional (NULL: none): fills *sc with the worker state's shortcut for
+   * repeated shared records (MsRepeatShortcut above); FALSE: none. */
+  gboolean (*shortcut) (gpointer worker, MsRepeatShortcut *sc);
 } MsStreamSink;
 
 #define MS_MAX_SINKS 4
@@ -103,6 +122,20 @@ ms_sink_worker_access (MsSinkWorker *w, const MsWarpAccess *a)
 }
 /* worker_done for every sink (call serially). */
 void ms_sink_worker_end (MsSinkWorker *w);
+
+/* The shortcut of a worker's sinks (MsRepeatShortcut): there is one when
+ * exactly one sink has a parallel part and it gives one. */
+gboolean ms_sink_worker_shortcut (MsSinkWorker *w, MsRepeatShortcut *sc);
+
+/* Whether sc may be taken now: none of its filters holds anything. */
+static inline gboolean
+ms_repeat_shortcut_open (const MsRepeatShortcut *sc)
+{
+  for (guint i = 0; i < MS_REPEAT_HELD; i++)
+    if (sc->held[i] != NULL && *sc->held[i] != 0)
+      return FALSE;
+  return sc->repeat != NULL;
+}
 /* Hands the record to every sink's ordered part (call in stream order).
  * (Inline, as the parallel part: each filter of a chain hands every
  * record on through it.) */
