@@ -581,7 +581,7 @@ test_memo_word (void)
       for (guint i = 0; i < blocks[b].n; i++)
         {
           g_assert_true (ms_racememo_access (&m, &rc, blocks[b].at[i] ? other : off, 0xffffffffu,
-                                             4, i % 2 ? MS_OP_LD : MS_OP_ST, 0, 1, NULL));
+                                             4, i % 2 ? MS_OP_LD : MS_OP_ST, 0, 1, -1, NULL));
           g_assert_cmpuint (m.last_serial, ==, blocks[b].serial[i] ? base + blocks[b].serial[i] : 0);
           if (m.last_serial != 0)
             {

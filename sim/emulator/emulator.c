@@ -844,6 +844,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   guintptr lo = (guintptr) W->region.lo, amin = G_MAXSIZE, amax = 0, low = 0;
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
   gboolean strided = FALSE;   /* every lane: addr[0] + l * stride */
+  int same_offsets = -1;      /* ms_racememo_access's */
   guint64 stride = 0;
   guint64 vbase = W->region.vbase - lo;
   if (group == 0xffffffffu && as == sizeof (guint64) && W->region.span >= size)
@@ -915,13 +916,22 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
     }
   else
     {
+      /* a shared access's offsets compared with the race memo's model on
+       * the way (one walk over the lanes, not two) */
+      static const guint32 no_offsets[MS_WARP_SIZE];
+      const guint32 *expect = shared ? ms_racememo_next_offsets (&W->race_memo) : NULL;
+      const guint32 *e = expect ? expect : no_offsets;
+      guint32 differ = 0;
       FOR_LANES (group, i, {
         guintptr a = (guintptr) LANE_ADDR (i);
         amin = MIN (amin, a);
         amax = MAX (amax, a);
         low |= a;
         acc.addr[i] = vbase + a;
+        differ |= (guint32) acc.addr[i] ^ e[i];
       });
+      if (expect)
+        same_offsets = differ == 0;
       if (amin < lo || amax - lo + size > W->region.span || (low & (size - 1)) != 0)
         return 0;
     }
@@ -1024,7 +1034,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   W->race.same_value = same_value;
   if (shared
       && G_UNLIKELY (!ms_racememo_access (&W->race_memo, &W->race, acc.addr, group, size, op,
-                                          W->warp, (guint) site->id,
+                                          W->warp, (guint) site->id, same_offsets,
                                           W->error ? NULL : &W->error)))
     return -1;
   acc.site = site;
@@ -1130,7 +1140,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   if (masks[MS_SPACE_SHARED]
       && G_UNLIKELY (!ms_racememo_access (&W->race_memo, &W->race, acc[MS_SPACE_SHARED].addr,
                                           masks[MS_SPACE_SHARED], first->size, op, W->warp,
-                                          (guint) first->site->id,
+                                          (guint) first->site->id, -1,
                                           W->error ? NULL : &W->error)))
     return FALSE;
   for (int sp = 0; sp < 3; sp++)
