@@ -7,7 +7,7 @@
 
 #include "races.h"
 
-/* Accesses a block may record (144 bytes each: 9 MiB at most per worker,
+/* Accesses a block may record (152 bytes each: 9.5 MiB at most per worker,
  * grown from 256 as blocks need them: a tiled GEMM's block has a few
  * thousand); a longer block is checked, not recorded, and the next block
  * too. */

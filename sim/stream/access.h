@@ -124,8 +124,9 @@ ms_access_strided (const void *a, guint64 *stride)
  * shared accesses with the last block's, and each one it finds equal is a
  * repeat.  `serial` names a record (unique in the process, never 0), given
  * with again FALSE on its first delivery and with again TRUE on each
- * repeat; `pos` is its position in its block (below 2^16), where a
- * consumer may keep what it made of the record.  A consumer whose result
+ * repeat; `pos` is its position in its block (below the memo's room for
+ * a block's accesses), where a consumer may keep what it made of the
+ * record.  A consumer whose result
  * for a record depends only on those fields (the models' run, run.c) adds
  * again what it kept under the serial instead of working it out.  Set and
  * cleared around the delivery, as ms_stride_hint: a filter's copy is
