@@ -151,6 +151,73 @@ test_stream_order (void)
   g_assert_cmpuint (c.last_block, ==, ms_run_info_blocks (info) - 1);
 }
 
+/* The reordering's hand-over, one step at a time on one thread, as two
+ * workers would interleave: a block that is not the head buffers its
+ * records and its array is taken at submit; the head's records go to the
+ * sinks at once, and at submit its array comes back emptied (for the
+ * worker's next block) after the blocks that finished early are delivered
+ * behind it; a block past a failure is dropped, its array emptied. */
+static void
+record_of (MsWarpAccess *a, guint32 block)
+{
+  memset (a, 0, sizeof *a);   /* the sink reads the block alone */
+  a->block = block;
+  a->mask = 1;
+  a->width = 4;
+}
+
+static void
+test_stream_order_handover (void)
+{
+  OrderCheck c = { .ordered = TRUE };
+  MsStreamSink sink = { .ordered = order_check, .user = &c };
+  MsSinks sinks = { 0 };
+  ms_sinks_add (&sinks, &sink);
+  MsStreamOrder *o = ms_stream_order_new (&sinks, 0, 4);
+  GArray *b0 = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
+  GArray *b1 = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
+  MsWarpAccess a;
+  g_assert_true (ms_stream_order_wait (o, 0));
+  g_assert_true (ms_stream_order_wait (o, 3));   /* within the window */
+  record_of (&a, 1);
+  ms_stream_order_emit (o, 1, b1, &a);           /* not the head: kept */
+  ms_stream_order_emit (o, 1, b1, &a);
+  g_assert_cmpuint (b1->len, ==, 2);
+  g_assert_cmpuint (c.records, ==, 0);
+  ms_stream_order_submit (o, 1, &b1);            /* finished early: taken */
+  g_assert_null (b1);
+  g_assert_cmpuint (c.records, ==, 0);
+  record_of (&a, 0);
+  ms_stream_order_emit (o, 0, b0, &a);           /* the head: delivered now */
+  g_assert_cmpuint (c.records, ==, 1);
+  g_assert_cmpuint (b0->len, ==, 0);
+  ms_stream_order_submit (o, 0, &b0);            /* block 1's follow */
+  g_assert_nonnull (b0);
+  g_assert_cmpuint (b0->len, ==, 0);
+  g_assert_cmpuint (c.records, ==, 3);
+  g_assert_cmpuint (c.last_block, ==, 1);
+  g_assert_true (c.ordered);
+  /* block 2 is the head now; a failure at block 3 drops block 3 */
+  ms_stream_order_stop_at (o, 3);
+  g_assert_false (ms_stream_order_wait (o, 3));
+  record_of (&a, 3);
+  ms_stream_order_emit (o, 3, b0, &a);
+  ms_stream_order_submit (o, 3, &b0);
+  g_assert_nonnull (b0);
+  g_assert_cmpuint (b0->len, ==, 0);
+  g_assert_cmpuint (c.records, ==, 3);
+  record_of (&a, 2);
+  GArray *b2 = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
+  ms_stream_order_emit (o, 2, b2, &a);
+  ms_stream_order_submit (o, 2, &b2);
+  g_assert_nonnull (b2);
+  g_assert_cmpuint (c.records, ==, 4);
+  g_assert_true (c.ordered);
+  g_array_unref (b0);
+  g_array_unref (b2);
+  ms_stream_order_free (o);
+}
+
 /* ---- a stateful model gets the stream order ---- */
 
 /* Two counters of a test model that needs the global order: the 128-byte
@@ -424,6 +491,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trace/roundtrip-all-kernels", test_roundtrip_all);
   g_test_add_func ("/trace/thread-independent", test_thread_independent);
   g_test_add_func ("/trace/stream-order", test_stream_order);
+  g_test_add_func ("/trace/stream-order-handover", test_stream_order_handover);
   g_test_add_func ("/trace/stateful-model", test_stateful_model);
   g_test_add_func ("/trace/truncated-corrupted", test_truncated_and_corrupted);
   g_test_add_func ("/trace/absurd-records", test_absurd_records);

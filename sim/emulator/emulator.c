@@ -2651,7 +2651,8 @@ worker_run (gpointer data, gpointer user_data)
             {
               if (!ms_stream_order_wait (job->order, (guint64) b))
                 goto out;
-              W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
+              if (W->ordered == NULL)   /* the last block's, when it was not taken */
+                W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
             }
           W->seq = (guint64) b;
           if (!run_block (W, sample_block (&job->sample, (guint64) b))
@@ -2674,7 +2675,7 @@ worker_run (gpointer data, gpointer user_data)
                 ;
             }
           if (job->order)
-            ms_stream_order_submit (job->order, (guint64) b, g_steal_pointer (&W->ordered));
+            ms_stream_order_submit (job->order, (guint64) b, &W->ordered);
           if (job->launch->progress)
             report_progress (job, W);
         }

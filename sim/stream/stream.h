@@ -178,9 +178,11 @@ typedef struct {
  * MsOrderedRecord, is its buffer): to the sinks now if block is the head,
  * else into buf. */
 void ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a);
-/* Hands over the block's remaining records (the GArray of MsOrderedRecord
- * is taken). */
-void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray *records);
+/* Hands over the block's remaining records, *records (a GArray of
+ * MsOrderedRecord).  If they can go to the sinks at once (the block is the
+ * head and nobody else is delivering), the array is left to the caller,
+ * emptied, for its next block; otherwise it is taken (*records NULL). */
+void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray **records);
 /* After block failed: blocks from it on are neither waited for nor
  * delivered; the blocks before it still are (so the first error of the
  * grid can be found whatever the thread count). */
