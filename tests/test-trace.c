@@ -167,13 +167,13 @@ record_of (MsWarpAccess *a, guint32 block)
 }
 
 static void
-test_stream_order_handover (void)
+stream_order_handover (gboolean spin)
 {
   OrderCheck c = { .ordered = TRUE };
   MsStreamSink sink = { .ordered = order_check, .user = &c };
   MsSinks sinks = { 0 };
   ms_sinks_add (&sinks, &sink);
-  MsStreamOrder *o = ms_stream_order_new (&sinks, 0, 4);
+  MsStreamOrder *o = ms_stream_order_new (&sinks, 0, 4, spin);
   GArray *b0 = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
   GArray *b1 = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
   MsWarpAccess a;
@@ -216,6 +216,15 @@ test_stream_order_handover (void)
   g_array_unref (b0);
   g_array_unref (b2);
   ms_stream_order_free (o);
+}
+
+/* with the lock taken at once, and with the busy waits of workers that
+ * each have a core */
+static void
+test_stream_order_handover (void)
+{
+  stream_order_handover (FALSE);
+  stream_order_handover (TRUE);
 }
 
 /* ---- a stateful model gets the stream order ---- */

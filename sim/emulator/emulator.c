@@ -2772,7 +2772,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
               .next_report = g_get_monotonic_time () + MS_PROGRESS_INTERVAL_US };
   g_mutex_init (&job.lock);
   if (ordered)
-    job.order = ms_stream_order_new (sinks, 0, 2 * n_workers);
+    job.order = ms_stream_order_new (sinks, 0, 2 * n_workers,
+                                     n_workers > 1 && n_workers <= g_get_num_processors ());
   job.workers = g_new0 (Worker *, n_workers);
   gboolean ok = TRUE;
   for (guint w = 0; w < n_workers && ok; w++)

@@ -160,7 +160,10 @@ ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
  * waits, so this cannot deadlock as long as blocks are claimed in order. */
 typedef struct MsStreamOrder MsStreamOrder;
 
-MsStreamOrder *ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window);
+/* spin: each worker has a core of its own (no more workers than cores),
+ * so a short busy wait for the head or the lock costs no other work. */
+MsStreamOrder *ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window,
+                                    gboolean spin);
 void ms_stream_order_free (MsStreamOrder *o);
 /* Waits until block may start; FALSE if it will not be delivered (see
  * ms_stream_order_stop_at). */
