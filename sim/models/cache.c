@@ -179,10 +179,18 @@ typedef struct {
   guint evicted;
 } Got;
 
-static Got cache_get_set (Cache *c, guint64 line, gsize *memo);
+static Got cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base);
 
+/* The first way of line's set. */
+static inline gsize
+cache_base (const Cache *c, guint64 line)
+{
+  return (gsize) cache_set (c, line) * c->ways;
+}
+
+/* cache_get with the line's set known (base: cache_base) */
 static inline __attribute__ ((always_inline)) Got
-cache_get (Cache *c, guint64 line)
+cache_get_at (Cache *c, guint64 line, gsize base)
 {
   gsize *memo = cache_memo (c, line);
   gsize m = *memo;
@@ -191,15 +199,21 @@ cache_get (Cache *c, guint64 line)
       c->way[m].used = cache_tick (c);
       return (Got) { m, 0 };
     }
-  return cache_get_set (c, line, memo);
+  return cache_get_set (c, line, memo, base);
 }
 
-/* cache_get past the memo: the scan of the line's set (memo NULL: no
- * memo to update). */
-static Got
-cache_get_set (Cache *c, guint64 line, gsize *memo)
+static inline __attribute__ ((always_inline)) Got
+cache_get (Cache *c, guint64 line)
 {
-  gsize base = (gsize) cache_set (c, line) * c->ways, victim = base;
+  return cache_get_at (c, line, cache_base (c, line));
+}
+
+/* cache_get past the memo: the scan of the line's set, whose first way
+ * is base (memo NULL: no memo to update). */
+static Got
+cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base)
+{
+  gsize victim = base;
   for (guint w = 0; w < c->ways; w++)
     {
       gsize i = base + w;
@@ -238,7 +252,7 @@ cache_get_set (Cache *c, guint64 line, gsize *memo)
 static inline __attribute__ ((always_inline)) Got
 l1_get (Cache *l1, guint64 line)
 {
-  return cache_get_set (l1, line, NULL);
+  return cache_get_set (l1, line, NULL, cache_base (l1, line));
 }
 
 /* The last store to a column (uniform_lines with a step: the 32 lines of
@@ -251,9 +265,15 @@ typedef struct {
 } Column;
 
 /* The first line of the last global load and its step from the one
- * before (prefetch_next). */
+ * before (prefetch_next); the line the next load is likely to start at
+ * (if guessed) and its sets' first ways in the L2 and in an L1 (all L1s
+ * have the same sets), worked out for the prefetch and used again if the
+ * guess holds. */
 typedef struct {
   guint64 first, step;
+  gboolean guessed;
+  guint64 next;
+  gsize l2_base, l1_base;
 } LoadStream;
 
 typedef struct {
@@ -266,8 +286,11 @@ typedef struct {
   guint64 l1_bytes;
   guint n_sm;
   guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
+  guint8 chunks[16];    /* dram_chunks of each set of missing sectors */
   gboolean on;          /* the preset has the figures (has_costs, an L2) */
 } CacheState;
+
+static guint8 dram_chunks (const CacheState *s, guint8 missing);
 
 static gboolean
 cache_applies (const MsArch *arch)
@@ -289,6 +312,8 @@ cache_state_init (gpointer state, const MsArch *arch)
     cache_init (&s->l2_small, (guint64) ((double) l2 * arch->sample_fraction),
                 (guint) arch->l2_ways, TRUE);
   s->chunk_sectors = (guint) arch->dram_granularity >> SECTOR_SHIFT;
+  for (guint8 m = 0; m < 16; m++)
+    s->chunks[m] = dram_chunks (s, m);
   gint64 l1 = (gint64) arch->l1_bytes - arch->shared_per_sm;
   if (arch->l1_bytes > 0 && l1 >= (L1_WAYS << LINE_SHIFT))
     {
@@ -342,8 +367,9 @@ l2_small_line (CacheState *s, guint64 line, guint8 bits, gboolean write, guint64
     s->l2_small.way[g.way].dirty |= bits;
 }
 
-/* The sectors DRAM reads for the missing ones: their whole chunks. */
-static inline guint8
+/* The sectors DRAM reads for the missing ones: their whole chunks
+ * (s->chunks holds them all, made at the start). */
+static guint8
 dram_chunks (const CacheState *s, guint8 missing)
 {
   guint8 chunks = 0, unit = (guint8) ((1u << s->chunk_sectors) - 1);
@@ -363,7 +389,7 @@ l2_read (CacheState *s, guint64 line, guint8 want, guint64 *v)
   guint8 missing = want & (guint8) ~s->l2.way[w].valid;
   if (missing == 0)
     return;
-  guint8 chunks = dram_chunks (s, missing);
+  guint8 chunks = s->chunks[missing & 15];
   guint8 fetched = chunks & (guint8) ~s->l2.way[w].valid;
   v[MS_SLOT_DRAM_READ] += (guint64) bits_count (fetched) << SECTOR_SHIFT;
   s->l2.way[w].valid |= chunks;
@@ -620,14 +646,20 @@ prefetch_next (CacheState *s, Cache *l1, guint64 first)
   gboolean steady = step == ls->step && step != 0;
   ls->step = step;
   ls->first = first;
+  ls->guessed = steady;
   if (!steady)
     return;
   guint64 next = first + step;
-  const Way *set = &s->l2.way[(gsize) cache_set (&s->l2, next) * s->l2.ways];
+  ls->next = next;
+  ls->l2_base = cache_base (&s->l2, next);
+  const Way *set = &s->l2.way[ls->l2_base];
   for (guint w = 0; w < s->l2.ways; w += 64 / sizeof (Way))
     __builtin_prefetch (&set[w], 1, 3);
   if (l1)
-    __builtin_prefetch (&l1->way[(gsize) cache_set (l1, next) * l1->ways], 1, 3);
+    {
+      ls->l1_base = cache_base (l1, next);
+      __builtin_prefetch (&l1->way[ls->l1_base], 1, 3);
+    }
 }
 
 static void
@@ -687,14 +719,19 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     }
   if (a->op == MS_OP_LD && s->l2_small.sets == 0)
     {
-      /* cache_line's load likewise */
+      /* cache_line's load likewise; the first line's sets as
+       * prefetch_next guessed them, if it guessed this line */
       guint64 read = 0, fetched = 0, evicted = 0;
+      LoadStream *ls = &s->loads;
+      gboolean guessed = ls->guessed && n > 0 && lines[0] == ls->next;
       for (guint i = 0; i < n; i++)
         {
           guint want = bits[i];
+          gboolean at = i == 0 && guessed;
           if (l1)
             {
-              Way *w1 = &l1->way[l1_get (l1, lines[i]).way];
+              gsize b1 = at ? ls->l1_base : cache_base (l1, lines[i]);
+              Way *w1 = &l1->way[cache_get_set (l1, lines[i], NULL, b1).way];
               guint8 miss = want & (guint8) ~w1->valid;
               w1->valid |= want;
               want = miss;
@@ -702,13 +739,14 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
                 continue;
             }
           read += bits_count (want);
-          Got g = cache_get (&s->l2, lines[i]);
+          Got g = cache_get_at (&s->l2, lines[i],
+                                at ? ls->l2_base : cache_base (&s->l2, lines[i]));
           Way *w = &s->l2.way[g.way];
           evicted += bits_count (g.evicted);
           guint8 missing = want & (guint8) ~w->valid;
           if (missing == 0)
             continue;
-          guint8 chunks = dram_chunks (s, missing);
+          guint8 chunks = s->chunks[missing & 15];
           fetched += bits_count (chunks & (guint8) ~w->valid);
           w->valid |= chunks;
         }
