@@ -53,13 +53,10 @@
 /* 32 KiB a fiber, at least 28 KiB usable after the stack colouring (fiber.c);
  * the spacing matters: 36 KiB slots measured 8% slower (cache sets). */
 #define STACK_BYTES (32 * 1024)
-/* A warp runs at most this many instructions before the other warps of its
- * block get a turn, so a warp spinning on a flag another warp sets sees it
- * set; and a block that executes this many without finishing is stuck. */
-#define WARP_BUDGET 4096
+#define WARP_BUDGET MS_WARP_BUDGET   /* lane.h */
 /* lane 0's loads of a straight warp whose step to the next warp is guessed */
 #define DIRECT_PREFETCH_STEPS 2
-#define BLOCK_OP_LIMIT (G_GUINT64_CONSTANT (1) << 26)
+#define BLOCK_OP_LIMIT MS_BLOCK_OP_LIMIT
 /* Lanes that run one site this many times in a row while other lanes of
  * their warp wait at a later one are spinning on them (an intra-warp lock). */
 #define SPIN_LIMIT (1u << 20)
@@ -122,7 +119,6 @@ typedef struct {
   guint n_done;          /* lanes of the block that exited */
   gboolean yielded;      /* a warp of this round stopped on its budget */
   SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
-  guint64 block_ops;     /* warp-level instructions the block executed */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -160,7 +156,6 @@ typedef struct {
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
   const MsWarpSched *warp_sched[32];   /* a waiting warp's groups */
-  guint warp_ops;         /* instructions of the running warp this round */
   MsWarp *warp_saved;     /* [32]: a warp's ms_warp while others run in its
                              round's budget (made on the first yield) */
   gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
@@ -469,22 +464,49 @@ thread_coords (const Lane *l, char *buf, gsize len)
               l->thread_idx.x, l->thread_idx.y, l->thread_idx.z);
 }
 
+/* The error of lane l at site (W->error, unless set already); FALSE. */
+static gboolean
+fail_va (Worker *W, const Lane *l, const MsSite *site, MsEmulatorError code, const char *fmt,
+         va_list ap)
+{
+  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  char where[96];
+  thread_coords (l, where, sizeof where);
+  const char *file = strrchr (site->file, '/');
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
+                 what, file ? file + 1 : site->file, site->line, where);
+  return FALSE;
+}
+
 static gboolean
 fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...) G_GNUC_PRINTF (4, 5);
 
+/* The error of lane l at the site it stopped at. */
 static gboolean
 fail_at (Worker *W, const Lane *l, MsEmulatorError code, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  g_autofree char *what = g_strdup_vprintf (fmt, ap);
+  fail_va (W, l, l->site, code, fmt, ap);
   va_end (ap);
-  char where[96];
-  thread_coords (l, where, sizeof where);
-  const char *file = strrchr (l->site->file, '/');
-  if (W->error == NULL)
-    g_set_error (&W->error, MS_EMULATOR_ERROR, code, "%s: %s at %s:%d, %s", W->launch->kernel,
-                 what, file ? file + 1 : l->site->file, l->site->line, where);
+  return FALSE;
+}
+
+static gboolean
+fail_at_site (Worker *W, const Lane *l, const MsSite *site, MsEmulatorError code,
+              const char *fmt, ...) G_GNUC_PRINTF (5, 6);
+
+/* The error of lane l at site: a warp-wide kernel's lane records do not
+ * hold the site of its accesses (only the general path writes them). */
+static gboolean
+fail_at_site (Worker *W, const Lane *l, const MsSite *site, MsEmulatorError code,
+              const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  fail_va (W, l, site, code, fmt, ap);
+  va_end (ap);
   return FALSE;
 }
 
@@ -1283,13 +1305,14 @@ live_lanes (const Lane *warp, guint n)
  * a row that way (a spin-wait on a lane of the same warp), or when the
  * block has run BLOCK_OP_LIMIT instructions. */
 static inline G_ALWAYS_INLINE gboolean
-count_instruction (Worker *W, const Lane *first, int best, guint32 group, guint32 others)
+count_instruction (Worker *W, const Lane *first, const MsSite *site, int best, guint32 group,
+                   guint32 others)
 {
   SpinWatch *spin = &W->spin[W->warp];   /* kept across rounds */
   if (G_UNLIKELY (others != 0) && best == spin->best && group == spin->group)
     {
       if (G_UNLIKELY (++spin->repeats > SPIN_LIMIT))
-        return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+        return fail_at_site (W, first, site, MS_EMULATOR_ERROR_DEADLOCK,
                         "lanes ran this site %u times in a row while other lanes of "
                         "their warp waited at a later one: a spin-wait on a lane of the "
                         "same warp (e.g. a lock)? The emulator runs the lanes at the "
@@ -1302,11 +1325,11 @@ count_instruction (Worker *W, const Lane *first, int best, guint32 group, guint3
       spin->group = group;
       spin->repeats = 0;
     }
-  if (G_UNLIKELY (++W->block_ops > BLOCK_OP_LIMIT))
-    return fail_at (W, first, MS_EMULATOR_ERROR_DEADLOCK,
+  if (G_UNLIKELY (++W->ctl.block_ops > BLOCK_OP_LIMIT))
+    return fail_at_site (W, first, site, MS_EMULATOR_ERROR_DEADLOCK,
                     "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
                     "without finishing; if that is not a very long loop, look for a "
-                    "spin-wait (docs/model.md)", W->block_ops);
+                    "spin-wait (docs/model.md)", W->ctl.block_ops);
   return TRUE;
 }
 
@@ -1438,7 +1461,7 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
           });
           ready = group;
           waiting &= ~group;
-          if (!count_instruction (W, first, best, group, waiting & ~group))
+          if (!count_instruction (W, first, first->site, best, group, waiting & ~group))
             return FALSE;
           if (G_UNLIKELY (++ops == WARP_BUDGET))
             {
@@ -1791,13 +1814,13 @@ run_direct (Worker *W, Lane *warp, guint n)
    * step advances a lane at least, so the lanes' accesses bound the steps;
    * past the limits the steps are counted. */
   guint ops = W->direct_total;
-  if (ops >= WARP_BUDGET || W->block_ops + ops > BLOCK_OP_LIMIT)
+  if (ops >= WARP_BUDGET || W->ctl.block_ops + ops > BLOCK_OP_LIMIT)
     {
       if (W->direct_uneven || !direct_converged (d, len[0], n))
         direct_replay (W, d, warp, len, n, 0, FALSE, &ops);
       else
         ops = len[0];
-      if (ops >= WARP_BUDGET || W->block_ops + ops > BLOCK_OP_LIMIT)
+      if (ops >= WARP_BUDGET || W->ctl.block_ops + ops > BLOCK_OP_LIMIT)
         {
           W->direct_abandoned++;
           return 0;
@@ -1820,7 +1843,7 @@ run_direct (Worker *W, Lane *warp, guint n)
     }
   if ((W->direct_uneven || k < len[0]) && !direct_replay (W, d, warp, len, n, k, TRUE, &more))
     return -1;
-  W->block_ops += k + more;
+  W->ctl.block_ops += k + more;
   for (guint i = 0; i < n; i++)
     {
       warp[i].state = MS_LANE_DONE;
@@ -1905,7 +1928,7 @@ run_block (Worker *W, guint64 b)
   ms_racememo_block_begin (&W->race_memo, &W->race);
   W->region.span = W->other.span = 0;
   W->n_done = W->ctl.n_barrier = 0;
-  W->block_ops = 0;
+  W->ctl.block_ops = 0;
   memset (W->spin, 0, sizeof W->spin);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
@@ -2010,10 +2033,10 @@ warp_yield (Worker *W)
 static inline G_ALWAYS_INLINE void
 warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
 {
-  if (G_UNLIKELY (!count_instruction (W, &ms_warp.lanes[__builtin_ctz (group)], site->order,
+  if (G_UNLIKELY (!count_instruction (W, &ms_warp.lanes[__builtin_ctz (group)], site, site->order,
                                       group, others)))
     warp_stop_forever (W);
-  if (G_UNLIKELY (++W->warp_ops == WARP_BUDGET))
+  if (G_UNLIKELY (++W->ctl.warp_ops == WARP_BUDGET))
     warp_yield (W);
 }
 
@@ -2159,7 +2182,7 @@ warp_collective (Worker *W, const MsWarpSched *S, guint32 *group, const MsWarpSt
 }
 
 int
-ms_warp_shfl_counted (const MsSite *site, unsigned size)
+ms_warp_shfl_counted_out (const MsSite *site, unsigned size)
 {
   /* warp_collective's shuffle for a whole converged warp: every lane of
    * the mask is there, the width is valid; the kernel copies the results
@@ -2268,7 +2291,7 @@ run_block_warps (Worker *W, guint n)
                 ms_warp.tid[d] = W->tid + d * W->n_lanes + w * 32;
               ms_warp.live = nw == 32 ? 0xffffffffu : (1u << nw) - 1;
               ms_cur_lane = ms_warp.lanes;
-              W->warp_ops = 0;
+              W->ctl.warp_ops = 0;
               ms_fiber_switch (&W->ctl.sched, &W->warp_fiber[w]);
               if (G_UNLIKELY (W->error != NULL))
                 return FALSE;

@@ -65,7 +65,18 @@ typedef struct {
   unsigned n_barrier;     /* lanes of the block waiting at a barrier */
   const MsSite *barrier_site;  /* the barrier the first waiting lane is at */
   int barrier_mismatch;   /* lanes wait at different barriers */
+  /* the emulator's counts of warp-level instructions (here, where a
+   * warp-wide kernel's inline count reaches them: ms_warp_shfl_counted) */
+  uint64_t block_ops;     /* the block executed */
+  unsigned warp_ops;      /* the running warp executed this round */
 } MsWarpCtl;
+
+/* A warp runs at most this many instructions before the other warps of its
+ * block get a turn, so a warp spinning on a flag another warp sets sees it
+ * set; and a block that executes MS_BLOCK_OP_LIMIT without finishing is
+ * stuck. */
+#define MS_WARP_BUDGET 4096
+#define MS_BLOCK_OP_LIMIT ((uint64_t) 1 << 26)
 
 extern MS_TLS MsLane *ms_cur_lane;
 extern MS_TLS MsWarpCtl *ms_warp_ctl;

@@ -213,7 +213,22 @@ ms_warp_shfl_whole (void *values, unsigned size, int sub, unsigned a)
  * reads from its values by the stop's closed form: counted as its stop
  * would count it.  0 when it cannot (a value size a shuffle has not): the
  * stop then gives the error. */
-int ms_warp_shfl_counted (const MsSite *site, unsigned size);
+int ms_warp_shfl_counted_out (const MsSite *site, unsigned size);
+/* Inline while neither count is at its limit (a call a shuffle was a
+ * twentieth of reduce_shfl's instructions: callgrind 22.3 M at 2^22). */
+static inline __attribute__ ((always_inline)) int
+ms_warp_shfl_counted (const MsSite *site, unsigned size)
+{
+  MsWarpCtl *c = ms_warp_ctl;
+  if ((size == 4 || size == 8) && c->block_ops < MS_BLOCK_OP_LIMIT
+      && c->warp_ops + 1 < MS_WARP_BUDGET)
+    {
+      c->block_ops++;
+      c->warp_ops++;
+      return 1;
+    }
+  return ms_warp_shfl_counted_out (site, size);
+}
 
 /* Runs the stop of the earliest site that can run (S->n_stop > 0); 0
  * when none can (lanes wait at collectives that cannot complete). */

@@ -227,7 +227,9 @@ __global__ void test_float3_access (int *out, const int *in, int n)
 
 /* Warp 0 spins on a volatile shared flag that warp 1 sets, with no barrier
  * between: works on the GPU, and in the emulator because a warp yields to
- * the others after a budget of instructions.  Every output is 7. */
+ * the others after a budget of instructions, shuffles included (5000 of
+ * them between two looks at the flag, more than the budget: the warp-wide
+ * build counts a whole warp's shuffles inline).  Every output is 7. */
 __global__ void test_warp_flag (int *out, const int *in, int n)
 {
   SHARED_ARRAY (int, flag, 1);
@@ -237,9 +239,11 @@ __global__ void test_warp_flag (int *out, const int *in, int n)
     ST (f[0], 0);
   __syncthreads ();
   if (threadIdx.x < 32) {
-    while (LD (f[0]) == 0)
-      ;
-    ST (out[i], LD (f[0]));
+    int v;
+    while ((v = LD (f[0])) == 0)
+      for (int k = 0; k < 5000; k++)
+        v = __shfl_xor_sync (0xffffffffu, v, 1);
+    ST (out[i], v);
   } else {
     if (threadIdx.x == 32)
       ST (f[0], 7);
