@@ -362,9 +362,51 @@ bench_families (void)
   return 0;
 }
 
+/* One kernel, emulator and models alone on one core, `rounds` runs: the
+ * least and the median CPU time, to a tenth of a millisecond (an A/B of
+ * two builds alternates their bench binaries: docs/performance.md). */
+static int
+bench_kernel (const char *name, const char *size, guint rounds)
+{
+  g_autoptr (GError) error = NULL;
+  const MsKernel *k = ms_kernel_find (name);
+  if (k == NULL)
+    {
+      fprintf (stderr, "bench: no kernel %s\n", name);
+      return 1;
+    }
+  g_autoptr (MsProblem) p = ms_problem_new (k);
+  g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  guint64 lanes = 0;
+  if (!ms_problem_set_size (p, size, &error) || !ms_problem_setup (p, &error))
+    goto fail;
+  for (guint r = 0; r < MAX (rounds, 1); r++)
+    {
+      g_autoptr (MsStats) stats = NULL;
+      double wall, c;
+      if (!simulate_timed (p, 1, &stats, &wall, &c, &error))
+        goto fail;
+      g_array_append_val (cpu, c);
+      lanes = 0;
+      for (guint i = 0; i < stats->sites->len; i++)
+        lanes += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
+    }
+  if (!p->kernel->check (p, &error))
+    goto fail;
+  double least, median = median_of ((double *) cpu->data, cpu->len, &least);
+  printf ("%s %s: least %.4f s (%.1f M lane accesses per CPU second), median %.4f s, "
+          "%u runs, one core\n", name, size, least, lanes / least / 1e6, median, cpu->len);
+  return 0;
+fail:
+  fprintf (stderr, "bench: %s: %s\n", name, error->message);
+  return 1;
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc > 3 && strcmp (argv[1], "--kernel") == 0)
+    return bench_kernel (argv[2], argv[3], argc > 4 ? (guint) atoi (argv[4]) : 5);
   if (argc > 1 && strcmp (argv[1], "--families") == 0)
     return bench_families ();
   if (argc > 1 && strcmp (argv[1], "--warp-wide") == 0)
