@@ -874,9 +874,23 @@ class Kernel:
                 out.append("        });")
         if term[0] == "branch":
             t, f = term[2], term[3]
-            out.append("      uint32_t ms_f = m & ~ms_t;")
-            out.append("      if (ms_t && ms_f)")
-            out.append("        ms_warp_sched_push (&S, %d, ms_f);" % f.index)
+            fterm = f.term or ("exit",)
+            if f.stmts or fterm[0] != "exit":
+                out.append("      uint32_t ms_f = m & ~ms_t;")
+            if not f.stmts and fterm[0] == "barrier":
+                # the lanes that do not take the branch go straight to a
+                # barrier (`if (c) { ... } __syncthreads ();`): they wait
+                # there now, and the taken lanes, the only group left to
+                # run, do their accesses at once instead of as stops
+                # (warp.h: ms_warp_sched_access)
+                out.append("      if (ms_t && ms_f)")
+                out.append("        ms_warp_sched_barrier (&S, &%s, ms_f, %d);"
+                           % (fterm[1], fterm[2].index))
+            elif not f.stmts and fterm[0] == "exit":
+                pass   # the lanes that do not take it end here: no group to run
+            else:
+                out.append("      if (ms_t && ms_f)")
+                out.append("        ms_warp_sched_push (&S, %d, ms_f);" % f.index)
             out.append("      if (ms_t)")
             out.append("        {")
             out.append("          m = ms_t;")
