@@ -285,6 +285,8 @@ typedef struct {
                            made on the SM's first access */
   guint64 l1_bytes;
   guint n_sm;
+  guint32 l1_block;     /* the block of the last access, and its SM's L1 */
+  Cache *l1_last;
   guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
   guint8 chunks[16];    /* dram_chunks of each set of missing sectors */
   gboolean on;          /* the preset has the figures (has_costs, an L2) */
@@ -673,13 +675,19 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     {
       /* an SM's L1 is made on its first access (start-up: not 132 before
        * the first block) */
-      Cache **sm = &s->l1[a->block % s->n_sm];
-      if (G_UNLIKELY (*sm == NULL))
+      if (a->block != s->l1_block || s->l1_last == NULL)
         {
-          *sm = g_new0 (Cache, 1);
-          cache_init (*sm, s->l1_bytes, L1_WAYS, FALSE);
+          /* a block's accesses come together: the division once a block */
+          Cache **sm = &s->l1[a->block % s->n_sm];
+          if (G_UNLIKELY (*sm == NULL))
+            {
+              *sm = g_new0 (Cache, 1);
+              cache_init (*sm, s->l1_bytes, L1_WAYS, FALSE);
+            }
+          s->l1_block = a->block;
+          s->l1_last = *sm;
         }
-      l1 = *sm;
+      l1 = s->l1_last;
     }
   guint64 lines[MS_COALESCING_MAX_SECTORS];
   guint8 bits[MS_COALESCING_MAX_SECTORS];
