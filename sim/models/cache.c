@@ -208,13 +208,14 @@ cache_get (Cache *c, guint64 line)
   return cache_get_at (c, line, cache_base (c, line));
 }
 
-/* cache_get past the memo: the scan of the line's set, whose first way
- * is base (memo NULL: no memo to update). */
-static Got
-cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base)
+/* cache_get past the memo: the scan of the line's set of `ways` ways,
+ * whose first way is base (memo NULL: no memo to update).  Inline, for
+ * an L1's constant 4 ways (set_get_l1); cache_get_set otherwise. */
+static inline __attribute__ ((always_inline)) Got
+set_get (Cache *c, guint64 line, gsize *memo, gsize base, guint ways)
 {
   gsize victim = base;
-  for (guint w = 0; w < c->ways; w++)
+  for (guint w = 0; w < ways; w++)
     {
       gsize i = base + w;
       if (c->way[i].tag == line + 1)
@@ -246,13 +247,29 @@ cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base)
   return (Got) { victim, evicted };
 }
 
+static Got
+cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base)
+{
+  return set_get (c, line, memo, base, c->ways);
+}
+
+/* An L1's scan, unrolled for its 4 ways (an L1 smaller than a set has
+ * fewer: the generic scan) */
+static inline __attribute__ ((always_inline)) Got
+set_get_l1 (Cache *l1, guint64 line, gsize base)
+{
+  if (G_LIKELY (l1->ways == L1_WAYS))
+    return set_get (l1, line, NULL, base, L1_WAYS);
+  return cache_get_set (l1, line, NULL, base);
+}
+
 /* cache_get for an L1: its set of 4 ways is one host cache line, which
  * the scan reads as fast as the memo's entry and way (the memos of 132
  * L1s are 264 KiB that the blocks' round robin over the SMs keeps cold) */
 static inline __attribute__ ((always_inline)) Got
 l1_get (Cache *l1, guint64 line)
 {
-  return cache_get_set (l1, line, NULL, cache_base (l1, line));
+  return set_get_l1 (l1, line, cache_base (l1, line));
 }
 
 /* The last store to a column (uniform_lines with a step: the 32 lines of
@@ -739,7 +756,7 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
           if (l1)
             {
               gsize b1 = at ? ls->l1_base : cache_base (l1, lines[i]);
-              Way *w1 = &l1->way[cache_get_set (l1, lines[i], NULL, b1).way];
+              Way *w1 = &l1->way[set_get_l1 (l1, lines[i], b1).way];
               guint8 miss = want & (guint8) ~w1->valid;
               w1->valid |= want;
               want = miss;
