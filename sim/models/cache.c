@@ -202,6 +202,7 @@ cache_get_at (Cache *c, guint64 line, gsize base)
   return cache_get_set (c, line, memo, base);
 }
 
+
 static inline __attribute__ ((always_inline)) Got
 cache_get (Cache *c, guint64 line)
 {
@@ -261,6 +262,23 @@ set_get_l1 (Cache *l1, guint64 line, gsize base)
   if (G_LIKELY (l1->ways == L1_WAYS))
     return set_get (l1, line, NULL, base, L1_WAYS);
   return cache_get_set (l1, line, NULL, base);
+}
+
+/* cache_get_at with the scan unrolled for a 16-way set (the H100's and
+ * the A100's L2) */
+static inline __attribute__ ((always_inline)) Got
+l2_get_at (Cache *c, guint64 line, gsize base)
+{
+  gsize *memo = cache_memo (c, line);
+  gsize m = *memo;
+  if (c->way[m].tag == line + 1)
+    {
+      c->way[m].used = cache_tick (c);
+      return (Got) { m, 0 };
+    }
+  if (G_LIKELY (c->ways == 16))
+    return set_get (c, line, memo, base, 16);
+  return cache_get_set (c, line, memo, base);
 }
 
 /* cache_get for an L1: its set of 4 ways is one host cache line, which
@@ -764,8 +782,8 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
                 continue;
             }
           read += bits_count (want);
-          Got g = cache_get_at (&s->l2, lines[i],
-                                at ? ls->l2_base : cache_base (&s->l2, lines[i]));
+          Got g = l2_get_at (&s->l2, lines[i],
+                             at ? ls->l2_base : cache_base (&s->l2, lines[i]));
           Way *w = &s->l2.way[g.way];
           evicted += bits_count (g.evicted);
           guint8 missing = want & (guint8) ~w->valid;
