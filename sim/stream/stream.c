@@ -47,10 +47,16 @@ void
 ms_sink_worker_begin (MsSinkWorker *w, const MsSinks *sinks)
 {
   w->sinks = sinks;
+  w->n_access = 0;
   for (guint i = 0; i < sinks->n; i++)
     {
       const MsStreamSink *s = sinks->sink[i];
       w->state[i] = s->worker_new ? s->worker_new (s->user) : NULL;
+      if (s->access)
+        {
+          w->access[w->n_access] = s->access;
+          w->access_state[w->n_access++] = w->state[i];
+        }
     }
 }
 

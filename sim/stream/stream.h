@@ -105,10 +105,16 @@ gboolean ms_sinks_parallel (const MsSinks *sinks);
 guint ms_sinks_ordered_skips (const MsSinks *sinks);
 extern __thread gboolean ms_ordered_keep;
 
-/* Per-worker side of a set of sinks, for producers. */
+/* Per-worker side of a set of sinks, for producers.  The sinks that have
+ * a parallel part are also listed apart, their call and state side by
+ * side (set by ms_sink_worker_begin): one load a sink a record, not
+ * three dependent ones. */
 typedef struct {
   const MsSinks *sinks;
   gpointer state[MS_MAX_SINKS];
+  guint n_access;
+  void (*access[MS_MAX_SINKS]) (gpointer state, const MsWarpAccess *a);
+  gpointer access_state[MS_MAX_SINKS];
 } MsSinkWorker;
 
 void ms_sink_worker_begin (MsSinkWorker *w, const MsSinks *sinks);
@@ -116,9 +122,8 @@ void ms_sink_worker_begin (MsSinkWorker *w, const MsSinks *sinks);
 static inline void
 ms_sink_worker_access (MsSinkWorker *w, const MsWarpAccess *a)
 {
-  for (guint i = 0; i < w->sinks->n; i++)
-    if (w->sinks->sink[i]->access)
-      w->sinks->sink[i]->access (w->state[i], a);
+  for (guint i = 0; i < w->n_access; i++)
+    w->access[i] (w->access_state[i], a);
 }
 /* worker_done for every sink (call serially). */
 void ms_sink_worker_end (MsSinkWorker *w);
