@@ -33,6 +33,13 @@ struct MsModelRun {
   const MsModel *stateful[8];
   gpointer state[8];
   guint n_stateful;
+  /* the same models' calls by space, each beside its state: a record's
+   * models found with one load each, not a chain of three (perf) */
+  void (*cost[MS_N_SPACES][8]) (const MsArch *arch, const MsWarpAccess *a, guint64 *v);
+  void (*ordered_cost[MS_N_SPACES][8]) (gpointer state, const MsArch *arch,
+                                         const MsWarpAccess *a, guint64 *v);
+  gpointer ordered_state[MS_N_SPACES][8];
+  guint n_ordered[MS_N_SPACES];
 };
 
 static void
@@ -213,8 +220,8 @@ worker_access (gpointer worker, const MsWarpAccess *a)
     }
   MsCounters *c = count_record (run, &w->s, a);
   if (G_LIKELY (a->space < MS_N_SPACES))
-    for (const MsModel *const *m = run->stateless[a->space]; *m; m++)
-      (*m)->cost (run->arch, a, c->v);
+    for (guint i = 0; run->cost[a->space][i]; i++)
+      run->cost[a->space][i] (run->arch, a, c->v);
 }
 
 /* Adds src's counters into dst (slots beyond dst's grow it). */
@@ -254,9 +261,11 @@ ordered_access (gpointer user, const MsWarpAccess *a)
   MsModelRun *run = user;
   guint slot = (guint) a->site->id * MS_N_SPACES + a->space;
   site_counters_grow (&run->total, slot);
-  for (guint i = 0; i < run->n_stateful; i++)
-    if (run->stateful[i]->space == a->space)
-      run->stateful[i]->ordered_cost (run->state[i], run->arch, a, run->total.c[slot].v);
+  if (G_UNLIKELY (a->space >= MS_N_SPACES))
+    return;
+  for (guint i = 0; i < run->n_ordered[a->space]; i++)
+    run->ordered_cost[a->space][i] (run->ordered_state[a->space][i], run->arch, a,
+                                    run->total.c[slot].v);
 }
 
 MsModelRun *
@@ -283,7 +292,10 @@ ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
     {
       const MsModel *model = *m;
       if (model->cost && n[model->space] + 1 < G_N_ELEMENTS (run->stateless[0]))
-        run->stateless[model->space][n[model->space]++] = model;
+        {
+          run->cost[model->space][n[model->space]] = model->cost;
+          run->stateless[model->space][n[model->space]++] = model;
+        }
       if (model->ordered_cost && run->n_stateful < G_N_ELEMENTS (run->stateful))
         {
           gpointer state = g_malloc0 (MAX (model->state_size, 1));
@@ -291,6 +303,9 @@ ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block,
             model->state_init (state, arch);
           run->state[run->n_stateful] = state;
           run->stateful[run->n_stateful++] = model;
+          guint k = run->n_ordered[model->space]++;
+          run->ordered_cost[model->space][k] = model->ordered_cost;
+          run->ordered_state[model->space][k] = state;
         }
     }
   /* repeats only where every shared-space model is a built-in one */
