@@ -179,8 +179,6 @@ typedef struct {
   guint evicted;
 } Got;
 
-static Got cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base);
-
 /* The first way of line's set. */
 static inline gsize
 cache_base (const Cache *c, guint64 line)
@@ -188,30 +186,10 @@ cache_base (const Cache *c, guint64 line)
   return (gsize) cache_set (c, line) * c->ways;
 }
 
-/* cache_get with the line's set known (base: cache_base) */
-static inline __attribute__ ((always_inline)) Got
-cache_get_at (Cache *c, guint64 line, gsize base)
-{
-  gsize *memo = cache_memo (c, line);
-  gsize m = *memo;
-  if (c->way[m].tag == line + 1)
-    {
-      c->way[m].used = cache_tick (c);
-      return (Got) { m, 0 };
-    }
-  return cache_get_set (c, line, memo, base);
-}
-
-
-static inline __attribute__ ((always_inline)) Got
-cache_get (Cache *c, guint64 line)
-{
-  return cache_get_at (c, line, cache_base (c, line));
-}
-
-/* cache_get past the memo: the scan of the line's set of `ways` ways,
- * whose first way is base (memo NULL: no memo to update).  Inline, for
- * an L1's constant 4 ways (set_get_l1); cache_get_set otherwise. */
+/* The scan of line's set of `ways` ways, whose first way is base (memo
+ * NULL: no memo to update): the way holding line, put there if absent.
+ * Inline where `ways` is a constant (set_get_unrolled); cache_get_set
+ * otherwise. */
 static inline __attribute__ ((always_inline)) Got
 set_get (Cache *c, guint64 line, gsize *memo, gsize base, guint ways)
 {
@@ -254,20 +232,21 @@ cache_get_set (Cache *c, guint64 line, gsize *memo, gsize base)
   return set_get (c, line, memo, base, c->ways);
 }
 
-/* An L1's scan, unrolled for its 4 ways (an L1 smaller than a set has
- * fewer: the generic scan) */
+/* The scan unrolled for a cache of `ways` ways (a constant: an L1's 4, a
+ * 16-way L2), the generic one for any other */
 static inline __attribute__ ((always_inline)) Got
-set_get_l1 (Cache *l1, guint64 line, gsize base)
+set_get_unrolled (Cache *c, guint64 line, gsize *memo, gsize base, guint ways)
 {
-  if (G_LIKELY (l1->ways == L1_WAYS))
-    return set_get (l1, line, NULL, base, L1_WAYS);
-  return cache_get_set (l1, line, NULL, base);
+  if (G_LIKELY (c->ways == ways))
+    return set_get (c, line, memo, base, ways);
+  return cache_get_set (c, line, memo, base);
 }
 
-/* cache_get_at with the scan unrolled for a 16-way set (the H100's and
- * the A100's L2) */
+/* cache_get with the line's set known (base: cache_base); past the memo,
+ * the scan unrolled for `unrolled` ways (0: the generic scan, out of line,
+ * where the inline copies are not worth their code) */
 static inline __attribute__ ((always_inline)) Got
-l2_get_at (Cache *c, guint64 line, gsize base)
+cache_get_at (Cache *c, guint64 line, gsize base, guint unrolled)
 {
   gsize *memo = cache_memo (c, line);
   gsize m = *memo;
@@ -276,9 +255,15 @@ l2_get_at (Cache *c, guint64 line, gsize base)
       c->way[m].used = cache_tick (c);
       return (Got) { m, 0 };
     }
-  if (G_LIKELY (c->ways == 16))
-    return set_get (c, line, memo, base, 16);
+  if (unrolled)
+    return set_get_unrolled (c, line, memo, base, unrolled);
   return cache_get_set (c, line, memo, base);
+}
+
+static inline __attribute__ ((always_inline)) Got
+cache_get (Cache *c, guint64 line)
+{
+  return cache_get_at (c, line, cache_base (c, line), 0);
 }
 
 /* cache_get for an L1: its set of 4 ways is one host cache line, which
@@ -287,7 +272,7 @@ l2_get_at (Cache *c, guint64 line, gsize base)
 static inline __attribute__ ((always_inline)) Got
 l1_get (Cache *l1, guint64 line)
 {
-  return set_get_l1 (l1, line, cache_base (l1, line));
+  return set_get_unrolled (l1, line, NULL, cache_base (l1, line), L1_WAYS);
 }
 
 /* The last store to a column (uniform_lines with a step: the 32 lines of
@@ -774,7 +759,7 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
           if (l1)
             {
               gsize b1 = at ? ls->l1_base : cache_base (l1, lines[i]);
-              Way *w1 = &l1->way[set_get_l1 (l1, lines[i], b1).way];
+              Way *w1 = &l1->way[set_get_unrolled (l1, lines[i], NULL, b1, L1_WAYS).way];
               guint8 miss = want & (guint8) ~w1->valid;
               w1->valid |= want;
               want = miss;
@@ -782,8 +767,8 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
                 continue;
             }
           read += bits_count (want);
-          Got g = l2_get_at (&s->l2, lines[i],
-                             at ? ls->l2_base : cache_base (&s->l2, lines[i]));
+          Got g = cache_get_at (&s->l2, lines[i],
+                                at ? ls->l2_base : cache_base (&s->l2, lines[i]), 16);
           Way *w = &s->l2.way[g.way];
           evicted += bits_count (g.evicted);
           guint8 missing = want & (guint8) ~w->valid;
