@@ -54,6 +54,23 @@ simulate_timed (MsProblem *p, guint threads, MsStats **stats, double *wall, doub
   return TRUE;
 }
 
+/* The lane accesses of a run's sites, and its warp-level accesses in
+ * *warp_acc (may be NULL). */
+static guint64
+lane_accesses (const MsStats *stats, guint64 *warp_acc)
+{
+  guint64 lanes = 0, warps = 0;
+  for (guint i = 0; i < stats->sites->len; i++)
+    {
+      const MsSiteStats *st = &g_array_index (stats->sites, MsSiteStats, i);
+      warps += st->c.executions;
+      lanes += st->c.lanes;
+    }
+  if (warp_acc)
+    *warp_acc = warps;
+  return lanes;
+}
+
 /* The emulator and models alone, threads (0: all cores) simulating name
  * at size: the least wall and CPU time of BENCH_ROUNDS runs (one run
  * on this VM moves by 30% and more from one minute to the next). */
@@ -75,13 +92,7 @@ bench_one (const char *name, const char *size, guint threads, GError **error)
       s = MIN (s, rs);
       cpu = MIN (cpu, rcpu);
     }
-  guint64 warp_acc = 0, lane_acc = 0;
-  for (guint i = 0; i < stats->sites->len; i++)
-    {
-      const MsSiteStats *st = &g_array_index (stats->sites, MsSiteStats, i);
-      warp_acc += st->c.executions;
-      lane_acc += st->c.lanes;
-    }
+  guint64 warp_acc, lane_acc = lane_accesses (stats, &warp_acc);
   if (!p->kernel->check (p, error))
     return FALSE;
   g_autofree char *cpu_text = threads == 1 ? g_strdup_printf ("%8.3f", cpu) : g_strdup ("       -");
@@ -124,12 +135,7 @@ bench_replay (const char *name, const char *size, GError **error)
       if (!ms_trace_replay_models (src, ms_arch_default (), t == 0 ? 1 : 0, NULL, &stats, &s,
                                    error))
         return FALSE;
-      guint64 warp_acc = 0, lane_acc = 0;
-      for (guint i = 0; i < stats->sites->len; i++)
-        {
-          warp_acc += g_array_index (stats->sites, MsSiteStats, i).c.executions;
-          lane_acc += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
-        }
+      guint64 warp_acc, lane_acc = lane_accesses (stats, &warp_acc);
       printf ("%-18s %-10s %7u %8.3f %8s %14.1f %14.1f   (replay)\n", name, size,
               t == 0 ? 1 : g_get_num_processors (), s, "-", warp_acc / s / 1e6,
               lane_acc / s / 1e6);
@@ -312,9 +318,7 @@ bench_warp_wide (guint rounds, const char *only)
                 || !p->kernel->check (p, &error))
               goto fail;
             best[wide] = MIN (best[wide], cpu);
-            lanes = 0;
-            for (guint i = 0; i < stats->sites->len; i++)
-              lanes += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
+            lanes = lane_accesses (stats, NULL);
             continue;
           fail:
             fprintf (stderr, "bench: %s\n", error->message);
@@ -387,9 +391,7 @@ bench_kernel (const char *name, const char *size, guint rounds)
       if (!simulate_timed (p, 1, &stats, &wall, &c, &error))
         goto fail;
       g_array_append_val (cpu, c);
-      lanes = 0;
-      for (guint i = 0; i < stats->sites->len; i++)
-        lanes += g_array_index (stats->sites, MsSiteStats, i).c.lanes;
+      lanes = lane_accesses (stats, NULL);
     }
   if (!p->kernel->check (p, &error))
     goto fail;
