@@ -740,6 +740,143 @@ window_entry (const MsLaunchArgs *L)
     }
 }
 
+/* A hand-written warp-wide kernel as warp-compile.py writes one, of
+ *   v = tid + 1; if (lane & 1) v += 100;
+ *   v += __shfl_xor_sync (~0u, v, A); out[tid] = v;   (A: i[0], 1 or 16)
+ * the odd and even lanes' groups meet at the shuffle, which they reach as
+ * stops without their records (warp.h, ms_warp_sched_stop_whole): a whole
+ * warp shuffles in place (block P), a warp of fewer lanes goes back to
+ * store its records (block F) and shuffles as a group. */
+static MsSite meet_shfl_site = { "test-emulator.c", 3, 3, -1 };
+static MsSite meet_store_site = { "test-emulator.c", 4, 4, -1 };
+
+static void
+meet_entry (const MsLaunchArgs *L)
+{
+  int v[32], t[32];
+  int *out = (int *) L->buf[0];
+  unsigned a = (unsigned) L->i[0];
+  MsWarpSched S;
+  int pc;
+  uint32_t m;
+  ms_warp_sched_begin (&S);
+  while (ms_warp_sched_next (&S, &pc, &m))
+    {
+      switch (pc)
+        {
+        case 0: goto B0;
+        case 1: goto B1;
+        case 2: goto B2;
+        case 3: goto B3;
+        case 4: goto B4;
+        case 5: goto B5;
+        case 6: goto B6;
+        default: continue;   /* 7: the end */
+        }
+    B0:   /* the branch: the even lanes go on at the join, the odd add first */
+      {
+        uint32_t odd = 0;
+        for (unsigned l = 0; l < 32; l++)
+          if (m & (1u << l))
+            {
+              v[l] = (int) ms_warp.tid[0][l] + 1;
+              odd |= (ms_warp.tid[0][l] & 1u) << l;
+            }
+        if (odd && (m & ~odd))
+          ms_warp_sched_push (&S, 2, m & ~odd);
+        if (!odd)
+          goto B2;
+        m = odd;
+      }
+    B1:
+      for (unsigned l = 0; l < 32; l++)
+        if (m & (1u << l))
+          v[l] += 100;
+    B2:   /* the join: the shuffle */
+      for (unsigned l = 0; l < 32; l++)
+        if (m & (1u << l))
+          t[l] = v[l];
+      if (m == 0xffffffffu && ms_warp_shfl_counted (&meet_shfl_site, 4))
+        {
+          ms_warp_shfl_whole (t, 4, MS_SHFL_XOR, a);
+          goto B4;
+        }
+      ms_warp_sched_stop_whole (&S, &meet_shfl_site, 4, m, 5, 6);
+      continue;
+    B3:   /* the results of a group's shuffle */
+      for (unsigned l = 0; l < 32; l++)
+        if (m & (1u << l))
+          memcpy (&t[l], &ms_warp.res[l], sizeof t[l]);
+    B4:
+      for (unsigned l = 0; l < 32; l++)
+        if (m & (1u << l))
+          {
+            v[l] += t[l];
+            ms_warp.addr[l] = (volatile uint8_t *) &out[ms_warp.tid[0][l]];
+            memcpy (ms_warp.val[l], &v[l], sizeof v[l]);
+          }
+      ms_warp_sched_access (&S, &meet_store_site, MS_K_ST, 4, m, 7);
+      continue;   /* on to the end, or the store's stop first */
+    B5:   /* fill: the group's records, then the shuffle's stop */
+      for (unsigned l = 0; l < 32; l++)
+        if (m & (1u << l))
+          {
+            ms_warp.val[l][0] = 0;
+            memcpy (ms_warp.val[l], &t[l], sizeof t[l]);
+            ms_warp.mask[l] = 0xffffffffu;
+            ms_warp.arg[l] = (int) a;
+            ms_warp.width[l] = 32;
+          }
+      ms_warp_sched_stop (&S, &meet_shfl_site, MS_K_SHFL, 4, MS_SHFL_XOR, m, 3);
+      continue;
+    B6:   /* in place: the whole warp met at the shuffle */
+      ms_warp_shfl_whole (t, 4, MS_SHFL_XOR, a);
+      goto B4;
+    }
+}
+
+/* Groups that meet at a shuffle of constant arguments: the results of the
+ * whole warp's in-place shuffle and of a 16- or 8-lane warp's group
+ * shuffle (blocks of 64, 48 and 40 threads) against the closed form; and
+ * a 16-lane warp's XOR 16 reads lanes that are not there, an error (in
+ * place, it would read what the array holds past the warp's lanes). */
+static void
+test_warp_wide_meet (void)
+{
+  static const struct { guint block, a; } cases[] = { { 64, 1 }, { 48, 1 }, { 40, 1 },
+                                                      { 64, 16 }, { 48, 16 } };
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      guint n = cases[c].block, a = cases[c].a;
+      int out[64];
+      memset (out, 0, sizeof out);
+      MsLaunch launch = { .kernel = "meet", .entry = meet_entry, .warp_entry = meet_entry,
+                          .n_buffers = 1, .threads = 1 };
+      launch.args = (MsLaunchArgs) { .grid = { 1, 1, 1 }, .block = { n, 1, 1 } };
+      launch.args.buf[0] = out;
+      launch.args.i[0] = a;
+      launch.buffer_names[0] = "out";
+      launch.buffer_bytes[0] = sizeof out;
+      g_autoptr (GError) error = NULL;
+      gboolean ok = ms_emulate (&launch, &error);
+      g_test_message ("block %u, XOR %u: %s", n, a, ok ? "ran" : error->message);
+      if (n % 32 == 16 && a == 16)
+        {
+          g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_DEADLOCK);
+          g_assert_nonnull (strstr (error->message, "not taking part"));
+          continue;
+        }
+      g_assert_no_error (error);
+      for (guint i = 0; i < n; i++)
+        {
+          guint j = i ^ a;
+          int v = (int) i + 1 + (i & 1 ? 100 : 0), w = (int) j + 1 + (j & 1 ? 100 : 0);
+          g_assert_cmpint (out[i], ==, v + w);
+        }
+    }
+  g_assert_cmpuint (ms_emulator_warp_wide_warps (), >, 0);
+}
+
 /* The whole-warp fast path's bounds test: a warp that reads below its
  * buffer, past its end, or across either edge by one lane, in ascending
  * or descending lane order, fails; one that fits, up to either end, runs. */
@@ -796,6 +933,7 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/direct-runs", test_direct_runs);
   g_test_add_func ("/emulator/warp-wide", test_warp_wide);
   g_test_add_func ("/emulator/warp-wide-bounds", test_warp_wide_bounds);
+  g_test_add_func ("/emulator/warp-wide-meet", test_warp_wide_meet);
   g_test_add_func ("/emulator/stride-hint", test_stride_hint);
   g_test_add_func ("/emulator/row-store-same-value", test_row_store_same_value);
   g_test_add_func ("/emulator/shared-arrays-per-launch", test_shared_arrays_per_launch);

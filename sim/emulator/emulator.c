@@ -2193,6 +2193,49 @@ ms_warp_shfl_counted_out (const MsSite *site, unsigned size)
   return 1;
 }
 
+/* The stops at the site of `order` when one of them, run, has not stored
+ * its lanes' records (warp.h, ms_warp_sched_stop_whole): if they are the
+ * whole warp, all from one text of the kernel (one block in_place), the
+ * shuffle is counted here and the warp goes on to shuffle in place; else
+ * those stops go back to store their records (block fill) and stop again
+ * as other shuffles, which the next step runs.  FALSE, and nothing done,
+ * while lanes the shuffle waits for are elsewhere. */
+static gboolean
+stops_whole (MsWarpSched *S, int order, guint32 group, const MsWarpStop *run)
+{
+  /* the full mask: the shuffle waits for every lane that has not ended,
+   * as warp_collective decides */
+  guint32 live = S->barrier_mask;
+  for (guint i = 0; i < S->n_stop; i++)
+    live |= S->stop[i].mask;
+  if ((live & ~group) != 0)
+    return FALSE;
+  gboolean in_place = group == 0xffffffffu && (run->size == 4 || run->size == 8);
+  for (guint i = 0; i < S->n_stop && in_place; i++)
+    {
+      const MsWarpStop *st = &S->stop[i];
+      if (st->order == order && (!st->whole || st->in_place != run->in_place))
+        in_place = FALSE;
+    }
+  if (in_place)
+    warp_counted (cur_worker, run->site, group, 0);
+  guint k = 0;
+  for (guint i = 0; i < S->n_stop; i++)
+    {
+      MsWarpStop *st = &S->stop[i];
+      if (st->order != order || !st->whole)
+        {
+          if (k != i)
+            S->stop[k] = *st;
+          k++;
+          continue;
+        }
+      ms_warp_sched_ready (S, in_place ? st->in_place : st->pc, st->mask);
+    }
+  S->n_stop = k;
+  return TRUE;
+}
+
 /* The stops of the groups: the earliest site's runs for all lanes waiting
  * there (as run_warp picks it), which then go on; a collective that cannot
  * run yet lets a later site run.  FALSE when nothing can run (every lane
@@ -2228,6 +2271,16 @@ ms_warp_sched_step (MsWarpSched *S)
       if (best == G_MAXINT)
         return FALSE;
       MsWarpStop run = S->stop[first];
+      guint w = first;
+      while (w < S->n_stop && !(S->stop[w].order == best && S->stop[w].whole))
+        w++;
+      if (w < S->n_stop)
+        {
+          if (stops_whole (S, best, group, &S->stop[w]))
+            return TRUE;
+          floor = best;   /* lanes it waits for are elsewhere */
+          continue;
+        }
       if (run.kind == MS_K_LD || run.kind == MS_K_ST || run.kind == MS_K_ATOMIC)
         ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind, waiting & ~group);
       else

@@ -74,6 +74,9 @@ typedef struct {
   int pc;
   uint32_t mask;
   uint8_t kind, size, sub;   /* sub: a shuffle's or vote's kind */
+  uint8_t whole;             /* ms_warp_sched_stop_whole's: pc is the block
+                                fill, in_place the whole warp's block */
+  int in_place;
 } MsWarpStop;
 typedef struct {
   int pc;
@@ -293,6 +296,25 @@ ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned 
 {
   S->stop[S->n_stop++] = (MsWarpStop) { site, site->order, pc, mask, (uint8_t) kind,
                                         (uint8_t) size, (uint8_t) sub };
+}
+
+/* The stop of a group at a shuffle of constant arguments (the full mask,
+ * an argument of 0..31, width 32: warp-compile.py) that has not stored its
+ * lanes' records: when the stop runs (ms_warp_sched_step), a whole warp
+ * met there is counted and goes on at in_place, the kernel's block that
+ * shuffles the values' array in place, as a converged warp does; other
+ * lanes go on at fill, the block that stores their records and stops as
+ * any other shuffle.  Spares the records and the general shuffle where a
+ * warp that split rejoins at a shuffle (reduce_shfl's first warp, after
+ * `tid < blockDim.x / 32 ? smem[lane] : 0`).  (The values' array itself
+ * is not passed: a local array whose address escapes keeps gcc from
+ * vectorising the kernel's loops.) */
+static inline void
+ms_warp_sched_stop_whole (MsWarpSched *S, const MsSite *site, unsigned size, uint32_t mask,
+                          int fill, int in_place)
+{
+  S->stop[S->n_stop++] = (MsWarpStop) { site, site->order, fill, mask, MS_K_SHFL, (uint8_t) size,
+                                        0, 1, in_place };
 }
 
 /* A load, store or atomic of the group that runs: when the warp has

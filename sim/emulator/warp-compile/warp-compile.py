@@ -80,8 +80,9 @@ class Block:
         self.index = index
         self.stmts = []     # ("lane", text) or ("uniform", text)
         self.term = None    # ("goto", b) ("branch", cond, t, f) ("stop", ...) ("barrier", ...) ("exit",)
-        # a stop: ("stop", site, kind, size, next block, sub[, (argument, lane
-        # statements)]): the last for a shuffle of constant arguments (shuffle)
+        # a stop: ("stop", site, kind, size, next block, sub[, (argument,
+        # values' array, block after, block fill, block in_place)]): the
+        # last for a shuffle of constant arguments (shuffle)
 
 
 def pure(n):
@@ -294,8 +295,8 @@ class Kernel:
         # constants: the full mask, an argument of 0..31, width 32 (nearly
         # every shuffle): a whole warp reads its results here, from the
         # values' own array, by the closed form of the stop (after
-        # ms_warp_shfl_counted counts it), and only the other groups store
-        # the lanes' values, masks, arguments and widths and stop
+        # ms_warp_shfl_counted counts it), and the other groups stop with
+        # their values in t (ms_warp_sched_stop_whole)
         a_const = self.const_int(arg)
         whole = (self.const_int(mask) == 0xFFFFFFFF and a_const is not None and a_const < 32
                  and (width is None or self.const_int(width) == 32))
@@ -305,10 +306,22 @@ class Kernel:
         if whole:
             # the stop's results come in through the lanes' result words
             # (block nxt); the whole warp's shuffle permutes t in place and
-            # goes straight on to what follows (block after)
+            # goes straight on to what follows (block after).  A group that
+            # is not the whole warp stops without its records: when the
+            # stop runs, a whole warp met there goes on at block in_place,
+            # which shuffles t and goes on after; other lanes go back to
+            # block fill, which stores their records and stops as any
+            # other shuffle (warp.h, ms_warp_sched_stop_whole)
+            site, size = self.site(e), "sizeof (%s[0])" % t
             nxt, after = self.new_block(), self.new_block()
-            self.end(("stop", self.site(e), "MS_K_SHFL", "sizeof (%s[0])" % t, nxt, kind,
-                      (a_const, val_args + lanes_args, t, after)))
+            fill, in_place = self.new_block(), self.new_block()
+            fill.stmts = [("lane", text) for text in val_args + lanes_args]
+            fill.term = ("stop", site, "MS_K_SHFL", size, nxt, kind)
+            in_place.stmts = [("uniform", "ms_warp_shfl_whole (%s, sizeof %s[0], %s, %d);"
+                               % (t, t, kind, a_const))]
+            in_place.term = ("goto", after)
+            self.end(("stop", site, "MS_K_SHFL", size, nxt, kind,
+                      (a_const, t, after, fill, in_place)))
             self.cur = nxt
             self.lane(result)
             self.goto(after)
@@ -905,7 +918,7 @@ class Kernel:
                 # a shuffle of constant arguments: a whole warp runs it here,
                 # in place on its values (warp.h's ms_warp_shfl_whole, the
                 # fiber path's closed form MS_SHFL_SOURCE)
-                a_const, lanes_args, t, after = term[6]
+                a_const, t, after, fill, in_place = term[6]
                 out.append("      if (m == 0xffffffffu && ms_warp_shfl_counted (&%s, %s))"
                            % (term[1], term[3]))
                 out.append("        {")
@@ -913,10 +926,11 @@ class Kernel:
                            % (t, t, term[5], a_const))
                 out.append("          goto B%d;" % after.index)
                 out.append("        }")
-                out.append("      MS_WARP_LANES (m, ms_L,")
-                out.append("        {")
-                out.extend("          " + text for text in lanes_args)
-                out.append("        });")
+                # another group stops with its values left in t (shuffle)
+                out.append("      ms_warp_sched_stop_whole (&S, &%s, %s, m, %d, %d);"
+                           % (term[1], term[3], fill.index, in_place.index))
+                out.append("      continue;")
+                return out
             if term[2] in ("MS_K_LD", "MS_K_ST", "MS_K_ATOMIC"):
                 # a converged warp's access runs here and goes straight on
                 out.append("      if (ms_warp_sched_access (&S, &%s, %s, %s, m, %d))"
