@@ -967,9 +967,10 @@ def main():
            "/* A whole warp's loop that sets a lane array to a constant is a loop,",
            " * not a memset: GCC made those `rep stos`, which starts slowly for 128",
            " * bytes (bench --kernel reduce_shfl 2^22, alternating, least of 30:",
-           " * 0.0527 -> 0.0506 s).  Clang has no such pass. */",
+           " * 0.0527 -> 0.0506 s).  Clang has no such pass.  And functions on",
+           " * 64-byte, loops on 32-byte boundaries, as emulator.c's (its comment). */",
            "#if defined(__GNUC__) && !defined(__clang__)",
-           '#pragma GCC optimize ("no-tree-loop-distribute-patterns")',
+           '#pragma GCC optimize ("no-tree-loop-distribute-patterns", "align-functions=64", "align-loops=32")',
            "#endif", ""]
     # the source's own types (structs, typedefs), which its kernels use
     fake = os.path.join(here, "kernel.h")
