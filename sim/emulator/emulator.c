@@ -2200,6 +2200,28 @@ ms_warp_shfl_counted_out (const MsSite *site, unsigned size)
   return 1;
 }
 
+/* The stops whose lanes are all in `lanes` go on (at their block in_place
+ * if in_place, else at pc), the others stay in their order; lanes that go
+ * on at the same place go on as one group. */
+static void
+stops_go_on (MsWarpSched *S, guint32 lanes, gboolean in_place)
+{
+  guint k = 0;
+  for (guint i = 0; i < S->n_stop; i++)
+    {
+      MsWarpStop *st = &S->stop[i];
+      if ((st->mask & ~lanes) != 0)
+        {
+          if (k != i)   /* in place until the first stop that goes on */
+            S->stop[k] = *st;
+          k++;
+          continue;
+        }
+      ms_warp_sched_ready (S, in_place ? st->in_place : st->pc, st->mask);
+    }
+  S->n_stop = k;
+}
+
 /* The stops at the site of `order` when one of them, run, has not stored
  * its lanes' records (warp.h, ms_warp_sched_stop_whole): if they are the
  * whole warp, all from one text of the kernel (one block in_place), the
@@ -2212,34 +2234,21 @@ stops_whole (MsWarpSched *S, int order, guint32 group, const MsWarpStop *run)
 {
   /* the full mask: the shuffle waits for every lane that has not ended,
    * as warp_collective decides */
-  guint32 live = S->barrier_mask;
+  guint32 live = S->barrier_mask, whole = 0;   /* whole: the lanes of such stops */
   for (guint i = 0; i < S->n_stop; i++)
-    live |= S->stop[i].mask;
+    {
+      live |= S->stop[i].mask;
+      if (S->stop[i].order == order && S->stop[i].whole)
+        whole |= S->stop[i].mask;
+    }
   if ((live & ~group) != 0)
     return FALSE;
-  gboolean in_place = group == 0xffffffffu && (run->size == 4 || run->size == 8);
+  gboolean in_place = whole == 0xffffffffu && (run->size == 4 || run->size == 8);
   for (guint i = 0; i < S->n_stop && in_place; i++)
-    {
-      const MsWarpStop *st = &S->stop[i];
-      if (st->order == order && (!st->whole || st->in_place != run->in_place))
-        in_place = FALSE;
-    }
+    in_place = S->stop[i].in_place == run->in_place;
   if (in_place)
     warp_counted (cur_worker, run->site, group, 0);
-  guint k = 0;
-  for (guint i = 0; i < S->n_stop; i++)
-    {
-      MsWarpStop *st = &S->stop[i];
-      if (st->order != order || !st->whole)
-        {
-          if (k != i)
-            S->stop[k] = *st;
-          k++;
-          continue;
-        }
-      ms_warp_sched_ready (S, in_place ? st->in_place : st->pc, st->mask);
-    }
-  S->n_stop = k;
+  stops_go_on (S, whole, in_place);
   return TRUE;
 }
 
@@ -2300,21 +2309,8 @@ ms_warp_sched_step (MsWarpSched *S)
           warp_counted (cur_worker, run.site, group, waiting & ~group);
         }
       /* the stops run (a __syncwarp's: every stop whose lanes it took)
-       * go on; lanes that go on at the same place go on as one group */
-      guint k = 0;
-      for (guint i = 0; i < S->n_stop; i++)
-        {
-          MsWarpStop *st = &S->stop[i];
-          if ((st->mask & ~group) != 0)
-            {
-              if (k != i)   /* in place until the first stop that ran */
-                S->stop[k] = *st;
-              k++;
-              continue;
-            }
-          ms_warp_sched_ready (S, st->pc, st->mask);
-        }
-      S->n_stop = k;
+       * go on */
+      stops_go_on (S, group, FALSE);
       return TRUE;
     }
 }
