@@ -241,7 +241,7 @@ def main():
           "`launch__waves_per_multiprocessor`, `launch__shared_mem_per_block_static`, block and "
           "grid size, and the shared-memory limit at the carveout the driver chose.\n")
         w("Two things the H100 showed: the driver allocates at least 16 registers per thread "
-          "(ptxas' 10 to 15 are reported as 16; memsim now does the same), and it picks the "
+          "(ptxas' 10 to 15 are reported as 16; memsim does the same), and it picks the "
           "shared-memory carveout itself (`launch__shared_mem_config_size`: 8 KiB for "
           "`transpose_naive`, 100 KiB for the reductions), not the largest one that "
           "`cuda_occupancy.h` assumes by default; so `launch__occupancy_limit_shared_mem` "
