@@ -635,6 +635,8 @@ copy_value (void *dst, const volatile void *src, unsigned size)
         case MS_ATOMIC_AND: nw = (T) ((U) old & (U) v); break;                  \
         case MS_ATOMIC_OR: nw = (T) ((U) old | (U) v); break;                   \
         case MS_ATOMIC_XOR: nw = (T) ((U) old ^ (U) v); break;                  \
+        case MS_ATOMIC_INC: nw = (U) old >= (U) v ? 0 : (T) ((U) old + 1); break; \
+        case MS_ATOMIC_DEC: nw = (U) old == 0 || (U) old > (U) v ? v : (T) ((U) old - 1); break; \
         default: nw = old == c ? v : old; break;                                \
         }                                                                       \
     } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
@@ -2014,6 +2016,49 @@ warp_stop_forever (Worker *W)
 {
   while (W->error != NULL)
     ms_fiber_switch (&W->warp_fiber[W->warp], &W->ctl.sched);
+}
+
+/* For device code (sim/ptx/ptx-warp.h): a warp-wide kernel's failure
+ * (an instruction memsim cannot run), its warp's index, a clock, and its
+ * lanes' local memory (a buffer per warp of the worker, kept for the
+ * next block). */
+void
+ms_ptx_fail (const char *message)
+{
+  Worker *W = cur_worker;
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s: %s",
+                 W->launch->kernel, message);
+  warp_stop_forever (W);
+  g_assert_not_reached ();
+}
+
+unsigned
+ms_ptx_warp_index (void)
+{
+  return cur_worker->warp;
+}
+
+uint64_t
+ms_ptx_clock (void)
+{
+  return cur_worker->ctl.block_ops;
+}
+
+static __thread guint8 *local_mem[1024 / 32];
+static __thread unsigned local_bytes[1024 / 32];
+
+uint8_t *
+ms_ptx_local (unsigned bytes)
+{
+  guint w = cur_worker->warp;
+  if (local_bytes[w] < bytes)
+    {
+      g_free (local_mem[w]);
+      local_mem[w] = g_malloc0 ((gsize) bytes * 32);
+      local_bytes[w] = bytes;
+    }
+  return local_mem[w];
 }
 
 /* The running warp has used its budget: the other warps run now.  They

@@ -35,6 +35,7 @@ typedef struct {
   void *buf[MS_MAX_BUFFERS];  /* device (GPU) or host (CPU) buffer pointers */
   long long i[MS_MAX_ARGS];   /* integer parameters */
   double f[MS_MAX_ARGS];      /* floating-point parameters */
+  const void *params;         /* a PTX kernel's parameter block (sim/ptx), else NULL */
 } MsLaunchArgs;
 
 #ifdef __CUDACC__
@@ -148,6 +149,7 @@ extern MS_TLS MsBlockInfo ms_block;
 enum {
   MS_ATOMIC_ADD, MS_ATOMIC_SUB, MS_ATOMIC_MIN, MS_ATOMIC_MAX,
   MS_ATOMIC_EXCH, MS_ATOMIC_CAS, MS_ATOMIC_AND, MS_ATOMIC_OR, MS_ATOMIC_XOR,
+  MS_ATOMIC_INC, MS_ATOMIC_DEC,   /* atomicInc/Dec: wrap at the operand (PTX atom.inc/dec) */
 };
 enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE };
 enum { MS_SHFL_IDX, MS_SHFL_UP, MS_SHFL_DOWN, MS_SHFL_XOR };

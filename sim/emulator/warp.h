@@ -54,6 +54,15 @@ void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp 
                      uint32_t others);
 
 
+/* For device code (sim/ptx): fails the launch (an instruction memsim
+ * cannot run; the message names it); the running warp's local memory,
+ * 32 lanes of `bytes` each; its index in the block; a clock that moves
+ * (the block's warp-level instructions so far). */
+void ms_ptx_fail (const char *message) __attribute__ ((noreturn));
+uint8_t *ms_ptx_local (unsigned bytes);
+unsigned ms_ptx_warp_index (void);
+uint64_t ms_ptx_clock (void);
+
 /* A warp-wide build's kernels (warp-compile.py's output), by name. */
 typedef struct {
   const char *name;

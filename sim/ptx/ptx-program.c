@@ -1,0 +1,304 @@
+/* ptx-program.c - a program's PTX modules made runnable: read (ptx-read.c),
+ * translated to one C file (ptx-translate.c), compiled by the host
+ * compiler into a shared object cached by the hash of its C text and the
+ * headers it includes, loaded, and a kernel descriptor made per entry.
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "ptx-program.h"
+#include "ptx-translate.h"
+#include "ptx.h"
+#include "user-build.h"
+
+struct MsPtxProgram {
+  GPtrArray *modules;        /* MsPtxModule * */
+  GArray *kernels;           /* MsPtxKernel */
+  GPtrArray *owned;          /* what the kernels point to */
+  GArray *globals;           /* MsPtxGlobal */
+  GPtrArray *global_slots;   /* uint8_t ** in the build, per global */
+  void *dl;
+};
+
+/* The headers the generated C includes, from memsim's source tree. */
+static const char *const include_dirs[] = { "sim/ptx", "sim/emulator", "sim/stream", NULL };
+
+static gboolean
+compile (const char *c_path, const char *so_path, GError **error)
+{
+  const char *cc = g_getenv ("MEMSIM_CC");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  char *path = g_find_program_in_path (cc && *cc ? cc : "cc");
+  if (path == NULL)
+    path = g_find_program_in_path ("gcc");
+  if (path == NULL)
+    {
+      g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER,
+                   "no C compiler found for the device code: install gcc or set MEMSIM_CC");
+      return FALSE;
+    }
+  g_ptr_array_add (argv, path);
+  const char *flags[] = { "-std=gnu11", "-O2", "-fPIC", "-shared", "-w", "-fno-strict-aliasing",
+                          "-fno-math-errno", "-DMS_PTX_BUILD=1", NULL };
+  for (const char *const *f = flags; *f; f++)
+    g_ptr_array_add (argv, g_strdup (*f));
+  for (const char *const *d = include_dirs; *d; d++)
+    g_ptr_array_add (argv, g_strdup_printf ("-I%s/%s", MEMSIM_SRCDIR, *d));
+  g_ptr_array_add (argv, g_strdup_printf ("-I%s", MEMSIM_BUILDDIR));
+  g_auto (GStrv) glib = g_strsplit (MS_GLIB_CFLAGS, " ", -1);
+  for (char **g = glib; *g; g++)
+    if (**g)
+      g_ptr_array_add (argv, g_strdup (*g));
+  g_ptr_array_add (argv, g_strdup (c_path));
+  g_ptr_array_add (argv, g_strdup ("-o"));
+  g_ptr_array_add (argv, g_strdup (so_path));
+  g_ptr_array_add (argv, g_strdup ("-lm"));
+  g_ptr_array_add (argv, NULL);
+  g_autofree char *err = NULL;
+  g_autoptr (GError) run_error = NULL;
+  if (!ms_user_build_run ((const char *const *) argv->pdata, NULL, &err, &run_error))
+    {
+      if (run_error != NULL)
+        g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER,
+                     "cannot run the C compiler for the device code: %s (set MEMSIM_CC)",
+                     run_error->message);
+      else
+        {
+          g_auto (GStrv) lines = g_strsplit (err ? err : "", "\n", -1);
+          const char *first = "";
+          for (char **l = lines; *l; l++)
+            if (strstr (*l, "error") != NULL)
+              {
+                first = *l;
+                break;
+              }
+          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER,
+                       "the C compiler failed on memsim's translation of the device code "
+                       "(%s): %s; this is a memsim bug, please report it", c_path, first);
+        }
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+ms_ptx_program_free (MsPtxProgram *p)
+{
+  if (p == NULL)
+    return;
+  g_ptr_array_unref (p->modules);
+  g_array_unref (p->kernels);
+  g_ptr_array_unref (p->owned);
+  g_array_unref (p->globals);
+  g_ptr_array_unref (p->global_slots);
+  /* the build stays loaded: launches may still refer to its sites */
+  g_free (p);
+}
+
+static char *
+kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
+{
+  for (guint k = 0; k < f->insns->len; k++)
+    {
+      const MsPtxInsn *i = &g_array_index (f->insns, MsPtxInsn, k);
+      if (i->file > 0 && (guint) i->file < m->files->len
+          && g_ptr_array_index (m->files, i->file) != NULL)
+        return g_strdup (g_ptr_array_index (m->files, i->file));
+    }
+  return g_strdup (m->path);
+}
+
+MsPtxProgram *
+ms_ptx_program_load (const char *const *ptx_files, GError **error)
+{
+  g_autoptr (GString) c = g_string_new (NULL);
+  g_string_append (c, "/* memsim: device code translated from PTX (sim/ptx/ptx-translate.c) */\n"
+                      "#define MS_KERNEL_SOURCE 1\n#include \"ptx-warp.h\"\n"
+                      "#if defined(__GNUC__) && !defined(__clang__)\n"
+                      "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
+                      "#endif\n\n");
+  MsPtxProgram *p = g_new0 (MsPtxProgram, 1);
+  p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
+  p->kernels = g_array_new (FALSE, TRUE, sizeof (MsPtxKernel));
+  p->owned = g_ptr_array_new_with_free_func (g_free);
+  p->globals = g_array_new (FALSE, TRUE, sizeof (MsPtxGlobal));
+  p->global_slots = g_ptr_array_new ();
+  for (guint k = 0; ptx_files[k]; k++)
+    {
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      g_autoptr (GError) read_error = NULL;
+      if (!g_file_get_contents (ptx_files[k], &text, &len, &read_error))
+        {
+          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_SYNTAX, "%s", read_error->message);
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      MsPtxModule *m = ms_ptx_read (ptx_files[k], text, len, error);
+      if (m == NULL || !ms_ptx_translate (m, k, c, error))
+        {
+          ms_ptx_module_free (m);
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      g_ptr_array_add (p->modules, m);
+    }
+
+  /* the build, by the hash of its text and of the headers it includes */
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
+  const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/warp.h", "sim/emulator/lane.h",
+                            "sim/emulator/kernel.h", "sim/emulator/direct.h",
+                            "sim/emulator/fiber.h", "sim/stream/site.h",
+                            "sim/stream/cpu-clones.h", NULL };
+  for (const char *const *h = headers; *h; h++)
+    {
+      g_autofree char *path = g_build_filename (MEMSIM_SRCDIR, *h, NULL);
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      if (g_file_get_contents (path, &text, &len, NULL))
+        g_checksum_update (sum, (const guchar *) text, (gssize) len);
+    }
+  g_autofree char *cache = ms_user_build_cache_dir ();
+  if (g_mkdir_with_parents (cache, 0755) != 0)
+    {
+      g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER, "cannot create %s: %s", cache,
+                   g_strerror (errno));
+      ms_ptx_program_free (p);
+      return NULL;
+    }
+  g_autofree char *name = g_strndup (g_checksum_get_string (sum), 24);
+  g_autofree char *so_name = g_strconcat ("ptx-", name, ".so", NULL);
+  g_autofree char *so_path = g_build_filename (cache, so_name, NULL);
+  if (!g_file_test (so_path, G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *c_name = g_strconcat ("ptx-", name, ".c", NULL);
+      g_autofree char *c_path = g_build_filename (cache, c_name, NULL);
+      g_autofree char *tmp = g_strconcat (so_path, ".tmp", NULL);
+      if (!g_file_set_contents (c_path, c->str, (gssize) c->len, error)
+          || !compile (c_path, tmp, error))
+        {
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      if (g_rename (tmp, so_path) != 0)
+        {
+          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER, "cannot write %s: %s",
+                       so_path, g_strerror (errno));
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+    }
+  p->dl = dlopen (so_path, RTLD_NOW | RTLD_LOCAL);
+  if (p->dl == NULL)
+    {
+      g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "cannot load %s: %s", so_path,
+                   dlerror ());
+      ms_ptx_program_free (p);
+      return NULL;
+    }
+
+  /* the kernels and the variables */
+  for (guint mi = 0; mi < p->modules->len; mi++)
+    {
+      const MsPtxModule *m = g_ptr_array_index (p->modules, mi);
+      for (guint vi = 0; vi < m->vars->len; vi++)
+        {
+          const MsPtxVar *v = &g_array_index (m->vars, MsPtxVar, vi);
+          if (v->space != MS_PTX_SPACE_GLOBAL && v->space != MS_PTX_SPACE_CONST)
+            continue;
+          g_autofree char *sym = g_strdup_printf ("ms_ptx_g_%u_%u", mi, vi);
+          gpointer slot = dlsym (p->dl, sym);
+          if (slot == NULL)
+            continue;
+          MsPtxGlobal g = { v->name, v->size, MAX (v->align, 1), v->space == MS_PTX_SPACE_CONST,
+                            v->init };
+          if (v->external)
+            {
+              /* another module defines it; its slot is bound by name too */
+              g_ptr_array_add (p->global_slots, slot);
+              g.size = 0;
+              g_array_append_val (p->globals, g);
+              continue;
+            }
+          g_ptr_array_add (p->global_slots, slot);
+          g_array_append_val (p->globals, g);
+        }
+      for (guint fi = 0; fi < m->funcs->len; fi++)
+        {
+          const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
+          if (!f->entry || !f->defined)
+            continue;
+          g_autofree char *sym = g_strdup_printf ("ms_ptx_k_%u_%u", mi, fi);
+          gpointer fn = dlsym (p->dl, sym);
+          if (fn == NULL)
+            {
+              g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "%s has no %s", so_path, sym);
+              ms_ptx_program_free (p);
+              return NULL;
+            }
+          MsKernel *k = g_new0 (MsKernel, 1);
+          g_ptr_array_add (p->owned, k);
+          k->name = f->name;
+          k->family = "user";
+          k->origin = "your program";
+          k->description = "device code compiled by nvcc";
+          char *file = kernel_file (m, f);
+          g_ptr_array_add (p->owned, file);
+          k->source = file;
+          k->block[0] = k->block[1] = k->block[2] = 1;
+          k->external = TRUE;
+          k->warp_entry = (MsEntryFn) fn;
+          MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
+          g_ptr_array_add (p->owned, params);
+          guint end = 0;
+          for (guint a = 0; a < f->params->len; a++)
+            {
+              const MsPtxVar *v = &g_array_index (f->params, MsPtxVar, a);
+              params[a].name = v->name;
+              params[a].offset = ms_ptx_param_layout (f, a, &params[a].size, &params[a].align);
+              end = params[a].offset + params[a].size;
+            }
+          MsPtxKernel pk = { f->name, k, f->params->len, params, end,
+                             ms_ptx_static_shared (m, f) };
+          g_array_append_val (p->kernels, pk);
+        }
+    }
+  return p;
+}
+
+const MsPtxKernel *
+ms_ptx_program_kernel (MsPtxProgram *p, const char *name)
+{
+  for (guint k = 0; k < p->kernels->len; k++)
+    {
+      const MsPtxKernel *pk = &g_array_index (p->kernels, MsPtxKernel, k);
+      if (strcmp (pk->name, name) == 0)
+        return pk;
+    }
+  return NULL;
+}
+
+const MsPtxGlobal *
+ms_ptx_program_globals (MsPtxProgram *p, guint *n)
+{
+  *n = p->globals->len;
+  return (const MsPtxGlobal *) p->globals->data;
+}
+
+gboolean
+ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device)
+{
+  gboolean found = FALSE;
+  for (guint k = 0; k < p->globals->len; k++)
+    if (strcmp (g_array_index (p->globals, MsPtxGlobal, k).name, name) == 0)
+      {
+        *(uint8_t **) g_ptr_array_index (p->global_slots, k) = device;
+        found = TRUE;
+      }
+  return found;
+}

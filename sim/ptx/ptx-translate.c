@@ -1,0 +1,1892 @@
+/* ptx-translate.c - a PTX module (ptx.h) to warp-wide C (ptx-warp.h).
+ *
+ * Each .entry becomes `void ms_ptx_k_M_K (const MsLaunchArgs *L)`, run by
+ * the emulator once per warp (MsLaunch.warp_entry).  Its registers are
+ * arrays of 32 lanes; its code is cut into blocks that end at a memory
+ * instruction, a collective, a barrier, a branch or a label, and a block
+ * runs for a group of lanes as one loop over them (MS_WARP_LANES), as
+ * sim/emulator/warp.h's scheduler expects.  Every global or shared memory
+ * instruction is one stop of the group: one warp record, its site the
+ * instruction's source line (.loc) and its order the instruction's place
+ * in the PTX, which is also the order in which waiting groups go first
+ * (reconvergence by program order).  Parameters, constants and local
+ * memory are read directly: no record (the GPU's counters that memsim
+ * models do not count them).
+ *
+ * What the engine does not run (texture fetches, calls, ...) becomes a
+ * call of ms_ptx_fail naming the instruction and its source line: the
+ * kernel fails when it reaches it, other kernels of the program run.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "ptx-translate.h"
+
+typedef struct {
+  char kind;    /* 'u' 's' 'b' 'f' 'p' (pred), 0: none */
+  guint bits;
+} Ty;
+
+typedef struct {
+  GString *o;
+  const MsPtxModule *m;
+  const MsPtxFunc *f;
+  guint mod, fn;
+  GHashTable *labels;       /* label -> insn index */
+  GHashTable *starts;       /* insn index -> TRUE: a block starts there */
+  guint n;                  /* instructions */
+  MsPtxInsn **ins;          /* without the labels */
+  GString *body;            /* the lane loop being made */
+  GString *fail;            /* first unsupported instruction's message */
+  guint n_sites;
+  GHashTable *shared_off;   /* shared variable name -> offset + 1 */
+  guint shared_static;      /* bytes */
+  const char *dyn_name;     /* the extern .shared array, or NULL */
+  guint dyn_align;
+  GHashTable *local_off;    /* local variable name -> offset + 1 */
+  guint local_bytes;
+  GHashTable *param_off;    /* parameter name -> offset + 1 */
+  GHashTable *used_regs;    /* reg index -> TRUE: read somewhere */
+  GString *sites;           /* the function's MsSite definitions */
+  GString *reds;            /* its atomics that are reductions (RED) */
+  guint32 *completions;     /* per insn: it has a completion block */
+} Tr;
+
+/* ------------------------------------------------------------ types */
+
+static Ty
+ty_parse (const char *t)
+{
+  Ty y = { 0, 0 };
+  guint s = ms_ptx_type_size (t);
+  if (s == 0)
+    return y;
+  if (strcmp (t, "pred") == 0)
+    return (Ty) { 'p', 1 };
+  y.bits = s * 8;
+  y.kind = t[0] == 'f' ? 'f' : t[0] == 's' ? 's' : t[0] == 'u' ? 'u' : 'b';
+  if (strcmp (t, "f16x2") == 0 || strcmp (t, "bf16x2") == 0 || strcmp (t, "bf16") == 0
+      || strcmp (t, "tf32") == 0)
+    y.kind = 'b';   /* raw bits: what the engine moves, never computes */
+  return y;
+}
+
+/* The instruction's last type modifier (or the n-th from the end). */
+static Ty
+ty_of (const MsPtxInsn *i, int nth_from_end)
+{
+  int n = 0;
+  for (char **p = i->mods; p && *p; p++)
+    n++;
+  for (int k = n - 1; k >= 0; k--)
+    {
+      Ty y = ty_parse (i->mods[k]);
+      if (y.kind && nth_from_end-- == 0)
+        return y;
+    }
+  return (Ty) { 0, 0 };
+}
+
+static const char *
+ctype (Ty t)
+{
+  if (t.kind == 'p')
+    return "uint8_t";
+  if (t.kind == 'f')
+    return t.bits == 64 ? "double" : t.bits == 32 ? "float" : "float";
+  static const char *u[] = { "uint8_t", "uint16_t", "uint32_t", "uint64_t" };
+  static const char *s[] = { "int8_t", "int16_t", "int32_t", "int64_t" };
+  int k = t.bits == 8 ? 0 : t.bits == 16 ? 1 : t.bits == 32 ? 2 : 3;
+  return t.kind == 's' ? s[k] : u[k];
+}
+
+static const char *
+utype (guint bits)
+{
+  return bits <= 8 ? "uint8_t" : bits <= 16 ? "uint16_t" : bits <= 32 ? "uint32_t" : "uint64_t";
+}
+
+static const char *
+stype (guint bits)
+{
+  return bits <= 8 ? "int8_t" : bits <= 16 ? "int16_t" : bits <= 32 ? "int32_t" : "int64_t";
+}
+
+static guint
+reg_bits (const MsPtxReg *r)
+{
+  return r->cls == MS_PTX_PRED ? 1 : r->cls == MS_PTX_B16 ? 16 : r->cls == MS_PTX_B32 ? 32 : 64;
+}
+
+/* ------------------------------------------------------------ messages */
+
+static void
+unsupported (Tr *t, const MsPtxInsn *i, const char *what)
+{
+  if (t->fail->len > 0)
+    return;
+  const char *file = i->file > 0 && (guint) i->file < t->m->files->len
+                       ? g_ptr_array_index (t->m->files, i->file) : NULL;
+  g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+  GString *w = g_string_new (i->op);
+  for (char **p = i->mods; p && *p; p++)
+    g_string_append_printf (w, ".%s", *p);
+  if (base != NULL)
+    g_string_append_printf (t->fail, "%s:%d: ", base, i->line);
+  g_string_append_printf (t->fail, "memsim cannot run the PTX instruction '%s' (%s; %s line %d)",
+                          w->str, what, t->m->path, i->ptx_line);
+  g_string_free (w, TRUE);
+}
+
+static void
+c_string (GString *o, const char *s)
+{
+  g_string_append_c (o, '"');
+  for (; *s; s++)
+    {
+      if (*s == '"' || *s == '\\')
+        g_string_append_c (o, '\\');
+      if ((guchar) *s < 32)
+        g_string_append_printf (o, "\\%03o", (guchar) *s);
+      else
+        g_string_append_c (o, *s);
+    }
+  g_string_append_c (o, '"');
+}
+
+/* ------------------------------------------------------------ operands */
+
+static char *
+reg_ref (Tr *t, int r)
+{
+  (void) t;
+  return g_strdup_printf ("R%d[L]", r);
+}
+
+/* A special register's value (lane L) as uint32_t or uint64_t. */
+static char *
+special (Tr *t, const MsPtxInsn *i, const char *s)
+{
+  static const char *dims[] = { "x", "y", "z" };
+  for (int d = 0; d < 3; d++)
+    {
+      char b[32];
+      g_snprintf (b, sizeof b, "%%tid.%s", dims[d]);
+      if (strcmp (s, b) == 0)
+        return g_strdup_printf ("((uint32_t) ms_warp.tid[%d][L])", d);
+      g_snprintf (b, sizeof b, "%%ntid.%s", dims[d]);
+      if (strcmp (s, b) == 0)
+        return g_strdup_printf ("((uint32_t) blockDim.%s)", dims[d]);
+      g_snprintf (b, sizeof b, "%%ctaid.%s", dims[d]);
+      if (strcmp (s, b) == 0)
+        return g_strdup_printf ("((uint32_t) blockIdx.%s)", dims[d]);
+      g_snprintf (b, sizeof b, "%%nctaid.%s", dims[d]);
+      if (strcmp (s, b) == 0)
+        return g_strdup_printf ("((uint32_t) gridDim.%s)", dims[d]);
+    }
+  if (strcmp (s, "%laneid") == 0)
+    return g_strdup ("((uint32_t) L)");
+  if (strcmp (s, "%warpid") == 0)
+    return g_strdup ("((uint32_t) ms_ptx_warp_index ())");
+  if (strcmp (s, "%nwarpid") == 0)
+    return g_strdup ("((uint32_t) 64)");
+  if (strcmp (s, "%lanemask_eq") == 0)
+    return g_strdup ("((uint32_t) 1u << L)");
+  if (strcmp (s, "%lanemask_lt") == 0)
+    return g_strdup ("(((uint32_t) 1u << L) - 1u)");
+  if (strcmp (s, "%lanemask_le") == 0)
+    return g_strdup ("((uint32_t) (((uint64_t) 2 << L) - 1u))");
+  if (strcmp (s, "%lanemask_gt") == 0)
+    return g_strdup ("((uint32_t) ~(uint32_t) (((uint64_t) 2 << L) - 1u))");
+  if (strcmp (s, "%lanemask_ge") == 0)
+    return g_strdup ("((uint32_t) ~(((uint32_t) 1u << L) - 1u))");
+  if (strcmp (s, "%clock") == 0 || strcmp (s, "%clock_hi") == 0)
+    return g_strdup ("((uint32_t) ms_ptx_clock ())");
+  if (strcmp (s, "%clock64") == 0 || strcmp (s, "%globaltimer") == 0)
+    return g_strdup ("((uint64_t) ms_ptx_clock ())");
+  if (strcmp (s, "%smid") == 0 || strncmp (s, "%envreg", 7) == 0)
+    return g_strdup ("((uint32_t) 0)");
+  if (strcmp (s, "%nsmid") == 0)
+    return g_strdup ("((uint32_t) 132)");
+  if (strcmp (s, "%dynamic_smem_size") == 0)
+    return g_strdup ("((uint32_t) ms_ptx_dyn_bytes)");
+  unsupported (t, i, "a special register memsim does not know");
+  return g_strdup ("0");
+}
+
+static int
+module_var (const Tr *t, const char *name)
+{
+  for (guint k = 0; k < t->m->vars->len; k++)
+    if (strcmp (g_array_index (t->m->vars, MsPtxVar, k).name, name) == 0)
+      return (int) k;
+  return -1;
+}
+
+/* The address a symbol stands for (uint64_t): a shared variable's offset
+ * in the block's window, a local one's in the lane's local memory, a
+ * parameter's host address, a module variable's host address. */
+static char *
+sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
+{
+  gpointer v;
+  if ((v = g_hash_table_lookup (t->shared_off, sym)) != NULL)
+    return g_strdup_printf ("((uint64_t) %u + (uint64_t) (%" G_GINT64_FORMAT "))",
+                            GPOINTER_TO_UINT (v) - 1, off);
+  if (t->dyn_name && strcmp (sym, t->dyn_name) == 0)
+    return g_strdup_printf ("((uint64_t) ms_ptx_dyn_off + (uint64_t) (%" G_GINT64_FORMAT "))",
+                            off);
+  if ((v = g_hash_table_lookup (t->local_off, sym)) != NULL)
+    return g_strdup_printf ("((uint64_t) %u + (uint64_t) (%" G_GINT64_FORMAT "))",
+                            GPOINTER_TO_UINT (v) - 1, off);
+  if ((v = g_hash_table_lookup (t->param_off, sym)) != NULL)
+    return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_P + %u + (%" G_GINT64_FORMAT ")))",
+                            GPOINTER_TO_UINT (v) - 1, off);
+  int g = module_var (t, sym);
+  if (g >= 0)
+    return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_ptx_g_%u_%d + (%" G_GINT64_FORMAT ")))",
+                            t->mod, g, off);
+  unsupported (t, i, "a symbol memsim does not know");
+  return g_strdup ("0");
+}
+
+/* Operand k of i read as type y, for lane L. */
+static char *
+rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
+{
+  if (k >= i->n_opd)
+    {
+      unsupported (t, i, "an operand is missing");
+      return g_strdup ("0");
+    }
+  const MsPtxOperand *o = &i->opd[k];
+  switch (o->kind)
+    {
+    case MS_PTX_OPD_REG:
+      {
+        const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, o->reg);
+        g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->reg));
+        g_autofree char *raw = reg_ref (t, o->reg);
+        if (y.kind == 'p')
+          return g_strdup_printf (o->neg ? "(!%s)" : "(%s != 0)", raw);
+        if (y.kind == 'f' && y.bits == 32)
+          return g_strdup_printf ("ms_f32 ((uint32_t) %s)", raw);
+        if (y.kind == 'f' && y.bits == 64)
+          return g_strdup_printf ("ms_f64 ((uint64_t) %s)", raw);
+        if (y.kind == 'f' && y.bits == 16)
+          return g_strdup_printf ("ms_f16_f32 ((uint16_t) %s)", raw);
+        if (r->cls == MS_PTX_PRED)
+          return g_strdup_printf ("((%s) (%s%s))", ctype (y), o->neg ? "!" : "", raw);
+        return g_strdup_printf ("((%s) %s)", ctype (y), raw);
+      }
+    case MS_PTX_OPD_IMM:
+      if (y.kind == 'f')
+        return g_strdup_printf ("((%s) %" G_GINT64_FORMAT ")", ctype (y), o->imm);
+      if (y.kind == 'p')
+        return g_strdup (o->imm ? "1" : "0");
+      return g_strdup_printf ("((%s) INT64_C (%" G_GINT64_FORMAT "))", ctype (y), o->imm);
+    case MS_PTX_OPD_FIMM:
+      if (y.kind == 'f' && y.bits == 64)
+        {
+          guint64 b;
+          memcpy (&b, &o->fimm, 8);
+          return g_strdup_printf ("ms_f64 (UINT64_C (0x%016" G_GINT64_MODIFIER "x))", b);
+        }
+      if (y.kind == 'f')
+        {
+          float f = (float) o->fimm;
+          guint32 b;
+          memcpy (&b, &f, 4);
+          return g_strdup_printf ("ms_f32 (0x%08xu)", b);
+        }
+      {
+        /* bits of a float immediate given to an integer-typed mov */
+        if (y.bits == 64)
+          {
+            guint64 b;
+            memcpy (&b, &o->fimm, 8);
+            return g_strdup_printf ("UINT64_C (0x%016" G_GINT64_MODIFIER "x)", b);
+          }
+        float f = (float) o->fimm;
+        guint32 b;
+        memcpy (&b, &f, 4);
+        return g_strdup_printf ("((%s) 0x%08xu)", ctype (y), b);
+      }
+    case MS_PTX_OPD_SPECIAL:
+      {
+        g_autofree char *s = special (t, i, o->sym);
+        return g_strdup_printf ("((%s) %s)", ctype (y), s);
+      }
+    case MS_PTX_OPD_SYM:
+      {
+        g_autofree char *a = sym_addr (t, i, o->sym, o->imm);
+        return g_strdup_printf ("((%s) %s)", ctype (y), a);
+      }
+    default:
+      unsupported (t, i, "an operand of a kind this instruction does not take");
+      return g_strdup ("0");
+    }
+}
+
+/* Writes `value` (of type y) to register operand k (lane L). */
+static void
+wr_reg (Tr *t, const MsPtxInsn *i, int reg, Ty y, const char *value)
+{
+  if (reg < 0)
+    return;   /* _ */
+  const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, reg);
+  guint bits = reg_bits (r);
+  g_autofree char *dst = reg_ref (t, reg);
+  if (r->cls == MS_PTX_PRED)
+    g_string_append_printf (t->body, "%s = (uint8_t) ((%s) != 0);\n", dst, value);
+  else if (y.kind == 'f' && y.bits == 32)
+    g_string_append_printf (t->body, "%s = (%s) ms_b32 ((float) (%s));\n", dst, utype (bits),
+                            value);
+  else if (y.kind == 'f' && y.bits == 64)
+    g_string_append_printf (t->body, "%s = (%s) ms_b64 ((double) (%s));\n", dst, utype (bits),
+                            value);
+  else if (y.kind == 'f' && y.bits == 16)
+    g_string_append_printf (t->body, "%s = (%s) ms_f32_f16 ((float) (%s));\n", dst, utype (bits),
+                            value);
+  else
+    g_string_append_printf (t->body, "%s = (%s) (%s) (%s);\n", dst, utype (bits),
+                            y.kind == 's' ? stype (y.bits) : utype (y.bits), value);
+  (void) i;
+}
+
+static void
+wr (Tr *t, const MsPtxInsn *i, guint k, Ty y, const char *value)
+{
+  if (k >= i->n_opd)
+    {
+      unsupported (t, i, "an operand is missing");
+      return;
+    }
+  const MsPtxOperand *o = &i->opd[k];
+  if (o->kind == MS_PTX_OPD_SINK)
+    return;
+  if (o->kind != MS_PTX_OPD_REG)
+    {
+      unsupported (t, i, "its destination is not a register");
+      return;
+    }
+  wr_reg (t, i, o->reg, y, value);
+}
+
+/* ------------------------------------------------------------ ALU */
+
+static const char *
+int_cmp (const char *c, gboolean is_signed)
+{
+  (void) is_signed;
+  if (!strcmp (c, "eq")) return "==";
+  if (!strcmp (c, "ne")) return "!=";
+  if (!strcmp (c, "lt") || !strcmp (c, "lo")) return "<";
+  if (!strcmp (c, "le") || !strcmp (c, "ls")) return "<=";
+  if (!strcmp (c, "gt") || !strcmp (c, "hi")) return ">";
+  if (!strcmp (c, "ge") || !strcmp (c, "hs")) return ">=";
+  return NULL;
+}
+
+/* A comparison of a and b (type y) as PTX's cmp names it. */
+static char *
+compare (Tr *t, const MsPtxInsn *i, const char *c, Ty y, const char *a, const char *b)
+{
+  if (y.kind == 'f')
+    {
+      gboolean unordered = strlen (c) == 3 && c[2] == 'u' && strcmp (c, "num") != 0;
+      char base[3] = { c[0], c[1], 0 };
+      if (!strcmp (c, "num"))
+        return g_strdup_printf ("(!isnan (%s) && !isnan (%s))", a, b);
+      if (!strcmp (c, "nan"))
+        return g_strdup_printf ("(isnan (%s) || isnan (%s))", a, b);
+      const char *op = int_cmp (base, FALSE);
+      if (op == NULL)
+        {
+          unsupported (t, i, "an unknown comparison");
+          return g_strdup ("0");
+        }
+      if (unordered)
+        return g_strdup_printf ("(isnan (%s) || isnan (%s) || (%s) %s (%s))", a, b, a, op, b);
+      if (!strcmp (base, "ne"))
+        return g_strdup_printf ("(!isnan (%s) && !isnan (%s) && (%s) != (%s))", a, b, a, b);
+      return g_strdup_printf ("((%s) %s (%s))", a, op, b);
+    }
+  const char *op = int_cmp (c, y.kind == 's');
+  if (op == NULL)
+    {
+      unsupported (t, i, "an unknown comparison");
+      return g_strdup ("0");
+    }
+  /* lo/ls/hi/hs compare unsigned whatever the type */
+  if (!strcmp (c, "lo") || !strcmp (c, "ls") || !strcmp (c, "hi") || !strcmp (c, "hs"))
+    return g_strdup_printf ("((%s) (%s) %s (%s) (%s))", utype (y.bits), a, op, utype (y.bits), b);
+  return g_strdup_printf ("((%s) %s (%s))", a, op, b);
+}
+
+static const char *
+cmp_mod (const MsPtxInsn *i)
+{
+  static const char *cmps[] = { "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+                                "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL };
+  for (char **p = i->mods; p && *p; p++)
+    for (int k = 0; cmps[k]; k++)
+      if (strcmp (*p, cmps[k]) == 0)
+        return *p;
+  return NULL;
+}
+
+static const char *
+bool_mod (const MsPtxInsn *i)
+{
+  for (char **p = i->mods; p && *p; p++)
+    if (!strcmp (*p, "and") || !strcmp (*p, "or") || !strcmp (*p, "xor"))
+      return *p;
+  return NULL;
+}
+
+static const char *
+c_bool (const char *b)
+{
+  return !strcmp (b, "and") ? "&&" : !strcmp (b, "or") ? "||" : "!=";
+}
+
+/* Integer arithmetic that wraps, as the GPU's: in the unsigned type. */
+static char *
+wrap (Ty y, const char *a, const char *op, const char *b)
+{
+  return g_strdup_printf ("((%s) ((%s) (%s) %s (%s) (%s)))", ctype (y), utype (y.bits), a, op,
+                          utype (y.bits), b);
+}
+
+/* Operand k as type y if it is a value (else NULL, without a complaint:
+ * the instruction may not have it). */
+static char *
+opt_rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
+{
+  if (k >= i->n_opd || y.kind == 0)
+    return NULL;
+  MsPtxOpdKind kd = i->opd[k].kind;
+  if (kd != MS_PTX_OPD_REG && kd != MS_PTX_OPD_IMM && kd != MS_PTX_OPD_FIMM
+      && kd != MS_PTX_OPD_SPECIAL && kd != MS_PTX_OPD_SYM)
+    return NULL;
+  return rd (t, i, k, y);
+}
+
+/* A lane statement of an arithmetic or logic instruction; FALSE if it is
+ * none the engine knows. */
+static gboolean
+alu (Tr *t, const MsPtxInsn *i)
+{
+  Ty y = ty_of (i, 0);
+  const char *op = i->op;
+  g_autofree char *a = opt_rd (t, i, 1, y), *b = opt_rd (t, i, 2, y), *c = opt_rd (t, i, 3, y);
+  g_autofree char *v = NULL;
+#define A (a ? a : "0")
+#define B (b ? b : "0")
+#define C (c ? c : "0")
+  if (!strcmp (op, "mov"))
+    {
+      if (i->n_opd == 2 && i->opd[0].kind == MS_PTX_OPD_VEC)
+        {
+          /* unpack: mov.b64 {lo, hi}, %rd */
+          g_autofree char *src = rd (t, i, 1, (Ty) { 'u', y.bits });
+          guint n = (guint) i->opd[0].n_vec, part = y.bits / n;
+          for (guint k = 0; k < n; k++)
+            {
+              g_autofree char *e = g_strdup_printf ("(%s) ((%s) >> %u)", utype (part), src,
+                                                    k * part);
+              wr_reg (t, i, i->opd[0].vec[k], (Ty) { 'u', part }, e);
+            }
+          return TRUE;
+        }
+      if (i->n_opd == 2 && i->opd[1].kind == MS_PTX_OPD_VEC)
+        {
+          guint n = (guint) i->opd[1].n_vec, part = y.bits / n;
+          GString *e = g_string_new ("(");
+          for (guint k = 0; k < n; k++)
+            {
+              int r = i->opd[1].vec[k];
+              if (r < 0)
+                continue;
+              g_hash_table_add (t->used_regs, GINT_TO_POINTER (r));
+              g_string_append_printf (e, "%s((%s) (%s) R%d[L] << %u)", k ? " | " : "",
+                                      utype (y.bits), utype (part), r, k * part);
+            }
+          g_string_append_c (e, ')');
+          wr (t, i, 0, (Ty) { 'u', y.bits }, e->str);
+          g_string_free (e, TRUE);
+          return TRUE;
+        }
+      if (y.kind == 'p')
+        wr (t, i, 0, y, A);
+      else
+        {
+          /* bits move unchanged whatever the type */
+          Ty raw = { 'u', y.bits };
+          if (i->opd[1].kind == MS_PTX_OPD_FIMM)
+            raw = y;
+          wr (t, i, 0, raw, rd (t, i, 1, raw));
+        }
+      return TRUE;
+    }
+  if (y.kind == 'p' && (!strcmp (op, "and") || !strcmp (op, "or") || !strcmp (op, "xor")))
+    {
+      const char *o = !strcmp (op, "and") ? "&&" : !strcmp (op, "or") ? "||" : "!=";
+      v = g_strdup_printf ("(%s %s %s)", A, o, B);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (y.kind == 'p' && !strcmp (op, "not"))
+    {
+      v = g_strdup_printf ("(!%s)", A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  gboolean f = y.kind == 'f';
+  if (!strcmp (op, "add") || !strcmp (op, "sub"))
+    {
+      const char *o = op[0] == 'a' ? "+" : "-";
+      if (f)
+        v = g_strdup_printf ("(%s %s %s)", A, o, B);
+      else if (ms_ptx_has_mod (i, "sat"))
+        v = g_strdup_printf ("((int32_t) ({ int64_t s_ = (int64_t) %s %s (int64_t) %s; "
+                             "s_ > INT32_MAX ? INT32_MAX : s_ < INT32_MIN ? INT32_MIN : s_; }))",
+                             A, o, B);
+      else
+        v = wrap (y, A, o, B);
+      if (f && ms_ptx_has_mod (i, "sat"))
+        {
+          char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
+          g_free (v);
+          v = s;
+        }
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "mul") || !strcmp (op, "mad") || !strcmp (op, "mul24")
+      || !strcmp (op, "mad24"))
+    {
+      gboolean mad = op[1] == 'a';
+      if (f)
+        {
+          if (mad)
+            v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B,
+                                 C);
+          else
+            v = g_strdup_printf ("(%s * %s)", A, B);
+          if (ms_ptx_has_mod (i, "sat"))
+            {
+              char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
+              g_free (v);
+              v = s;
+            }
+          wr (t, i, 0, y, v);
+          return TRUE;
+        }
+      if (ms_ptx_has_mod (i, "wide"))
+        {
+          Ty w = { y.kind, y.bits * 2 };
+          g_autofree char *p = g_strdup_printf ("((%s) %s * (%s) %s)", ctype (w), A, ctype (w), B);
+          if (mad)
+            {
+              g_autofree char *cc = rd (t, i, 3, w);
+              v = wrap (w, p, "+", cc);
+            }
+          else
+            v = g_strdup (p);
+          wr (t, i, 0, w, v);
+          return TRUE;
+        }
+      if (ms_ptx_has_mod (i, "hi"))
+        {
+          Ty w = { y.kind, y.bits * 2 };
+          const char *wt = y.bits == 64 ? (y.kind == 's' ? "__int128" : "unsigned __int128")
+                                        : ctype (w);
+          g_autofree char *p = g_strdup_printf ("((%s) (((%s) %s * (%s) %s) >> %u))", ctype (y),
+                                                wt, A, wt, B, y.bits);
+          v = mad ? wrap (y, p, "+", C) : g_strdup (p);
+          wr (t, i, 0, y, v);
+          return TRUE;
+        }
+      if (op[3] == '2')   /* 24-bit */
+        {
+          g_autofree char *p = g_strdup_printf ("((%s) ((int64_t) (((int32_t) (%s) << 8) >> 8) * "
+                                                "(int64_t) (((int32_t) (%s) << 8) >> 8)))",
+                                                ctype (y), A, B);
+          v = mad ? wrap (y, p, "+", C) : g_strdup (p);
+          wr (t, i, 0, y, v);
+          return TRUE;
+        }
+      g_autofree char *p = wrap (y, A, "*", B);
+      v = mad ? wrap (y, p, "+", C) : g_strdup (p);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "fma"))
+    {
+      v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B, C);
+      if (ms_ptx_has_mod (i, "sat"))
+        {
+          char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
+          g_free (v);
+          v = s;
+        }
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "div") || !strcmp (op, "rem"))
+    {
+      if (f && op[0] == 'd')
+        v = g_strdup_printf ("(%s / %s)", A, B);
+      else if (f)
+        return FALSE;
+      else if (y.kind == 's' && op[0] == 'd')
+        v = g_strdup_printf ("((%s) == 0 ? (%s) -1 : (%s) == -1 ? (%s) (0 - (%s) (%s)) : (%s) / (%s))",
+                             B, ctype (y), B, ctype (y), utype (y.bits), A, A, B);
+      else if (y.kind == 's')
+        v = g_strdup_printf ("((%s) == 0 ? (%s) : (%s) == -1 ? (%s) 0 : (%s) %% (%s))", B, A, B,
+                             ctype (y), A, B);
+      else
+        v = g_strdup_printf ("((%s) == 0 ? (%s) %s : (%s) %s (%s))", B, ctype (y),
+                             op[0] == 'd' ? "~0ull" : A, A, op[0] == 'd' ? "/" : "%", B);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "min") || !strcmp (op, "max"))
+    {
+      gboolean mn = op[1] == 'i';
+      if (f)
+        v = g_strdup_printf (y.bits == 64 ? "%s (%s, %s)" : "%sf (%s, %s)",
+                             mn ? "fmin" : "fmax", A, B);
+      else
+        v = g_strdup_printf ("((%s) %s (%s) ? (%s) : (%s))", A, mn ? "<" : ">", B, A, B);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "abs"))
+    {
+      v = f ? g_strdup_printf (y.bits == 64 ? "fabs (%s)" : "fabsf (%s)", A)
+            : g_strdup_printf ("((%s) < 0 ? (%s) (0 - (%s) (%s)) : (%s))", A, ctype (y),
+                               utype (y.bits), A, A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "neg"))
+    {
+      v = f ? g_strdup_printf ("(-%s)", A)
+            : g_strdup_printf ("((%s) (0 - (%s) (%s)))", ctype (y), utype (y.bits), A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "and") || !strcmp (op, "or") || !strcmp (op, "xor"))
+    {
+      Ty u = { 'u', y.bits };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u);
+      v = g_strdup_printf ("(%s %s %s)", ua, op[0] == 'a' ? "&" : op[0] == 'o' ? "|" : "^", ub);
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "not") || !strcmp (op, "cnot"))
+    {
+      Ty u = { 'u', y.bits };
+      g_autofree char *ua = rd (t, i, 1, u);
+      v = op[0] == 'n' ? g_strdup_printf ("(~%s)", ua) : g_strdup_printf ("(%s == 0)", ua);
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "shl") || !strcmp (op, "shr"))
+    {
+      Ty u32 = { 'u', 32 };
+      g_autofree char *sh = rd (t, i, 2, u32);
+      if (op[2] == 'l')
+        v = g_strdup_printf ("((%s) >= %u ? 0 : (%s) ((%s) %s << (%s)))", sh, y.bits,
+                             utype (y.bits), utype (y.bits), A, sh);
+      else if (y.kind == 's')
+        v = g_strdup_printf ("((%s) (%s) >> ((%s) >= %u ? %u : (%s)))", ctype (y), A, sh,
+                             y.bits, y.bits - 1, sh);
+      else
+        v = g_strdup_printf ("((%s) >= %u ? 0 : (%s) %s >> (%s))", sh, y.bits, utype (y.bits), A,
+                             sh);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "shf"))
+    {
+      /* funnel shift of {b:a} by c (.clamp or .wrap) */
+      Ty u = { 'u', 32 };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u), *uc = rd (t, i, 3, u);
+      gboolean left = ms_ptx_has_mod (i, "l");
+      g_autofree char *nn = ms_ptx_has_mod (i, "wrap")
+                              ? g_strdup_printf ("((%s) & 31)", uc)
+                              : g_strdup_printf ("((%s) > 32 ? 32 : (%s))", uc, uc);
+      if (left)
+        v = g_strdup_printf ("((uint32_t) ((((uint64_t) %s << 32 | %s) << %s) >> 32))", ub, ua,
+                             nn);
+      else
+        v = g_strdup_printf ("((uint32_t) (((uint64_t) %s << 32 | %s) >> %s))", ub, ua, nn);
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "setp"))
+    {
+      const char *cm = cmp_mod (i), *bo = bool_mod (i);
+      if (cm == NULL)
+        return FALSE;
+      g_autofree char *cond = compare (t, i, cm, y, A, B);
+      const MsPtxOperand *d = &i->opd[0];
+      if (bo)
+        {
+          g_autofree char *pc = rd (t, i, 2 + 1, (Ty) { 'p', 1 });
+          g_autofree char *p1 = g_strdup_printf ("(%s %s %s)", cond, c_bool (bo), pc);
+          g_autofree char *p2 = g_strdup_printf ("((!%s) %s %s)", cond, c_bool (bo), pc);
+          wr_reg (t, i, d->reg, (Ty) { 'p', 1 }, p1);
+          if (d->reg2 >= 0)
+            wr_reg (t, i, d->reg2, (Ty) { 'p', 1 }, p2);
+        }
+      else
+        {
+          g_autofree char *neg = g_strdup_printf ("(!%s)", cond);
+          if (d->reg2 >= 0)
+            {
+              /* both written from the inputs as they were */
+              g_string_append_printf (t->body, "{ uint8_t c_ = (uint8_t) %s;\n", cond);
+              wr_reg (t, i, d->reg, (Ty) { 'p', 1 }, "c_");
+              wr_reg (t, i, d->reg2, (Ty) { 'p', 1 }, "!c_");
+              g_string_append (t->body, "}\n");
+            }
+          else
+            wr (t, i, 0, (Ty) { 'p', 1 }, cond);
+        }
+      return TRUE;
+    }
+  if (!strcmp (op, "set"))
+    {
+      const char *cm = cmp_mod (i);
+      Ty dy = ty_of (i, 1), sy = ty_of (i, 0);
+      if (cm == NULL || bool_mod (i))
+        return FALSE;
+      g_autofree char *sa = rd (t, i, 1, sy), *sb = rd (t, i, 2, sy);
+      g_autofree char *cond = compare (t, i, cm, sy, sa, sb);
+      v = dy.kind == 'f' ? g_strdup_printf ("(%s ? 1.0f : 0.0f)", cond)
+                         : g_strdup_printf ("(%s ? 0xffffffffu : 0u)", cond);
+      wr (t, i, 0, dy, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "selp"))
+    {
+      g_autofree char *p = rd (t, i, 3, (Ty) { 'p', 1 });
+      v = g_strdup_printf ("(%s ? %s : %s)", p, A, B);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "slct"))
+    {
+      Ty cy = ty_of (i, 0), dy = ty_of (i, 1);
+      g_autofree char *sa = rd (t, i, 1, dy), *sb = rd (t, i, 2, dy), *sc = rd (t, i, 3, cy);
+      v = g_strdup_printf ("((%s) >= 0 ? %s : %s)", sc, sa, sb);
+      wr (t, i, 0, dy, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "cvt"))
+    {
+      Ty dy = ty_of (i, 1), sy = ty_of (i, 0);
+      g_autofree char *s = rd (t, i, 1, sy);
+      const char *rnd = ms_ptx_has_mod (i, "rzi") || ms_ptx_has_mod (i, "rz") ? "trunc"
+                        : ms_ptx_has_mod (i, "rmi") || ms_ptx_has_mod (i, "rm") ? "floor"
+                        : ms_ptx_has_mod (i, "rpi") || ms_ptx_has_mod (i, "rp") ? "ceil"
+                                                                                 : "nearbyint";
+      if (dy.kind == 0 || sy.kind == 0)
+        return FALSE;
+      if (dy.kind == 'f' && sy.kind == 'f')
+        {
+          if (ms_ptx_has_mod (i, "rni") || ms_ptx_has_mod (i, "rzi") || ms_ptx_has_mod (i, "rmi")
+              || ms_ptx_has_mod (i, "rpi"))
+            v = g_strdup_printf ("%s%s (%s)", rnd, dy.bits == 64 ? "" : "f", s);
+          else
+            v = g_strdup_printf ("((%s) %s)", dy.bits == 64 ? "double" : "float", s);
+          if (ms_ptx_has_mod (i, "sat"))
+            {
+              char *q = g_strdup_printf (dy.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
+              g_free (v);
+              v = q;
+            }
+        }
+      else if (dy.kind == 'f')
+        v = g_strdup_printf ("((%s) %s)", dy.bits == 64 ? "double" : "float", s);
+      else if (sy.kind == 'f')
+        {
+          const char *lo = dy.kind == 's'
+                             ? (dy.bits == 8 ? "INT8_MIN" : dy.bits == 16 ? "INT16_MIN"
+                                : dy.bits == 32 ? "INT32_MIN" : "INT64_MIN")
+                             : "0";
+          const char *hi = dy.kind == 's'
+                             ? (dy.bits == 8 ? "INT8_MAX" : dy.bits == 16 ? "INT16_MAX"
+                                : dy.bits == 32 ? "INT32_MAX" : "INT64_MAX")
+                             : (dy.bits == 8 ? "UINT8_MAX" : dy.bits == 16 ? "UINT16_MAX"
+                                : dy.bits == 32 ? "UINT32_MAX" : "UINT64_MAX");
+          v = g_strdup_printf ("({ double x_ = %s ((double) %s); MS_PTX_F2I (%s, %s, %s, x_); })",
+                               rnd, s, ctype (dy), lo, hi);
+        }
+      else if (ms_ptx_has_mod (i, "sat") && dy.bits < 64)
+        {
+          Ty dy2 = dy;
+          v = g_strdup_printf ("({ int64_t x_ = (int64_t) %s; (%s) (x_ < (int64_t) %s ? %s : x_ > "
+                               "(int64_t) %s ? %s : x_); })",
+                               s, ctype (dy2),
+                               dy.kind == 's' ? (dy.bits == 8 ? "INT8_MIN" : dy.bits == 16 ? "INT16_MIN" : "INT32_MIN") : "0",
+                               dy.kind == 's' ? (dy.bits == 8 ? "INT8_MIN" : dy.bits == 16 ? "INT16_MIN" : "INT32_MIN") : "0",
+                               dy.kind == 's' ? (dy.bits == 8 ? "INT8_MAX" : dy.bits == 16 ? "INT16_MAX" : "INT32_MAX")
+                                              : (dy.bits == 8 ? "UINT8_MAX" : dy.bits == 16 ? "UINT16_MAX" : "UINT32_MAX"),
+                               dy.kind == 's' ? (dy.bits == 8 ? "INT8_MAX" : dy.bits == 16 ? "INT16_MAX" : "INT32_MAX")
+                                              : (dy.bits == 8 ? "UINT8_MAX" : dy.bits == 16 ? "UINT16_MAX" : "UINT32_MAX"));
+        }
+      else
+        v = g_strdup_printf ("((%s) %s)", ctype (dy), s);
+      wr (t, i, 0, dy, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "cvta"))
+    {
+      /* shared: offset <-> host address of the block's window; local: of
+       * the lane's local memory; global, const, param: host addresses */
+      Ty u = { 'u', y.bits ? y.bits : 64 };
+      g_autofree char *s = rd (t, i, 1, u);
+      gboolean to = ms_ptx_has_mod (i, "to");
+      if (ms_ptx_has_mod (i, "shared"))
+        v = to ? g_strdup_printf ("((uint64_t) ((uintptr_t) %s - (uintptr_t) ms_shb))", s)
+               : g_strdup_printf ("((uint64_t) (uintptr_t) (ms_shb + (uint32_t) %s))", s);
+      else if (ms_ptx_has_mod (i, "local"))
+        v = to ? g_strdup_printf ("((uint64_t) ((uintptr_t) %s - (uintptr_t) (ms_loc + L * %u)))", s,
+                                  MAX (t->local_bytes, 1))
+               : g_strdup_printf ("((uint64_t) (uintptr_t) (ms_loc + L * %u + %s))",
+                                  MAX (t->local_bytes, 1), s);
+      else
+        v = g_strdup (s);
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "sqrt") || !strcmp (op, "rsqrt") || !strcmp (op, "rcp") || !strcmp (op, "ex2")
+      || !strcmp (op, "lg2") || !strcmp (op, "sin") || !strcmp (op, "cos")
+      || !strcmp (op, "tanh"))
+    {
+      gboolean d = y.bits == 64;
+      const char *sf = d ? "" : "f";
+      if (!strcmp (op, "sqrt"))
+        v = g_strdup_printf ("sqrt%s (%s)", sf, A);
+      else if (!strcmp (op, "rsqrt"))
+        v = g_strdup_printf ("(1 / sqrt%s (%s))", sf, A);
+      else if (!strcmp (op, "rcp"))
+        v = g_strdup_printf ("(1 / (%s))", A);
+      else if (!strcmp (op, "ex2"))
+        v = g_strdup_printf ("exp2%s (%s)", sf, A);
+      else if (!strcmp (op, "lg2"))
+        v = g_strdup_printf ("log2%s (%s)", sf, A);
+      else
+        v = g_strdup_printf ("%s%s (%s)", op, sf, A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "copysign"))
+    {
+      v = g_strdup_printf (y.bits == 64 ? "copysign (%s, %s)" : "copysignf (%s, %s)", B, A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "testp"))
+    {
+      const char *k = i->mods[0];
+      if (!strcmp (k, "finite"))
+        v = g_strdup_printf ("isfinite (%s)", A);
+      else if (!strcmp (k, "infinite"))
+        v = g_strdup_printf ("isinf (%s)", A);
+      else if (!strcmp (k, "number"))
+        v = g_strdup_printf ("!isnan (%s)", A);
+      else if (!strcmp (k, "notanumber"))
+        v = g_strdup_printf ("isnan (%s)", A);
+      else if (!strcmp (k, "normal"))
+        v = g_strdup_printf ("isnormal (%s)", A);
+      else if (!strcmp (k, "subnormal"))
+        v = g_strdup_printf ("(fpclassify (%s) == FP_SUBNORMAL)", A);
+      else
+        return FALSE;
+      wr (t, i, 0, (Ty) { 'p', 1 }, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "popc") || !strcmp (op, "clz") || !strcmp (op, "brev") || !strcmp (op, "bfind"))
+    {
+      Ty u = { 'u', y.bits };
+      g_autofree char *ua = rd (t, i, 1, u);
+      Ty u32 = { 'u', 32 };
+      if (!strcmp (op, "popc"))
+        v = g_strdup_printf ("(uint32_t) __builtin_popcountll (%s)", ua);
+      else if (!strcmp (op, "clz"))
+        v = g_strdup_printf (y.bits == 64 ? "ms_clz64 (%s)" : "ms_clz32 ((uint32_t) %s)", ua);
+      else if (!strcmp (op, "bfind"))
+        v = y.kind == 's' ? g_strdup_printf ("ms_bfind_s64 ((int64_t) (%s) %s)", stype (y.bits), ua)
+                          : g_strdup_printf ("ms_bfind_u64 (%s)", ua);
+      else
+        {
+          v = g_strdup_printf (y.bits == 64 ? "ms_brev64 (%s)" : "ms_brev32 ((uint32_t) %s)", ua);
+          wr (t, i, 0, u, v);
+          return TRUE;
+        }
+      wr (t, i, 0, u32, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "bfe"))
+    {
+      Ty u32 = { 'u', 32 };
+      g_autofree char *pos = rd (t, i, 2, u32), *len = rd (t, i, 3, u32);
+      v = y.kind == 's' ? g_strdup_printf ("ms_bfe_s ((int64_t) %s, %s, %s, %u)", A, pos, len, y.bits)
+                        : g_strdup_printf ("ms_bfe_u ((uint64_t) %s, %s, %s, %u)", A, pos, len, y.bits);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "bfi"))
+    {
+      Ty u32 = { 'u', 32 };
+      g_autofree char *pos = rd (t, i, 3, u32), *len = rd (t, i, 4, u32);
+      v = g_strdup_printf ("ms_bfi ((uint64_t) %s, (uint64_t) %s, %s, %s, %u)", A, B, pos, len,
+                           y.bits);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "prmt"))
+    {
+      if (i->mods[0] && strcmp (i->mods[0], "b32") != 0)
+        return FALSE;
+      v = g_strdup_printf ("ms_prmt (%s, %s, %s)", A, B, C);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "lop3"))
+    {
+      g_autofree char *lut = rd (t, i, 4, (Ty) { 'u', 32 });
+      v = g_strdup_printf ("ms_lop3 (%s, %s, %s, %s)", A, B, C, lut);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "sad"))
+    {
+      v = g_strdup_printf ("((%s) + ((%s) > (%s) ? (%s) - (%s) : (%s) - (%s)))", C, A, B, A, B,
+                           B, A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+#undef A
+#undef B
+#undef C
+  return FALSE;
+}
+
+/* ------------------------------------------------------------ blocks */
+
+typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
+               K_SYNCWARP, K_BAD } Kind;
+
+static MsPtxSpace
+space_of (const MsPtxInsn *i, gboolean *generic)
+{
+  *generic = FALSE;
+  if (ms_ptx_has_mod (i, "shared")) return MS_PTX_SPACE_SHARED;
+  if (ms_ptx_has_mod (i, "global")) return MS_PTX_SPACE_GLOBAL;
+  if (ms_ptx_has_mod (i, "local")) return MS_PTX_SPACE_LOCAL;
+  if (ms_ptx_has_mod (i, "const")) return MS_PTX_SPACE_CONST;
+  if (ms_ptx_has_mod (i, "param")) return MS_PTX_SPACE_PARAM;
+  *generic = TRUE;
+  return MS_PTX_SPACE_GLOBAL;
+}
+
+static Kind
+kind_of (const MsPtxInsn *i)
+{
+  const char *op = i->op;
+  if (!strcmp (op, "ld") || !strcmp (op, "ldu") || !strcmp (op, "st") || !strcmp (op, "atom")
+      || !strcmp (op, "red"))
+    {
+      gboolean generic;
+      MsPtxSpace s = space_of (i, &generic);
+      if (s == MS_PTX_SPACE_CONST || s == MS_PTX_SPACE_PARAM || s == MS_PTX_SPACE_LOCAL)
+        return K_DIRECT;
+      return K_MEM;
+    }
+  if (!strcmp (op, "bra") || !strcmp (op, "brx"))
+    return K_BRA;
+  if (!strcmp (op, "ret") || !strcmp (op, "exit"))
+    return K_RET;
+  if (!strcmp (op, "bar") || !strcmp (op, "barrier"))
+    return ms_ptx_has_mod (i, "warp") ? K_SYNCWARP
+           : (ms_ptx_has_mod (i, "sync") || ms_ptx_has_mod (i, "aligned") || i->mods[0] == NULL)
+               && !ms_ptx_has_mod (i, "red") && !ms_ptx_has_mod (i, "arrive")
+             ? K_BAR : K_BAD;
+  if (!strcmp (op, "shfl"))
+    return K_SHFL;
+  if (!strcmp (op, "vote"))
+    return K_VOTE;
+  if (!strcmp (op, "activemask"))
+    return K_ACTIVEMASK;
+  if (!strcmp (op, "membar") || !strcmp (op, "fence") || !strcmp (op, "prefetch")
+      || !strcmp (op, "prefetchu") || !strcmp (op, "nanosleep") || !strcmp (op, "pmevent")
+      || !strcmp (op, "griddepcontrol"))
+    return K_NOP;
+  return K_ALU;
+}
+
+static gboolean
+is_stop (Kind k)
+{
+  return k == K_MEM || k == K_BAR || k == K_SHFL || k == K_VOTE || k == K_ACTIVEMASK
+         || k == K_SYNCWARP;
+}
+
+static void
+flush (Tr *t)
+{
+  if (t->body->len == 0)
+    return;
+  g_string_append (t->o, "      MS_WARP_LANES (m, L, {\n");
+  g_string_append (t->o, t->body->str);
+  g_string_append (t->o, "      });\n");
+  g_string_truncate (t->body, 0);
+}
+
+/* The guard of i around a lane statement. */
+static void
+guard_open (Tr *t, const MsPtxInsn *i)
+{
+  if (i->guard >= 0)
+    {
+      g_string_append_printf (t->body, "if (%sR%d[L]) {\n", i->guard_neg ? "!" : "", i->guard);
+      g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
+    }
+}
+
+static void
+guard_close (Tr *t, const MsPtxInsn *i)
+{
+  if (i->guard >= 0)
+    g_string_append (t->body, "}\n");
+}
+
+static guint
+site (Tr *t, const MsPtxInsn *i, guint idx)
+{
+  const char *file = i->file > 0 && (guint) i->file < t->m->files->len
+                       ? g_ptr_array_index (t->m->files, i->file) : NULL;
+  g_string_append_printf (t->sites, "static MsSite ms_site_%u_%u_%u = { ", t->mod, t->fn,
+                          t->n_sites);
+  c_string (t->sites, file ? file : t->m->path);
+  g_string_append_printf (t->sites, ", %d, %u, -1 };\n", file ? i->line : i->ptx_line, idx);
+  return t->n_sites++;
+}
+
+/* The address of memory operand k of i for lane L, as a host pointer. */
+static char *
+host_addr (Tr *t, const MsPtxInsn *i, guint k, MsPtxSpace s, gboolean generic)
+{
+  const MsPtxOperand *o = &i->opd[k];
+  if (o->kind != MS_PTX_OPD_ADDR)
+    {
+      unsupported (t, i, "its address is not [...]");
+      return g_strdup ("0");
+    }
+  g_autofree char *base = NULL;
+  if (o->reg >= 0)
+    {
+      g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->reg));
+      const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, o->reg);
+      base = g_strdup_printf ("(uint64_t) R%d[L]", o->reg);
+      (void) r;
+    }
+  else if (o->sym)
+    base = sym_addr (t, i, o->sym, 0);
+  else
+    base = g_strdup ("(uint64_t) 0");
+  g_autofree char *a = g_strdup_printf ("(%s + (uint64_t) (%" G_GINT64_FORMAT "))", base, o->imm);
+  if (generic || s == MS_PTX_SPACE_GLOBAL || s == MS_PTX_SPACE_CONST || s == MS_PTX_SPACE_PARAM)
+    return g_strdup_printf ("((uint8_t *) (uintptr_t) %s)", a);
+  if (s == MS_PTX_SPACE_SHARED)
+    return g_strdup_printf ("(ms_shb + (uint32_t) %s)", a);
+  /* local: the lane's own */
+  return g_strdup_printf ("(ms_loc + L * %u + (uint32_t) %s)", MAX (t->local_bytes, 1), a);
+}
+
+static int
+atomic_code (const MsPtxInsn *i)
+{
+  static const struct { const char *n; int c; } ops[] = {
+    { "add", MS_ATOMIC_ADD }, { "min", MS_ATOMIC_MIN }, { "max", MS_ATOMIC_MAX },
+    { "exch", MS_ATOMIC_EXCH }, { "cas", MS_ATOMIC_CAS }, { "and", MS_ATOMIC_AND },
+    { "or", MS_ATOMIC_OR }, { "xor", MS_ATOMIC_XOR }, { "inc", MS_ATOMIC_INC },
+    { "dec", MS_ATOMIC_DEC },
+  };
+  for (char **p = i->mods; p && *p; p++)
+    for (gsize k = 0; k < G_N_ELEMENTS (ops); k++)
+      if (strcmp (*p, ops[k].n) == 0)
+        return ops[k].c;
+  return -1;
+}
+
+static int
+vec_count (const MsPtxInsn *i)
+{
+  if (ms_ptx_has_mod (i, "v2")) return 2;
+  if (ms_ptx_has_mod (i, "v4")) return 4;
+  if (ms_ptx_has_mod (i, "v8")) return 8;
+  return 1;
+}
+
+/* A load of a register (or vector of them) from a host address in one
+ * lane statement: parameters, constants, local memory. */
+static void
+direct_access (Tr *t, const MsPtxInsn *i)
+{
+  gboolean generic;
+  MsPtxSpace s = space_of (i, &generic);
+  Ty y = ty_of (i, 0);
+  int n = vec_count (i);
+  gboolean st = !strcmp (i->op, "st");
+  if (strcmp (i->op, "ld") && strcmp (i->op, "ldu") && !st)
+    {
+      unsupported (t, i, "an atomic on this memory space");
+      return;
+    }
+  guint ek = y.bits / 8;
+  guint mk = st ? 0 : 1, vk = st ? 1 : 0;
+  g_autofree char *addr = host_addr (t, i, st ? 0 : 1, s, generic);
+  guard_open (t, i);
+  g_string_append_printf (t->body, "{ uint8_t *a_ = %s;\n", addr);
+  (void) mk;
+  for (int e = 0; e < n; e++)
+    {
+      const MsPtxOperand *o = &i->opd[vk];
+      int reg = n > 1 ? (o->kind == MS_PTX_OPD_VEC ? o->vec[e] : -1) : -2;
+      if (st)
+        {
+          g_autofree char *val = NULL;
+          if (reg == -2)
+            val = rd (t, i, 1, (Ty) { y.kind == 'f' ? 'f' : 'u', y.bits });
+          else if (reg >= 0)
+            {
+              g_hash_table_add (t->used_regs, GINT_TO_POINTER (reg));
+              val = g_strdup_printf ("((%s) R%d[L])", utype (y.bits), reg);
+            }
+          if (val == NULL)
+            continue;
+          if (y.kind == 'f' && reg == -2)
+            g_string_append_printf (t->body, "{ %s v_ = %s; memcpy (a_ + %u, &v_, %u); }\n",
+                                    ctype (y), val, e * ek, ek);
+          else
+            g_string_append_printf (t->body, "{ %s v_ = (%s) %s; memcpy (a_ + %u, &v_, %u); }\n",
+                                    utype (y.bits), utype (y.bits), val, e * ek, ek);
+        }
+      else
+        {
+          g_autofree char *v = g_strdup_printf ("({ %s v_; memcpy (&v_, a_ + %u, %u); v_; })",
+                                                y.kind == 'f' ? ctype (y) : ctype (y), e * ek, ek);
+          if (reg == -2)
+            wr (t, i, 0, y, v);
+          else if (reg >= 0)
+            wr_reg (t, i, reg, y, v);
+        }
+    }
+  g_string_append (t->body, "}\n");
+  guard_close (t, i);
+}
+
+/* The label's instruction index, or -1. */
+static int
+target (Tr *t, const MsPtxInsn *i)
+{
+  if (i->n_opd < 1 || i->opd[0].kind != MS_PTX_OPD_SYM)
+    return -1;
+  gpointer v = g_hash_table_lookup (t->labels, i->opd[0].sym);
+  return v ? GPOINTER_TO_INT (v) - 1 : -1;
+}
+
+/* The guard's lanes of m into `g` (emitting the pending lane statements
+ * in the same loop); TRUE if there is a guard. */
+static gboolean
+guard_mask (Tr *t, const MsPtxInsn *i, const char *g)
+{
+  if (i->guard < 0)
+    {
+      flush (t);
+      return FALSE;
+    }
+  g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
+  g_string_append_printf (t->o, "      uint32_t %s = 0;\n", g);
+  g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, %s, %sR%d[L], {\n%s});\n", g,
+                          i->guard_neg ? "!" : "", i->guard, t->body->str);
+  g_string_truncate (t->body, 0);
+  return TRUE;
+}
+
+/* A stop's lanes: m, or the guard's (the others go on at `next`). */
+static void
+stop_lanes (Tr *t, const MsPtxInsn *i, guint next)
+{
+  if (guard_mask (t, i, "g_"))
+    g_string_append_printf (t->o,
+                            "      if (g_ != m)\n"
+                            "        {\n"
+                            "          if (g_ == 0)\n"
+                            "            goto B%u;\n"
+                            "          ms_warp_sched_ready (&S, %u, m & ~g_);\n"
+                            "          m = g_;\n"
+                            "        }\n",
+                            next, next);
+}
+
+/* Whether register r is read anywhere in the function (an atomic whose
+ * result nothing reads is a reduction, RED, as ptxas makes it). */
+static gboolean
+reg_read (const Tr *t, int r)
+{
+  for (guint k = 0; k < t->n; k++)
+    {
+      const MsPtxInsn *i = t->ins[k];
+      if (i->guard == r)
+        return TRUE;
+      for (guint j = 0; j < i->n_opd; j++)
+        {
+          const MsPtxOperand *o = &i->opd[j];
+          gboolean dst = j == 0 && strcmp (i->op, "st") && strcmp (i->op, "red")
+                         && strcmp (i->op, "bra") && strcmp (i->op, "call");
+          if (o->kind == MS_PTX_OPD_ADDR && o->reg == r)
+            return TRUE;
+          if (dst)
+            continue;
+          if (o->kind == MS_PTX_OPD_REG && (o->reg == r || o->reg2 == r))
+            return TRUE;
+          if (o->kind == MS_PTX_OPD_VEC)
+            for (int e = 0; e < o->n_vec; e++)
+              if (o->vec[e] == r)
+                return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* A global or shared load, store or atomic: one stop. */
+static void
+memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
+{
+  gboolean generic;
+  MsPtxSpace s = space_of (i, &generic);
+  gboolean ld = !strcmp (i->op, "ld") || !strcmp (i->op, "ldu");
+  gboolean st = !strcmp (i->op, "st");
+  gboolean atomic = !ld && !st;
+  Ty y = ty_of (i, 0);
+  int n = vec_count (i);
+  guint ek = y.bits / 8, size = ek * (guint) n;
+  if (size == 0 || size > 16 || (size & (size - 1)) != 0)
+    {
+      unsupported (t, i, "an access of this size");
+      return;
+    }
+  guint ai = st || !strcmp (i->op, "red") ? 0 : 1;
+  g_autofree char *addr = host_addr (t, i, ai, s, generic);
+  g_string_append_printf (t->body, "ms_warp.addr[L] = (volatile uint8_t *) %s;\n", addr);
+  int op = -1;
+  if (st)
+    {
+      const MsPtxOperand *o = &i->opd[1];
+      for (int e = 0; e < n; e++)
+        {
+          g_autofree char *val = NULL;
+          if (n == 1)
+            val = rd (t, i, 1, (Ty) { y.kind == 'f' ? 'f' : 'u', y.bits });
+          else if (o->kind == MS_PTX_OPD_VEC && o->vec[e] >= 0)
+            {
+              g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->vec[e]));
+              val = g_strdup_printf ("((%s) R%d[L])", utype (y.bits), o->vec[e]);
+            }
+          else if (o->kind == MS_PTX_OPD_VEC)
+            continue;
+          else
+            {
+              unsupported (t, i, "a vector store without a vector");
+              return;
+            }
+          if (y.kind == 'f' && n == 1)
+            g_string_append_printf (t->body,
+                                    "{ %s v_ = %s; memcpy ((uint8_t *) ms_warp.val[L] + %u, &v_, %u); }\n",
+                                    ctype (y), val, e * ek, ek);
+          else
+            g_string_append_printf (t->body,
+                                    "{ %s v_ = (%s) %s; memcpy ((uint8_t *) ms_warp.val[L] + %u, &v_, %u); }\n",
+                                    utype (y.bits), utype (y.bits), val, e * ek, ek);
+        }
+    }
+  else if (atomic)
+    {
+      op = atomic_code (i);
+      if (op < 0 || n != 1)
+        {
+          unsupported (t, i, "an atomic operation memsim does not know");
+          return;
+        }
+      guint vi = ai + 1;
+      int num = y.kind == 'f' ? (y.bits == 64 ? MS_NUM_DOUBLE : MS_NUM_FLOAT)
+                : y.kind == 's' ? MS_NUM_INT : MS_NUM_UINT;
+      if (y.kind == 'f' && y.bits == 16)
+        {
+          unsupported (t, i, "a half-precision atomic");
+          return;
+        }
+      Ty vy = { y.kind == 'b' ? 'u' : y.kind, y.bits };
+      g_autofree char *val = rd (t, i, op == MS_ATOMIC_CAS ? vi + 1 : vi, vy);
+      g_string_append_printf (t->body,
+                              "{ %s v_ = %s; memcpy (ms_warp.val[L], &v_, %u); }\n"
+                              "ms_warp.lanes[L].sub = %d; ms_warp.lanes[L].num = %d;\n",
+                              ctype (vy), val, ek, op, num);
+      if (op == MS_ATOMIC_CAS)
+        {
+          g_autofree char *cmpv = rd (t, i, vi, vy);
+          g_string_append_printf (t->body,
+                                  "{ %s c_ = %s; memcpy (ms_warp.lanes[L].cmp, &c_, %u); }\n",
+                                  ctype (vy), cmpv, ek);
+        }
+    }
+  guint next = idx + 1;
+  stop_lanes (t, i, next);
+  guint sn = site (t, i, idx);
+  const char *kind = ld ? "MS_K_LD" : st ? "MS_K_ST" : "MS_K_ATOMIC";
+  if (ld || atomic)
+    {
+      /* the completion block: the loaded values or the atomic's results */
+      guint comp = t->n + 1 + idx;
+      t->completions[idx] = 1;
+      g_string_append_printf (t->o,
+                              "      if (ms_warp_sched_access (&S, &ms_site_%u_%u_%u, %s, %u, m, %u))\n"
+                              "        goto B%u;\n"
+                              "      continue;\n",
+                              t->mod, t->fn, sn, kind, size, comp, comp);
+      g_string_append_printf (after, "    B%u:\n", comp);
+      GString *save = t->body;
+      t->body = g_string_new (NULL);
+      if (ld)
+        {
+          const MsPtxOperand *o = &i->opd[0];
+          g_string_append_printf (t->body, "{ const uint8_t *a_ = (const uint8_t *) ms_warp.addr[L];\n");
+          for (int e = 0; e < n; e++)
+            {
+              int reg = n == 1 ? (o->kind == MS_PTX_OPD_REG ? o->reg : -1)
+                               : (o->kind == MS_PTX_OPD_VEC ? o->vec[e] : -1);
+              if (reg < 0)
+                continue;
+              g_autofree char *v = g_strdup_printf ("({ %s v_; memcpy (&v_, a_ + %u, %u); v_; })",
+                                                    ctype (y), e * ek, ek);
+              wr_reg (t, i, reg, y, v);
+            }
+          g_string_append (t->body, "}\n");
+        }
+      else if (i->opd[0].kind == MS_PTX_OPD_REG && !strcmp (i->op, "atom"))
+        {
+          Ty vy = { y.kind == 'b' ? 'u' : y.kind, y.bits };
+          g_autofree char *v = g_strdup_printf ("({ %s v_; memcpy (&v_, ms_warp.lanes[L].res, %u); v_; })",
+                                                ctype (vy), ek);
+          wr_reg (t, i, i->opd[0].reg, vy, v);
+        }
+      GString *o_save = t->o;
+      t->o = after;
+      flush (t);
+      t->o = o_save;
+      g_string_free (t->body, TRUE);
+      t->body = save;
+      g_string_append_printf (after, "      goto B%u;\n", next);
+    }
+  else
+    g_string_append_printf (t->o,
+                            "      if (ms_warp_sched_access (&S, &ms_site_%u_%u_%u, %s, %u, m, %u))\n"
+                            "        goto B%u;\n"
+                            "      continue;\n",
+                            t->mod, t->fn, sn, kind, size, next, next);
+  /* an atomic whose result nothing reads is a reduction (RED), as ptxas makes it */
+  if (atomic && (!strcmp (i->op, "red") || i->opd[0].kind != MS_PTX_OPD_REG
+                 || !reg_read (t, i->opd[0].reg)))
+    g_string_append_printf (t->reds, "&ms_site_%u_%u_%u, ", t->mod, t->fn, sn);
+}
+
+/* shfl.sync.MODE.b32 d[|p], a, b, c, membermask: one stop */
+static void
+shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
+{
+  int sub = ms_ptx_has_mod (i, "up") ? MS_SHFL_UP : ms_ptx_has_mod (i, "down") ? MS_SHFL_DOWN
+            : ms_ptx_has_mod (i, "bfly") ? MS_SHFL_XOR : MS_SHFL_IDX;
+  Ty u = { 'u', 32 };
+  if (i->n_opd < 5)
+    {
+      unsupported (t, i, "a shuffle without its mask (shfl.sync)");
+      return;
+    }
+  g_autofree char *a = rd (t, i, 1, u), *b = rd (t, i, 2, u), *c = rd (t, i, 3, u),
+                  *mk = rd (t, i, 4, u);
+  g_string_append_printf (t->body,
+                          "ms_warp.val[L][0] = %s; ms_warp.arg[L] = (int) (%s);\n"
+                          "ms_warp.width[L] = (uint8_t) (32 - ((%s) >> 8 & 31));\n"
+                          "ms_warp.mask[L] = %s;\n",
+                          a, b, c, mk);
+  stop_lanes (t, i, idx + 1);
+  guint sn = site (t, i, idx);
+  guint comp = t->n + 1 + idx;
+  t->completions[idx] = 1;
+  g_string_append_printf (t->o,
+                          "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_SHFL, 4, %d, m, %u);\n"
+                          "      continue;\n",
+                          t->mod, t->fn, sn, sub, comp);
+  g_string_append_printf (after, "    B%u:\n", comp);
+  GString *save = t->body;
+  t->body = g_string_new (NULL);
+  wr_reg (t, i, i->opd[0].reg, u, "(uint32_t) ms_warp.res[L]");
+  if (i->opd[0].reg2 >= 0)
+    {
+      /* the source lane is inside the lane's segment */
+      g_autofree char *valid = NULL;
+      const char *w = "(32 - ((uint32_t) ms_warp.width[L] & 63))";
+      (void) w;
+      if (sub == MS_SHFL_UP)
+        valid = g_strdup_printf ("((L %% ms_warp.width[L]) >= (uint32_t) ms_warp.arg[L])");
+      else if (sub == MS_SHFL_DOWN)
+        valid = g_strdup_printf ("((L %% ms_warp.width[L]) + (uint32_t) ms_warp.arg[L] < ms_warp.width[L])");
+      else if (sub == MS_SHFL_XOR)
+        valid = g_strdup_printf ("(((L ^ (uint32_t) ms_warp.arg[L]) & 31) / ms_warp.width[L] == L / ms_warp.width[L])");
+      else
+        valid = g_strdup ("1");
+      wr_reg (t, i, i->opd[0].reg2, (Ty) { 'p', 1 }, valid);
+    }
+  GString *o_save = t->o;
+  t->o = after;
+  flush (t);
+  t->o = o_save;
+  g_string_free (t->body, TRUE);
+  t->body = save;
+  g_string_append_printf (after, "      goto B%u;\n", idx + 1);
+}
+
+/* vote.sync.MODE d, p, membermask; activemask.b32 d: one stop */
+static void
+vote_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after, gboolean activemask)
+{
+  int sub = activemask ? MS_VOTE_ACTIVEMASK : ms_ptx_has_mod (i, "ballot") ? MS_VOTE_BALLOT
+            : ms_ptx_has_mod (i, "any") ? MS_VOTE_ANY : ms_ptx_has_mod (i, "all") ? MS_VOTE_ALL
+                                                                                    : -1;
+  if (sub < 0 || (!activemask && i->n_opd < 3))
+    {
+      unsupported (t, i, "a vote memsim does not know (vote.sync all/any/ballot)");
+      return;
+    }
+  g_autofree char *p = activemask ? g_strdup ("1") : rd (t, i, 1, (Ty) { 'p', 1 });
+  g_autofree char *mk = activemask ? g_strdup ("0xffffffffu") : rd (t, i, 2, (Ty) { 'u', 32 });
+  g_string_append_printf (t->body,
+                          "ms_warp.mask[L] = %s; ms_warp.lanes[L].mask = %s;\n"
+                          "ms_warp.lanes[L].arg = (int) %s; ms_warp.lanes[L].sub = %d;\n",
+                          mk, mk, p, sub);
+  stop_lanes (t, i, idx + 1);
+  guint sn = site (t, i, idx);
+  guint comp = t->n + 1 + idx;
+  t->completions[idx] = 1;
+  g_string_append_printf (t->o,
+                          "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_VOTE, 4, %d, m, %u);\n"
+                          "      continue;\n",
+                          t->mod, t->fn, sn, sub, comp);
+  g_string_append_printf (after, "    B%u:\n", comp);
+  GString *save = t->body;
+  t->body = g_string_new (NULL);
+  Ty dy = ty_of (i, 0);
+  if (dy.kind == 0)
+    dy = (Ty) { 'u', 32 };
+  wr (t, i, 0, dy.kind == 'p' ? dy : (Ty) { 'u', 32 }, "(uint32_t) ms_warp.lanes[L].res[0]");
+  GString *o_save = t->o;
+  t->o = after;
+  flush (t);
+  t->o = o_save;
+  g_string_free (t->body, TRUE);
+  t->body = save;
+  g_string_append_printf (after, "      goto B%u;\n", idx + 1);
+}
+
+/* The code of instruction idx onwards, to the end of its block. */
+static void
+emit_block (Tr *t, guint start, GString *after)
+{
+  g_string_append_printf (t->o, "    B%u:\n", start);
+  for (guint idx = start; idx < t->n; idx++)
+    {
+      if (idx > start && g_hash_table_contains (t->starts, GUINT_TO_POINTER (idx)))
+        {
+          flush (t);
+          g_string_append_printf (t->o, "      goto B%u;\n", idx);
+          return;
+        }
+      const MsPtxInsn *i = t->ins[idx];
+      Kind k = kind_of (i);
+      switch (k)
+        {
+        case K_NOP:
+          break;
+        case K_ALU:
+          {
+            gsize mark = t->body->len;
+            guard_open (t, i);
+            if (!alu (t, i))
+              {
+                g_string_truncate (t->body, mark);
+                unsupported (t, i, "not in memsim's engine yet");
+                flush (t);
+                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                return;
+              }
+            guard_close (t, i);
+            break;
+          }
+        case K_DIRECT:
+          direct_access (t, i);
+          break;
+        case K_MEM:
+          memory_stop (t, i, idx, after);
+          return;
+        case K_SHFL:
+          shfl_stop (t, i, idx, after);
+          return;
+        case K_VOTE:
+        case K_ACTIVEMASK:
+          vote_stop (t, i, idx, after, k == K_ACTIVEMASK);
+          return;
+        case K_SYNCWARP:
+          {
+            g_autofree char *mk = i->n_opd > 0 ? rd (t, i, 0, (Ty) { 'u', 32 })
+                                               : g_strdup ("0xffffffffu");
+            g_string_append_printf (t->body, "ms_warp.mask[L] = %s;\n", mk);
+            stop_lanes (t, i, idx + 1);
+            guint sn = site (t, i, idx);
+            g_string_append_printf (t->o,
+                                    "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_SYNCWARP, 0, 0, m, %u);\n"
+                                    "      continue;\n",
+                                    t->mod, t->fn, sn, idx + 1);
+            return;
+          }
+        case K_BAR:
+          {
+            if (i->n_opd > 1)
+              {
+                unsupported (t, i, "a barrier with a thread count");
+                flush (t);
+                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                return;
+              }
+            stop_lanes (t, i, idx + 1);
+            guint sn = site (t, i, idx);
+            g_string_append_printf (t->o,
+                                    "      ms_warp_sched_barrier (&S, &ms_site_%u_%u_%u, m, %u);\n"
+                                    "      continue;\n",
+                                    t->mod, t->fn, sn, idx + 1);
+            return;
+          }
+        case K_RET:
+          if (i->guard >= 0)
+            {
+              /* the lanes whose guard holds end; the others go on */
+              g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
+              g_string_append_printf (t->o, "      uint32_t e_%u = 0;\n", idx);
+              g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, e_%u, %sR%d[L], {\n%s});\n",
+                                      idx, i->guard_neg ? "!" : "", i->guard, t->body->str);
+              g_string_truncate (t->body, 0);
+              g_string_append_printf (t->o, "      m &= ~e_%u;\n      if (m == 0)\n        continue;\n",
+                                      idx);
+              break;
+            }
+          flush (t);
+          g_string_append (t->o, "      continue;\n");
+          return;
+        case K_BRA:
+          {
+            int to = target (t, i);
+            if (to < 0)
+              {
+                unsupported (t, i, "an indirect branch");
+                flush (t);
+                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                return;
+              }
+            if (i->guard < 0)
+              {
+                flush (t);
+                g_string_append_printf (t->o, "      goto B%d;\n", to);
+                return;
+              }
+            g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
+            g_string_append_printf (t->o, "      {\n      uint32_t t_ = 0;\n");
+            g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, t_, %sR%d[L], {\n%s});\n",
+                                    i->guard_neg ? "!" : "", i->guard, t->body->str);
+            g_string_truncate (t->body, 0);
+            g_string_append_printf (t->o,
+                                    "      if (t_ == m)\n"
+                                    "        goto B%d;\n"
+                                    "      if (t_ != 0)\n"
+                                    "        {\n"
+                                    "          ms_warp_sched_push (&S, %d, t_);\n"
+                                    "          m &= ~t_;\n"
+                                    "        }\n"
+                                    "      goto B%u;\n"
+                                    "      }\n",
+                                    to, to, idx + 1);
+            return;
+          }
+        case K_BAD:
+        default:
+          unsupported (t, i, "not in memsim's engine yet");
+          flush (t);
+          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          return;
+        }
+      if (t->fail->len > 0 && k != K_ALU)
+        {
+          flush (t);
+          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          return;
+        }
+    }
+  flush (t);
+  g_string_append (t->o, "      continue;\n");
+}
+
+static void
+layout_vars (Tr *t)
+{
+  /* shared: the module's (non-extern) then the function's, in order;
+   * the extern array after them all (the dynamic part) */
+  guint off = 0;
+  const GArray *lists[2] = { t->m->vars, t->f->vars };
+  for (int l = 0; l < 2; l++)
+    for (guint k = 0; k < lists[l]->len; k++)
+      {
+        const MsPtxVar *v = &g_array_index (lists[l], MsPtxVar, k);
+        if (v->space == MS_PTX_SPACE_SHARED && !v->external && v->size > 0)
+          {
+            guint a = MAX (v->align, 1);
+            off = (off + a - 1) / a * a;
+            g_hash_table_insert (t->shared_off, v->name, GUINT_TO_POINTER (off + 1));
+            off += (guint) v->size;
+          }
+        else if (v->space == MS_PTX_SPACE_SHARED)
+          {
+            t->dyn_name = v->name;
+            t->dyn_align = MAX (t->dyn_align, MAX (v->align, 16));
+          }
+        else if (v->space == MS_PTX_SPACE_LOCAL)
+          {
+            guint a = MAX (v->align, 1);
+            t->local_bytes = (t->local_bytes + a - 1) / a * a;
+            g_hash_table_insert (t->local_off, v->name, GUINT_TO_POINTER (t->local_bytes + 1));
+            t->local_bytes += (guint) v->size;
+          }
+      }
+  t->shared_static = off;
+  t->local_bytes = (t->local_bytes + 15) / 16 * 16;
+  guint p = 0;
+  for (guint k = 0; k < t->f->params->len; k++)
+    {
+      const MsPtxVar *v = &g_array_index (t->f->params, MsPtxVar, k);
+      guint a = MAX (v->align, 1);
+      p = (p + a - 1) / a * a;
+      g_hash_table_insert (t->param_off, v->name, GUINT_TO_POINTER (p + 1));
+      p += (guint) v->size;
+    }
+}
+
+guint
+ms_ptx_param_layout (const MsPtxFunc *f, guint k, guint *size, guint *align)
+{
+  guint p = 0;
+  for (guint j = 0; j < f->params->len; j++)
+    {
+      const MsPtxVar *v = &g_array_index (f->params, MsPtxVar, j);
+      guint a = MAX (v->align, 1);
+      p = (p + a - 1) / a * a;
+      if (j == k)
+        {
+          *size = (guint) v->size;
+          *align = a;
+          return p;
+        }
+      p += (guint) v->size;
+    }
+  *size = 0;
+  *align = 1;
+  return p;
+}
+
+guint
+ms_ptx_static_shared (const MsPtxModule *m, const MsPtxFunc *f)
+{
+  guint off = 0;
+  const GArray *lists[2] = { m->vars, f->vars };
+  for (int l = 0; l < 2; l++)
+    for (guint k = 0; k < lists[l]->len; k++)
+      {
+        const MsPtxVar *v = &g_array_index (lists[l], MsPtxVar, k);
+        if (v->space == MS_PTX_SPACE_SHARED && !v->external && v->size > 0)
+          {
+            guint a = MAX (v->align, 1);
+            off = (off + a - 1) / a * a + (guint) v->size;
+          }
+      }
+  return off;
+}
+
+static void
+translate_entry (Tr *t, GString *out)
+{
+  const MsPtxFunc *f = t->f;
+  /* the instructions without labels; labels point at the next one */
+  GPtrArray *ins = g_ptr_array_new ();
+  for (guint k = 0; k < f->insns->len; k++)
+    {
+      MsPtxInsn *i = &g_array_index (f->insns, MsPtxInsn, k);
+      if (i->label)
+        g_hash_table_insert (t->labels, i->label, GINT_TO_POINTER (ins->len + 1));
+      else
+        g_ptr_array_add (ins, i);
+    }
+  t->n = ins->len;
+  t->ins = (MsPtxInsn **) ins->pdata;
+  t->completions = g_new0 (guint32, t->n + 1);
+  layout_vars (t);
+  /* blocks start at 0, at labels, after branches and returns */
+  g_hash_table_add (t->starts, GUINT_TO_POINTER (0));
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, t->labels);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_hash_table_add (t->starts, GUINT_TO_POINTER (GPOINTER_TO_UINT (value) - 1));
+  for (guint k = 0; k < t->n; k++)
+    {
+      Kind kd = kind_of (t->ins[k]);
+      if (is_stop (kd) || kd == K_BRA || kd == K_RET)
+        g_hash_table_add (t->starts, GUINT_TO_POINTER (k + 1));
+    }
+
+  GString *code = g_string_new (NULL), *after = g_string_new (NULL);
+  t->o = code;
+  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint k = 0; k <= t->n; k++)
+    if (g_hash_table_contains (t->starts, GUINT_TO_POINTER (k)))
+      g_array_append_val (sorted, k);
+  for (guint k = 0; k < sorted->len; k++)
+    {
+      guint s = g_array_index (sorted, guint, k);
+      if (s < t->n)
+        emit_block (t, s, after);
+    }
+  g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);
+
+  /* the function */
+  g_string_append (out, t->sites->str);
+  if (t->fail->len > 0)
+    {
+      g_string_append_printf (out, "static const char ms_fail_text_%u_%u[] = ", t->mod, t->fn);
+      c_string (out, t->fail->str);
+      g_string_append (out, ";\n");
+    }
+  g_string_append_printf (out, "const MsSite *const ms_ptx_reds_%u_%u[] = { %sNULL };\n", t->mod,
+                          t->fn, t->reds->str);
+  g_string_append_printf (out,
+                          "void ms_ptx_k_%u_%u (const MsLaunchArgs *ms_args);\n"
+                          "MS_CPU_CLONES void\nms_ptx_k_%u_%u (const MsLaunchArgs *ms_args)\n{\n",
+                          t->mod, t->fn, t->mod, t->fn);
+  if (t->fail->len > 0)
+    g_string_append_printf (out, "  const char *ms_fail_text = ms_fail_text_%u_%u;\n  (void) ms_fail_text;\n",
+                            t->mod, t->fn);
+  g_string_append (out, "  const uint8_t *ms_P = (const uint8_t *) ms_args->params;\n  (void) ms_P;\n");
+  g_string_append_printf (out,
+                          "  uint8_t *ms_shb = (uint8_t *) MS_SHARED_ (%u, 16);\n  (void) ms_shb;\n",
+                          MAX (t->shared_static, 1));
+  if (t->dyn_name)
+    g_string_append_printf (out,
+                            "  uint8_t *ms_dyn = (uint8_t *) ms_shared_alloc_dynamic (%u);\n"
+                            "  uint32_t ms_ptx_dyn_off = (uint32_t) (ms_dyn - ms_shb);\n",
+                            t->dyn_align);
+  g_string_append (out, "  uint32_t ms_ptx_dyn_bytes = 0;\n  (void) ms_ptx_dyn_bytes;\n");
+  g_string_append_printf (out, "  uint8_t *ms_loc = %s;\n  (void) ms_loc;\n",
+                          t->local_bytes ? g_strdup_printf ("ms_ptx_local (%u)", t->local_bytes) : "NULL");
+  for (guint r = 0; r < f->regs->len; r++)
+    {
+      const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
+      g_string_append_printf (out, "  %s R%u[32]; /* %s */\n",
+                              reg->cls == MS_PTX_PRED ? "uint8_t" : utype (reg_bits (reg)), r,
+                              reg->name);
+    }
+  g_string_append (out,
+                   "  MsWarpSched S;\n  int pc;\n  uint32_t m;\n"
+                   "  ms_warp_sched_begin (&S);\n"
+                   "  while (ms_warp_sched_next (&S, &pc, &m))\n    {\n"
+                   "      switch (pc)\n        {\n");
+  for (guint k = 0; k < sorted->len; k++)
+    {
+      guint s = g_array_index (sorted, guint, k);
+      g_string_append_printf (out, "        case %u: goto B%u;\n", s, s);
+    }
+  if (!g_hash_table_contains (t->starts, GUINT_TO_POINTER (t->n)))
+    g_string_append_printf (out, "        case %u: goto B%u;\n", t->n, t->n);
+  for (guint k = 0; k < t->n; k++)
+    if (t->completions[k])
+      g_string_append_printf (out, "        case %u: goto B%u;\n", t->n + 1 + k, t->n + 1 + k);
+  g_string_append (out, "        default: __builtin_unreachable ();\n        }\n");
+  g_string_append (out, code->str);
+  g_string_append (out, after->str);
+  g_string_append (out, "    }\n}\n\n");
+  g_string_free (code, TRUE);
+  g_string_free (after, TRUE);
+  g_free (t->completions);
+  g_ptr_array_unref (ins);
+}
+
+gboolean
+ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
+{
+  (void) error;
+  g_string_append_printf (out, "/* from %s */\n", m->path);
+  for (guint k = 0; k < m->vars->len; k++)
+    {
+      const MsPtxVar *v = &g_array_index (m->vars, MsPtxVar, k);
+      if (v->space == MS_PTX_SPACE_GLOBAL || v->space == MS_PTX_SPACE_CONST)
+        g_string_append_printf (out, "uint8_t *ms_ptx_g_%u_%u; /* %s */\n", mod, k, v->name);
+    }
+  for (guint fi = 0; fi < m->funcs->len; fi++)
+    {
+      const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
+      if (!f->entry || !f->defined)
+        continue;
+      Tr t = { 0 };
+      t.m = m;
+      t.f = f;
+      t.mod = mod;
+      t.fn = fi;
+      t.labels = g_hash_table_new (g_str_hash, g_str_equal);
+      t.starts = g_hash_table_new (NULL, NULL);
+      t.body = g_string_new (NULL);
+      t.fail = g_string_new (NULL);
+      t.sites = g_string_new (NULL);
+      t.reds = g_string_new (NULL);
+      t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
+      t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
+      t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
+      t.used_regs = g_hash_table_new (NULL, NULL);
+      translate_entry (&t, out);
+      g_hash_table_unref (t.labels);
+      g_hash_table_unref (t.starts);
+      g_string_free (t.body, TRUE);
+      g_string_free (t.fail, TRUE);
+      g_string_free (t.sites, TRUE);
+      g_string_free (t.reds, TRUE);
+      g_hash_table_unref (t.shared_off);
+      g_hash_table_unref (t.local_off);
+      g_hash_table_unref (t.param_off);
+      g_hash_table_unref (t.used_regs);
+    }
+  return TRUE;
+}

@@ -1,0 +1,21 @@
+/* ptx-translate.h - PTX (ptx.h) to warp-wide C (ptx-warp.h). */
+#pragma once
+
+#include <glib.h>
+
+#include "kernel.h"
+#include "ptx.h"
+
+G_BEGIN_DECLS
+
+/* Appends the C of module m's entries (ms_ptx_k_MOD_FUNC, FUNC its index
+ * in m->funcs; ms_ptx_reds_MOD_FUNC: its reduction sites) and of its
+ * variables' pointers (uint8_t *ms_ptx_g_MOD_VAR, set by the loader). */
+gboolean ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error);
+
+/* Parameter k's offset in f's parameter block (its size and alignment). */
+guint ms_ptx_param_layout (const MsPtxFunc *f, guint k, guint *size, guint *align);
+/* Bytes of static shared memory an entry of m declares. */
+guint ms_ptx_static_shared (const MsPtxModule *m, const MsPtxFunc *f);
+
+G_END_DECLS

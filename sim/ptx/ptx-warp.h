@@ -1,0 +1,106 @@
+/* ptx-warp.h - what the C that ptx-translate.c makes of a PTX kernel
+ * includes: the warp-wide runtime (sim/emulator/warp.h) and the helpers
+ * its lane loops use.  Registers are arrays of 32 raw values (uint8_t for
+ * a predicate, uint16/32/64_t for the rest); a floating-point register
+ * holds its bits, read and written through ms_f32/ms_b32 and their 64-bit
+ * twins, which GCC turns into plain register moves.
+ */
+#pragma once
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "warp.h"
+
+static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }
+static inline double ms_f64 (uint64_t b) { double f; memcpy (&f, &b, 8); return f; }
+static inline uint32_t ms_b32 (float f) { uint32_t b; memcpy (&b, &f, 4); return b; }
+static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); return b; }
+static inline float ms_f16_f32 (uint16_t b) { _Float16 h; memcpy (&h, &b, 2); return (float) h; }
+static inline uint16_t ms_f32_f16 (float f) { _Float16 h = (_Float16) f; uint16_t b; memcpy (&b, &h, 2); return b; }
+
+/* float to integer as PTX's cvt does it: NaN 0, out of range saturated */
+#define MS_PTX_F2I(T, lo, hi, x)                                                  \
+  ((x) != (x) ? (T) 0 : (x) <= (double) (lo) ? (T) (lo) : (x) >= (double) (hi) ? (T) (hi) \
+                                                           : (T) (x))
+static inline float ms_sat_f32 (float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+static inline double ms_sat_f64 (double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
+
+static inline uint32_t ms_brev32 (uint32_t x) { x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1); x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2); x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4); return __builtin_bswap32 (x); }
+static inline uint64_t ms_brev64 (uint64_t x) { return (uint64_t) ms_brev32 ((uint32_t) x) << 32 | ms_brev32 ((uint32_t) (x >> 32)); }
+static inline uint32_t ms_clz32 (uint32_t x) { return x ? (uint32_t) __builtin_clz (x) : 32; }
+static inline uint32_t ms_clz64 (uint64_t x) { return x ? (uint32_t) __builtin_clzll (x) : 64; }
+/* bfind: the most significant non-sign bit, 0xffffffff for none */
+static inline uint32_t ms_bfind_u64 (uint64_t x) { return x ? 63 - (uint32_t) __builtin_clzll (x) : 0xffffffffu; }
+static inline uint32_t ms_bfind_s64 (int64_t x) { return ms_bfind_u64 (x < 0 ? ~(uint64_t) x : (uint64_t) x); }
+/* prmt (default mode): bytes of {b, a} picked by c's four selectors */
+static inline uint32_t
+ms_prmt (uint32_t a, uint32_t b, uint32_t c)
+{
+  uint64_t t = (uint64_t) b << 32 | a;
+  uint32_t r = 0;
+  for (int k = 0; k < 4; k++)
+    {
+      uint32_t s = (c >> (4 * k)) & 15;
+      uint32_t byte = (uint32_t) (t >> (8 * (s & 7))) & 0xff;
+      if (s & 8)
+        byte = (byte & 0x80) ? 0xff : 0;
+      r |= byte << (8 * k);
+    }
+  return r;
+}
+static inline uint64_t
+ms_bfe_u (uint64_t a, uint32_t pos, uint32_t len, unsigned bits)
+{
+  pos &= 0xff;
+  len &= 0xff;
+  if (len == 0 || pos >= bits)
+    return 0;
+  uint64_t v = a >> pos;
+  return len >= 64 ? v : v & ((UINT64_C (1) << len) - 1);
+}
+static inline int64_t
+ms_bfe_s (int64_t a, uint32_t pos, uint32_t len, unsigned bits)
+{
+  pos &= 0xff;
+  len &= 0xff;
+  if (len == 0)
+    return 0;
+  if (pos >= bits)
+    return a < 0 ? -1 : 0;
+  if (pos + len > bits)
+    len = bits - pos;
+  uint64_t v = (uint64_t) a >> pos;
+  if (len < 64)
+    {
+      v &= (UINT64_C (1) << len) - 1;
+      if (v >> (len - 1) & 1)
+        v |= ~((UINT64_C (1) << len) - 1);
+    }
+  return (int64_t) v;
+}
+static inline uint64_t
+ms_bfi (uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits)
+{
+  pos &= 0xff;
+  len &= 0xff;
+  if (len == 0 || pos >= bits)
+    return b;
+  if (pos + len > bits)
+    len = bits - pos;
+  uint64_t mask = (len >= 64 ? ~UINT64_C (0) : (UINT64_C (1) << len) - 1) << pos;
+  return (b & ~mask) | ((a << pos) & mask);
+}
+static inline uint32_t
+ms_lop3 (uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 8; k++)
+    if (lut >> k & 1)
+      r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? c : ~c);
+  return r;
+}
+
+/* The emulator's side (sim/emulator/warp.h): ms_ptx_fail, ms_ptx_local,
+ * ms_ptx_warp_index, ms_ptx_clock. */

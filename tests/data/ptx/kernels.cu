@@ -1,0 +1,53 @@
+// Kernels for tests/test-ptx.c: compiled by nvcc to PTX at test time and
+// run by memsim's PTX engine.  Their counts are derived by hand there.
+__global__ void vadd(const float *a, const float *b, float *c, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}
+
+// column walk: lane i reads row i of a width-wide matrix (32 sectors a request)
+__global__ void column(const float *in, float *out, int width)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * width];
+}
+
+// a tree reduction in shared memory, one partial sum per block
+__global__ void reduce_shared(const int *in, int *out)
+{
+  __shared__ int s[256];
+  unsigned t = threadIdx.x;
+  s[t] = in[blockIdx.x * 256 + t];
+  __syncthreads();
+  for (unsigned k = 128; k > 0; k >>= 1)
+    {
+      if (t < k)
+        s[t] += s[t + k];
+      __syncthreads();
+    }
+  if (t == 0)
+    out[blockIdx.x] = s[0];
+}
+
+// warp shuffles and an atomic whose result is unused
+__global__ void shfl_sum(const int *in, int *out)
+{
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(out, v);
+}
+
+// 32-way bank conflicts: a column of a 32x32 tile
+__global__ void bank_column(float *out)
+{
+  __shared__ float tile[32][32];
+  __shared__ float row[32];
+  tile[threadIdx.x][0] = threadIdx.x;
+  row[threadIdx.x] = 2 * threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = tile[threadIdx.x][0] + row[threadIdx.x];
+}
