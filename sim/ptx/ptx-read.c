@@ -146,8 +146,8 @@ next (Lexer *x)
   else if (ident_char (*p))
     {
       const char *q = p;
-      while (q < e && ident_char (*q))
-        q++;
+      while (q < e && (ident_char (*q) || (q + 1 < e && q[0] == ':' && q[1] == ':')))
+        q += q[0] == ':' ? 2 : 1;
       t.kind = T_IDENT;
       t.len = (gsize) (q - p);
       p = q;
@@ -599,6 +599,8 @@ read_operand (Reader *r, MsPtxOperand *o)
             {
               gboolean minus = is (x, "-");
               next (x);
+              if (accept (x, "-"))
+                minus = !minus;
               if (x->t.kind != T_INT)
                 {
                   fail (x, "expected an offset in the address");
@@ -617,6 +619,18 @@ read_operand (Reader *r, MsPtxOperand *o)
         {
           fail (x, "expected a register, a variable or a number in the address");
           return FALSE;
+        }
+      /* a texture's or surface's coordinates: [tex, {x, y}] (read, not kept:
+       * the engine does not fetch textures) */
+      if (accept (x, ","))
+        {
+          o->n_vec = -1;
+          int depth = 0;
+          while (!x->failed && x->t.kind != T_END && !(depth == 0 && is (x, "]")))
+            {
+              depth += is (x, "{") - is (x, "}");
+              next (x);
+            }
         }
       return expect (x, "]");
     }

@@ -209,6 +209,10 @@ special (Tr *t, const MsPtxInsn *i, const char *s)
     return g_strdup ("((uint32_t) 0)");
   if (strcmp (s, "%nsmid") == 0)
     return g_strdup ("((uint32_t) 132)");
+  if (strcmp (s, "WARP_SZ") == 0)
+    return g_strdup ("((uint32_t) 32)");
+  if (strncmp (s, "%reserved_smem_offset", 21) == 0)
+    return g_strdup ("((uint32_t) 0)");
   if (strcmp (s, "%dynamic_smem_size") == 0)
     return g_strdup ("((uint32_t) ms_ptx_dyn_bytes)");
   unsupported (t, i, "a special register memsim does not know");
@@ -224,6 +228,23 @@ module_var (const Tr *t, const char *name)
   return -1;
 }
 
+/* Whether sym is an extern .shared array: every one is the block's
+ * dynamic shared memory. */
+static gboolean
+is_dynamic (const Tr *t, const char *sym)
+{
+  const GArray *lists[2] = { t->m->vars, t->f->vars };
+  for (int l = 0; l < 2; l++)
+    for (guint k = 0; k < lists[l]->len; k++)
+      {
+        const MsPtxVar *v = &g_array_index (lists[l], MsPtxVar, k);
+        if (v->space == MS_PTX_SPACE_SHARED && (v->external || v->size == 0)
+            && strcmp (v->name, sym) == 0)
+          return TRUE;
+      }
+  return FALSE;
+}
+
 /* The address a symbol stands for (uint64_t): a shared variable's offset
  * in the block's window, a local one's in the lane's local memory, a
  * parameter's host address, a module variable's host address. */
@@ -234,7 +255,7 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   if ((v = g_hash_table_lookup (t->shared_off, sym)) != NULL)
     return g_strdup_printf ("((uint64_t) %u + (uint64_t) (%" G_GINT64_FORMAT "))",
                             GPOINTER_TO_UINT (v) - 1, off);
-  if (t->dyn_name && strcmp (sym, t->dyn_name) == 0)
+  if (t->dyn_name && is_dynamic (t, sym))
     return g_strdup_printf ("((uint64_t) ms_ptx_dyn_off + (uint64_t) (%" G_GINT64_FORMAT "))",
                             off);
   if ((v = g_hash_table_lookup (t->local_off, sym)) != NULL)
@@ -243,6 +264,8 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   if ((v = g_hash_table_lookup (t->param_off, sym)) != NULL)
     return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_P + %u + (%" G_GINT64_FORMAT ")))",
                             GPOINTER_TO_UINT (v) - 1, off);
+  if (strcmp (sym, "WARP_SZ") == 0)
+    return g_strdup ("((uint64_t) 32)");
   int g = module_var (t, sym);
   if (g >= 0)
     return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_ptx_g_%u_%d + (%" G_GINT64_FORMAT ")))",
