@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
@@ -97,6 +98,65 @@ ms_ptx_program_free (MsPtxProgram *p)
   g_ptr_array_unref (p->global_slots);
   /* the build stays loaded: launches may still refer to its sites */
   g_free (p);
+}
+
+/* The kernel's name as its source says it: "clamp" for _Z5clampPfi,
+ * "red<128>" for a template's instance (the C++ runtime's demangler, when
+ * the process has one; else the mangled name's first identifier). */
+static char *
+display_name (const char *mangled)
+{
+  typedef char *(*Demangle) (const char *, char *, size_t *, int *);
+  static Demangle demangle;
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      void *lib = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_GLOBAL);
+      demangle = (Demangle) dlsym (lib ? lib : RTLD_DEFAULT, "__cxa_demangle");
+      g_once_init_leave (&once, 1);
+    }
+  if (demangle != NULL)
+    {
+      int status = 0;
+      char *d = demangle (mangled, NULL, NULL, &status);
+      if (d != NULL && status == 0)
+        {
+          /* "void tileSums<64>(int const*, int*)" -> "tileSums<64>": the
+           * parameter list and a template's return type go */
+          int depth = 0;
+          const char *start = d, *end = d + strlen (d);
+          for (const char *c = d; *c; c++)
+            {
+              if (*c == '<')
+                depth++;
+              else if (*c == '>')
+                depth--;
+              else if (*c == ' ' && depth == 0)
+                start = c + 1;
+              else if (*c == '(' && depth == 0)
+                {
+                  end = c;
+                  break;
+                }
+            }
+          GString *name = g_string_new (NULL);
+          for (const char *c = end > start ? start : d; c < end; c++)
+            if (!(*c == 'u' && c > start && g_ascii_isdigit (c[-1])
+                  && (c[1] == '>' || c[1] == ',')))
+              g_string_append_c (name, *c);   /* 64u -> 64, as the source writes it */
+          free (d);
+          return g_string_free (name, FALSE);
+        }
+      free (d);
+    }
+  if (g_str_has_prefix (mangled, "_Z") && g_ascii_isdigit (mangled[2]))
+    {
+      char *end = NULL;
+      guint64 n = g_ascii_strtoull (mangled + 2, &end, 10);
+      if (end != NULL && n > 0 && n <= strlen (end))
+        return g_strndup (end, n);
+    }
+  return g_strdup (mangled);
 }
 
 static char *
@@ -243,7 +303,9 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
             }
           MsKernel *k = g_new0 (MsKernel, 1);
           g_ptr_array_add (p->owned, k);
-          k->name = f->name;
+          char *shown = display_name (f->name);
+          g_ptr_array_add (p->owned, shown);
+          k->name = shown;
           k->family = "user";
           k->origin = "your program";
           k->description = "device code compiled by nvcc";

@@ -212,7 +212,7 @@ special (Tr *t, const MsPtxInsn *i, const char *s)
   if (strcmp (s, "WARP_SZ") == 0)
     return g_strdup ("((uint32_t) 32)");
   if (strncmp (s, "%reserved_smem_offset", 21) == 0)
-    return g_strdup ("((uint32_t) 0)");
+    return g_strdup ("((uint32_t) (ms_res - ms_shb))");
   if (strcmp (s, "%dynamic_smem_size") == 0)
     return g_strdup ("((uint32_t) ms_ptx_dyn_bytes)");
   unsupported (t, i, "a special register memsim does not know");
@@ -550,7 +550,8 @@ alu (Tr *t, const MsPtxInsn *i)
           Ty raw = { 'u', y.bits };
           if (i->opd[1].kind == MS_PTX_OPD_FIMM)
             raw = y;
-          wr (t, i, 0, raw, rd (t, i, 1, raw));
+          g_autofree char *src = rd (t, i, 1, raw);
+          wr (t, i, 0, raw, src);
         }
       return TRUE;
     }
@@ -1007,7 +1008,7 @@ alu (Tr *t, const MsPtxInsn *i)
 /* ------------------------------------------------------------ blocks */
 
 typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
-               K_SYNCWARP, K_BAD } Kind;
+               K_SYNCWARP, K_REDUX, K_BAD } Kind;
 
 static MsPtxSpace
 space_of (const MsPtxInsn *i, gboolean *generic)
@@ -1050,6 +1051,8 @@ kind_of (const MsPtxInsn *i)
     return K_VOTE;
   if (!strcmp (op, "activemask"))
     return K_ACTIVEMASK;
+  if (!strcmp (op, "redux"))
+    return K_REDUX;
   if (!strcmp (op, "membar") || !strcmp (op, "fence") || !strcmp (op, "prefetch")
       || !strcmp (op, "prefetchu") || !strcmp (op, "nanosleep") || !strcmp (op, "pmevent")
       || !strcmp (op, "griddepcontrol"))
@@ -1659,6 +1662,43 @@ emit_block (Tr *t, guint start, GString *after)
                                     to, to, idx + 1);
             return;
           }
+        case K_REDUX:
+          {
+            /* the group's lanes are the ones that meet (converged, as
+             * redux.sync requires): reduced in lane order, then given to each */
+            Ty y = ty_of (i, 0);
+            Ty v = { y.kind == 's' ? 's' : 'u', 32 };
+            const char *o = ms_ptx_has_mod (i, "add") ? "+" : ms_ptx_has_mod (i, "and") ? "&"
+                            : ms_ptx_has_mod (i, "or") ? "|" : ms_ptx_has_mod (i, "xor") ? "^"
+                            : NULL;
+            gboolean mn = ms_ptx_has_mod (i, "min"), mx = ms_ptx_has_mod (i, "max");
+            if ((o == NULL && !mn && !mx) || i->guard >= 0)
+              {
+                unsupported (t, i, "a warp reduction memsim does not know");
+                flush (t);
+                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                return;
+              }
+            flush (t);
+            g_autofree char *src = rd (t, i, 1, v);
+            g_string_append_printf (t->o, "      {\n      %s acc_ = 0;\n      int first_ = 1;\n"
+                                    "      uint32_t mm_ = m;\n      MS_WARP_BITS_ (mm_, L)\n        {\n"
+                                    "          %s x_ = %s;\n",
+                                    ctype (v), ctype (v), src);
+            if (o != NULL)
+              g_string_append_printf (t->o, "          acc_ = first_ ? x_ : (%s) ((uint32_t) acc_ %s (uint32_t) x_);\n",
+                                      ctype (v), o);
+            else
+              g_string_append_printf (t->o, "          acc_ = first_ || x_ %s acc_ ? x_ : acc_;\n",
+                                      mn ? "<" : ">");
+            g_string_append (t->o, "          first_ = 0;\n        }\n");
+            wr (t, i, 0, v, "acc_");
+            g_string_append (t->o, "      MS_WARP_LANES (m, L, {\n");
+            g_string_append (t->o, t->body->str);
+            g_string_truncate (t->body, 0);
+            g_string_append (t->o, "      });\n      }\n");
+            break;
+          }
         case K_BAD:
         default:
           unsupported (t, i, "not in memsim's engine yet");
@@ -1833,9 +1873,15 @@ translate_entry (Tr *t, GString *out)
                             "  uint8_t *ms_dyn = (uint8_t *) ms_shared_alloc_dynamic (%u);\n"
                             "  uint32_t ms_ptx_dyn_off = (uint32_t) (ms_dyn - ms_shb);\n",
                             t->dyn_align);
+  /* the block's reserved shared memory (cooperative groups' barriers),
+   * after the program's own */
+  g_string_append (out, "  uint8_t *ms_res = (uint8_t *) MS_SHARED_ (1024, 16);\n  (void) ms_res;\n");
   g_string_append (out, "  uint32_t ms_ptx_dyn_bytes = 0;\n  (void) ms_ptx_dyn_bytes;\n");
-  g_string_append_printf (out, "  uint8_t *ms_loc = %s;\n  (void) ms_loc;\n",
-                          t->local_bytes ? g_strdup_printf ("ms_ptx_local (%u)", t->local_bytes) : "NULL");
+  if (t->local_bytes)
+    g_string_append_printf (out, "  uint8_t *ms_loc = ms_ptx_local (%u);\n", t->local_bytes);
+  else
+    g_string_append (out, "  uint8_t *ms_loc = NULL;\n");
+  g_string_append (out, "  (void) ms_loc;\n");
   for (guint r = 0; r < f->regs->len; r++)
     {
       const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
