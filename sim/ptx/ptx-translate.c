@@ -921,6 +921,8 @@ alu (Tr *t, const MsPtxInsn *i)
   if (!strcmp (op, "testp"))
     {
       const char *k = i->mods[0];
+      if (k == NULL)
+        return FALSE;
       if (!strcmp (k, "finite"))
         v = g_strdup_printf ("isfinite (%s)", A);
       else if (!strcmp (k, "infinite"))
@@ -1058,6 +1060,22 @@ kind_of (const MsPtxInsn *i)
       || !strcmp (op, "griddepcontrol"))
     return K_NOP;
   return K_ALU;
+}
+
+/* The operands an instruction reads by position (the others' are checked
+ * where they are read). */
+static guint
+min_operands (const MsPtxInsn *i)
+{
+  const char *op = i->op;
+  if (!strcmp (op, "ld") || !strcmp (op, "ldu") || !strcmp (op, "st") || !strcmp (op, "atom")
+      || !strcmp (op, "red"))
+    return 2;
+  if (!strcmp (op, "setp"))
+    return 3;
+  if (!strcmp (op, "bra"))
+    return 1;
+  return 0;
 }
 
 static gboolean
@@ -1550,6 +1568,13 @@ emit_block (Tr *t, guint start, GString *after)
         }
       const MsPtxInsn *i = t->ins[idx];
       Kind k = kind_of (i);
+      if (i->n_opd < min_operands (i))
+        {
+          unsupported (t, i, "an operand is missing");
+          flush (t);
+          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          return;
+        }
       switch (k)
         {
         case K_NOP:
