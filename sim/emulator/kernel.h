@@ -35,6 +35,7 @@ typedef struct {
   void *buf[MS_MAX_BUFFERS];  /* device (GPU) or host (CPU) buffer pointers */
   long long i[MS_MAX_ARGS];   /* integer parameters */
   double f[MS_MAX_ARGS];      /* floating-point parameters */
+  const void *params;         /* a PTX kernel's parameter block (sim/ptx), else NULL */
 } MsLaunchArgs;
 
 #ifdef __CUDACC__
@@ -69,6 +70,9 @@ typedef struct {
 #include <stddef.h>
 #include <stdint.h>
 
+/* CUDA's own, where a file included them first (traces/user/cuda-runtime.c,
+ * built against the toolkit's headers): the same layouts */
+#ifndef __VECTOR_TYPES_H__
 typedef struct { unsigned x, y, z; } uint3;
 #ifdef __cplusplus   /* users' files: host code builds dim3s (cuda-shim.h) */
 struct dim3 {
@@ -89,6 +93,7 @@ typedef struct __attribute__ ((aligned (16))) { int x, y, z, w; } int4;
 typedef struct __attribute__ ((aligned (16))) { double x, y; } double2;
 typedef struct __attribute__ ((aligned (8))) { unsigned x, y; } uint2;
 typedef struct __attribute__ ((aligned (16))) { unsigned x, y, z, w; } uint4;
+#endif /* __VECTOR_TYPES_H__ */
 
 static inline float2 make_float2 (float x, float y) { float2 r = { x, y }; return r; }
 static inline float3 make_float3 (float x, float y, float z) { float3 r = { x, y, z }; return r; }

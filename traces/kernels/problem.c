@@ -577,7 +577,9 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->entry = p->kernel->cpu_entry;
   /* a kernel with a warp-wide build runs it (sim/emulator/warp.h: the same
    * counts, faster); MEMSIM_FIBERS=1: a fiber per thread, to compare */
-  if (g_getenv ("MEMSIM_FIBERS") == NULL)
+  if (p->kernel->warp_entry != NULL)
+    launch->warp_entry = p->kernel->warp_entry;   /* device code has no fiber build */
+  else if (g_getenv ("MEMSIM_FIBERS") == NULL)
     launch->warp_entry = ms_kernel_warp_entry (p->kernel);
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;

@@ -60,6 +60,9 @@ typedef struct {
   /* compares the output buffers with a plain-C reference */
   gboolean (*check) (MsProblem *p, GError **error);
   MsEntryFn cpu_entry;
+  /* a kernel run from nvcc's device code (sim/ptx): its warp-wide entry,
+   * which reads MsLaunchArgs.params; NULL otherwise */
+  MsEntryFn warp_entry;
   /* a kernel's own GPU build, or NULL: the built-in kernels' nvcc builds
    * are in the GPU plug-in (gpu/backend-cuda.c), found by name */
   MsEntryFn gpu_entry;

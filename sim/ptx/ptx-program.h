@@ -1,0 +1,71 @@
+/* ptx-program.h - device code as nvcc compiled it: a program's PTX modules,
+ * translated to warp-wide C (ptx-translate.c), compiled by the host
+ * compiler (cached by hash) and loaded; each .entry a kernel descriptor
+ * whose warp_entry runs one warp of it on the emulator (sim/emulator/warp.h).
+ *
+ *   prog = ms_ptx_program_load (ptx_files, &error);
+ *   k = ms_ptx_program_kernel (prog, "_Z4vaddPKfS0_Pfi");
+ *   (build k->param_bytes of parameters at k->params[i].offset, then launch
+ *    k->kernel with MsLaunchArgs.params pointing at them)
+ *
+ * Module-scope variables (__device__, __constant__) live in memory the
+ * caller provides (its own allocations, so that the emulator sees them as
+ * buffers of the launch): ms_ptx_program_bind_global before a launch.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "problem.h"
+
+G_BEGIN_DECLS
+
+#define MS_PTX_ERROR (ms_ptx_error_quark ())
+GQuark ms_ptx_error_quark (void);
+
+typedef enum {
+  MS_PTX_ERROR_SYNTAX,       /* the reader: file:line: what was expected */
+  MS_PTX_ERROR_UNSUPPORTED,  /* an instruction the engine does not know (name, source line) */
+  MS_PTX_ERROR_COMPILER,     /* the host compiler failed on the generated C */
+  MS_PTX_ERROR_LOAD,         /* dlopen / a symbol missing */
+} MsPtxError;
+
+typedef struct MsPtxProgram MsPtxProgram;
+
+typedef struct {
+  const char *name;      /* as in the PTX (..._param_0) */
+  guint offset, size, align;
+} MsPtxParam;
+
+typedef struct {
+  const char *name;          /* the .entry's (mangled) name */
+  const MsKernel *kernel;    /* descriptor: external, warp_entry set */
+  guint n_params;
+  const MsPtxParam *params;
+  guint param_bytes;         /* the parameter block's size */
+  guint static_shared;       /* bytes of .shared the entry declares */
+} MsPtxKernel;
+
+typedef struct {
+  const char *name;          /* as in the PTX (mangled) */
+  gsize size;
+  guint align;
+  gboolean constant;         /* .const (else .global) */
+  const guint8 *init;        /* initial bytes (size of them), or NULL: zeros */
+} MsPtxGlobal;
+
+/* Reads, translates, compiles (or finds in the cache) and loads the PTX
+ * files as one program.  NULL with a one-line MS_PTX_ERROR. */
+MsPtxProgram *ms_ptx_program_load (const char *const *ptx_files, GError **error);
+void ms_ptx_program_free (MsPtxProgram *p);
+
+/* The kernel of entry `name`, or NULL. */
+const MsPtxKernel *ms_ptx_program_kernel (MsPtxProgram *p, const char *name);
+
+/* The module-scope variables (n of them). */
+const MsPtxGlobal *ms_ptx_program_globals (MsPtxProgram *p, guint *n);
+/* Where variable `name` lives for the program's launches (memory of at
+ * least its size, holding its initial bytes); FALSE if there is none. */
+gboolean ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device);
+
+G_END_DECLS
