@@ -68,6 +68,7 @@ static const char helpers[] =
   "  void *buf[%d];\n"
   "  long long i[%d];\n"
   "  double f[%d];\n"
+  "  const void *params;\n"
   "};\n"
   "static_assert (sizeof (LaunchArgs) == %zu && offsetof (LaunchArgs, buf) == %zu\n"
   "               && offsetof (LaunchArgs, i) == %zu && offsetof (LaunchArgs, f) == %zu,\n"
