@@ -128,13 +128,14 @@ skip_without_nvcc (void)
  * host code gave; its own checks (variables, properties, occupancy,
  * errors) pass. */
 static void
-test_launches (void)
+test_launches (gconstpointer data)
 {
   if (skip_without_nvcc ())
     return;
   g_autofree char *file = program ("launch.cu");
   const char *files[] = { file, NULL };
-  const char *flags[] = { "-DUNUSED_FLAG=1", NULL };
+  /* data: relocatable device code (nvcc -dlink registers the kernels) */
+  const char *flags[] = { "-DUNUSED_FLAG=1", data ? "-rdc=true" : NULL, NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (MsNvccBuild) build = ms_nvcc_build (files, flags, &error);
   g_assert_no_error (error);
@@ -267,7 +268,8 @@ main (int argc, char **argv)
   /* the builds go to a cache of the test's own */
   g_autofree char *cache = g_dir_make_tmp ("memsim-program-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
-  g_test_add_func ("/program/launches", test_launches);
+  g_test_add_data_func ("/program/launches", NULL, test_launches);
+  g_test_add_data_func ("/program/launches-rdc", "rdc", test_launches);
   g_test_add_func ("/program/errors", test_errors);
   int status = g_test_run ();
   g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);

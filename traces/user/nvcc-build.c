@@ -199,7 +199,9 @@ rename_cuda_symbols (const char *object, const char *map_file, GError **error)
   for (char **l = lines; *l; l++)
     {
       g_autofree char *name = g_strndup (*l, strcspn (*l, " \t"));
-      if (g_str_has_prefix (name, "cuda") || g_str_has_prefix (name, "__cuda"))
+      /* (nvcc -dlink's object defines the linked binaries' registrations) */
+      if ((g_str_has_prefix (name, "cuda") || g_str_has_prefix (name, "__cuda"))
+          && !g_str_has_prefix (name, "__cudaRegisterLinkedBinary_"))
         g_string_append_printf (map, "%s memsim_%s\n", name, name);
     }
   if (map->len == 0)
@@ -292,7 +294,10 @@ build_into (const char *dir, const char *nvcc, const char *const *files,
     {
       g_autofree char *dlink = g_strdup_printf ("%s/dlink.o", dir);
       g_autoptr (GPtrArray) argv = nvcc_argv (nvcc, NULL, KIND_CU);
-      add (argv, "-dlink", "-arch=compute_90", "-code=compute_90", "-Xcompiler", "-fPIC", NULL);
+      /* without CUDA's device runtime (dynamic parallelism): its host side
+       * would call CUDA's runtime, not memsim's */
+      add (argv, "-dlink", "-arch=compute_90", "-code=compute_90", "-cudadevrt", "none",
+           "-Xcompiler", "-fPIC", NULL);
       for (guint i = 0; i < device_objects->len; i++)
         add (argv, device_objects->pdata[i], NULL);
       add (argv, "-o", dlink, NULL);
