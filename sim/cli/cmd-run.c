@@ -1,7 +1,9 @@
 /* cmd-run.c - `memsim run PROGRAM.cu [MORE.cu ...] [-- ARGS]`: build a
  * whole CUDA program (host code included) against memsim's CUDA runtime,
  * run it on the CPU and trace its launches: a report per launch, as trace
- * writes one (traces/user/user-program.h; docs/model.md, "Whole programs").
+ * writes one (docs/model.md, "Whole programs").  The build is nvcc's, the
+ * kernels its PTX (traces/user/nvcc-program.h); with --source-counts, the
+ * source rewritten for g++ (traces/user/user-program.h).
  *
  * Output: text reports go to stdout as the launches happen, between the
  * program's own lines; JSON is {"launches": [report, ...]} and CSV one
@@ -26,11 +28,12 @@
 #include "progress.h"
 #include "report.h"
 #include "report-time.h"
+#include "nvcc-program.h"
 #include "user-program.h"
 
 typedef struct {
   MsArch *arch;
-  MsUserProgram *program;    /* loaded for the process (user-program.h) */
+  gpointer program;          /* loaded for the process (nvcc- or user-program.h) */
   guint threads;
   int launches;              /* --launches: traced per kernel (0: all) */
   gboolean allow_races;
@@ -255,13 +258,30 @@ ms_cmd_run (int argc, char **argv)
         argc = i;
         break;
       }
-  g_auto (GStrv) includes = NULL;
+  g_auto (GStrv) includes = NULL, defines = NULL, xnvcc = NULL;
+  char *std = NULL;
+  gboolean fast_math = FALSE, rdc = FALSE;
+  /* nvcc's spelling, -Xnvcc, for GOption's --Xnvcc */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "-Xnvcc") == 0)
+      argv[i] = (char *) "--Xnvcc";
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
   gboolean allow_races = FALSE, source_counts = FALSE;
   GOptionEntry entries[] = {
     { "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &includes,
       "Also search DIR for #include files (as nvcc -I)", "DIR" },
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
+      "Define a macro for the build (as nvcc -D)", "NAME[=VALUE]" },
+    { "std", 0, 0, G_OPTION_ARG_STRING, &std,
+      "C++ dialect of the build (as nvcc -std), e.g. c++17", "STD" },
+    { "use-fast-math", 0, 0, G_OPTION_ARG_NONE, &fast_math,
+      "Build with nvcc --use_fast_math (the kernels' PTX has the fast forms)", NULL },
+    { "rdc", 0, 0, G_OPTION_ARG_NONE, &rdc,
+      "Relocatable device code (nvcc -rdc=true): kernels may call device functions of "
+      "other files", NULL },
+    { "Xnvcc", 0, 0, G_OPTION_ARG_STRING_ARRAY, &xnvcc,
+      "Pass FLAG to every nvcc command of the build (-Xnvcc FLAG; repeat for more)", "FLAG" },
     { "launches", 0, 0, G_OPTION_ARG_INT, &launches,
       "Trace the first N launches of each kernel; run the rest without the models, as fast "
       "as the emulator goes (default: trace all)", "N" },
@@ -271,8 +291,8 @@ ms_cmd_run (int argc, char **argv)
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Emulator threads (default: one per core); counts do not depend on it", "N" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &source_counts,
-      "Count one instruction per source access; by default, with nvcc and nvdisasm, counts "
-      "follow nvcc's build of the .cu files (fused and unrolled accesses)", NULL },
+      "Build the program from its source with g++ instead of nvcc (memsim's CUDA subset) and "
+      "count one instruction per source access; with nvdisasm, grouped as nvcc's SASS", NULL },
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &allow_races,
       "Report shared-memory races and go on instead of stopping the program", NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_text, "text (default), json or csv", "FMT" },
@@ -283,20 +303,23 @@ ms_cmd_run (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new (
     "PROGRAM.cu [MORE.cu ...] [-- ARGS] - run a whole CUDA program and trace its launches");
   g_option_context_set_description (
-    ctx, "Compiles the program (host code and kernels, unmodified) against memsim's CUDA\n"
-         "runtime, runs main() on the CPU with ARGS, and reports every launch as\n"
-         "`memsim trace` reports a kernel.  Events time launches by the model's\n"
-         "predicted GPU time.\n\n"
+    ctx, "Builds the program (host code and kernels, unmodified) with nvcc: .cu files\n"
+         "for compute_90 (the kernels run as nvcc's PTX), .cpp/.cc/.cxx as C++ and .c as\n"
+         "C host files; memsim answers its CUDA runtime calls.  Runs main() on the CPU\n"
+         "with ARGS and reports every launch as `memsim trace` reports a kernel.  Events\n"
+         "time launches by the model's predicted GPU time.  Builds are cached.\n\n"
          "Examples:\n"
          "  memsim run examples/program.cu\n"
          "  memsim run transpose.cu -I cuda-samples/Common --launches 1 -- -dimX=1024 -dimY=1024\n"
-         "  memsim run reduction.cpp reduction_kernel.cu -I Common --format json -o r.json\n");
+         "  memsim run reduction.cpp reduction_kernel.cu -I Common --format json -o r.json\n"
+         "  memsim run stencil.cu -D RADIUS=4 --std c++17 --use-fast-math -Xnvcc -G0\n");
   g_option_context_add_main_entries (ctx, entries, NULL);
   MsFormat format;
   int status = ms_parse_command_line (ctx, &argc, &argv, &format_text, &format);
   g_autofree char *arch_owned = arch_name;
   g_autofree char *format_owned = format_text;
   g_autofree char *output_owned = output;
+  g_autofree char *std_owned = std;
   if (status != 0)
     return status;
   if (argc < 2)
@@ -323,9 +346,42 @@ ms_cmd_run (int argc, char **argv)
   for (int i = 1; i < argc; i++)
     g_ptr_array_add (files, argv[i]);
   g_ptr_array_add (files, NULL);
-  MsUserProgram *program = ms_user_program_load ((const char *const *) files->pdata,
-                                                 (const char *const *) includes, !source_counts,
-                                                 &error);
+  /* nvcc's flags, as memsim run's options give them */
+  g_autoptr (GPtrArray) flags = g_ptr_array_new_with_free_func (g_free);
+  for (char **d = includes; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-I", *d, NULL));
+  for (char **d = defines; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-D", *d, NULL));
+  if (std != NULL)
+    g_ptr_array_add (flags, g_strconcat ("-std=", std, NULL));
+  if (fast_math)
+    g_ptr_array_add (flags, g_strdup ("--use_fast_math"));
+  if (rdc)
+    g_ptr_array_add (flags, g_strdup ("-rdc=true"));
+  for (char **x = xnvcc; x && *x; x++)
+    g_ptr_array_add (flags, g_strdup (*x));
+  gboolean nvcc_only = defines || std || fast_math || rdc || xnvcc;
+  g_ptr_array_add (flags, NULL);
+  /* nvcc's build by default; memsim's g++ build with --source-counts */
+  gboolean use_nvcc = !source_counts;
+  if (!use_nvcc && nvcc_only)
+    {
+      g_autoptr (GError) why = NULL;
+      if (source_counts || ms_nvcc_program_available (&why))
+        ms_error ("-D, --std, --use-fast-math, --rdc and -Xnvcc are nvcc's; --source-counts "
+                  "builds with g++");
+      else
+        ms_error ("%s", why->message);
+      ms_arch_free (arch);
+      return 2;
+    }
+  gpointer program = NULL;
+  if (use_nvcc)
+    program = ms_nvcc_program_load ((const char *const *) files->pdata,
+                                    (const char *const *) flags->pdata, &error);
+  else
+    program = ms_user_program_load ((const char *const *) files->pdata,
+                                    (const char *const *) includes, !source_counts, &error);
   if (program == NULL)
     {
       ms_error ("%s", error->message);
@@ -347,7 +403,11 @@ ms_cmd_run (int argc, char **argv)
         dup2 (STDERR_FILENO, STDOUT_FILENO);
     }
   atexit (finish_at_exit);
-  status = ms_user_program_run (program, arch, program_argc, program_argv, on_launch, &session);
+  if (use_nvcc)
+    status = ms_nvcc_program_run (program, arch, program_argc, program_argv, on_launch, &session);
+  else
+    status = ms_user_program_run (program, arch, program_argc, program_argv, on_launch,
+                                  &session);
   if (!finish (&session))
     return 1;
   return status;

@@ -167,7 +167,8 @@ const char *cudaGetErrorName (cudaError_t error) MS_CUDA_SYMBOL (cudaGetErrorNam
 cudaError_t cudaSetDevice (int device) MS_CUDA_SYMBOL (cudaSetDevice);
 cudaError_t cudaGetDevice (int *device) MS_CUDA_SYMBOL (cudaGetDevice);
 cudaError_t cudaGetDeviceCount (int *count) MS_CUDA_SYMBOL (cudaGetDeviceCount);
-cudaError_t cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device) MS_CUDA_SYMBOL (cudaGetDeviceProperties);
+/* its own symbol: the layout is the subset's, not CUDA's (cuda-runtime-subset.c) */
+cudaError_t cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device) MS_CUDA_SYMBOL (cudaGetDeviceProperties_subset);
 cudaError_t cudaEventCreate (cudaEvent_t *event) MS_CUDA_SYMBOL (cudaEventCreate);
 cudaError_t cudaEventCreateWithFlags (cudaEvent_t *event, unsigned flags) MS_CUDA_SYMBOL (cudaEventCreateWithFlags);
 cudaError_t cudaEventRecord (cudaEvent_t event, cudaStream_t stream) MS_CUDA_SYMBOL (cudaEventRecord);

@@ -70,6 +70,9 @@ typedef struct {
 #include <stddef.h>
 #include <stdint.h>
 
+/* CUDA's own, where a file included them first (traces/user/cuda-runtime.c,
+ * built against the toolkit's headers): the same layouts */
+#ifndef __VECTOR_TYPES_H__
 typedef struct { unsigned x, y, z; } uint3;
 #ifdef __cplusplus   /* users' files: host code builds dim3s (cuda-shim.h) */
 struct dim3 {
@@ -90,6 +93,7 @@ typedef struct __attribute__ ((aligned (16))) { int x, y, z, w; } int4;
 typedef struct __attribute__ ((aligned (16))) { double x, y; } double2;
 typedef struct __attribute__ ((aligned (8))) { unsigned x, y; } uint2;
 typedef struct __attribute__ ((aligned (16))) { unsigned x, y, z, w; } uint4;
+#endif /* __VECTOR_TYPES_H__ */
 
 static inline float2 make_float2 (float x, float y) { float2 r = { x, y }; return r; }
 static inline float3 make_float3 (float x, float y, float z) { float3 r = { x, y, z }; return r; }

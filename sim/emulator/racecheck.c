@@ -148,6 +148,15 @@ static gboolean found_new (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint m
                            guint warp, guint lane, guint site, guint64 other, MsOp other_op,
                            gboolean intra, guint32 pair, GError **error);
 
+/* An atomic, or a load or store with a memory order (MsSite.ordered):
+ * two such accesses synchronise, they do not race. */
+static gboolean
+strong (MsOp op, guint site)
+{
+  const MsSite *s = ms_site_lookup ((int) site);
+  return op == MS_OP_ATOMIC || (s != NULL && s->ordered);
+}
+
 gboolean
 ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, MsOp op,
                     guint warp, guint lane, guint site, GError **error)
@@ -159,15 +168,15 @@ ms_racecheck_found (MsRaceCheck *rc, MsRaceWord *w, guint offset, guint mask, Ms
   gboolean same = op == MS_OP_ST && (rc->same_value >> lane & 1u) && !(w->w & MS_RC_ATOMIC);
   guint first = same ? 1 : 0, n = op != MS_OP_LD ? 3u : 1u;
 
-  /* the stamps of other lanes this access overlaps (atomics do not race
-   * with atomics), in order: the first of another warp (a race); else the
+  /* the stamps of other lanes this access overlaps (atomics and ordered
+   * accesses do not race with each other), in order: the first of another warp (a race); else the
    * first of this warp at another site with no __syncwarp between (an
    * intra-warp hazard) */
   guint hit = 3, hazard = 3;
   for (guint k = first; k < n; k++)
     {
       if (!ms_rc_conflicts (stamps[k], rc->epoch, mask, thread)
-          || (op == MS_OP_ATOMIC && stamp_op (stamps[k], k) == MS_OP_ATOMIC))
+          || (strong (op, site) && strong (stamp_op (stamps[k], k), MS_RC_SITE (stamps[k]))))
         continue;
       if (MS_RC_THREAD (stamps[k]) / 32 != warp)
         {

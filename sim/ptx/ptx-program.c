@@ -15,11 +15,13 @@
 #include "ptx-translate.h"
 #include "ptx.h"
 #include "user-build.h"
+#include "user-sass.h"
 
 struct MsPtxProgram {
   GPtrArray *modules;        /* MsPtxModule * */
   GArray *kernels;           /* MsPtxKernel */
   GPtrArray *owned;          /* what the kernels point to */
+  GPtrArray *sass;           /* MsSass * of the kernels (ptxas's SASS) */
   GArray *globals;           /* MsPtxGlobal */
   GPtrArray *global_slots;   /* uint8_t ** in the build, per global */
   void *dl;
@@ -94,6 +96,7 @@ ms_ptx_program_free (MsPtxProgram *p)
   g_ptr_array_unref (p->modules);
   g_array_unref (p->kernels);
   g_ptr_array_unref (p->owned);
+  g_ptr_array_unref (p->sass);
   g_array_unref (p->globals);
   g_ptr_array_unref (p->global_slots);
   /* the build stays loaded: launches may still refer to its sites */
@@ -159,6 +162,116 @@ display_name (const char *mangled)
   return g_strdup (mangled);
 }
 
+/* The parameters' names as the kernel's declaration in its source file
+ * gives them (PTX keeps only _Z..._param_N): the declaration is the first
+ * "NAME(" or "NAME<...>(" at or up to 5 lines before the entry's first
+ * .loc line; its list split at top-level commas, each parameter's last
+ * identifier before any default value.  NULL where that finds no list of
+ * n parameters (the caller keeps the PTX names). */
+static char **
+source_param_names (const MsPtxModule *m, const MsPtxFunc *f, const char *shown, guint n)
+{
+  const MsPtxInsn *first = NULL;
+  for (guint k = 0; k < f->insns->len && first == NULL; k++)
+    {
+      const MsPtxInsn *i = &g_array_index (f->insns, MsPtxInsn, k);
+      if (i->file > 0 && (guint) i->file < m->files->len && i->line > 0
+          && g_ptr_array_index (m->files, i->file) != NULL)
+        first = i;
+    }
+  if (first == NULL || n == 0)
+    return NULL;
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (g_ptr_array_index (m->files, first->file), &text, NULL, NULL))
+    return NULL;
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  guint n_lines = g_strv_length (lines);
+  if ((guint) first->line > n_lines)
+    return NULL;
+  guint from = first->line > 6 ? (guint) first->line - 6 : 0;
+  g_autoptr (GString) decl = g_string_new (NULL);
+  for (guint l = from; l < n_lines && l < (guint) first->line + 20; l++)
+    g_string_append_printf (decl, "%s\n", lines[l]);
+  /* the base name: "tileSums" of "tileSums<64>", "f" of "ns::f" */
+  g_autofree char *base = g_strndup (shown, strcspn (shown, "<"));
+  const char *colon = g_strrstr (base, "::");
+  const char *id = colon ? colon + 2 : base;
+  gsize idlen = strlen (id);
+  const char *p = decl->str;
+  for (; (p = strstr (p, id)) != NULL; p += idlen)
+    {
+      if (p > decl->str && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
+        continue;
+      const char *q = p + idlen;
+      while (g_ascii_isspace (*q))
+        q++;
+      if (*q == '<')
+        {
+          int depth = 0;
+          for (; *q; q++)
+            if (*q == '<')
+              depth++;
+            else if (*q == '>' && --depth == 0)
+              break;
+          if (*q)
+            q++;
+          while (g_ascii_isspace (*q))
+            q++;
+        }
+      if (*q == '(')
+        {
+          p = q + 1;
+          break;
+        }
+    }
+  if (p == NULL)
+    return NULL;
+  /* the parameter list, split at commas outside (), <>, [] */
+  GPtrArray *names = g_ptr_array_new ();
+  int depth = 0;
+  const char *start = p, *end = NULL;
+  for (const char *c = p; *c; c++)
+    {
+      gboolean close = depth == 0 && *c == ')';
+      if (*c == '(' || *c == '<' || *c == '[')
+        depth++;
+      else if ((*c == ')' || *c == '>' || *c == ']') && depth > 0)
+        depth--;
+      if (close || (depth == 0 && *c == ','))
+        {
+          /* the last identifier before '=' or '[' */
+          const char *e = c;
+          for (const char *x = start; x < c; x++)
+            if (*x == '=' || *x == '[')
+              {
+                e = x;
+                break;
+              }
+          while (e > start && !(g_ascii_isalnum (e[-1]) || e[-1] == '_'))
+            e--;
+          const char *b = e;
+          while (b > start && (g_ascii_isalnum (b[-1]) || b[-1] == '_'))
+            b--;
+          if (e > b && !g_ascii_isdigit (*b))
+            g_ptr_array_add (names, g_strndup (b, (gsize) (e - b)));
+          start = c + 1;
+          if (close)
+            {
+              end = c;
+              break;
+            }
+        }
+    }
+  if (end == NULL || names->len != n)
+    {
+      g_ptr_array_set_free_func (names, g_free);
+      g_ptr_array_unref (names);
+      return NULL;
+    }
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_free (names, FALSE);
+}
+
 static char *
 kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
 {
@@ -185,6 +298,7 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
   p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
   p->kernels = g_array_new (FALSE, TRUE, sizeof (MsPtxKernel));
   p->owned = g_ptr_array_new_with_free_func (g_free);
+  p->sass = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_sass_free);
   p->globals = g_array_new (FALSE, TRUE, sizeof (MsPtxGlobal));
   p->global_slots = g_ptr_array_new ();
   for (guint k = 0; ptx_files[k]; k++)
@@ -262,6 +376,12 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
       return NULL;
     }
 
+  /* ptxas's SASS of the PTX, where nvdisasm is there: the instructions
+   * the GPU runs, which the counts then follow (sim/stream/regroup.h);
+   * without it they are PTX's */
+  g_autofree char *why = NULL;
+  g_autofree char *sass_text = ms_user_sass_text (ptx_files, NULL, &why);
+
   /* the kernels and the variables */
   for (guint mi = 0; mi < p->modules->len; mi++)
     {
@@ -315,16 +435,32 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           k->block[0] = k->block[1] = k->block[2] = 1;
           k->external = TRUE;
           k->warp_entry = (MsEntryFn) fn;
+          char *sass_function = NULL;
+          MsSass *sass = sass_text ? ms_user_sass_kernel (sass_text, f->name, &sass_function) : NULL;
+          if (sass != NULL)
+            {
+              g_ptr_array_add (p->sass, sass);
+              g_ptr_array_add (p->owned, sass_function);
+              k->sass = sass;
+              k->sass_function = sass_function;
+            }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
           g_ptr_array_add (p->owned, params);
           guint end = 0;
+          char **source_names = source_param_names (m, f, shown, f->params->len);
           for (guint a = 0; a < f->params->len; a++)
             {
               const MsPtxVar *v = &g_array_index (f->params, MsPtxVar, a);
               params[a].name = v->name;
+              if (source_names != NULL)
+                {
+                  params[a].name = source_names[a];
+                  g_ptr_array_add (p->owned, source_names[a]);
+                }
               params[a].offset = ms_ptx_param_layout (f, a, &params[a].size, &params[a].align);
               end = params[a].offset + params[a].size;
             }
+          g_free (source_names);   /* its strings are the program's */
           MsPtxKernel pk = { f->name, k, f->params->len, params, end,
                              ms_ptx_static_shared (m, f) };
           g_array_append_val (p->kernels, pk);

@@ -33,7 +33,8 @@ typedef enum {
 typedef struct MsPtxProgram MsPtxProgram;
 
 typedef struct {
-  const char *name;      /* as in the PTX (..._param_0) */
+  const char *name;      /* as the kernel's source declares it ("in"), where memsim
+                          * could read the declaration; else as in the PTX (..._param_0) */
   guint offset, size, align;
 } MsPtxParam;
 

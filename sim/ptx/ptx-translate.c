@@ -51,6 +51,9 @@ typedef struct {
   GString *sites;           /* the function's MsSite definitions */
   GString *reds;            /* its atomics that are reductions (RED) */
   guint32 *completions;     /* per insn: it has a completion block */
+  guint *region;            /* per insn: its straight-line region (between labels
+                             * and branches) */
+  GHashTable *access_sites; /* an access's key -> its site number + 1 */
 } Tr;
 
 /* ------------------------------------------------------------ types */
@@ -1122,8 +1125,36 @@ site (Tr *t, const MsPtxInsn *i, guint idx)
   g_string_append_printf (t->sites, "static MsSite ms_site_%u_%u_%u = { ", t->mod, t->fn,
                           t->n_sites);
   c_string (t->sites, file ? file : t->m->path);
-  g_string_append_printf (t->sites, ", %d, %u, -1 };\n", file ? i->line : i->ptx_line, idx);
+  gboolean ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "release")
+                     || ms_ptx_has_mod (i, "relaxed");
+  g_string_append_printf (t->sites, ", %d, %u, -1, %d };\n", file ? i->line : i->ptx_line, idx,
+                          ordered);
   return t->n_sites++;
+}
+
+/* The site of a memory instruction: one per source access, as the source
+ * level has it, so that the accesses of one unrolled loop (As[ty][k],
+ * As[ty][k + 1] ... on one base register) are one site, which the
+ * regrouping fuses as ptxas did (sim/stream/regroup.h) and the report
+ * lists once.  The key: the straight-line region (lanes cannot wait at two
+ * instructions of one region at once), the line, the instruction without
+ * its operands, the width and the address's base. */
+static guint
+access_site (Tr *t, const MsPtxInsn *i, guint idx, guint size, guint addr_opd)
+{
+  const MsPtxOperand *a = &i->opd[addr_opd];
+  g_autoptr (GString) key = g_string_new (NULL);
+  g_string_append_printf (key, "%u %d %d %s %u %d %s", t->region[idx], i->file, i->line, i->op,
+                          size, a->reg, a->sym ? a->sym : "");
+  for (char **m = i->mods; m && *m; m++)
+    g_string_append_printf (key, ".%s", *m);
+  gpointer v = g_hash_table_lookup (t->access_sites, key->str);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  guint sn = site (t, i, idx);
+  g_hash_table_insert (t->access_sites, g_string_free (g_steal_pointer (&key), FALSE),
+                       GUINT_TO_POINTER (sn + 1));
+  return sn;
 }
 
 /* The address of memory operand k of i for lane L, as a host pointer. */
@@ -1397,7 +1428,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
     }
   guint next = idx + 1;
   stop_lanes (t, i, next);
-  guint sn = site (t, i, idx);
+  guint sn = access_site (t, i, idx, size, ai);
   const char *kind = ld ? "MS_K_LD" : st ? "MS_K_ST" : "MS_K_ATOMIC";
   if (ld || atomic)
     {
@@ -1851,11 +1882,23 @@ translate_entry (Tr *t, GString *out)
   g_hash_table_iter_init (&it, t->labels);
   while (g_hash_table_iter_next (&it, &key, &value))
     g_hash_table_add (t->starts, GUINT_TO_POINTER (GPOINTER_TO_UINT (value) - 1));
+  /* straight-line regions: a label or the instruction after a branch or a
+   * return starts one */
+  g_autofree gboolean *labelled = g_new0 (gboolean, t->n + 1);
+  g_hash_table_iter_init (&it, t->labels);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    labelled[GPOINTER_TO_UINT (value) - 1] = TRUE;
+  t->region = g_new0 (guint, t->n + 1);
   for (guint k = 0; k < t->n; k++)
     {
       Kind kd = kind_of (t->ins[k]);
       if (is_stop (kd) || kd == K_BRA || kd == K_RET)
         g_hash_table_add (t->starts, GUINT_TO_POINTER (k + 1));
+      if (k > 0)
+        {
+          Kind before = kind_of (t->ins[k - 1]);
+          t->region[k] = t->region[k - 1] + (labelled[k] || before == K_BRA || before == K_RET);
+        }
     }
 
   GString *code = g_string_new (NULL), *after = g_string_new (NULL);
@@ -1936,6 +1979,7 @@ translate_entry (Tr *t, GString *out)
   g_string_free (code, TRUE);
   g_string_free (after, TRUE);
   g_free (t->completions);
+  g_free (t->region);
   g_ptr_array_unref (ins);
 }
 
@@ -1970,6 +2014,7 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.used_regs = g_hash_table_new (NULL, NULL);
+      t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       translate_entry (&t, out);
       g_hash_table_unref (t.labels);
       g_hash_table_unref (t.starts);
@@ -1981,6 +2026,7 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       g_hash_table_unref (t.local_off);
       g_hash_table_unref (t.param_off);
       g_hash_table_unref (t.used_regs);
+      g_hash_table_unref (t.access_sites);
     }
   return TRUE;
 }

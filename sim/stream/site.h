@@ -14,6 +14,10 @@ struct MsSite {
   int order;          /* textual order within the file (__COUNTER__); the
                        * emulator runs lanes waiting at the smallest first */
   int id;             /* dense index in the site table, -1 before first use */
+  int ordered;        /* a load or store with a memory order (PTX .acquire,
+                       * .release, .relaxed: a flag a barrier of cooperative
+                       * groups spins on): like an atomic, it does not race
+                       * with atomics or with other such accesses */
 };
 
 #endif /* MEMSIM_SITE_H */

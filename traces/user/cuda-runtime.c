@@ -1,5 +1,13 @@
 /* cuda-runtime.c - CUDA's runtime API on the CPU for users' programs (see
- * cuda-runtime.h; the declarations the program sees: sim/emulator/cuda-host.h).
+ * cuda-runtime.h).  Compiled against the CUDA toolkit's own headers where
+ * configure found them (MS_CUDA_RUNTIME_API_H): then it answers host code
+ * nvcc compiled (`memsim run`'s default build), registrations and
+ * launches included; else against memsim's subset (sim/emulator/
+ * cuda-host.h), which is all the g++ build of a program (--source-counts)
+ * calls.  Every definition's symbol is memsim_<name>: memsim's GPU
+ * back-end loads the real CUDA runtime into the same process, so the
+ * program's build refers to memsim_cudaMalloc (cuda-host.h's asm labels,
+ * or the nvcc build's objects renamed: nvcc-build.c), never cudaMalloc.
  *
  * Modelling assumptions, where the CPU has to stand in for the device:
  *   - one device, the preset's: its properties are the arch's (clock, SMs,
@@ -22,6 +30,43 @@
  *     error, where a GPU would report a sticky error at the next call.
  */
 #include "config.h"
+
+#ifdef MS_CUDA_RUNTIME_API_H
+#include MS_CUDA_RUNTIME_API_H
+/* the definitions below get memsim's symbols */
+#define MS_RENAME(f) __typeof__ (f) f __asm__ ("memsim_" #f);
+MS_RENAME (cudaMalloc) MS_RENAME (cudaMallocManaged) MS_RENAME (cudaMallocHost)
+MS_RENAME (cudaHostAlloc) MS_RENAME (cudaFree) MS_RENAME (cudaFreeHost) MS_RENAME (cudaMemcpy)
+MS_RENAME (cudaMemcpyAsync) MS_RENAME (cudaMemset) MS_RENAME (cudaMemsetAsync)
+MS_RENAME (cudaMemGetInfo) MS_RENAME (cudaDeviceSynchronize)
+MS_RENAME (cudaDeviceReset) MS_RENAME (cudaSetDevice) MS_RENAME (cudaGetDevice)
+MS_RENAME (cudaGetDeviceCount) MS_RENAME (cudaSetDeviceFlags) MS_RENAME (cudaDeviceSetCacheConfig)
+MS_RENAME (cudaDriverGetVersion) MS_RENAME (cudaRuntimeGetVersion)
+MS_RENAME (cudaDeviceGetAttribute) MS_RENAME (cudaGetLastError)
+MS_RENAME (cudaPeekAtLastError) MS_RENAME (cudaGetErrorString) MS_RENAME (cudaGetErrorName)
+MS_RENAME (cudaEventCreate) MS_RENAME (cudaEventCreateWithFlags) MS_RENAME (cudaEventRecord)
+MS_RENAME (cudaEventSynchronize) MS_RENAME (cudaEventQuery) MS_RENAME (cudaEventElapsedTime)
+MS_RENAME (cudaEventDestroy) MS_RENAME (cudaStreamCreate) MS_RENAME (cudaStreamCreateWithFlags)
+MS_RENAME (cudaStreamSynchronize) MS_RENAME (cudaStreamQuery) MS_RENAME (cudaStreamDestroy)
+MS_RENAME (cudaGetDeviceProperties) MS_RENAME (cudaLaunchKernel)
+MS_RENAME (cudaMemcpyToSymbol) MS_RENAME (cudaMemcpyFromSymbol)
+MS_RENAME (cudaMemcpyToSymbolAsync) MS_RENAME (cudaMemcpyFromSymbolAsync)
+MS_RENAME (cudaGetSymbolAddress) MS_RENAME (cudaGetSymbolSize) MS_RENAME (cudaFuncGetAttributes)
+MS_RENAME (cudaFuncSetCacheConfig) MS_RENAME (cudaOccupancyMaxActiveBlocksPerMultiprocessor)
+MS_RENAME (cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)
+MS_RENAME (cudaMemcpy2D) MS_RENAME (cudaMemcpy2DAsync) MS_RENAME (cudaMallocPitch)
+MS_RENAME (cudaMemset2D) MS_RENAME (cudaStreamWaitEvent) MS_RENAME (cudaHostGetDevicePointer)
+MS_RENAME (cudaDeviceGetLimit) MS_RENAME (cudaDeviceSetLimit)
+/* gone from CUDA 13's headers; the subset has it */
+cudaError_t cudaThreadSynchronize (void) __asm__ ("memsim_cudaThreadSynchronize");
+/* cuda_profiler_api.h's */
+cudaError_t cudaProfilerStart (void) __asm__ ("memsim_cudaProfilerStart");
+cudaError_t cudaProfilerStop (void) __asm__ ("memsim_cudaProfilerStop");
+/* the subset's int attribute (cuda-host.h) is CUDA's enum, same ABI */
+cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
+#define cudaFuncSetAttribute memsim_cudaFuncSetAttribute
+#endif
+
 #include "cuda-runtime.h"
 
 #include <errno.h>
@@ -30,7 +75,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "occupancy.h"
+
+#ifndef MS_CUDA_RUNTIME_API_H
 #include "cuda-host.h"
+#endif
 
 #define GUARD_BYTES ((gsize) 1 << 20)   /* as users' kernels' buffers (user-kernel.c) */
 #define ALIGN_BYTES 256                 /* cudaMalloc's alignment */
@@ -41,6 +90,7 @@ typedef struct {
   gsize map_bytes;     /* the mapping, guards included */
   guint number;        /* the program's allocations before it */
   gboolean device;     /* cudaMalloc / cudaMallocManaged, not pinned host memory */
+  const char *variable;   /* a module variable's device name (the program's), else NULL */
 } Allocation;
 
 struct CUevent_st {
@@ -79,7 +129,60 @@ static struct {
   /* the launch in flight: what every CUDA thread of it runs */
   void (*thunk) (const void *);
   const void *closure;
+  /* nvcc's host code: <<<...>>>'s configurations, pushed then popped */
+  struct {
+    unsigned grid[3], block[3];
+    size_t shared;
+  } configs[16];
+  guint n_configs;
+  GHashTable *variables;         /* device name -> its memory (the module's variables) */
 } rt;
+
+/* The device code of nvcc-built programs, and what their host code
+ * registered when their build was loaded (before any ms_cuda_runtime_begin,
+ * and for the process). */
+static MsDeviceCode device_code;
+static gboolean have_device_code;
+
+typedef struct {
+  char *name;
+  gsize size;
+} Variable;
+
+static struct {
+  GMutex lock;
+  GHashTable *functions;   /* host stub -> device name (owned) */
+  GHashTable *variables;   /* host shadow variable -> Variable */
+} reg;
+
+void
+ms_cuda_runtime_set_device_code (const MsDeviceCode *code)
+{
+  have_device_code = code != NULL;
+  if (code != NULL)
+    device_code = *code;
+  else
+    memset (&device_code, 0, sizeof device_code);
+}
+
+const char *
+ms_cuda_runtime_kernel_name (const void *host_fun)
+{
+  g_mutex_lock (&reg.lock);
+  const char *name = reg.functions ? g_hash_table_lookup (reg.functions, host_fun) : NULL;
+  g_mutex_unlock (&reg.lock);
+  return name;
+}
+
+gboolean
+ms_cuda_runtime_has_nvcc_abi (void)
+{
+#ifdef MS_CUDA_RUNTIME_API_H
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
 
 void
 ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at, gpointer kernel_data,
@@ -112,6 +215,8 @@ ms_cuda_runtime_end (void)
   g_hash_table_destroy (rt.kernel_launches);
   g_array_free (rt.known_times, TRUE);
   g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
+  if (rt.variables)
+    g_hash_table_destroy (rt.variables);
   memset (&rt, 0, sizeof rt);
 }
 
@@ -130,7 +235,7 @@ ms_cuda_runtime_launches (void)
 int
 ms_cuda_runtime_version (void)
 {
-  return 1;
+  return ms_cuda_runtime_subset_version ();
 }
 
 static cudaError_t
@@ -406,102 +511,89 @@ arch_or (int value, int h100)
   return rt.arch != NULL && rt.arch->has_costs && value > 0 ? value : h100;
 }
 
-cudaError_t
-cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
+void
+ms_cuda_runtime_device (MsCudaDevice *d)
 {
-  if (prop == NULL)
-    return fail (cudaErrorInvalidValue);
-  if (device != 0)
-    return fail (cudaErrorInvalidDevice);
   const MsArch *a = rt.arch ? rt.arch : ms_arch_default ();
-  memset (prop, 0, sizeof *prop);
-  g_snprintf (prop->name, sizeof prop->name, "%s, simulated by memsim", a->description);
-  prop->totalGlobalMem = memory_limit ();
-  prop->sharedMemPerBlock = (size_t) arch_or (a->shared_per_block, 48 * 1024);
-  prop->sharedMemPerMultiprocessor = (size_t) arch_or (a->shared_per_sm, 228 * 1024);
-  prop->sharedMemPerBlockOptin = (size_t) arch_or (a->shared_per_block_optin, 227 * 1024);
-  prop->totalConstMem = 64 * 1024;
-  prop->memPitch = G_MAXINT32;
-  prop->textureAlignment = 512;
-  prop->regsPerBlock = arch_or (a->max_registers_per_block, 65536);
-  prop->regsPerMultiprocessor = arch_or (a->registers_per_sm, 65536);
-  prop->warpSize = a->warp_size;
-  prop->maxThreadsPerBlock = arch_or (a->max_threads_per_block, 1024);
-  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = prop->maxThreadsPerBlock;
-  prop->maxThreadsDim[2] = 64;
-  prop->maxGridSize[0] = G_MAXINT32;
-  prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
-  prop->clockRate = arch_or (a->clock_mhz, 1755) * 1000;
-  prop->major = a->compute_capability / 10;
-  prop->minor = a->compute_capability % 10;
-  prop->multiProcessorCount = arch_or (a->sm_count, 132);
-  prop->memoryBusWidth = 5120;
-  /* 2 transfers a clock over memoryBusWidth bits = the preset's bandwidth */
+  memset (d, 0, sizeof *d);
+  g_snprintf (d->name, sizeof d->name, "%s, simulated by memsim", a->description);
+  d->total_global = memory_limit ();
+  d->shared_per_block = (gsize) arch_or (a->shared_per_block, 48 * 1024);
+  d->shared_per_sm = (gsize) arch_or (a->shared_per_sm, 228 * 1024);
+  d->shared_per_block_optin = (gsize) arch_or (a->shared_per_block_optin, 227 * 1024);
+  d->total_const = 64 * 1024;
+  d->mem_pitch = G_MAXINT32;
+  d->texture_alignment = 512;
+  d->regs_per_block = arch_or (a->max_registers_per_block, 65536);
+  d->regs_per_sm = arch_or (a->registers_per_sm, 65536);
+  d->warp_size = a->warp_size;
+  d->max_threads_per_block = arch_or (a->max_threads_per_block, 1024);
+  d->max_threads_dim[0] = d->max_threads_dim[1] = d->max_threads_per_block;
+  d->max_threads_dim[2] = 64;
+  d->max_grid[0] = G_MAXINT32;
+  d->max_grid[1] = d->max_grid[2] = 65535;
+  d->clock_khz = arch_or (a->clock_mhz, 1755) * 1000;
+  d->major = a->compute_capability / 10;
+  d->minor = a->compute_capability % 10;
+  d->sm_count = arch_or (a->sm_count, 132);
+  d->memory_bus_width = 5120;
+  /* 2 transfers a clock over memory_bus_width bits = the preset's bandwidth */
   double gbs = a->has_costs && a->dram_gbs > 0 ? a->dram_gbs : 3350.0;
-  prop->memoryClockRate = (int) (gbs * 1e9 / (2.0 * prop->memoryBusWidth / 8) / 1e3);
-  prop->l2CacheSize = arch_or (a->l2_bytes, 50 * 1024 * 1024);
-  prop->maxThreadsPerMultiProcessor = arch_or (a->max_threads_per_sm, 2048);
-  prop->maxBlocksPerMultiProcessor = arch_or (a->max_blocks_per_sm, 32);
-  prop->concurrentKernels = 1;
-  prop->asyncEngineCount = 1;
-  prop->unifiedAddressing = 1;
-  prop->managedMemory = 1;
-  prop->canMapHostMemory = 1;
-  prop->deviceOverlap = 1;
-  prop->computeMode = cudaComputeModeDefault;
-  return cudaSuccess;
+  d->memory_clock_khz = (int) (gbs * 1e9 / (2.0 * d->memory_bus_width / 8) / 1e3);
+  d->l2_bytes = arch_or (a->l2_bytes, 50 * 1024 * 1024);
+  d->max_threads_per_sm = arch_or (a->max_threads_per_sm, 2048);
+  d->max_blocks_per_sm = arch_or (a->max_blocks_per_sm, 32);
 }
 
 cudaError_t
 cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
 {
-  struct cudaDeviceProp p;
+  MsCudaDevice p;
   if (value == NULL)
     return fail (cudaErrorInvalidValue);
-  cudaError_t e = cudaGetDeviceProperties (&p, device);
-  if (e != cudaSuccess)
-    return e;
+  if (device != 0)
+    return fail (cudaErrorInvalidDevice);
+  ms_cuda_runtime_device (&p);
   switch (attr)
     {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int) p.sharedMemPerBlock; break;
-    case cudaDevAttrTotalConstantMemory: *value = (int) p.totalConstMem; break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMaxPitch: *value = (int) p.memPitch; break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: *value = p.clockRate; break;
-    case cudaDevAttrTextureAlignment: *value = (int) p.textureAlignment; break;
-    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.max_threads_per_block; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.max_threads_dim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.max_threads_dim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.max_threads_dim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.max_grid[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.max_grid[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.max_grid[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int) p.shared_per_block; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int) p.total_const; break;
+    case cudaDevAttrWarpSize: *value = p.warp_size; break;
+    case cudaDevAttrMaxPitch: *value = (int) p.mem_pitch; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regs_per_block; break;
+    case cudaDevAttrClockRate: *value = p.clock_khz; break;
+    case cudaDevAttrTextureAlignment: *value = (int) p.texture_alignment; break;
+    case cudaDevAttrGpuOverlap: *value = 1; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.sm_count; break;
     case cudaDevAttrKernelExecTimeout: *value = 0; break;
-    case cudaDevAttrIntegrated: *value = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case cudaDevAttrComputeMode: *value = p.computeMode; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
-    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
-    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrIntegrated: *value = 0; break;
+    case cudaDevAttrCanMapHostMemory: *value = 1; break;
+    case cudaDevAttrComputeMode: *value = 0; break;
+    case cudaDevAttrConcurrentKernels: *value = 1; break;
+    case cudaDevAttrEccEnabled: *value = 0; break;
+    case cudaDevAttrPciBusId: *value = 0; break;
+    case cudaDevAttrPciDeviceId: *value = 0; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memory_clock_khz; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memory_bus_width; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2_bytes; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.max_threads_per_sm; break;
+    case cudaDevAttrAsyncEngineCount: *value = 1; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
-      *value = (int) p.sharedMemPerMultiprocessor; break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int) p.shared_per_sm; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regs_per_sm; break;
+    case cudaDevAttrManagedMemory: *value = 1; break;
     case cudaDevAttrCooperativeLaunch: *value = 0; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int) p.sharedMemPerBlockOptin; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int) p.shared_per_block_optin; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.max_blocks_per_sm; break;
     default: return fail (cudaErrorInvalidValue);
     }
   return cudaSuccess;
@@ -707,37 +799,42 @@ refuse (const char *kernel, const char *why, cudaError_t e)
   rt.last_error = e;
 }
 
-void ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
-                         const unsigned block[3], size_t shared, cudaStream_t stream,
-                         void (*thunk) (const void *), const void *closure,
-                         const void *const *pointers, const long long *ints,
-                         const double *floats);
+/* One launch's parameters, as either build gives them: per parameter (the
+ * first MS_MAX_ARGS) its kind, name and value; params: a PTX kernel's
+ * parameter block, else NULL (the g++ build's closure runs instead). */
+typedef struct {
+  const char *kinds;
+  const char *const *names;
+  const void *const *pointers;
+  const long long *ints;
+  const double *floats;
+  const void *params;
+} LaunchParams;
 
-void
-ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
-                    const unsigned block[3], size_t shared, cudaStream_t stream,
-                    void (*thunk) (const void *), const void *closure,
-                    const void *const *pointers, const long long *ints, const double *floats)
+static gboolean
+chosen_already (const Allocation *const *chosen, guint n, const Allocation *a)
 {
-  if (!rt.active)
-    return;
-  const char *names[MS_MAX_ARGS + 1] = { 0 };
+  for (guint b = 0; b < n; b++)
+    if (chosen[b] == a)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
+        const unsigned block[3], size_t shared)
+{
   g_autoptr (GError) error = NULL;
-  const MsKernel *k = rt.kernel_at (rt.kernel_data, kernel, kinds, names, &error);
-  if (k == NULL)
-    {
-      refuse ("?", error->message, cudaErrorInvalidDeviceFunction);
-      return;
-    }
   MsProgramLaunch L = { .kernel = k, .index = rt.launches, .guard_bytes = GUARD_BYTES,
                         .dynamic_shared = (guint) shared };
-  for (int i = 0; kinds[i] && i < MS_MAX_ARGS; i++)
+  for (int i = 0; P->kinds[i] && i < MS_MAX_ARGS; i++)
     {
-      L.kinds[i] = kinds[i];
-      L.param_names[i] = names[i];
-      L.args.i[i] = ints[i];
-      L.args.f[i] = floats[i];
+      L.kinds[i] = P->kinds[i];
+      L.param_names[i] = P->names[i];
+      L.args.i[i] = P->ints[i];
+      L.args.f[i] = P->floats[i];
     }
+  L.args.params = P->params;
   memcpy (L.args.grid, grid, sizeof L.args.grid);
   memcpy (L.args.block, block, sizeof L.args.block);
   if (!ms_launch_check_geometry (&L.args, &error))
@@ -754,43 +851,42 @@ ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3
       return;
     }
   /* the buffers: the allocations the pointer arguments point into, named
-   * after the parameters, then the other allocations, while there is room */
+   * after the parameters, then the module's variables, then the other
+   * allocations, while there is room */
   char buffer_names[MS_MAX_BUFFERS][96];
   const Allocation *chosen[MS_MAX_BUFFERS];
-  for (int i = 0; kinds[i]; i++)
+  for (int i = 0; P->kinds[i] && i < MS_MAX_ARGS; i++)
     {
-      if (kinds[i] != 'p' || pointers[i] == NULL)
+      if (P->kinds[i] != 'p' || P->pointers[i] == NULL)
         continue;
-      const Allocation *a = allocation_of (pointers[i], 0);
+      const Allocation *a = allocation_of (P->pointers[i], 0);
       if (a == NULL)
         {
           g_printerr ("memsim: launch %u (%s): parameter %s is %p, which is no device memory "
                       "(a GPU would fault): pass memory from cudaMalloc\n", rt.launches + 1,
-                      k->name, names[i] ? names[i] : "?", pointers[i]);
+                      k->name, P->names[i] ? P->names[i] : "?", P->pointers[i]);
           rt.failed = TRUE;
           exit (1);
         }
-      gboolean seen = FALSE;
-      for (guint b = 0; b < L.n_buffers; b++)
-        seen |= chosen[b] == a;
-      if (seen || L.n_buffers == MS_MAX_BUFFERS)
+      if (chosen_already (chosen, L.n_buffers, a) || L.n_buffers == MS_MAX_BUFFERS)
         continue;
       g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "%s",
-                  names[i] ? names[i] : "?");
+                  P->names[i] ? P->names[i] : "?");
       chosen[L.n_buffers++] = a;
     }
-  for (guint i = 0; i < rt.allocations->len && L.n_buffers < MS_MAX_BUFFERS; i++)
-    {
-      const Allocation *a = &g_array_index (rt.allocations, Allocation, i);
-      gboolean seen = FALSE;
-      for (guint b = 0; b < L.n_buffers; b++)
-        seen |= chosen[b] == a;
-      if (seen)
-        continue;
-      g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "allocation %u",
-                  a->number + 1);
-      chosen[L.n_buffers++] = a;
-    }
+  for (int pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < rt.allocations->len && L.n_buffers < MS_MAX_BUFFERS; i++)
+      {
+        const Allocation *a = &g_array_index (rt.allocations, Allocation, i);
+        if ((pass == 0) != (a->variable != NULL) || chosen_already (chosen, L.n_buffers, a))
+          continue;
+        if (a->variable != NULL)
+          g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "%s", a->variable);
+        else
+          g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "allocation %u",
+                      a->number + 1);
+        chosen[L.n_buffers++] = a;
+      }
   for (guint b = 0; b < L.n_buffers; b++)
     {
       L.args.buf[b] = chosen[b]->base;
@@ -800,12 +896,8 @@ ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3
   L.kernel_index = GPOINTER_TO_UINT (g_hash_table_lookup (rt.kernel_launches, k));
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));
 
-  rt.thunk = thunk;
-  rt.closure = closure;
   double seconds = -1;
   gboolean ok = rt.launch (rt.launch_data, &L, &seconds);
-  rt.thunk = NULL;
-  rt.closure = NULL;
   rt.launches++;
   if (!ok)
     {
@@ -829,3 +921,600 @@ ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3
     seconds = t ? t->seconds : 0;
   rt.clock_ms += seconds * 1e3;
 }
+
+void ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
+                         const unsigned block[3], size_t shared, cudaStream_t stream,
+                         void (*thunk) (const void *), const void *closure,
+                         const void *const *pointers, const long long *ints,
+                         const double *floats);
+
+/* The g++ build's launches (sim/emulator/cuda-shim.h). */
+void
+ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
+                    const unsigned block[3], size_t shared, cudaStream_t stream,
+                    void (*thunk) (const void *), const void *closure,
+                    const void *const *pointers, const long long *ints, const double *floats)
+{
+  if (!rt.active)
+    return;
+  const char *names[MS_MAX_ARGS + 1] = { 0 };
+  g_autoptr (GError) error = NULL;
+  const MsKernel *k = rt.kernel_at (rt.kernel_data, kernel, kinds, names, &error);
+  if (k == NULL)
+    {
+      refuse ("?", error->message, cudaErrorInvalidDeviceFunction);
+      return;
+    }
+  LaunchParams P = { kinds, names, pointers, ints, floats, NULL };
+  rt.thunk = thunk;
+  rt.closure = closure;
+  launch (k, &P, grid, block, shared);
+  rt.thunk = NULL;
+  rt.closure = NULL;
+}
+
+#ifdef MS_CUDA_RUNTIME_API_H
+/* ------------------------------------------------------------ nvcc's host code */
+
+/* nvcc's registration and launch entry points (crt/host_runtime.h,
+ * crt/device_functions.h: C++ headers, so declared here). */
+#define MS_NVCC_ENTRY(decl, name) decl __asm__ ("memsim_" #name)
+MS_NVCC_ENTRY (void **__cudaRegisterFatBinary (void *fat), __cudaRegisterFatBinary);
+MS_NVCC_ENTRY (void __cudaRegisterFatBinaryEnd (void **handle), __cudaRegisterFatBinaryEnd);
+MS_NVCC_ENTRY (void __cudaUnregisterFatBinary (void **handle), __cudaUnregisterFatBinary);
+MS_NVCC_ENTRY (void __cudaRegisterFunction (void **handle, const char *host_fun,
+                                            char *device_fun, const char *device_name,
+                                            int thread_limit, uint3 *tid, uint3 *bid,
+                                            dim3 *block, dim3 *grid, int *warp_size),
+               __cudaRegisterFunction);
+MS_NVCC_ENTRY (void __cudaRegisterVar (void **handle, char *host_var, char *device_address,
+                                       const char *device_name, int ext, size_t size,
+                                       int constant, int global),
+               __cudaRegisterVar);
+MS_NVCC_ENTRY (unsigned __cudaPushCallConfiguration (dim3 grid, dim3 block, size_t shared,
+                                                     struct CUstream_st *stream),
+               __cudaPushCallConfiguration);
+MS_NVCC_ENTRY (cudaError_t __cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared,
+                                                       void *stream),
+               __cudaPopCallConfiguration);
+MS_NVCC_ENTRY (cudaError_t __cudaGetKernel (cudaKernel_t *kernel, const void *host_fun),
+               __cudaGetKernel);
+MS_NVCC_ENTRY (cudaError_t __cudaLaunchKernel (cudaKernel_t kernel, dim3 grid, dim3 block,
+                                               void **args, size_t shared, cudaStream_t stream),
+               __cudaLaunchKernel);
+MS_NVCC_ENTRY (cudaError_t __cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 grid, dim3 block,
+                                                    void **args, size_t shared,
+                                                    cudaStream_t stream),
+               __cudaLaunchKernel_ptsz);
+
+/* One handle for every module: the device code is the program's, found
+ * by name (MsDeviceCode), whichever fat binary registered it. */
+static void *fat_handle[1];
+
+void **
+__cudaRegisterFatBinary (void *fat)
+{
+  return fat_handle;
+}
+
+void
+__cudaRegisterFatBinaryEnd (void **handle)
+{
+}
+
+void
+__cudaUnregisterFatBinary (void **handle)
+{
+}
+
+static void
+registry_init (void)
+{
+  if (reg.functions == NULL)
+    {
+      reg.functions = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+      reg.variables = g_hash_table_new (NULL, NULL);
+    }
+}
+
+void
+__cudaRegisterFunction (void **handle, const char *host_fun, char *device_fun,
+                        const char *device_name, int thread_limit, uint3 *tid, uint3 *bid,
+                        dim3 *block, dim3 *grid, int *warp_size)
+{
+  if (host_fun == NULL || device_name == NULL)
+    return;
+  g_mutex_lock (&reg.lock);
+  registry_init ();
+  g_hash_table_insert (reg.functions, (gpointer) host_fun, g_strdup (device_name));
+  g_mutex_unlock (&reg.lock);
+}
+
+void
+__cudaRegisterVar (void **handle, char *host_var, char *device_address, const char *device_name,
+                   int ext, size_t size, int constant, int global)
+{
+  if (host_var == NULL || device_name == NULL)
+    return;
+  g_mutex_lock (&reg.lock);
+  registry_init ();
+  Variable *v = g_new0 (Variable, 1);   /* for the process, as the build */
+  v->name = g_strdup (device_name);
+  v->size = size;
+  g_hash_table_insert (reg.variables, host_var, v);
+  g_mutex_unlock (&reg.lock);
+}
+
+unsigned
+__cudaPushCallConfiguration (dim3 grid, dim3 block, size_t shared, struct CUstream_st *stream)
+{
+  if (rt.n_configs == G_N_ELEMENTS (rt.configs))
+    return 1;
+  guint i = rt.n_configs++;
+  rt.configs[i].grid[0] = grid.x, rt.configs[i].grid[1] = grid.y, rt.configs[i].grid[2] = grid.z;
+  rt.configs[i].block[0] = block.x, rt.configs[i].block[1] = block.y;
+  rt.configs[i].block[2] = block.z;
+  rt.configs[i].shared = shared;
+  return 0;
+}
+
+cudaError_t
+__cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared, void *stream)
+{
+  if (rt.n_configs == 0)
+    return fail (cudaErrorInvalidConfiguration);
+  guint i = --rt.n_configs;
+  *grid = (dim3) { rt.configs[i].grid[0], rt.configs[i].grid[1], rt.configs[i].grid[2] };
+  *block = (dim3) { rt.configs[i].block[0], rt.configs[i].block[1], rt.configs[i].block[2] };
+  *shared = rt.configs[i].shared;
+  if (stream != NULL)
+    *(cudaStream_t *) stream = NULL;
+  return cudaSuccess;
+}
+
+/* A kernel handle is its host stub's address. */
+cudaError_t
+__cudaGetKernel (cudaKernel_t *kernel, const void *host_fun)
+{
+  if (kernel == NULL)
+    return fail (cudaErrorInvalidValue);
+  *kernel = (cudaKernel_t) host_fun;
+  return cudaSuccess;
+}
+
+/* The module's variables get memory of the runtime's own (so that a launch
+ * sees them as buffers) on first use in a program: their initial bytes,
+ * bound to the device code. */
+static gboolean
+bind_variables (void)
+{
+  if (rt.variables != NULL || !rt.active)
+    return rt.variables != NULL;
+  rt.variables = g_hash_table_new (g_str_hash, g_str_equal);
+  guint n = 0;
+  const MsPtxGlobal *g = have_device_code && device_code.globals
+                           ? device_code.globals (device_code.data, &n) : NULL;
+  for (guint i = 0; g != NULL && i < n; i++)
+    {
+      void *p = NULL;
+      if (allocate (&p, MAX (g[i].size, 1), TRUE) != cudaSuccess)
+        {
+          g_printerr ("memsim: no memory for the program's variable %s (%zu bytes)\n",
+                      g[i].name, g[i].size);
+          rt.failed = TRUE;
+          exit (1);
+        }
+      if (g[i].init != NULL)
+        memcpy (p, g[i].init, g[i].size);
+      allocation_of (p, 0)->variable = g[i].name;
+      g_hash_table_insert (rt.variables, (gpointer) g[i].name, p);
+      if (device_code.bind_global)
+        device_code.bind_global (device_code.data, g[i].name, p);
+    }
+  return TRUE;
+}
+
+/* The memory of the variable whose host shadow is symbol, and its size. */
+static Allocation *
+variable_of (const void *symbol)
+{
+  if (!rt.active || !bind_variables ())
+    return NULL;
+  g_mutex_lock (&reg.lock);
+  Variable *v = reg.variables ? g_hash_table_lookup (reg.variables, symbol) : NULL;
+  g_mutex_unlock (&reg.lock);
+  void *p = v ? g_hash_table_lookup (rt.variables, v->name) : NULL;
+  return p ? allocation_of (p, 0) : NULL;
+}
+
+cudaError_t
+cudaGetSymbolAddress (void **ptr, const void *symbol)
+{
+  Allocation *a = variable_of (symbol);
+  if (ptr == NULL || a == NULL)
+    return fail (cudaErrorInvalidSymbol);
+  *ptr = a->base;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaGetSymbolSize (size_t *size, const void *symbol)
+{
+  Allocation *a = variable_of (symbol);
+  if (size == NULL || a == NULL)
+    return fail (cudaErrorInvalidSymbol);
+  *size = a->bytes;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemcpyToSymbol (const void *symbol, const void *src, size_t count, size_t offset,
+                    enum cudaMemcpyKind kind)
+{
+  Allocation *a = variable_of (symbol);
+  if (a == NULL)
+    return fail (cudaErrorInvalidSymbol);
+  if (offset > a->bytes || count > a->bytes - offset || (count > 0 && src == NULL))
+    return fail (cudaErrorInvalidValue);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice
+      && kind != cudaMemcpyDefault)
+    return fail (cudaErrorInvalidMemcpyDirection);
+  memmove (a->base + offset, src, count);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemcpyFromSymbol (void *dst, const void *symbol, size_t count, size_t offset,
+                      enum cudaMemcpyKind kind)
+{
+  Allocation *a = variable_of (symbol);
+  if (a == NULL)
+    return fail (cudaErrorInvalidSymbol);
+  if (offset > a->bytes || count > a->bytes - offset || (count > 0 && dst == NULL))
+    return fail (cudaErrorInvalidValue);
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice
+      && kind != cudaMemcpyDefault)
+    return fail (cudaErrorInvalidMemcpyDirection);
+  memmove (dst, a->base + offset, count);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size_t offset,
+                         enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  return cudaMemcpyToSymbol (symbol, src, count, offset, kind);
+}
+
+cudaError_t
+cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t offset,
+                           enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  return cudaMemcpyFromSymbol (dst, symbol, count, offset, kind);
+}
+
+/* The PTX kernel of host stub func, or NULL with the launch refused. */
+static const MsPtxKernel *
+ptx_kernel_of (const void *func, const char **name)
+{
+  *name = ms_cuda_runtime_kernel_name (func);
+  if (*name == NULL)
+    {
+      refuse ("?", "the function launched is no kernel of the program",
+              cudaErrorInvalidDeviceFunction);
+      return NULL;
+    }
+  const MsPtxKernel *k = have_device_code && device_code.kernel
+                           ? device_code.kernel (device_code.data, *name) : NULL;
+  if (k == NULL)
+    refuse (*name, "the program's device code has no such entry", cudaErrorInvalidDeviceFunction);
+  return k;
+}
+
+/* A scalar parameter's value, for the reports (floats as their bits). */
+static long long
+integer_of (const guint8 *p, guint size)
+{
+  switch (size)
+    {
+    case 1: return (gint8) p[0];
+    case 2: { gint16 v; memcpy (&v, p, 2); return v; }
+    case 4: { gint32 v; memcpy (&v, p, 4); return v; }
+    case 8: { gint64 v; memcpy (&v, p, 8); return v; }
+    default: return 0;
+    }
+}
+
+static cudaError_t
+launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
+{
+  if (!rt.active)
+    return fail (cudaErrorInitializationError);
+  const char *name;
+  const MsPtxKernel *k = ptx_kernel_of (func, &name);
+  if (k == NULL)
+    return cudaErrorInvalidDeviceFunction;
+  if (k->n_params > 0 && args == NULL)
+    {
+      refuse (name, "no arguments given", cudaErrorInvalidValue);
+      return cudaErrorInvalidValue;
+    }
+  bind_variables ();
+  /* the parameter block, as the PTX lays it out */
+  g_autofree guint8 *block_bytes = g_malloc0 (MAX (k->param_bytes, 1));
+  char kinds[MS_MAX_ARGS + 1] = { 0 };
+  const char *names[MS_MAX_ARGS + 1] = { 0 };
+  const void *pointers[MS_MAX_ARGS] = { 0 };
+  long long ints[MS_MAX_ARGS] = { 0 };
+  double floats[MS_MAX_ARGS] = { 0 };
+  gsize prefix = strlen (name);
+  for (guint i = 0; i < k->n_params; i++)
+    {
+      const MsPtxParam *q = &k->params[i];
+      if (q->offset > k->param_bytes || q->size > k->param_bytes - q->offset || args[i] == NULL)
+        {
+          refuse (name, "a parameter outside the kernel's parameter block", cudaErrorInvalidValue);
+          return cudaErrorInvalidValue;
+        }
+      memcpy (block_bytes + q->offset, args[i], q->size);
+      if (i >= MS_MAX_ARGS)
+        continue;
+      /* "_Z4vaddPfi_param_0" is parameter "param_0" of the report */
+      names[i] = q->name && strncmp (q->name, name, prefix) == 0 && q->name[prefix] == '_'
+                   ? q->name + prefix + 1 : q->name;
+      const guint8 *v = block_bytes + q->offset;
+      void *ptr = NULL;
+      if (q->size == 8)
+        memcpy (&ptr, v, 8);
+      if (q->size == 8 && ptr != NULL && allocation_of (ptr, 0) != NULL)
+        {
+          kinds[i] = 'p';
+          pointers[i] = ptr;
+        }
+      else
+        {
+          kinds[i] = 'i';
+          ints[i] = integer_of (v, q->size);
+        }
+    }
+  unsigned g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
+  LaunchParams P = { kinds, names, pointers, ints, floats, block_bytes };
+  cudaError_t before = rt.last_error;
+  rt.last_error = cudaSuccess;
+  launch (k->kernel, &P, g, b, shared);
+  cudaError_t e = rt.last_error;
+  if (e == cudaSuccess)
+    rt.last_error = before;
+  return e;
+}
+
+cudaError_t
+__cudaLaunchKernel (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
+                    cudaStream_t stream)
+{
+  return launch_ptx ((const void *) kernel, grid, block, args, shared);
+}
+
+cudaError_t
+__cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
+                         cudaStream_t stream)
+{
+  return launch_ptx ((const void *) kernel, grid, block, args, shared);
+}
+
+cudaError_t
+cudaLaunchKernel (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                  cudaStream_t stream)
+{
+  return launch_ptx (func, grid, block, args, shared);
+}
+
+cudaError_t
+cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
+{
+  const char *name = ms_cuda_runtime_kernel_name (func);
+  const MsPtxKernel *k = name && have_device_code && device_code.kernel
+                           ? device_code.kernel (device_code.data, name) : NULL;
+  if (attr == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (k == NULL)
+    return fail (cudaErrorInvalidDeviceFunction);
+  MsCudaDevice d;
+  ms_cuda_runtime_device (&d);
+  memset (attr, 0, sizeof *attr);
+  attr->sharedSizeBytes = k->static_shared;
+  attr->maxThreadsPerBlock = d.max_threads_per_block;
+  attr->numRegs = 32;   /* ptxas allocates registers; PTX does not say */
+  attr->ptxVersion = attr->binaryVersion = d.major * 10 + d.minor;
+  attr->maxDynamicSharedSizeBytes = (int) (d.shared_per_block_optin - MIN (k->static_shared,
+                                                                            d.shared_per_block_optin));
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaFuncSetCacheConfig (const void *func, enum cudaFuncCache config)
+{
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *blocks, const void *func,
+                                                         int block_size, size_t dynamic_shared,
+                                                         unsigned flags)
+{
+  struct cudaFuncAttributes attr;
+  if (blocks == NULL || block_size <= 0)
+    return fail (cudaErrorInvalidValue);
+  cudaError_t e = cudaFuncGetAttributes (&attr, func);
+  if (e != cudaSuccess)
+    return e;
+  const MsArch *a = rt.arch ? rt.arch : ms_arch_default ();
+  MsOccInput in = { .threads_per_block = block_size, .registers_per_thread = attr.numRegs,
+                    .static_shared = (int) attr.sharedSizeBytes,
+                    .dynamic_shared = (int) MIN (dynamic_shared, (size_t) G_MAXINT),
+                    .carveout_pct = -1 };
+  MsOccupancy out;
+  *blocks = ms_occupancy_compute (a, &in, &out, NULL) ? out.active_blocks : 0;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor (int *blocks, const void *func, int block_size,
+                                               size_t dynamic_shared)
+{
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (blocks, func, block_size,
+                                                                 dynamic_shared, 0);
+}
+
+cudaError_t
+cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
+{
+  if (prop == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (device != 0)
+    return fail (cudaErrorInvalidDevice);
+  MsCudaDevice d;
+  ms_cuda_runtime_device (&d);
+  memset (prop, 0, sizeof *prop);
+  memcpy (prop->name, d.name, sizeof prop->name);
+  prop->totalGlobalMem = d.total_global;
+  prop->sharedMemPerBlock = d.shared_per_block;
+  prop->sharedMemPerMultiprocessor = d.shared_per_sm;
+  prop->sharedMemPerBlockOptin = d.shared_per_block_optin;
+  prop->reservedSharedMemPerBlock = 1024;
+  prop->totalConstMem = d.total_const;
+  prop->memPitch = d.mem_pitch;
+  prop->textureAlignment = d.texture_alignment;
+  prop->texturePitchAlignment = 32;
+  prop->regsPerBlock = d.regs_per_block;
+  prop->regsPerMultiprocessor = d.regs_per_sm;
+  prop->warpSize = d.warp_size;
+  prop->maxThreadsPerBlock = d.max_threads_per_block;
+  memcpy (prop->maxThreadsDim, d.max_threads_dim, sizeof prop->maxThreadsDim);
+  memcpy (prop->maxGridSize, d.max_grid, sizeof prop->maxGridSize);
+#if CUDART_VERSION < 13000
+  prop->clockRate = d.clock_khz;
+  prop->memoryClockRate = d.memory_clock_khz;
+  prop->deviceOverlap = 1;
+  prop->computeMode = cudaComputeModeDefault;
+#endif
+  prop->major = d.major;
+  prop->minor = d.minor;
+  prop->multiProcessorCount = d.sm_count;
+  prop->memoryBusWidth = d.memory_bus_width;
+  prop->l2CacheSize = d.l2_bytes;
+  prop->persistingL2CacheMaxSize = d.l2_bytes / 4 * 3;
+  prop->maxThreadsPerMultiProcessor = d.max_threads_per_sm;
+  prop->maxBlocksPerMultiProcessor = d.max_blocks_per_sm;
+  prop->concurrentKernels = 1;
+  prop->asyncEngineCount = 1;
+  prop->unifiedAddressing = 1;
+  prop->managedMemory = 1;
+  prop->canMapHostMemory = 1;
+  prop->concurrentManagedAccess = 1;
+  prop->pageableMemoryAccess = 0;
+  prop->globalL1CacheSupported = 1;
+  prop->localL1CacheSupported = 1;
+  return cudaSuccess;
+}
+
+#if CUDART_VERSION < 13000
+/* CUDA 12's headers call it by this name */
+cudaError_t cudaGetDeviceProperties_v2 (struct cudaDeviceProp *prop, int device)
+  __asm__ ("memsim_cudaGetDeviceProperties_v2");
+cudaError_t
+cudaGetDeviceProperties_v2 (struct cudaDeviceProp *prop, int device)
+{
+  return cudaGetDeviceProperties (prop, device);
+}
+#endif
+
+/* Rows of width bytes, each in its allocation's bounds (checked at its
+ * first and last byte by cudaMemcpy). */
+cudaError_t
+cudaMemcpy2D (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+              size_t height, enum cudaMemcpyKind kind)
+{
+  if (width > dpitch || width > spitch)
+    return fail (cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; r++)
+    {
+      cudaError_t e = cudaMemcpy ((char *) dst + r * dpitch, (const char *) src + r * spitch,
+                                  width, kind);
+      if (e != cudaSuccess)
+        return e;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                   size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  return cudaMemcpy2D (dst, dpitch, src, spitch, width, height, kind);
+}
+
+/* Rows padded to a multiple of 512 bytes (the H100's texturePitchAlignment
+ * is 32, but cudaMallocPitch pads to 512 there). */
+cudaError_t
+cudaMallocPitch (void **ptr, size_t *pitch, size_t width, size_t height)
+{
+  if (pitch == NULL)
+    return fail (cudaErrorInvalidValue);
+  *pitch = (width + 511) / 512 * 512;
+  if (height > 0 && *pitch > G_MAXSIZE / height)
+    return fail (cudaErrorMemoryAllocation);
+  return allocate (ptr, *pitch * height, TRUE);
+}
+
+cudaError_t
+cudaMemset2D (void *ptr, size_t pitch, int value, size_t width, size_t height)
+{
+  if (width > pitch)
+    return fail (cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; r++)
+    {
+      cudaError_t e = cudaMemset ((char *) ptr + r * pitch, value, width);
+      if (e != cudaSuccess)
+        return e;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned flags)
+{
+  return cudaSuccess;
+}
+
+/* Pinned memory is device memory here: one address for both. */
+cudaError_t
+cudaHostGetDevicePointer (void **device, void *host, unsigned flags)
+{
+  if (device == NULL || allocation_of (host, 0) == NULL)
+    return fail (cudaErrorInvalidValue);
+  *device = host;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetLimit (size_t *value, enum cudaLimit limit)
+{
+  if (value == NULL)
+    return fail (cudaErrorInvalidValue);
+  switch (limit)
+    {
+    case cudaLimitStackSize: *value = 1024; break;
+    case cudaLimitPrintfFifoSize: *value = 1 << 20; break;
+    case cudaLimitMallocHeapSize: *value = 8 << 20; break;
+    default: *value = 0; break;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceSetLimit (enum cudaLimit limit, size_t value)
+{
+  return cudaSuccess;
+}
+#endif /* MS_CUDA_RUNTIME_API_H */

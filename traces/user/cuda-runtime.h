@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "kernel.h"
 #include "problem.h"
+#include "ptx-program.h"
 
 G_BEGIN_DECLS
 
@@ -58,6 +59,44 @@ typedef const MsKernel *(*MsProgramKernelFn) (gpointer data, const void *kernel,
  * in flight for the current CUDA thread. */
 void ms_cuda_runtime_entry (const MsLaunchArgs *L);
 
+/* The device code of a program nvcc built (`memsim run`): how the runtime
+ * finds the kernel a launch names (its .entry, as nvcc's host code
+ * registered it) and the module's variables.  The loader sets it to the
+ * PTX engine's program (sim/ptx/ptx-program.h); tests give a stand-in. */
+typedef struct {
+  const MsPtxKernel *(*kernel) (gpointer data, const char *name);
+  const MsPtxGlobal *(*globals) (gpointer data, guint *n);
+  gboolean (*bind_global) (gpointer data, const char *name, void *device);
+  gpointer data;
+} MsDeviceCode;
+
+/* Launches of nvcc-built host code find their kernels in code (copied;
+ * NULL: none, such launches fail with cudaErrorInvalidDeviceFunction).
+ * Set before ms_cuda_runtime_begin. */
+void ms_cuda_runtime_set_device_code (const MsDeviceCode *code);
+
+/* The registrations nvcc's host code made when its build was loaded
+ * (__cudaRegisterFunction): the device name of the kernel whose host stub
+ * is host_fun, or NULL. */
+const char *ms_cuda_runtime_kernel_name (const void *host_fun);
+
+/* Whether this memsim answers nvcc-built host code (it was built with the
+ * CUDA toolkit's headers). */
+gboolean ms_cuda_runtime_has_nvcc_abi (void);
+
+/* The device as programs see it (the arch's figures, cudaDeviceProp's
+ * names): what both layouts of cudaDeviceProp are filled from. */
+typedef struct {
+  char name[256];
+  gsize total_global, shared_per_block, shared_per_sm, shared_per_block_optin, total_const;
+  gsize mem_pitch, texture_alignment;
+  int regs_per_block, regs_per_sm, warp_size, max_threads_per_block, max_threads_dim[3];
+  int max_grid[3], clock_khz, major, minor, sm_count, memory_clock_khz, memory_bus_width;
+  int l2_bytes, max_threads_per_sm, max_blocks_per_sm;
+} MsCudaDevice;
+
+void ms_cuda_runtime_device (MsCudaDevice *d);
+
 /* Makes the runtime answer for a program on arch (device properties)
  * until ms_cuda_runtime_end. */
 void ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at,
@@ -77,5 +116,8 @@ guint ms_cuda_runtime_launches (void);
 /* 1: referenced so that the API is linked into programs that run users'
  * programs (it is only called from their builds). */
 int ms_cuda_runtime_version (void);
+
+/* The same for cuda-runtime-subset.c (ms_cuda_runtime_version calls it). */
+int ms_cuda_runtime_subset_version (void);
 
 G_END_DECLS

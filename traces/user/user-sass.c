@@ -76,7 +76,7 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
   guint cu = 0;
   for (const char *const *f = files; *f; f++)
     {
-      if (!g_str_has_suffix (*f, ".cu"))
+      if (!g_str_has_suffix (*f, ".cu") && !g_str_has_suffix (*f, ".ptx"))
         continue;
       g_autofree char *text = NULL;
       if (!g_file_get_contents (*f, &text, NULL, NULL))
@@ -90,7 +90,7 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
     }
   if (cu == 0)
     {
-      *why = g_strdup ("no .cu file");
+      *why = g_strdup ("no .cu or .ptx file");
       return NULL;
     }
   /* an included header's change is not in the key: the same limit as
@@ -112,19 +112,24 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
   GString *all = g_string_new (NULL);
   gboolean ok = TRUE;
   guint k = 0;
+  g_autofree char *nvcc_dir = g_path_get_dirname (nvcc);
+  g_autofree char *ptxas = g_build_filename (nvcc_dir, "ptxas", NULL);
   for (const char *const *f = files; *f && ok; f++)
     {
-      if (!g_str_has_suffix (*f, ".cu"))
+      gboolean ptx = g_str_has_suffix (*f, ".ptx");
+      if (!g_str_has_suffix (*f, ".cu") && !ptx)
         continue;
       g_autofree char *cubin_name = g_strdup_printf ("unit%u.cubin", k++);
       g_autofree char *cubin = g_build_filename (tmpl, cubin_name, NULL);
       g_autofree char *abs = g_canonicalize_filename (*f, NULL);
       g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-      g_ptr_array_add (argv, nvcc);
+      /* PTX: ptxas, as nvcc runs it on the PTX it made */
+      g_ptr_array_add (argv, ptx ? ptxas : nvcc);
       const char *fixed[] = { "-cubin", "-arch=sm_90", "-lineinfo", "-std=c++17", "-w", NULL };
-      for (const char *const *x = fixed; *x; x++)
+      const char *fixed_ptx[] = { "-arch=sm_90", "-lineinfo", NULL };
+      for (const char *const *x = ptx ? fixed_ptx : fixed; *x; x++)
         g_ptr_array_add (argv, (char *) *x);
-      for (guint i = 0; i < flags->len; i++)
+      for (guint i = 0; i < flags->len && !ptx; i++)
         g_ptr_array_add (argv, flags->pdata[i]);
       g_ptr_array_add (argv, abs);
       g_ptr_array_add (argv, "-o");

@@ -11,9 +11,10 @@
 
 G_BEGIN_DECLS
 
-/* The SASS text of the device code of files (those ending in .cu; the
- * others are host code): `nvcc -cubin -arch=sm_90 -lineinfo` with the
- * files' folders and include_dirs searched, then `nvdisasm -c -gi`; cached
+/* The SASS text of the device code of files (those ending in .cu or .ptx;
+ * the others are host code): `nvcc -cubin -arch=sm_90 -lineinfo` with the
+ * files' folders and include_dirs searched (PTX: ptxas beside nvcc, with
+ * -arch=sm_90 -lineinfo), then `nvdisasm -c -gi`; cached
  * by content beside the CPU builds.  NULL, with why (a phrase for the
  * report, e.g. "no nvdisasm"), when nvcc or nvdisasm is missing or nvcc
  * fails: counts are then source-level.  MEMSIM_NVDISASM names nvdisasm. */
