@@ -12,6 +12,7 @@
 #include "problem.h"
 #include "ptx-program.h"
 #include "ptx.h"
+#include "ptx-translate.h"
 
 static MsPtxProgram *program;
 static char *tmp;
@@ -269,6 +270,23 @@ test_read_errors (void)
           g_assert_null (strchr (error->message, '\n'));
         }
     }
+  /* an instruction without its operands is an unsupported instruction of
+   * the kernel, not a crash (fuzz-ptx's findings) */
+  const char *short_ops[] = { "mov.u32 %r1;", "ld.global.u32 %r1;", "setp.eq.u32 %p1, 1;",
+                              "bra;", "testp.f32 %p1, %r1;" };
+  for (gsize k = 0; k < G_N_ELEMENTS (short_ops); k++)
+    {
+      g_autofree char *text = g_strdup_printf (".visible .entry k()\n{\n.reg .b32 %%r<2>;\n"
+                                               ".reg .pred %%p<2>;\n%s\nret;\n}\n",
+                                               short_ops[k]);
+      g_autoptr (GError) e = NULL;
+      g_autoptr (MsPtxModule) sm = ms_ptx_read ("short.ptx", text, strlen (text), &e);
+      g_assert_no_error (e);
+      g_autoptr (GString) c = g_string_new (NULL);
+      g_assert_true (ms_ptx_translate (sm, 0, c, NULL));
+      g_assert_nonnull (strstr (c->str, "memsim cannot run the PTX instruction"));
+    }
+
   /* registers of a nested scope are registers of their own */
   const char *scoped = ".visible .entry k()\n{\n.reg .pred %p<2>;\n{\n.reg .pred %p1;\n"
                        "setp.eq.u32 %p1, 1, 1;\n}\nsetp.eq.u32 %p1, 1, 1;\nret;\n}\n";

@@ -1065,14 +1065,14 @@ kind_of (const MsPtxInsn *i)
   return K_ALU;
 }
 
-/* The operands an instruction reads by position (the others' are checked
- * where they are read). */
+/* The operands an instruction reads by position (ld/st/atom/red, mov,
+ * setp, bra; the others' are checked where they are read). */
 static guint
 min_operands (const MsPtxInsn *i)
 {
   const char *op = i->op;
   if (!strcmp (op, "ld") || !strcmp (op, "ldu") || !strcmp (op, "st") || !strcmp (op, "atom")
-      || !strcmp (op, "red"))
+      || !strcmp (op, "red") || !strcmp (op, "mov"))
     return 2;
   if (!strcmp (op, "setp"))
     return 3;
