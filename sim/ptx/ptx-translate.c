@@ -478,6 +478,16 @@ c_bool (const char *b)
   return !strcmp (b, "and") ? "&&" : !strcmp (b, "or") ? "||" : "!=";
 }
 
+/* v (owned) clamped to [0, 1] as .sat does, for a floating-point type of
+ * `bits` */
+static char *
+saturate (char *v, guint bits)
+{
+  char *s = g_strdup_printf (bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
+  g_free (v);
+  return s;
+}
+
 /* Integer arithmetic that wraps, as the GPU's: in the unsigned type. */
 static char *
 wrap (Ty y, const char *a, const char *op, const char *b)
@@ -584,11 +594,7 @@ alu (Tr *t, const MsPtxInsn *i)
       else
         v = wrap (y, A, o, B);
       if (f && ms_ptx_has_mod (i, "sat"))
-        {
-          char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
-          g_free (v);
-          v = s;
-        }
+        v = saturate (v, y.bits);
       wr (t, i, 0, y, v);
       return TRUE;
     }
@@ -604,11 +610,7 @@ alu (Tr *t, const MsPtxInsn *i)
           else
             v = g_strdup_printf ("(%s * %s)", A, B);
           if (ms_ptx_has_mod (i, "sat"))
-            {
-              char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
-              g_free (v);
-              v = s;
-            }
+            v = saturate (v, y.bits);
           wr (t, i, 0, y, v);
           return TRUE;
         }
@@ -655,11 +657,7 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B, C);
       if (ms_ptx_has_mod (i, "sat"))
-        {
-          char *s = g_strdup_printf (y.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
-          g_free (v);
-          v = s;
-        }
+        v = saturate (v, y.bits);
       wr (t, i, 0, y, v);
       return TRUE;
     }
@@ -834,11 +832,7 @@ alu (Tr *t, const MsPtxInsn *i)
           else
             v = g_strdup_printf ("((%s) %s)", dy.bits == 64 ? "double" : "float", s);
           if (ms_ptx_has_mod (i, "sat"))
-            {
-              char *q = g_strdup_printf (dy.bits == 64 ? "ms_sat_f64 (%s)" : "ms_sat_f32 (%s)", v);
-              g_free (v);
-              v = q;
-            }
+            v = saturate (v, dy.bits);
         }
       else if (dy.kind == 'f')
         v = g_strdup_printf ("((%s) %s)", dy.bits == 64 ? "double" : "float", s);
@@ -1097,6 +1091,41 @@ flush (Tr *t)
   g_string_append (t->o, t->body->str);
   g_string_append (t->o, "      });\n");
   g_string_truncate (t->body, 0);
+}
+
+/* A stop's completion block (B(n + 1 + idx), written to `after`): what
+ * the lanes do with the stop's results, put in t->body between
+ * completion_begin and completion_end, then on to instruction idx + 1. */
+static guint
+completion_begin (Tr *t, guint idx, GString *after, GString **saved)
+{
+  guint comp = t->n + 1 + idx;
+  t->completions[idx] = 1;
+  g_string_append_printf (after, "    B%u:\n", comp);
+  *saved = t->body;
+  t->body = g_string_new (NULL);
+  return comp;
+}
+
+static void
+completion_end (Tr *t, guint idx, GString *after, GString *saved)
+{
+  GString *o = t->o;
+  t->o = after;
+  flush (t);
+  t->o = o;
+  g_string_free (t->body, TRUE);
+  t->body = saved;
+  g_string_append_printf (after, "      goto B%u;\n", idx + 1);
+}
+
+/* The lanes' statements so far, then the kernel's failure at this point
+ * (its message: the first unsupported instruction's). */
+static void
+emit_fail (Tr *t)
+{
+  flush (t);
+  g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
 }
 
 /* The guard of i around a lane statement. */
@@ -1433,16 +1462,13 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
   if (ld || atomic)
     {
       /* the completion block: the loaded values or the atomic's results */
-      guint comp = t->n + 1 + idx;
-      t->completions[idx] = 1;
+      GString *save;
+      guint comp = completion_begin (t, idx, after, &save);
       g_string_append_printf (t->o,
                               "      if (ms_warp_sched_access (&S, &ms_site_%u_%u_%u, %s, %u, m, %u))\n"
                               "        goto B%u;\n"
                               "      continue;\n",
                               t->mod, t->fn, sn, kind, size, comp, comp);
-      g_string_append_printf (after, "    B%u:\n", comp);
-      GString *save = t->body;
-      t->body = g_string_new (NULL);
       if (ld)
         {
           const MsPtxOperand *o = &i->opd[0];
@@ -1466,13 +1492,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                                                 ctype (vy), ek);
           wr_reg (t, i, i->opd[0].reg, vy, v);
         }
-      GString *o_save = t->o;
-      t->o = after;
-      flush (t);
-      t->o = o_save;
-      g_string_free (t->body, TRUE);
-      t->body = save;
-      g_string_append_printf (after, "      goto B%u;\n", next);
+      completion_end (t, idx, after, save);
     }
   else
     g_string_append_printf (t->o,
@@ -1507,22 +1527,17 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                           a, b, c, mk);
   stop_lanes (t, i, idx + 1);
   guint sn = site (t, i, idx);
-  guint comp = t->n + 1 + idx;
-  t->completions[idx] = 1;
+  GString *save;
+  guint comp = completion_begin (t, idx, after, &save);
   g_string_append_printf (t->o,
                           "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_SHFL, 4, %d, m, %u);\n"
                           "      continue;\n",
                           t->mod, t->fn, sn, sub, comp);
-  g_string_append_printf (after, "    B%u:\n", comp);
-  GString *save = t->body;
-  t->body = g_string_new (NULL);
   wr_reg (t, i, i->opd[0].reg, u, "(uint32_t) ms_warp.res[L]");
   if (i->opd[0].reg2 >= 0)
     {
       /* the source lane is inside the lane's segment */
       g_autofree char *valid = NULL;
-      const char *w = "(32 - ((uint32_t) ms_warp.width[L] & 63))";
-      (void) w;
       if (sub == MS_SHFL_UP)
         valid = g_strdup_printf ("((L %% ms_warp.width[L]) >= (uint32_t) ms_warp.arg[L])");
       else if (sub == MS_SHFL_DOWN)
@@ -1533,13 +1548,7 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
         valid = g_strdup ("1");
       wr_reg (t, i, i->opd[0].reg2, (Ty) { 'p', 1 }, valid);
     }
-  GString *o_save = t->o;
-  t->o = after;
-  flush (t);
-  t->o = o_save;
-  g_string_free (t->body, TRUE);
-  t->body = save;
-  g_string_append_printf (after, "      goto B%u;\n", idx + 1);
+  completion_end (t, idx, after, save);
 }
 
 /* vote.sync.MODE d, p, membermask; activemask.b32 d: one stop */
@@ -1562,26 +1571,17 @@ vote_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after, gboolean active
                           mk, mk, p, sub);
   stop_lanes (t, i, idx + 1);
   guint sn = site (t, i, idx);
-  guint comp = t->n + 1 + idx;
-  t->completions[idx] = 1;
+  GString *save;
+  guint comp = completion_begin (t, idx, after, &save);
   g_string_append_printf (t->o,
                           "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_VOTE, 4, %d, m, %u);\n"
                           "      continue;\n",
                           t->mod, t->fn, sn, sub, comp);
-  g_string_append_printf (after, "    B%u:\n", comp);
-  GString *save = t->body;
-  t->body = g_string_new (NULL);
   Ty dy = ty_of (i, 0);
   if (dy.kind == 0)
     dy = (Ty) { 'u', 32 };
   wr (t, i, 0, dy.kind == 'p' ? dy : (Ty) { 'u', 32 }, "(uint32_t) ms_warp.lanes[L].res[0]");
-  GString *o_save = t->o;
-  t->o = after;
-  flush (t);
-  t->o = o_save;
-  g_string_free (t->body, TRUE);
-  t->body = save;
-  g_string_append_printf (after, "      goto B%u;\n", idx + 1);
+  completion_end (t, idx, after, save);
 }
 
 /* The code of instruction idx onwards, to the end of its block. */
@@ -1602,8 +1602,7 @@ emit_block (Tr *t, guint start, GString *after)
       if (i->n_opd < min_operands (i))
         {
           unsupported (t, i, "an operand is missing");
-          flush (t);
-          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          emit_fail (t);
           return;
         }
       switch (k)
@@ -1618,8 +1617,7 @@ emit_block (Tr *t, guint start, GString *after)
               {
                 g_string_truncate (t->body, mark);
                 unsupported (t, i, "not in memsim's engine yet");
-                flush (t);
-                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                emit_fail (t);
                 return;
               }
             guard_close (t, i);
@@ -1656,8 +1654,7 @@ emit_block (Tr *t, guint start, GString *after)
             if (i->n_opd > 1)
               {
                 unsupported (t, i, "a barrier with a thread count");
-                flush (t);
-                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                emit_fail (t);
                 return;
               }
             stop_lanes (t, i, idx + 1);
@@ -1690,8 +1687,7 @@ emit_block (Tr *t, guint start, GString *after)
             if (to < 0)
               {
                 unsupported (t, i, "an indirect branch");
-                flush (t);
-                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                emit_fail (t);
                 return;
               }
             if (i->guard < 0)
@@ -1731,8 +1727,7 @@ emit_block (Tr *t, guint start, GString *after)
             if ((o == NULL && !mn && !mx) || i->guard >= 0)
               {
                 unsupported (t, i, "a warp reduction memsim does not know");
-                flush (t);
-                g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+                emit_fail (t);
                 return;
               }
             flush (t);
@@ -1758,14 +1753,12 @@ emit_block (Tr *t, guint start, GString *after)
         case K_BAD:
         default:
           unsupported (t, i, "not in memsim's engine yet");
-          flush (t);
-          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          emit_fail (t);
           return;
         }
       if (t->fail->len > 0 && k != K_ALU)
         {
-          flush (t);
-          g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+          emit_fail (t);
           return;
         }
     }
