@@ -326,7 +326,6 @@ read_head (Reader *r, DeclHead *h)
 {
   Lexer *x = &r->x;
   memset (h, 0, sizeof *h);
-  h->align = 0;
   while (!x->failed && x->t.kind == T_IDENT && x->t.s[0] == '.')
     {
       g_autofree char *d = tok_str (&x->t);
@@ -449,8 +448,7 @@ read_regs (Reader *r, const DeclHead *h)
 }
 
 static gboolean
-store_init (guint8 *buf, gsize size, gsize *at, guint elem, double f, guint64 i, gboolean is_float,
-            gboolean f32)
+store_init (guint8 *buf, gsize size, gsize *at, guint elem, double f, guint64 i, gboolean is_float)
 {
   if (*at + elem > size)
     return FALSE;
@@ -463,7 +461,6 @@ store_init (guint8 *buf, gsize size, gsize *at, guint elem, double f, guint64 i,
     memcpy (buf + *at, &f, 8);
   else
     memcpy (buf + *at, &i, elem);   /* little-endian, as the GPU */
-  (void) f32;
   *at += elem;
   return TRUE;
 }
@@ -537,10 +534,10 @@ read_var (Reader *r, const DeclHead *h, GArray *into)
           gsize at = 0;
           if (x->t.kind == T_INT)
             store_init (tmp, 8, &at, v.elem > 8 ? 8 : v.elem, 0,
-                        minus ? (guint64) -(gint64) x->t.ival : x->t.ival, FALSE, FALSE);
+                        minus ? (guint64) -(gint64) x->t.ival : x->t.ival, FALSE);
           else if (x->t.kind == T_FLOAT)
             store_init (tmp, 8, &at, v.elem > 8 ? 8 : v.elem, minus ? -x->t.fval : x->t.fval, 0,
-                        TRUE, x->t.f32);
+                        TRUE);
           else if (x->t.kind == T_IDENT)
             {
               /* an address (generic(sym)): not supported as data */

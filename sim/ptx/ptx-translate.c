@@ -47,7 +47,6 @@ typedef struct {
   GHashTable *local_off;    /* local variable name -> offset + 1 */
   guint local_bytes;
   GHashTable *param_off;    /* parameter name -> offset + 1 */
-  GHashTable *used_regs;    /* reg index -> TRUE: read somewhere */
   GString *sites;           /* the function's MsSite definitions */
   GString *reds;            /* its atomics that are reductions (RED) */
   guint32 *completions;     /* per insn: it has a completion block */
@@ -161,9 +160,8 @@ c_string (GString *o, const char *s)
 /* ------------------------------------------------------------ operands */
 
 static char *
-reg_ref (Tr *t, int r)
+reg_ref (int r)
 {
-  (void) t;
   return g_strdup_printf ("R%d[L]", r);
 }
 
@@ -292,8 +290,7 @@ rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
     case MS_PTX_OPD_REG:
       {
         const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, o->reg);
-        g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->reg));
-        g_autofree char *raw = reg_ref (t, o->reg);
+        g_autofree char *raw = reg_ref (o->reg);
         if (y.kind == 'p')
           return g_strdup_printf (o->neg ? "(!%s)" : "(%s != 0)", raw);
         if (y.kind == 'f' && y.bits == 32)
@@ -357,13 +354,13 @@ rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
 
 /* Writes `value` (of type y) to register operand k (lane L). */
 static void
-wr_reg (Tr *t, const MsPtxInsn *i, int reg, Ty y, const char *value)
+wr_reg (Tr *t, int reg, Ty y, const char *value)
 {
   if (reg < 0)
     return;   /* _ */
   const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, reg);
   guint bits = reg_bits (r);
-  g_autofree char *dst = reg_ref (t, reg);
+  g_autofree char *dst = reg_ref (reg);
   if (r->cls == MS_PTX_PRED)
     g_string_append_printf (t->body, "%s = (uint8_t) ((%s) != 0);\n", dst, value);
   else if (y.kind == 'f' && y.bits == 32)
@@ -378,7 +375,6 @@ wr_reg (Tr *t, const MsPtxInsn *i, int reg, Ty y, const char *value)
   else
     g_string_append_printf (t->body, "%s = (%s) (%s) (%s);\n", dst, utype (bits),
                             y.kind == 's' ? stype (y.bits) : utype (y.bits), value);
-  (void) i;
 }
 
 static void
@@ -397,7 +393,7 @@ wr (Tr *t, const MsPtxInsn *i, guint k, Ty y, const char *value)
       unsupported (t, i, "its destination is not a register");
       return;
     }
-  wr_reg (t, i, o->reg, y, value);
+  wr_reg (t, o->reg, y, value);
 }
 
 /* ------------------------------------------------------------ ALU */
@@ -533,7 +529,7 @@ alu (Tr *t, const MsPtxInsn *i)
             {
               g_autofree char *e = g_strdup_printf ("(%s) ((%s) >> %u)", utype (part), src,
                                                     k * part);
-              wr_reg (t, i, i->opd[0].vec[k], (Ty) { 'u', part }, e);
+              wr_reg (t, i->opd[0].vec[k], (Ty) { 'u', part }, e);
             }
           return TRUE;
         }
@@ -546,7 +542,6 @@ alu (Tr *t, const MsPtxInsn *i)
               int r = i->opd[1].vec[k];
               if (r < 0)
                 continue;
-              g_hash_table_add (t->used_regs, GINT_TO_POINTER (r));
               g_string_append_printf (e, "%s((%s) (%s) R%d[L] << %u)", k ? " | " : "",
                                       utype (y.bits), utype (part), r, k * part);
             }
@@ -766,9 +761,9 @@ alu (Tr *t, const MsPtxInsn *i)
           g_autofree char *pc = rd (t, i, 2 + 1, (Ty) { 'p', 1 });
           g_autofree char *p1 = g_strdup_printf ("(%s %s %s)", cond, c_bool (bo), pc);
           g_autofree char *p2 = g_strdup_printf ("((!%s) %s %s)", cond, c_bool (bo), pc);
-          wr_reg (t, i, d->reg, (Ty) { 'p', 1 }, p1);
+          wr_reg (t, d->reg, (Ty) { 'p', 1 }, p1);
           if (d->reg2 >= 0)
-            wr_reg (t, i, d->reg2, (Ty) { 'p', 1 }, p2);
+            wr_reg (t, d->reg2, (Ty) { 'p', 1 }, p2);
         }
       else
         {
@@ -777,8 +772,8 @@ alu (Tr *t, const MsPtxInsn *i)
             {
               /* both written from the inputs as they were */
               g_string_append_printf (t->body, "{ uint8_t c_ = (uint8_t) %s;\n", cond);
-              wr_reg (t, i, d->reg, (Ty) { 'p', 1 }, "c_");
-              wr_reg (t, i, d->reg2, (Ty) { 'p', 1 }, "!c_");
+              wr_reg (t, d->reg, (Ty) { 'p', 1 }, "c_");
+              wr_reg (t, d->reg2, (Ty) { 'p', 1 }, "!c_");
               g_string_append (t->body, "}\n");
             }
           else
@@ -1135,7 +1130,6 @@ guard_open (Tr *t, const MsPtxInsn *i)
   if (i->guard >= 0)
     {
       g_string_append_printf (t->body, "if (%sR%d[L]) {\n", i->guard_neg ? "!" : "", i->guard);
-      g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
     }
 }
 
@@ -1199,10 +1193,7 @@ host_addr (Tr *t, const MsPtxInsn *i, guint k, MsPtxSpace s, gboolean generic)
   g_autofree char *base = NULL;
   if (o->reg >= 0)
     {
-      g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->reg));
-      const MsPtxReg *r = &g_array_index (t->f->regs, MsPtxReg, o->reg);
       base = g_strdup_printf ("(uint64_t) R%d[L]", o->reg);
-      (void) r;
     }
   else if (o->sym)
     base = sym_addr (t, i, o->sym, 0);
@@ -1258,11 +1249,10 @@ direct_access (Tr *t, const MsPtxInsn *i)
       return;
     }
   guint ek = y.bits / 8;
-  guint mk = st ? 0 : 1, vk = st ? 1 : 0;
+  guint vk = st ? 1 : 0;
   g_autofree char *addr = host_addr (t, i, st ? 0 : 1, s, generic);
   guard_open (t, i);
   g_string_append_printf (t->body, "{ uint8_t *a_ = %s;\n", addr);
-  (void) mk;
   for (int e = 0; e < n; e++)
     {
       const MsPtxOperand *o = &i->opd[vk];
@@ -1274,7 +1264,6 @@ direct_access (Tr *t, const MsPtxInsn *i)
             val = rd (t, i, 1, (Ty) { y.kind == 'f' ? 'f' : 'u', y.bits });
           else if (reg >= 0)
             {
-              g_hash_table_add (t->used_regs, GINT_TO_POINTER (reg));
               val = g_strdup_printf ("((%s) R%d[L])", utype (y.bits), reg);
             }
           if (val == NULL)
@@ -1293,7 +1282,7 @@ direct_access (Tr *t, const MsPtxInsn *i)
           if (reg == -2)
             wr (t, i, 0, y, v);
           else if (reg >= 0)
-            wr_reg (t, i, reg, y, v);
+            wr_reg (t, reg, y, v);
         }
     }
   g_string_append (t->body, "}\n");
@@ -1320,7 +1309,6 @@ guard_mask (Tr *t, const MsPtxInsn *i, const char *g)
       flush (t);
       return FALSE;
     }
-  g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
   g_string_append_printf (t->o, "      uint32_t %s = 0;\n", g);
   g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, %s, %sR%d[L], {\n%s});\n", g,
                           i->guard_neg ? "!" : "", i->guard, t->body->str);
@@ -1405,7 +1393,6 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
             val = rd (t, i, 1, (Ty) { y.kind == 'f' ? 'f' : 'u', y.bits });
           else if (o->kind == MS_PTX_OPD_VEC && o->vec[e] >= 0)
             {
-              g_hash_table_add (t->used_regs, GINT_TO_POINTER (o->vec[e]));
               val = g_strdup_printf ("((%s) R%d[L])", utype (y.bits), o->vec[e]);
             }
           else if (o->kind == MS_PTX_OPD_VEC)
@@ -1481,7 +1468,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                 continue;
               g_autofree char *v = g_strdup_printf ("({ %s v_; memcpy (&v_, a_ + %u, %u); v_; })",
                                                     ctype (y), e * ek, ek);
-              wr_reg (t, i, reg, y, v);
+              wr_reg (t, reg, y, v);
             }
           g_string_append (t->body, "}\n");
         }
@@ -1490,7 +1477,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
           Ty vy = { y.kind == 'b' ? 'u' : y.kind, y.bits };
           g_autofree char *v = g_strdup_printf ("({ %s v_; memcpy (&v_, ms_warp.lanes[L].res, %u); v_; })",
                                                 ctype (vy), ek);
-          wr_reg (t, i, i->opd[0].reg, vy, v);
+          wr_reg (t, i->opd[0].reg, vy, v);
         }
       completion_end (t, idx, after, save);
     }
@@ -1533,7 +1520,7 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                           "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_SHFL, 4, %d, m, %u);\n"
                           "      continue;\n",
                           t->mod, t->fn, sn, sub, comp);
-  wr_reg (t, i, i->opd[0].reg, u, "(uint32_t) ms_warp.res[L]");
+  wr_reg (t, i->opd[0].reg, u, "(uint32_t) ms_warp.res[L]");
   if (i->opd[0].reg2 >= 0)
     {
       /* the source lane is inside the lane's segment */
@@ -1546,7 +1533,7 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
         valid = g_strdup_printf ("(((L ^ (uint32_t) ms_warp.arg[L]) & 31) / ms_warp.width[L] == L / ms_warp.width[L])");
       else
         valid = g_strdup ("1");
-      wr_reg (t, i, i->opd[0].reg2, (Ty) { 'p', 1 }, valid);
+      wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, valid);
     }
   completion_end (t, idx, after, save);
 }
@@ -1669,7 +1656,6 @@ emit_block (Tr *t, guint start, GString *after)
           if (i->guard >= 0)
             {
               /* the lanes whose guard holds end; the others go on */
-              g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
               g_string_append_printf (t->o, "      uint32_t e_%u = 0;\n", idx);
               g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, e_%u, %sR%d[L], {\n%s});\n",
                                       idx, i->guard_neg ? "!" : "", i->guard, t->body->str);
@@ -1696,7 +1682,6 @@ emit_block (Tr *t, guint start, GString *after)
                 g_string_append_printf (t->o, "      goto B%d;\n", to);
                 return;
               }
-            g_hash_table_add (t->used_regs, GINT_TO_POINTER (i->guard));
             g_string_append_printf (t->o, "      {\n      uint32_t t_ = 0;\n");
             g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, t_, %sR%d[L], {\n%s});\n",
                                     i->guard_neg ? "!" : "", i->guard, t->body->str);
@@ -2006,7 +1991,6 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
-      t.used_regs = g_hash_table_new (NULL, NULL);
       t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       translate_entry (&t, out);
       g_hash_table_unref (t.labels);
@@ -2018,7 +2002,6 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       g_hash_table_unref (t.shared_off);
       g_hash_table_unref (t.local_off);
       g_hash_table_unref (t.param_off);
-      g_hash_table_unref (t.used_regs);
       g_hash_table_unref (t.access_sites);
     }
   return TRUE;

@@ -101,8 +101,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsPtxModule, ms_ptx_module_free)
 
 /* Whether an instruction has modifier m. */
 gboolean ms_ptx_has_mod (const MsPtxInsn *i, const char *m);
-/* Bytes of a type name without its dot ("f32" 4, "v4"? no: types only);
- * 0 if it is not a type. */
+/* Bytes of a type named without its dot ("f32": 4, "pred": 1); 0 for
+ * anything else ("v4", "global"). */
 guint ms_ptx_type_size (const char *t);
 
 G_END_DECLS
