@@ -18,15 +18,24 @@ metrics=$(python3 "$here/program-check.py" --metrics)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/machine.txt"
 nvcc --version | tail -1 | tee -a "$OUT/machine.txt"
 ncu --version | tail -1 | tee -a "$OUT/machine.txt"
-grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args; do
-  name=$(echo $name); files=$(echo $files); args=$(echo $args)
+# the builds first, all at once (one per set of files; the machine's cores)
+grep -v '^#' "$here/program-checks.txt" | { while IFS='|' read -r name files args; do
+  name=$(echo $name); files=$(echo $files)
   [ -n "$name" ] || continue
   srcs=""
   for f in $files; do srcs="$srcs $samples/$f"; done
+  exe=/tmp/memsim-program-$(echo "$files" | md5sum | cut -c1-12)
+  # (programs that share their files build once: the first to claim it)
+  [ -x "$exe" ] || ! mkdir "$exe.claim" 2>/dev/null \
+    || nvcc -O3 -arch=sm_90 -I"$samples/Common" -o "$exe" $srcs >"$OUT/$name.build" 2>&1 &
+done; wait; }
+grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args; do
+  name=$(echo $name); files=$(echo $files); args=$(echo $args)
+  [ -n "$name" ] || continue
   exe=/tmp/memsim-program-$(echo "$files" | md5sum | cut -c1-12)   # one build per set of files
   t0=$(date +%s)
-  if [ ! -x "$exe" ] && ! nvcc -O3 -arch=sm_90 -I"$samples/Common" -o "$exe" $srcs >"$OUT/$name.build" 2>&1; then
-    echo "$name: nvcc failed"; tail -3 "$OUT/$name.build"; continue
+  if [ ! -x "$exe" ]; then
+    echo "$name: nvcc failed"; tail -3 "$OUT/$name.build" 2>/dev/null; continue
   fi
   # the first invocation of each kernel (the rest run unprofiled)
   ncu --kernel-id :::1 --kernel-name-base demangled --metrics "$metrics" --csv \

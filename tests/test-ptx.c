@@ -270,6 +270,16 @@ test_read_errors (void)
           g_assert_null (strchr (error->message, '\n'));
         }
     }
+  /* an empty initialiser is zeros (fuzz-ptx: a copy from no data) */
+  const char *empty = ".global .align 4 .b8 z[8] = {};\n";
+  g_autoptr (GError) ee = NULL;
+  g_autoptr (MsPtxModule) em = ms_ptx_read ("e.ptx", empty, strlen (empty), &ee);
+  g_assert_no_error (ee);
+  const MsPtxVar *z = &g_array_index (em->vars, MsPtxVar, 0);
+  g_assert_cmpuint (z->size, ==, 8);
+  for (guint k = 0; k < 8; k++)
+    g_assert_cmpuint (z->init[k], ==, 0);
+
   /* an instruction without its operands is an unsupported instruction of
    * the kernel, not a crash (fuzz-ptx's findings) */
   const char *short_ops[] = { "mov.u32 %r1;", "ld.global.u32 %r1;", "setp.eq.u32 %p1, 1;",

@@ -560,7 +560,8 @@ read_var (Reader *r, const DeclHead *h, GArray *into)
       if (!x->failed)
         {
           v.init = g_malloc0 (MAX (v.size, 1));
-          memcpy (v.init, vals->data, MIN (v.size, vals->len));
+          if (vals->len > 0)   /* "= {}": zeros */
+            memcpy (v.init, vals->data, MIN (v.size, vals->len));
         }
       g_array_unref (vals);
     }
