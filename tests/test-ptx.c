@@ -248,6 +248,35 @@ test_bank_column (void)
   g_free (out);
 }
 
+/* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
+ * 1, the top bit, all bits and others (CUDA's __ffs(0) is 0). */
+static void
+test_bits (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *in = device (128), *out = device (512);
+  for (unsigned k = 0; k < 32; k++)
+    in[k] = k == 0 ? 0 : k == 1 ? 0x80000000u : k == 2 ? ~0u : (k * 2654435761u) >> (k % 7);
+  struct { unsigned *in, *out; } params = { in, out };
+  void *bufs[] = { in, out };
+  gsize bytes[] = { 128, 512 };
+  Run r;
+  run ("_Z4bitsPKjPj", 1, 32, bufs, bytes, 2, &params, &r);
+  for (unsigned k = 0; k < 32; k++)
+    {
+      unsigned x = in[k], rev = 0;
+      for (int b = 0; b < 32; b++)
+        rev |= (x >> b & 1u) << (31 - b);
+      g_assert_cmpuint (out[4 * k], ==, x ? (unsigned) __builtin_ctz (x) + 1 : 0);
+      g_assert_cmpuint (out[4 * k + 1], ==, x ? (unsigned) __builtin_clz (x) : 32);
+      g_assert_cmpuint (out[4 * k + 2], ==, (unsigned) __builtin_popcount (x));
+      g_assert_cmpuint (out[4 * k + 3], ==, rev);
+    }
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
+}
+
 /* The reader: bad text is a one-line error with the file and line. */
 static void
 test_read_errors (void)
@@ -319,6 +348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/reduce-shared", test_reduce_shared);
   g_test_add_func ("/ptx/shfl-sum", test_shfl_sum);
   g_test_add_func ("/ptx/bank-column", test_bank_column);
+  g_test_add_func ("/ptx/bits", test_bits);
   int status = g_test_run ();
   if (tmp != NULL)
     {

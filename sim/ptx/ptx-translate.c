@@ -942,8 +942,17 @@ alu (Tr *t, const MsPtxInsn *i)
       else if (!strcmp (op, "clz"))
         v = g_strdup_printf (y.bits == 64 ? "ms_clz64 (%s)" : "ms_clz32 ((uint32_t) %s)", ua);
       else if (!strcmp (op, "bfind"))
-        v = y.kind == 's' ? g_strdup_printf ("ms_bfind_s64 ((int64_t) (%s) %s)", stype (y.bits), ua)
-                          : g_strdup_printf ("ms_bfind_u64 (%s)", ua);
+        {
+          g_autofree char *pos = y.kind == 's'
+                                   ? g_strdup_printf ("ms_bfind_s64 ((int64_t) (%s) %s)", stype (y.bits), ua)
+                                   : g_strdup_printf ("ms_bfind_u64 (%s)", ua);
+          /* .shiftamt: the left shift that brings that bit to the top
+           * (__ffs is brev then bfind.shiftamt); none found stays ~0 */
+          v = ms_ptx_has_mod (i, "shiftamt")
+                ? g_strdup_printf ("({ uint32_t p_ = %s; p_ == 0xffffffffu ? p_ : %uu - p_; })", pos,
+                                   y.bits - 1)
+                : g_steal_pointer (&pos);
+        }
       else
         {
           v = g_strdup_printf (y.bits == 64 ? "ms_brev64 (%s)" : "ms_brev32 ((uint32_t) %s)", ua);

@@ -51,3 +51,13 @@ __global__ void bank_column(float *out)
   __syncthreads();
   out[threadIdx.x] = tile[threadIdx.x][0] + row[threadIdx.x];
 }
+
+// bit intrinsics: __ffs (brev + bfind.shiftamt), __clz, __popc, __brev
+__global__ void bits(const unsigned *in, unsigned *out)
+{
+  unsigned x = in[threadIdx.x];
+  out[4 * threadIdx.x] = __ffs(x);
+  out[4 * threadIdx.x + 1] = __clz(x);
+  out[4 * threadIdx.x + 2] = __popc(x);
+  out[4 * threadIdx.x + 3] = __brev(x);
+}
