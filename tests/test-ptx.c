@@ -248,6 +248,34 @@ test_bank_column (void)
   g_free (out);
 }
 
+/* loop_join, one block of 2 warps, 8 iterations (nvcc unrolls the loop
+ * by 4: its body runs twice): each warp loads a row once an iteration (16
+ * loads of 4 sectors); lane 0 stores its running sum (8 stores).  Warp
+ * 0's other 31 lanes skip the store and must wait for lane 0 where the
+ * branch's paths meet (its immediate post-dominator): run ahead round the
+ * loop, they would load the next row without it and one load be two. */
+static void
+test_loop_join (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  float *a = device (8 * 64 * 4), *c = device (64);
+  for (int i = 0; i < 8 * 64; i++)
+    a[i] = (float) i;
+  struct { float *a, *c; int n; } params = { a, c, 8 };
+  void *bufs[] = { a, c };
+  gsize bytes[] = { 8 * 64 * 4, 64 };
+  Run r;
+  run ("_Z9loop_joinPKfPfi", 1, 64, bufs, bytes, 2, &params, &r);
+  for (int v = 0; v < 8; v++)
+    g_assert_cmpfloat (c[v], ==, (float) (64 * v * (v + 1) / 2));
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_LD, NULL), ==, 16);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_LD, "sectors"), ==, 64);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_ST, NULL), ==, 8);
+  run_clear (&r);
+  g_free (a);
+  g_free (c);
+}
+
 /* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
  * 1, the top bit, all bits and others (CUDA's __ffs(0) is 0). */
 static void
@@ -349,6 +377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/shfl-sum", test_shfl_sum);
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
+  g_test_add_func ("/ptx/loop-join", test_loop_join);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -53,6 +53,11 @@ typedef struct {
   guint *region;            /* per insn: its straight-line region (between labels
                              * and branches) */
   GHashTable *access_sites; /* an access's key -> its site number + 1 */
+  /* Reconvergence (reconverge below): per instruction, the join of the
+   * branch it is (-1: none); per join, the instruction it is at. */
+  int *branch_join;
+  guint *join_at;
+  guint n_joins;
 } Tr;
 
 /* ------------------------------------------------------------ types */
@@ -1580,11 +1585,150 @@ vote_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after, gboolean active
   completion_end (t, idx, after, save);
 }
 
+/* Where the lanes of a branch meet again, as the GPU has them meet: at
+ * the branch's immediate post-dominator (nvcc's BSSY/BSYNC).  Without it
+ * the lanes that left a loop's iteration first could reach the next
+ * iteration's load before the others finish this one, and one
+ * instruction would run as two (scalarProd, bitonicSort: +2-13% shared
+ * and global instructions against the H200).  The straight-line regions
+ * are the CFG's nodes; a branch's join is the first instruction of its
+ * region's immediate post-dominator.  At run time a split records the
+ * lanes it split (ms_J), the lanes that reach the join wait there
+ * (ms_A) until all of them have come or ended (ms_EX), and go on as one
+ * group. */
+static void
+reconverge (Tr *t)
+{
+  guint n = t->n, nr = n ? t->region[n - 1] + 1 : 0;
+  t->branch_join = g_new (int, n + 1);
+  for (guint k = 0; k <= n; k++)
+    t->branch_join[k] = -1;
+  t->join_at = g_new0 (guint, nr + 1);
+  t->n_joins = 0;
+  if (nr == 0)
+    return;
+  /* regions: first instruction, successors (exit = nr) */
+  g_autofree guint *first = g_new0 (guint, nr);
+  g_autofree guint *last = g_new0 (guint, nr);
+  for (guint k = n; k-- > 0;)
+    first[t->region[k]] = k;
+  for (guint k = 0; k < n; k++)
+    last[t->region[k]] = k;
+  g_autofree int *succ = g_new (int, 2 * nr);
+  for (guint r = 0; r < nr; r++)
+    {
+      const MsPtxInsn *i = t->ins[last[r]];
+      Kind kd = kind_of (i);
+      int next = r + 1 < nr ? (int) r + 1 : (int) nr;
+      int to = kd == K_BRA ? target (t, i) : -1;
+      succ[2 * r] = kd == K_RET && i->guard < 0 ? (int) nr
+                    : kd == K_BRA && to >= 0 ? (int) t->region[to] : next;
+      succ[2 * r + 1] = kd == K_BRA && i->guard >= 0 ? next : -1;
+      if (kd == K_RET && i->guard >= 0)
+        succ[2 * r + 1] = (int) nr;
+    }
+  /* post-dominator sets, bit r of row x: r post-dominates x */
+  guint words = (nr + 1 + 63) / 64;
+  g_autofree guint64 *pd = g_new (guint64, (gsize) (nr + 1) * words);
+  for (guint x = 0; x <= nr; x++)
+    for (guint w = 0; w < words; w++)
+      pd[(gsize) x * words + w] = x == nr ? 0 : ~G_GUINT64_CONSTANT (0);
+  pd[(gsize) nr * words + nr / 64] |= G_GUINT64_CONSTANT (1) << (nr % 64);
+  g_autofree guint64 *tmp = g_new (guint64, words);
+  for (gboolean changed = TRUE; changed;)
+    {
+      changed = FALSE;
+      for (guint x = nr; x-- > 0;)
+        {
+          for (guint w = 0; w < words; w++)
+            tmp[w] = ~G_GUINT64_CONSTANT (0);
+          for (int e = 0; e < 2; e++)
+            {
+              int y = succ[2 * x + e];
+              if (y < 0)
+                continue;
+              for (guint w = 0; w < words; w++)
+                tmp[w] &= pd[(gsize) y * words + w];
+            }
+          tmp[x / 64] |= G_GUINT64_CONSTANT (1) << (x % 64);
+          if (memcmp (tmp, &pd[(gsize) x * words], words * 8) != 0)
+            {
+              memcpy (&pd[(gsize) x * words], tmp, words * 8);
+              changed = TRUE;
+            }
+        }
+    }
+  /* each conditional branch's immediate post-dominator: of its strict
+   * post-dominators (a chain), the one post-dominated by all the others */
+  g_autofree int *join_of = g_new (int, nr + 1);
+  for (guint r = 0; r <= nr; r++)
+    join_of[r] = -1;
+  for (guint r = 0; r < nr; r++)
+    {
+      const MsPtxInsn *i = t->ins[last[r]];
+      if (kind_of (i) != K_BRA || i->guard < 0)
+        continue;
+      int best = -1;
+      guint best_size = 0;
+      for (guint y = 0; y <= nr; y++)
+        {
+          if (y == r || !(pd[(gsize) r * words + y / 64] >> (y % 64) & 1))
+            continue;
+          guint size = 0;
+          for (guint w = 0; w < words; w++)
+            size += (guint) __builtin_popcountll (pd[(gsize) y * words + w]);
+          if (best < 0 || size > best_size)
+            {
+              best = (int) y;
+              best_size = size;
+            }
+        }
+      if (best < 0 || best == (int) nr)
+        continue;   /* they meet only at the end */
+      if (join_of[best] < 0)
+        {
+          join_of[best] = (int) t->n_joins;
+          t->join_at[t->n_joins++] = first[best];
+        }
+      t->branch_join[last[r]] = join_of[best];
+    }
+}
+
+/* At a join's instruction: the lanes that come wait for the rest of the
+ * split's lanes (those not ended), then go on as one group. */
+static void
+emit_join_wait (Tr *t, guint idx)
+{
+  for (guint k = 0; k < t->n_joins; k++)
+    if (t->join_at[k] == idx)
+      g_string_append_printf (t->o,
+                              "      if (ms_J[%u] != 0)\n"
+                              "        {\n"
+                              "          ms_A[%u] |= m;\n"
+                              "          if ((ms_A[%u] | (ms_J[%u] & ms_EX)) != (ms_J[%u] | ms_A[%u]))\n"
+                              "            continue;\n"
+                              "          m = ms_A[%u];\n"
+                              "          ms_J[%u] = ms_A[%u] = 0;\n"
+                              "        }\n",
+                              k, k, k, k, k, k, k, k, k);
+}
+
+/* Lanes `ended` have ended: a join that waited only for them goes on. */
+static void
+emit_lanes_ended (Tr *t, const char *ended)
+{
+  if (t->n_joins == 0)
+    return;
+  g_string_append_printf (t->o, "      ms_EX |= %s;\n      ms_joins_ended (&S, ms_J, ms_A, ms_EX);\n",
+                          ended);
+}
+
 /* The code of instruction idx onwards, to the end of its block. */
 static void
 emit_block (Tr *t, guint start, GString *after)
 {
   g_string_append_printf (t->o, "    B%u:\n", start);
+  emit_join_wait (t, start);
   for (guint idx = start; idx < t->n; idx++)
     {
       if (idx > start && g_hash_table_contains (t->starts, GUINT_TO_POINTER (idx)))
@@ -1669,11 +1813,14 @@ emit_block (Tr *t, guint start, GString *after)
               g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, e_%u, %sR%d[L], {\n%s});\n",
                                       idx, i->guard_neg ? "!" : "", i->guard, t->body->str);
               g_string_truncate (t->body, 0);
-              g_string_append_printf (t->o, "      m &= ~e_%u;\n      if (m == 0)\n        continue;\n",
-                                      idx);
+              g_string_append_printf (t->o, "      m &= ~e_%u;\n", idx);
+              g_autofree char *ended = g_strdup_printf ("e_%u", idx);
+              emit_lanes_ended (t, ended);
+              g_string_append (t->o, "      if (m == 0)\n        continue;\n");
               break;
             }
           flush (t);
+          emit_lanes_ended (t, "m");
           g_string_append (t->o, "      continue;\n");
           return;
         case K_BRA:
@@ -1695,17 +1842,22 @@ emit_block (Tr *t, guint start, GString *after)
             g_string_append_printf (t->o, "      MS_WARP_BRANCH (m, L, t_, %sR%d[L], {\n%s});\n",
                                     i->guard_neg ? "!" : "", i->guard, t->body->str);
             g_string_truncate (t->body, 0);
+            g_autofree char *join = t->branch_join[idx] >= 0
+                                      ? g_strdup_printf ("          ms_J[%d] |= m;\n",
+                                                         t->branch_join[idx])
+                                      : g_strdup ("");
             g_string_append_printf (t->o,
                                     "      if (t_ == m)\n"
                                     "        goto B%d;\n"
                                     "      if (t_ != 0)\n"
                                     "        {\n"
+                                    "%s"
                                     "          ms_warp_sched_push (&S, %d, t_);\n"
                                     "          m &= ~t_;\n"
                                     "        }\n"
                                     "      goto B%u;\n"
                                     "      }\n",
-                                    to, to, idx + 1);
+                                    to, join, to, idx + 1);
             return;
           }
         case K_REDUX:
@@ -1887,6 +2039,7 @@ translate_entry (Tr *t, GString *out)
           t->region[k] = t->region[k - 1] + (labelled[k] || before == K_BRA || before == K_RET);
         }
     }
+  reconverge (t);
 
   GString *code = g_string_new (NULL), *after = g_string_new (NULL);
   t->o = code;
@@ -1946,7 +2099,21 @@ translate_entry (Tr *t, GString *out)
     }
   g_string_append (out,
                    "  MsWarpSched S;\n  int pc;\n  uint32_t m;\n"
-                   "  ms_warp_sched_begin (&S);\n"
+                   "  ms_warp_sched_begin (&S);\n");
+  if (t->n_joins > 0)
+    {
+      g_string_append_printf (out,
+                              "  uint32_t ms_J[%u] = { 0 }, ms_A[%u] = { 0 }, ms_EX = 0;\n"
+                              "  static const int ms_join_pc[%u] = {",
+                              t->n_joins, t->n_joins, t->n_joins);
+      for (guint k = 0; k < t->n_joins; k++)
+        g_string_append_printf (out, "%s %u", k ? "," : "", t->join_at[k]);
+      g_string_append (out, " };\n"
+                            "#define ms_joins_ended(S, J, A, EX) ms_ptx_joins_ended (S, J, A, EX, ms_join_pc, "
+                            "(unsigned) G_N_ELEMENTS (ms_join_pc))\n"
+                            " again:\n");
+    }
+  g_string_append (out,
                    "  while (ms_warp_sched_next (&S, &pc, &m))\n    {\n"
                    "      switch (pc)\n        {\n");
   for (guint k = 0; k < sorted->len; k++)
@@ -1962,11 +2129,22 @@ translate_entry (Tr *t, GString *out)
   g_string_append (out, "        default: __builtin_unreachable ();\n        }\n");
   g_string_append (out, code->str);
   g_string_append (out, after->str);
-  g_string_append (out, "    }\n}\n\n");
+  g_string_append (out, "    }\n");
+  if (t->n_joins > 0)
+    /* lanes still waiting at a join whose other lanes went elsewhere (a
+     * barrier, a path no post-dominance foresaw) go on, never lost */
+    g_string_append (out,
+                     "  if (ms_ptx_joins_release (&S, ms_J, ms_A, ms_join_pc, "
+                     "(unsigned) G_N_ELEMENTS (ms_join_pc)))\n"
+                     "    goto again;\n"
+                     "#undef ms_joins_ended\n");
+  g_string_append (out, "}\n\n");
   g_string_free (code, TRUE);
   g_string_free (after, TRUE);
   g_free (t->completions);
   g_free (t->region);
+  g_free (t->branch_join);
+  g_free (t->join_at);
   g_ptr_array_unref (ins);
 }
 

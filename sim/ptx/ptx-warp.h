@@ -102,5 +102,37 @@ ms_lop3 (uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
   return r;
 }
 
+/* Joins (ptx-translate.c, reconverge): the lanes waiting at join k (A)
+ * go on at pc[k] once the rest of its split's lanes (J) have ended (EX). */
+static inline void
+ms_ptx_joins_ended (MsWarpSched *S, uint32_t *J, uint32_t *A, uint32_t EX, const int *pc,
+                    unsigned n)
+{
+  for (unsigned k = 0; k < n; k++)
+    if (J[k] != 0 && A[k] != 0 && (A[k] | (J[k] & EX)) == (J[k] | A[k]))
+      {
+        ms_warp_sched_ready (S, pc[k], A[k]);
+        J[k] = A[k] = 0;
+      }
+}
+
+/* At the end of the warp's work: lanes still waiting at a join go on
+ * (1), as nothing else will bring their split's other lanes there. */
+static inline int
+ms_ptx_joins_release (MsWarpSched *S, uint32_t *J, uint32_t *A, const int *pc, unsigned n)
+{
+  int any = 0;
+  for (unsigned k = 0; k < n; k++)
+    {
+      if (A[k] != 0)
+        {
+          ms_warp_sched_push (S, pc[k], A[k]);
+          any = 1;
+        }
+      J[k] = A[k] = 0;
+    }
+  return any;
+}
+
 /* The emulator's side (sim/emulator/warp.h): ms_ptx_fail, ms_ptx_local,
  * ms_ptx_warp_index, ms_ptx_clock. */

@@ -61,3 +61,15 @@ __global__ void bits(const unsigned *in, unsigned *out)
   out[4 * threadIdx.x + 2] = __popc(x);
   out[4 * threadIdx.x + 3] = __brev(x);
 }
+
+// lanes that diverge in a loop meet again before its next iteration
+__global__ void loop_join(const float *a, float *c, int n_outer)
+{
+  float s = 0;
+  for (int v = 0; v < n_outer; v++)
+    {
+      s += a[v * blockDim.x + threadIdx.x];
+      if (threadIdx.x == 0)
+        c[v] = s;
+    }
+}
