@@ -276,6 +276,32 @@ test_loop_join (void)
   g_free (c);
 }
 
+/* counters, 2 warps: c[0] += 1 and c[8] = inc (c[8], 1000) by 64 threads.
+ * Where ptxas's SASS is at hand, the add is aggregated (one lane's RED a
+ * warp: 1 sector) and the inc is not (32 lanes on one address: 32
+ * passes, 32 sectors a warp, as the H200 measured simpleAtomicIntrinsics):
+ * 2 + 64 sectors. */
+static void
+test_counters (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *c = device (64);
+  struct { unsigned *c; } params = { c };
+  void *bufs[] = { c };
+  gsize bytes[] = { 64 };
+  Run r;
+  run ("_Z8countersPj", 1, 64, bufs, bytes, 1, &params, &r);
+  g_assert_cmpuint (c[0], ==, 64);
+  g_assert_cmpuint (c[8], ==, 64);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, NULL), ==, 4);
+  if (ms_ptx_program_kernel (program, "_Z8countersPj")->kernel->sass != NULL)
+    g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, "sectors"), ==, 2 + 64);
+  else
+    g_test_message ("no SASS (nvdisasm): the aggregation is not known");
+  run_clear (&r);
+  g_free (c);
+}
+
 /* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
  * 1, the top bit, all bits and others (CUDA's __ffs(0) is 0). */
 static void
@@ -378,6 +404,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
+  g_test_add_func ("/ptx/counters", test_counters);
   int status = g_test_run ();
   if (tmp != NULL)
     {

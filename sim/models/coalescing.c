@@ -47,7 +47,9 @@
  *   ticket: 1 sector per warp, measured); an address that is only uniform
  *   at run time is not aggregated (the probe's one-address case: 32
  *   sectors measured) and is miscounted as 1 here: the trace cannot tell
- *   the two apart.
+ *   the two apart.  Device code run from its PTX (MsSite.compiled) says
+ *   which atomics ptxas aggregated: their records have the one lane that
+ *   performs them, and no exception applies.
  *
  * - Compute capability 1.2/1.3 (arch->segment_rule = MS_SEGMENTS_SHRINK,
  *   the cc13 preset; seed 001 and the CUDA Programming Guide 2.x-3.x,
@@ -704,7 +706,7 @@ atomic_sectors (const MsArch *arch, const MsWarpAccess *a)
       hits[i]++;
       most = MAX (most, hits[i]);
     }
-  if (n == 1)
+  if (n == 1 && !(a->site != NULL && a->site->compiled))
     most = 1;   /* one address for the whole warp: aggregated by nvcc (see above) */
   guint64 total = 0;
   for (guint r = 1; r <= most; r++)

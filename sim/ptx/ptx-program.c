@@ -14,6 +14,7 @@
 #include "ptx-program.h"
 #include "ptx-translate.h"
 #include "ptx.h"
+#include "ptx-warp.h"
 #include "user-build.h"
 #include "user-sass.h"
 
@@ -272,6 +273,31 @@ source_param_names (const MsPtxModule *m, const MsPtxFunc *f, const char *shown,
   return (char **) g_ptr_array_free (names, FALSE);
 }
 
+/* Whether ptxas aggregated the reduction at site (the loader's answer to
+ * MsPtxAgg): the SASS's atomics of its line are all reductions done by
+ * one elected lane (@P RED after a REDUX or VOTE). */
+static gboolean
+sass_aggregated (const MsSass *sass, const MsSite *site)
+{
+  g_autofree char *base = g_path_get_basename (site->file);
+  g_autofree char *where = g_strdup_printf ("%s:%d", base, site->line);
+  guint n = 0, agg = 0;
+  for (guint k = 0; k < sass->instrs->len; k++)
+    {
+      const MsSassInstr *s = g_ptr_array_index (sass->instrs, k);
+      if (!MS_OP_IS_ATOMIC (s->op) || !(s->spaces & (1u << MS_SPACE_GLOBAL)))
+        continue;
+      gboolean here = s->line == site->line && strcmp (s->file, base) == 0;
+      for (char **w = s->where; !here && w && *w; w++)
+        here = strcmp (*w, where) == 0;
+      if (!here)
+        continue;
+      n++;
+      agg += s->red && s->predicated;
+    }
+  return n > 0 && agg == n;
+}
+
 static char *
 kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
 {
@@ -443,6 +469,10 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
               g_ptr_array_add (p->owned, sass_function);
               k->sass = sass;
               k->sass_function = sass_function;
+              g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", mi, fi);
+              const MsPtxAgg *aggs = dlsym (p->dl, aggs_name);
+              for (guint a = 0; aggs != NULL && aggs[a].site != NULL; a++)
+                *aggs[a].flag = sass_aggregated (sass, aggs[a].site);
             }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
           g_ptr_array_add (p->owned, params);

@@ -49,6 +49,9 @@ typedef struct {
   GHashTable *param_off;    /* parameter name -> offset + 1 */
   GString *sites;           /* the function's MsSite definitions */
   GString *reds;            /* its atomics that are reductions (RED) */
+  GString *aggs;            /* its reductions ptxas may aggregate: { &site, &flag } */
+  GString *agg_flags;       /* ... their flags' definitions */
+  GHashTable *agg_sites;    /* ... their site numbers + 1 */
   guint32 *completions;     /* per insn: it has a completion block */
   guint *region;            /* per insn: its straight-line region (between labels
                              * and branches) */
@@ -1164,7 +1167,7 @@ site (Tr *t, const MsPtxInsn *i, guint idx)
   c_string (t->sites, file ? file : t->m->path);
   gboolean ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "release")
                      || ms_ptx_has_mod (i, "relaxed");
-  g_string_append_printf (t->sites, ", %d, %u, -1, %d };\n", file ? i->line : i->ptx_line, idx,
+  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1 };\n", file ? i->line : i->ptx_line, idx,
                           ordered);
   return t->n_sites++;
 }
@@ -1376,6 +1379,21 @@ reg_read (const Tr *t, int r)
   return FALSE;
 }
 
+/* Whether atomic i (operation op) is a reduction ptxas may aggregate over
+ * a warp: its result unused, an operation whose lanes combine into one
+ * (add, min, max, and, or, xor), on a global address. */
+static gboolean
+aggregable (const Tr *t, const MsPtxInsn *i, int op)
+{
+  gboolean generic;
+  if (space_of (i, &generic) != MS_PTX_SPACE_GLOBAL)
+    return FALSE;
+  gboolean red = !strcmp (i->op, "red") || i->opd[0].kind != MS_PTX_OPD_REG
+                 || !reg_read (t, i->opd[0].reg);
+  return red && (op == MS_ATOMIC_ADD || op == MS_ATOMIC_MIN || op == MS_ATOMIC_MAX
+                 || op == MS_ATOMIC_AND || op == MS_ATOMIC_OR || op == MS_ATOMIC_XOR);
+}
+
 /* A global or shared load, store or atomic: one stop. */
 static void
 memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
@@ -1459,6 +1477,28 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
   guint next = idx + 1;
   stop_lanes (t, i, next);
   guint sn = access_site (t, i, idx, size, ai);
+  if (atomic && aggregable (t, i, op))
+    {
+      /* ptxas aggregates a reduction on an address it proves uniform: one
+       * lane performs it with the warp's combined value (REDUX, then @P
+       * RED: the loader sets the flag from the SASS), at once, and the
+       * group goes on whole */
+      g_string_append_printf (t->o,
+                              "      if (ms_ptx_agg_%u_%u_%u && ms_ptx_aggregate (m, %d, %d, %u))\n"
+                              "        {\n"
+                              "          ms_warp_access (&ms_site_%u_%u_%u, m & -m, %u, MS_K_ATOMIC, 0);\n"
+                              "          goto B%u;\n"
+                              "        }\n",
+                              t->mod, t->fn, sn, op, y.kind == 'f' ? (y.bits == 64 ? MS_NUM_DOUBLE : MS_NUM_FLOAT)
+                                                            : y.kind == 's' ? MS_NUM_INT : MS_NUM_UINT,
+                              ek, t->mod, t->fn, sn, size, next);
+      if (g_hash_table_add (t->agg_sites, GUINT_TO_POINTER (sn + 1)))
+        {
+          g_string_append_printf (t->agg_flags, "int ms_ptx_agg_%u_%u_%u;\n", t->mod, t->fn, sn);
+          g_string_append_printf (t->aggs, "{ &ms_site_%u_%u_%u, &ms_ptx_agg_%u_%u_%u }, ", t->mod,
+                                  t->fn, sn, t->mod, t->fn, sn);
+        }
+    }
   const char *kind = ld ? "MS_K_LD" : st ? "MS_K_ST" : "MS_K_ATOMIC";
   if (ld || atomic)
     {
@@ -2065,6 +2105,9 @@ translate_entry (Tr *t, GString *out)
     }
   g_string_append_printf (out, "const MsSite *const ms_ptx_reds_%u_%u[] = { %sNULL };\n", t->mod,
                           t->fn, t->reds->str);
+  g_string_append (out, t->agg_flags->str);
+  g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
+                          t->mod, t->fn, t->aggs->str);
   g_string_append_printf (out,
                           "void ms_ptx_k_%u_%u (const MsLaunchArgs *ms_args);\n"
                           "MS_CPU_CLONES void\nms_ptx_k_%u_%u (const MsLaunchArgs *ms_args)\n{\n",
@@ -2175,6 +2218,9 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       t.fail = g_string_new (NULL);
       t.sites = g_string_new (NULL);
       t.reds = g_string_new (NULL);
+      t.aggs = g_string_new (NULL);
+      t.agg_flags = g_string_new (NULL);
+      t.agg_sites = g_hash_table_new (NULL, NULL);
       t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
@@ -2186,6 +2232,9 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       g_string_free (t.fail, TRUE);
       g_string_free (t.sites, TRUE);
       g_string_free (t.reds, TRUE);
+      g_string_free (t.aggs, TRUE);
+      g_string_free (t.agg_flags, TRUE);
+      g_hash_table_unref (t.agg_sites);
       g_hash_table_unref (t.shared_off);
       g_hash_table_unref (t.local_off);
       g_hash_table_unref (t.param_off);

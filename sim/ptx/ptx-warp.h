@@ -102,6 +102,87 @@ ms_lop3 (uint32_t a, uint32_t b, uint32_t c, uint32_t lut)
   return r;
 }
 
+/* A reduction site ptxas aggregates over a warp (the loader sets *flag
+ * from the SASS: REDUX, then a RED by one lane). */
+typedef struct {
+  const MsSite *site;
+  int *flag;
+} MsPtxAgg;
+
+/* An aggregated reduction: when the lanes of m all hit one address, the
+ * lowest of them gets their combined value (op MS_ATOMIC_*, num
+ * MS_NUM_*, size bytes) and performs it alone (1); else 0. */
+static inline int
+ms_ptx_aggregate (uint32_t m, int op, int num, unsigned size)
+{
+  unsigned first = (unsigned) __builtin_ctz (m);
+  for (uint32_t r = m & (m - 1); r; r &= r - 1)
+    if (ms_warp.addr[__builtin_ctz (r)] != ms_warp.addr[first])
+      return 0;
+  if (num == MS_NUM_FLOAT || num == MS_NUM_DOUBLE)
+    {
+      double acc = 0;
+      for (uint32_t r = m; r; r &= r - 1)
+        {
+          unsigned L = (unsigned) __builtin_ctz (r);
+          if (size == 4)
+            {
+              float f;
+              memcpy (&f, ms_warp.val[L], 4);
+              acc = L == first ? f : op == MS_ATOMIC_ADD ? (double) (float) (acc + f)
+                    : op == MS_ATOMIC_MIN ? fmin (acc, f) : fmax (acc, f);
+            }
+          else
+            {
+              double d;
+              memcpy (&d, ms_warp.val[L], 8);
+              acc = L == first ? d : op == MS_ATOMIC_ADD ? acc + d
+                    : op == MS_ATOMIC_MIN ? fmin (acc, d) : fmax (acc, d);
+            }
+        }
+      if (size == 4)
+        {
+          float f = (float) acc;
+          memcpy (ms_warp.val[first], &f, 4);
+        }
+      else
+        memcpy (ms_warp.val[first], &acc, 8);
+      return 1;
+    }
+  uint64_t acc = 0;
+  int64_t sacc = 0;
+  for (uint32_t r = m; r; r &= r - 1)
+    {
+      unsigned L = (unsigned) __builtin_ctz (r);
+      uint64_t v = 0;
+      memcpy (&v, ms_warp.val[L], size);
+      int64_t sv = size == 4 ? (int64_t) (int32_t) v : (int64_t) v;
+      if (L == first)
+        {
+          acc = v;
+          sacc = sv;
+          continue;
+        }
+      switch (op)
+        {
+        case MS_ATOMIC_ADD: acc += v; break;
+        case MS_ATOMIC_AND: acc &= v; break;
+        case MS_ATOMIC_OR: acc |= v; break;
+        case MS_ATOMIC_XOR: acc ^= v; break;
+        case MS_ATOMIC_MIN:
+          if (num == MS_NUM_INT ? sv < sacc : v < acc)
+            acc = v, sacc = sv;
+          break;
+        default:
+          if (num == MS_NUM_INT ? sv > sacc : v > acc)
+            acc = v, sacc = sv;
+          break;
+        }
+    }
+  memcpy (ms_warp.val[first], &acc, size);
+  return 1;
+}
+
 /* Joins (ptx-translate.c, reconverge): the lanes waiting at join k (A)
  * go on at pc[k] once the rest of its split's lanes (J) have ended (EX). */
 static inline void

@@ -18,6 +18,10 @@ struct MsSite {
                        * .release, .relaxed: a flag a barrier of cooperative
                        * groups spins on): like an atomic, it does not race
                        * with atomics or with other such accesses */
+  int compiled;       /* its records are the instructions as compiled (device
+                       * code run from its PTX and SASS): the models infer
+                       * nothing the compiler may have done to them (an
+                       * atomic's warp aggregation) */
 };
 
 #endif /* MEMSIM_SITE_H */

@@ -73,3 +73,11 @@ __global__ void loop_join(const float *a, float *c, int n_outer)
         c[v] = s;
     }
 }
+
+// a reduction ptxas aggregates over the warp (its address is uniform and
+// the result unused) and one it does not (atomicInc)
+__global__ void counters(unsigned *c)
+{
+  atomicAdd(&c[0], 1u);
+  atomicInc(&c[8], 1000u);
+}
