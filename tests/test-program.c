@@ -219,6 +219,7 @@ test_launches (gconstpointer data)
     }
   g_array_free (seen, TRUE);
   ms_arch_free (arch);
+  ms_nvcc_program_free (p);
 }
 
 /* Errors: nvcc's first one as file:line: message, a bad flag in one line,

@@ -142,3 +142,12 @@ ms_nvcc_program_run (MsNvccProgram *p, const MsArch *arch, int argc, char **argv
   ms_cuda_runtime_end ();
   return status;
 }
+
+void
+ms_nvcc_program_free (MsNvccProgram *p)
+{
+  if (p == NULL)
+    return;
+  g_free (p->name);
+  g_free (p);
+}

@@ -41,4 +41,9 @@ MsNvccProgram *ms_nvcc_program_open (const char *so, const char *name, const MsD
 int ms_nvcc_program_run (MsNvccProgram *p, const MsArch *arch, int argc, char **argv,
                          MsProgramLaunchFn launch, gpointer data);
 
+/* Frees what p holds of its own; its build stays loaded (its static
+ * constructors registered it with the runtime, which may still name its
+ * kernels). */
+void ms_nvcc_program_free (MsNvccProgram *p);
+
 G_END_DECLS
