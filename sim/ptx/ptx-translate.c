@@ -1701,8 +1701,13 @@ reconverge (Tr *t)
   /* each conditional branch's immediate post-dominator: of its strict
    * post-dominators (a chain), the one post-dominated by all the others */
   g_autofree int *join_of = g_new (int, nr + 1);
+  g_autofree guint *pd_size = g_new0 (guint, nr + 1);
   for (guint r = 0; r <= nr; r++)
-    join_of[r] = -1;
+    {
+      join_of[r] = -1;
+      for (guint w = 0; w < words; w++)
+        pd_size[r] += (guint) __builtin_popcountll (pd[(gsize) r * words + w]);
+    }
   for (guint r = 0; r < nr; r++)
     {
       const MsPtxInsn *i = t->ins[last[r]];
@@ -1714,9 +1719,7 @@ reconverge (Tr *t)
         {
           if (y == r || !(pd[(gsize) r * words + y / 64] >> (y % 64) & 1))
             continue;
-          guint size = 0;
-          for (guint w = 0; w < words; w++)
-            size += (guint) __builtin_popcountll (pd[(gsize) y * words + w]);
+          guint size = pd_size[y];
           if (best < 0 || size > best_size)
             {
               best = (int) y;
