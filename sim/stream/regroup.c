@@ -12,7 +12,10 @@
 
 typedef struct {
   gboolean used;
-  guint count;          /* fusion: records held: first, first + width, ... */
+  guint count;          /* fusion: records held: first, first + width, ...
+                           (down: first, first - width, ...) */
+  gboolean down;        /* fusion: the records walk down (ptxas fuses
+                           ld [r + 4]; ld [r] into one LDS.64 as well) */
   guint fuse;
   MsWarpAccess first;
   const MsGrouping *unroll;   /* an unrolled loop's records (NULL: a fusion group) */
@@ -231,7 +234,7 @@ release (State *s, Group *g)
     {
       if (i > 0)
         for (guint32 m = a.mask; m; m &= m - 1)
-          a.addr[__builtin_ctz (m)] += a.width;
+          a.addr[__builtin_ctz (m)] += g->down ? -(guint64) a.width : a.width;
       emit (s, &a);
     }
   group_hold (s, g, FALSE);
@@ -255,7 +258,8 @@ flush_all (State *s)
   s->any = FALSE;
 }
 
-/* Whether a is the group's next part: every lane `step` bytes on.  A
+/* Whether a is the group's next part: every lane `step` bytes on (back,
+ * for a group that walks down).  A
  * whole warp's lanes in one loop without a test a lane, which gcc
  * vectorises (gemm_tiled_nopad, callgrind: the lane walk was 32 of the
  * filter's 80 M instructions, the loop 13 M). */
@@ -266,6 +270,8 @@ continues (const Group *g, const MsWarpAccess *a)
   if (a->op != f->op || a->width != f->width || a->mask != f->mask)
     return FALSE;
   guint64 step = (guint64) g->count * f->width, differ = 0;
+  if (g->down)
+    step = -step;   /* wraps: f->addr + step is f->addr minus the count's bytes */
   if (a->mask == 0xffffffffu)
     for (guint l = 0; l < MS_WARP_SIZE; l++)
       differ |= a->addr[l] ^ (f->addr[l] + step);
@@ -350,7 +356,8 @@ process_held (State *s, const MsWarpAccess *a)
         {
           if (++g->count == g->fuse)
             {
-              MsWarpAccess m = g->first;
+              /* the wide instruction's addresses: its lowest part's */
+              MsWarpAccess m = g->down ? *a : g->first;
               m.width = (guint8) (m.width * g->fuse);
               group_hold (s, g, FALSE);
               s->merged += g->fuse - 1;
@@ -361,15 +368,27 @@ process_held (State *s, const MsWarpAccess *a)
       release (s, g);
       break;
     }
+  /* a group starts at the wide access's lowest part (walking up) or at
+   * its highest (walking down), whose addresses are (fuse - 1) parts
+   * past that alignment */
+  gboolean down = FALSE;
   if (!aligned (a, fuse * a->width))
     {
-      emit (s, a);
-      return;
+      MsWarpAccess low = *a;
+      for (guint32 m = low.mask; m; m &= m - 1)
+        low.addr[__builtin_ctz (m)] -= (guint64) (fuse - 1) * a->width;
+      if (!aligned (&low, fuse * a->width))
+        {
+          emit (s, a);
+          return;
+        }
+      down = TRUE;
     }
   Group *free_slot = take_slot (s, slots);
   group_hold (s, free_slot, TRUE);
   free_slot->count = 1;
   free_slot->fuse = fuse;
+  free_slot->down = down;
   free_slot->first = *a;
 }
 

@@ -12,7 +12,11 @@
  *   - the same op, width w, active mask and block;
  *   - each active lane's address in record i is its address in record 0
  *     plus i * w (the lane reads F * w contiguous bytes);
- *   - record 0's addresses are aligned to F * w (a vector access must be).
+ *   - record 0's addresses are aligned to F * w (a vector access must be);
+ *     or the records walk down (record i at record 0's address minus
+ *     i * w, ptxas fuses ld [r + 4]; ld [r] as well) from a record 0 that
+ *     is (F - 1) * w past that alignment, and the merged record has the
+ *     last record's (the lowest) addresses.
  * Records of other sites and warps may come in between (the emulator runs
  * As[ty][k] and Bs[k][tx] alternately); a record that breaks a group
  * releases the group's records unchanged, and so does the end of a block
