@@ -96,7 +96,8 @@ predict_variant (const MsKernelOptions *opts, const MsProblem *p, const MsStats 
     {
       row->predicted = TRUE;
       row->dram_bytes = t.dram_bytes;
-      row->pred_seconds = t.seconds;
+      row->pred_event_seconds = t.event_seconds;   /* as --gpu measures: CUDA events */
+      row->pred_duration_seconds = t.seconds;
       row->pred_bandwidth = ms_time_gbs (&t, ms_problem_buffers_bytes (p));
       row->bound = ms_time_bound_text (&t, compare_arch);
     }
@@ -262,7 +263,7 @@ run_variant (const MsKernelOptions *opts, const MsKernel *k, CompareRow *row, GE
           return FALSE;
         }
       row->gpu_measured = TRUE;
-      row->gpu_seconds = ms * 1e-3;
+      row->gpu_event_seconds = ms * 1e-3;
       row->gpu_bandwidth = gbs;
     }
   return TRUE;

@@ -23,7 +23,8 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "Simulate about PERCENT% of the blocks (groups of consecutive blocks) and scale the "
       "counts; the output check is then not run", "PERCENT" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
-      "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
+      "Architecture: h100 (default; with --gpu, the measured device's), h200, a100, v100, "
+      "kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
       "Count one instruction per source access, even where the nvcc build fused accesses",
       NULL },

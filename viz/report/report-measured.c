@@ -21,8 +21,8 @@ write_text (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
   g_string_append_printf (out, "\nGPU: %s (sm_%d%d, driver %s, CUDA runtime %s)\n", g->device,
                           g->cc_major, g->cc_minor, drv, rt);
   g_string_append_printf (out, "  output check:  %s\n", g->output_check);
-  g_string_append_printf (out, "  time:          %.4f ms median of %d launches, L2 flushed "
-                               "before each (warm L2: %.4f ms)\n",
+  g_string_append_printf (out, "  time:          %.4f ms median of %d launches by CUDA events "
+                               "(memsim__event_time), L2 flushed before each (warm L2: %.4f ms)\n",
                           g->time_ms, g->repeats, g->time_warm_ms);
   g_string_append_printf (out, "  bandwidth:     %.1f GB/s effective (%" G_GUINT64_FORMAT
                                " bytes: every buffer read or written once, / time)\n",

@@ -73,14 +73,15 @@ typedef struct {
                               let through (docs/model.md, "Races") */
   /* measured on the GPU (compare --gpu); absent when gpu_measured is FALSE */
   gboolean gpu_measured;
-  double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */
-  double gpu_bandwidth;    /* GB/s: the kernel's buffers / gpu_seconds */
+  double gpu_event_seconds;  /* memsim__event_time: CUDA events, median of repeats */
+  double gpu_bandwidth;    /* GB/s: the kernel's buffers / gpu_event_seconds */
   /* predicted by the cache and time models (absent when predicted is FALSE:
    * a preset without cost figures, a replayed trace) */
   gboolean predicted;
   guint64 dram_bytes;      /* DRAM bytes read + written */
-  double pred_seconds;     /* gpu__time_duration.sum */
-  double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_seconds */
+  double pred_event_seconds;     /* memsim__event_time, compared with gpu_event_seconds */
+  double pred_duration_seconds;  /* gpu__time_duration.sum: no launch latency */
+  double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_event_seconds */
   char *bound;             /* "DRAM-bound", ... */
   const char *counts;      /* "sass" (compiler-exact), "source", NULL (a replayed trace's) */
   guint64 fused;           /* instructions saved by nvcc's fusion (MsStats.fused) */
