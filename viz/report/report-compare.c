@@ -6,11 +6,14 @@
 #include <json-glib/json-glib.h>
 
 static void
-write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
-            GString *out)
+write_text (const char *family, const MsArch *arch, const char *arch_note,
+            const MsCompareRow *rows, guint n, GString *out)
 {
-  g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n\n", family,
+  g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n", family,
                           n, arch->name, arch->description);
+  if (arch_note != NULL)
+    g_string_append_printf (out, "%s\n", arch_note);
+  g_string_append_c (out, '\n');
   g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %10s %8s"
                                "  %s\n",
                           "variant", "size", "block", "instructions", "sect/req", "wavefr/inst",
@@ -123,8 +126,8 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
 }
 
 static void
-write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
-            GString *out)
+write_json (const char *family, const MsArch *arch, const char *arch_note,
+            const MsCompareRow *rows, guint n, GString *out)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -132,6 +135,11 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
   json_builder_add_string_value (b, family);
   json_builder_set_member_name (b, "arch");
   json_builder_add_string_value (b, arch->name);
+  if (arch_note != NULL)
+    {
+      json_builder_set_member_name (b, "arch_note");
+      json_builder_add_string_value (b, arch_note);
+    }
   json_builder_set_member_name (b, "variants");
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
@@ -293,13 +301,13 @@ write_csv (const MsCompareRow *rows, guint n, GString *out)
 }
 
 void
-ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
-                         guint n, MsFormat format, GString *out)
+ms_compare_report_write (const char *family, const MsArch *arch, const char *arch_note,
+                         const MsCompareRow *rows, guint n, MsFormat format, GString *out)
 {
   switch (format)
     {
-    case MS_FORMAT_JSON: write_json (family, arch, rows, n, out); break;
+    case MS_FORMAT_JSON: write_json (family, arch, arch_note, rows, n, out); break;
     case MS_FORMAT_CSV: write_csv (rows, n, out); break;
-    default: write_text (family, arch, rows, n, out); break;
+    default: write_text (family, arch, arch_note, rows, n, out); break;
     }
 }

@@ -27,6 +27,8 @@ typedef struct {
   double seconds;        /* wall time of the simulation or replay */
   const MsRaceLog *races;/* the race check's findings (--allow-races), NULL where
                           * none ran (a replay) */
+  const char *arch_note; /* --gpu: which preset and why, or a warning that --arch
+                          * disagrees with the device (one line); NULL: none */
 } MsTraceReport;
 
 /* The races and intra-warp hazards of r->races (report-races.c), as the
@@ -88,9 +90,11 @@ typedef struct {
   guint64 unrolled;        /* instructions added by nvcc's unrolled loops (MsStats.unrolled) */
 } MsCompareRow;
 
-/* The compare table (report-compare.c); ratios are to rows[0]. */
-void ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
-                              guint n, MsFormat format, GString *out);
+/* The compare table (report-compare.c); ratios are to rows[0].  arch_note
+ * (NULL: none): --gpu's line on the preset (which and why, or that --arch
+ * disagrees with the device), under the title and as JSON "arch_note". */
+void ms_compare_report_write (const char *family, const MsArch *arch, const char *arch_note,
+                              const MsCompareRow *rows, guint n, MsFormat format, GString *out);
 
 /* ---- simulated beside measured (trace --gpu; report-measured.c) ---- */
 
