@@ -1,7 +1,7 @@
 /* arch.c - architecture presets: small GKeyFile files (sim/arch/NAME.arch,
  * installed in $(pkgdatadir)/arch), the H100's and the H200's compiled in
- * (arch.gresource.xml): the default, and the preset `--gpu` picks on the GPU
- * lent now.
+ * (arch.gresource.xml): the default, and the preset `--gpu` picks on an
+ * H200.
  *
  * Every key is read through one table (`keys` below) that gives its range
  * and rule; a value out of range is refused with one line naming the file,
@@ -362,15 +362,20 @@ search_dirs (void)
 /* The presets compiled into the library (arch.gresource.xml). */
 static const char *const builtin_names[] = { "h100", "h200" };
 
-/* A compiled-in preset other than the default (it must load: the tests
- * check it). */
+/* A compiled-in preset other than the default (the tests check that each
+ * loads). */
 static MsArch *
 builtin_load (const char *name, GError **error)
 {
   g_autofree char *path = g_strconcat ("/org/memsim/arch/", name, ".arch", NULL);
   g_autoptr (GBytes) bytes = ms_arch_files_lookup (path);
   if (bytes == NULL)
-    return NULL;
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_NOT_FOUND,
+                   "the built-in preset %s is missing from this build; give its .arch file",
+                   name);
+      return NULL;
+    }
   g_autofree char *origin = g_strdup_printf ("built-in %s.arch", name);
   gsize len = 0;
   const char *data = g_bytes_get_data (bytes, &len);
