@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "texture.h"
 #include "warp.h"
 
 static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }

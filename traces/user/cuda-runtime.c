@@ -245,6 +245,12 @@ fail (cudaError_t e)
   return e;
 }
 
+int
+ms_cuda_runtime_fail (int error)
+{
+  return fail ((cudaError_t) error);
+}
+
 /* ------------------------------------------------------------ memory */
 
 /* The allocation holding [p, p + bytes) (bytes 0: p may be its end). */
@@ -261,6 +267,13 @@ allocation_of (const void *p, gsize bytes)
         return x;
     }
   return NULL;
+}
+
+gboolean
+ms_cuda_runtime_device_range (const void *p, gsize bytes)
+{
+  Allocation *a = allocation_of (p, bytes);
+  return a != NULL && a->device;
 }
 
 static guint64
