@@ -87,7 +87,7 @@ fail (cudaError_t e)
   return (cudaError_t) ms_cuda_runtime_fail (e);
 }
 
-/* A form CUDA has that memsim does not: said once per call, in one line. */
+/* A form CUDA has that memsim does not: said on stderr, in one line. */
 static cudaError_t
 lacks (const char *call, const char *what, cudaError_t e)
 {
@@ -113,7 +113,7 @@ cudaCreateChannelDesc (int x, int y, int z, int w, enum cudaChannelFormatKind f)
 }
 
 /* A format the emulator reads: channels of equal size from x on, 1, 2 or
- * 4 of them.  FALSE: not one (e names the error). */
+ * 4 of them.  FALSE: not one (*e: the error to return). */
 static gboolean
 format_of (const char *call, const struct cudaChannelFormatDesc *d, unsigned *channels,
            unsigned *bytes, cudaError_t *e)
@@ -157,7 +157,7 @@ new_array (const char *call, cudaArray_t *array, const struct cudaChannelFormatD
   unsigned channels, bytes;
   cudaError_t e;
   if (!format_of (call, desc, &channels, &bytes, &e))
-    return e == cudaErrorInvalidChannelDescriptor ? fail (e) : e;
+    return fail (e);
   unsigned known = cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap
                    | cudaArrayTextureGather;
   if (flags & ~known)
@@ -510,7 +510,7 @@ describe (const char *call, const struct cudaResourceDesc *r, MsTexture *t)
     case cudaResourceTypeLinear:
       fmt = &r->res.linear.desc;
       if (!format_of (call, fmt, &channels, &bytes, &e))
-        return e == cudaErrorInvalidChannelDescriptor ? fail (e) : e;
+        return fail (e);
       if (!ms_cuda_runtime_device_range (r->res.linear.devPtr, r->res.linear.sizeInBytes))
         return fail (cudaErrorInvalidValue);
       t->data = r->res.linear.devPtr;
@@ -523,7 +523,7 @@ describe (const char *call, const struct cudaResourceDesc *r, MsTexture *t)
       {
         fmt = &r->res.pitch2D.desc;
         if (!format_of (call, fmt, &channels, &bytes, &e))
-          return e == cudaErrorInvalidChannelDescriptor ? fail (e) : e;
+          return fail (e);
         gsize w = r->res.pitch2D.width, h = r->res.pitch2D.height, pitch = r->res.pitch2D.pitchInBytes;
         if (w == 0 || h == 0 || w * channels * bytes > pitch
             || !ms_cuda_runtime_device_range (r->res.pitch2D.devPtr,
@@ -544,7 +544,7 @@ describe (const char *call, const struct cudaResourceDesc *r, MsTexture *t)
       return fail (cudaErrorInvalidValue);
     }
   if (!format_of (call, fmt, &channels, &bytes, &e))
-    return e == cudaErrorInvalidChannelDescriptor ? fail (e) : e;
+    return fail (e);
   t->channels = channels;
   t->channel_bytes = bytes;
   t->kind = fmt->f == cudaChannelFormatKindSigned ? MS_TEX_SIGNED
