@@ -348,6 +348,19 @@ test_textures (void)
   assert_one_line_error (&g, 1, "'tld4.r.2d.v4.f32.f32' (a texture gather");
 }
 
+/* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
+ * with 11 live allocations): its memory is a buffer of the launch, so the
+ * kernel's stores through it are in bounds (HSOpticalFlow's
+ * JacobiIteration writes through its 10th and 11th). */
+static void
+test_many_params (void)
+{
+  g_autofree char *p = program ("many-params.cu");
+  g_auto (Result) r = run (p, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "many-params: all checks passed"));
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -373,5 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/errors", test_errors);
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);
   g_test_add_func ("/run/textures", test_textures);
+  g_test_add_func ("/run/many-params", test_many_params);
   return g_test_run ();
 }
