@@ -1012,6 +1012,15 @@ alu (Tr *t, const MsPtxInsn *i)
       wr (t, i, 0, y, v);
       return TRUE;
     }
+  if (!strcmp (op, "vabsdiff4") && ms_ptx_has_mod (i, "add") && !ms_ptx_has_mod (i, "sat")
+      && y.bits == 32 && i->n_opd == 4)
+    {
+      /* the four bytes' |a - b| summed into c (no mask, no selectors) */
+      v = g_strdup_printf ("ms_vabsdiff4_add (%s, %s, %s, %d, %d)", A, B, C,
+                           ty_of (i, 2).kind == 's', ty_of (i, 1).kind == 's');
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
 #undef A
 #undef B
 #undef C
