@@ -327,7 +327,8 @@ test_compiler_exact (void)
  * threads: one warp) fetches from a texture and stores one float a lane:
  * 0 global loads, 1 store request of 2 sectors (64 bytes); the fetches are
  * no global loads.  With "gather" it reaches a tex2Dgather (tld4), which
- * memsim does not run: one line naming it, exit status 1. */
+ * memsim does not run, with "freed" a texture whose array it freed: one
+ * line naming the instruction or the handle, exit status 1. */
 static void
 test_textures (void)
 {
@@ -346,6 +347,8 @@ test_textures (void)
   g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 2);
   g_auto (Result) g = run (p, "--launches", "0", "--", "gather", NULL);
   assert_one_line_error (&g, 1, "'tld4.r.2d.v4.f32.f32' (a texture gather");
+  g_auto (Result) f = run (p, "--launches", "0", "--", "freed", NULL);
+  assert_one_line_error (&f, 1, "which is no live texture object of the program");
 }
 
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,

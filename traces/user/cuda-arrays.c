@@ -211,6 +211,25 @@ cudaMalloc3DArray (cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
   return new_array ("cudaMalloc3DArray", array, desc, extent, flags);
 }
 
+/* The texture and surface objects over array leave the emulator's table
+ * with it: a kernel that fetches through one then fails in one line, not
+ * on freed memory.  The program may still destroy them. */
+static void
+forget_objects_of (cudaArray_t array)
+{
+  if (st.objects == NULL)
+    return;
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, st.objects);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      const struct cudaResourceDesc *r = &((const Object *) value)->res;
+      if (r->resType == cudaResourceTypeArray && r->res.array.array == array)
+        ms_texture_remove (*(const guint64 *) key);
+    }
+}
+
 cudaError_t
 cudaFreeArray (cudaArray_t array)
 {
@@ -218,6 +237,7 @@ cudaFreeArray (cudaArray_t array)
     return cudaSuccess;
   if (array_of (array) == NULL)
     return fail (cudaErrorInvalidResourceHandle);
+  forget_objects_of (array);
   g_hash_table_remove (st.arrays, array);
   return cudaSuccess;
 }

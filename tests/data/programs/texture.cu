@@ -2,7 +2,8 @@
 // Every expected value is derived by hand from the CUDA Programming Guide's
 // "Texture Fetching" rules (each check says how); the program exits 0 when
 // all hold.  With argument "gather" it also launches a tex2Dgather (tld4),
-// which memsim does not run: that kernel fails with a one-line error.
+// which memsim does not run, with "freed" a fetch from a texture whose
+// array it freed: either kernel fails with a one-line error.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -258,6 +259,12 @@ main (int argc, char **argv)
 
   if (argc > 1 && strcmp (argv[1], "gather") == 0) {
     gather<<<1, 1>>> (bilinear, d_f4);
+    cudaDeviceSynchronize ();
+  }
+  if (argc > 1 && strcmp (argv[1], "freed") == 0) {
+    // a texture whose array is gone: no fetch of freed memory
+    CHECK (cudaFreeArray (a12));
+    sample1d<<<1, 32>>> (lin1, d_x, d_out, 4);
     cudaDeviceSynchronize ();
   }
   CHECK (cudaDestroyTextureObject (bilinear));
