@@ -331,6 +331,35 @@ test_bits (void)
   g_free (out);
 }
 
+/* vabsdiff4.u32.u32.u32.add d, a, b, 7: lane 0 has bytes (low first) a
+ * 0x10 0x00 0xff 0x01, b 0x20 0x0f 0x00 0x02: 16 + 15 + 255 + 1 + 7 = 294;
+ * lane k > 0 has every byte of a k and of b 16: 4 |k - 16| + 7. */
+static void
+test_absdiff4 (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *a = device (128), *b = device (128), *out = device (128);
+  a[0] = 0x01ff0010u;
+  b[0] = 0x02000f20u;
+  for (unsigned k = 1; k < 32; k++)
+    {
+      a[k] = k * 0x01010101u;
+      b[k] = 0x10101010u;
+    }
+  struct { unsigned *a, *b, *out; } params = { a, b, out };
+  void *bufs[] = { a, b, out };
+  gsize bytes[] = { 128, 128, 128 };
+  Run r;
+  run ("_Z8absdiff4PKjS0_Pj", 1, 32, bufs, bytes, 3, &params, &r);
+  g_assert_cmpuint (out[0], ==, 294);
+  for (unsigned k = 1; k < 32; k++)
+    g_assert_cmpuint (out[k], ==, 4 * (k > 16 ? k - 16 : 16 - k) + 7);
+  run_clear (&r);
+  g_free (a);
+  g_free (b);
+  g_free (out);
+}
+
 /* The reader: bad text is a one-line error with the file and line. */
 static void
 test_read_errors (void)
@@ -405,6 +434,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
+  g_test_add_func ("/ptx/absdiff4", test_absdiff4);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -322,6 +322,48 @@ test_compiler_exact (void)
     }
 }
 
+/* Texture and surface objects (tests/data/programs/texture.cu checks its
+ * results itself, derived by hand).  Its first launch (sample2d, 16
+ * threads: one warp) fetches from a texture and stores one float a lane:
+ * 0 global loads, 1 store request of 2 sectors (64 bytes); the fetches are
+ * no global loads.  With "gather" it reaches a tex2Dgather (tld4), which
+ * memsim does not run, with "freed" a texture whose array it freed: one
+ * line naming the instruction or the handle, exit status 1. */
+static void
+test_textures (void)
+{
+  g_autofree char *p = program ("texture.cu");
+  g_auto (Result) r = run (p, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "texture: all checks passed"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonObject *first = json_array_get_object_element (launches, 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "kernel"), ==, "sample2d");
+  JsonObject *m = metrics_of (launches, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 1);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 2);
+  g_auto (Result) g = run (p, "--launches", "0", "--", "gather", NULL);
+  assert_one_line_error (&g, 1, "'tld4.r.2d.v4.f32.f32' (a texture gather");
+  g_auto (Result) f = run (p, "--launches", "0", "--", "freed", NULL);
+  assert_one_line_error (&f, 1, "which is no live texture object of the program");
+}
+
+/* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
+ * with 11 live allocations): its memory is a buffer of the launch, so the
+ * kernel's stores through it are in bounds (HSOpticalFlow's
+ * JacobiIteration writes through its 10th and 11th). */
+static void
+test_many_params (void)
+{
+  g_autofree char *p = program ("many-params.cu");
+  g_auto (Result) r = run (p, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "many-params: all checks passed"));
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -346,5 +388,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/split-and-groups", test_split_and_groups);
   g_test_add_func ("/run/errors", test_errors);
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);
+  g_test_add_func ("/run/textures", test_textures);
+  g_test_add_func ("/run/many-params", test_many_params);
   return g_test_run ();
 }

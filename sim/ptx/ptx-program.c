@@ -353,7 +353,7 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
   const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/warp.h", "sim/emulator/lane.h",
                             "sim/emulator/kernel.h", "sim/emulator/direct.h",
-                            "sim/emulator/fiber.h", "sim/stream/site.h",
+                            "sim/emulator/fiber.h", "sim/emulator/texture.h", "sim/stream/site.h",
                             "sim/stream/cpu-clones.h", NULL };
   for (const char *const *h = headers; *h; h++)
     {

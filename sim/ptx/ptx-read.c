@@ -618,12 +618,35 @@ read_operand (Reader *r, MsPtxOperand *o)
           fail (x, "expected a register, a variable or a number in the address");
           return FALSE;
         }
-      /* a texture's or surface's coordinates: [tex, {x, y}] (read, not kept:
-       * the engine does not fetch textures) */
+      /* a texture's or surface's coordinates: [tex, {x, y}] in vec; n_vec
+       * -1: a form the engine does not keep ([tex, sampler, {...}], an
+       * immediate coordinate) */
       if (accept (x, ","))
         {
           o->n_vec = -1;
           int depth = 0;
+          if (accept (x, "{"))
+            {
+              depth = 1;
+              int n = 0, reg = -1;
+              do
+                {
+                  g_autofree char *c = x->t.kind == T_IDENT ? tok_str (&x->t) : NULL;
+                  reg = c == NULL ? -1 : strcmp (c, "_") == 0 ? G_MAXINT : reg_lookup (r, c);
+                  if (reg < 0 || n == 8)
+                    break;
+                  if (reg == G_MAXINT)
+                    reg = -1;   /* _: a coordinate the geometry ignores */
+                  o->vec[n++] = reg;
+                  next (x);
+                }
+              while (accept (x, ","));
+              if (n > 0 && accept (x, "}"))
+                {
+                  o->n_vec = n;
+                  depth = 0;
+                }
+            }
           while (!x->failed && x->t.kind != T_END && !(depth == 0 && is (x, "]")))
             {
               depth += is (x, "{") - is (x, "}");

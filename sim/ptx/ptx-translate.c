@@ -13,7 +13,8 @@
  * memory are read directly: no record (the GPU's counters that memsim
  * models do not count them).
  *
- * What the engine does not run (texture fetches, calls, ...) becomes a
+ * Texture and surface instructions are lane statements (ptx-texture.c).
+ * What the engine does not run (calls, ...) becomes a
  * call of ms_ptx_fail naming the instruction and its source line: the
  * kernel fails when it reaches it, other kernels of the program run.
  */
@@ -21,6 +22,7 @@
 
 #include <string.h>
 
+#include "ptx-texture.h"
 #include "ptx-translate.h"
 
 typedef struct {
@@ -1010,6 +1012,15 @@ alu (Tr *t, const MsPtxInsn *i)
       wr (t, i, 0, y, v);
       return TRUE;
     }
+  if (!strcmp (op, "vabsdiff4") && ms_ptx_has_mod (i, "add") && !ms_ptx_has_mod (i, "sat")
+      && y.bits == 32 && i->n_opd == 4)
+    {
+      /* the four bytes' |a - b| summed into c (no mask, no selectors) */
+      v = g_strdup_printf ("ms_vabsdiff4_add (%s, %s, %s, %d, %d)", A, B, C,
+                           ty_of (i, 2).kind == 's', ty_of (i, 1).kind == 's');
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
 #undef A
 #undef B
 #undef C
@@ -1019,7 +1030,7 @@ alu (Tr *t, const MsPtxInsn *i)
 /* ------------------------------------------------------------ blocks */
 
 typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
-               K_SYNCWARP, K_REDUX, K_BAD } Kind;
+               K_SYNCWARP, K_REDUX, K_TEX, K_BAD } Kind;
 
 static MsPtxSpace
 space_of (const MsPtxInsn *i, gboolean *generic)
@@ -1068,6 +1079,8 @@ kind_of (const MsPtxInsn *i)
       || !strcmp (op, "prefetchu") || !strcmp (op, "nanosleep") || !strcmp (op, "pmevent")
       || !strcmp (op, "griddepcontrol"))
     return K_NOP;
+  if (ms_ptx_texture_op (op))
+    return K_TEX;
   return K_ALU;
 }
 
@@ -1366,6 +1379,9 @@ reg_read (const Tr *t, int r)
                          && strcmp (i->op, "bra") && strcmp (i->op, "call");
           if (o->kind == MS_PTX_OPD_ADDR && o->reg == r)
             return TRUE;
+          for (int e = 0; o->kind == MS_PTX_OPD_ADDR && e < o->n_vec; e++)
+            if (o->vec[e] == r)   /* a texture's or surface's coordinate */
+              return TRUE;
           if (dst)
             continue;
           if (o->kind == MS_PTX_OPD_REG && (o->reg == r || o->reg2 == r))
@@ -1809,6 +1825,22 @@ emit_block (Tr *t, guint start, GString *after)
         case K_DIRECT:
           direct_access (t, i);
           break;
+        case K_TEX:
+          {
+            /* a lane statement: the texture pipe's, no warp record */
+            const char *why = NULL;
+            gsize mark = t->body->len;
+            guard_open (t, i);
+            if (!ms_ptx_texture_lanes (t->f, i, t->body, &why))
+              {
+                g_string_truncate (t->body, mark);
+                unsupported (t, i, why);
+                emit_fail (t);
+                return;
+              }
+            guard_close (t, i);
+            break;
+          }
         case K_MEM:
           memory_stop (t, i, idx, after);
           return;

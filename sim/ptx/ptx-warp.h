@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "texture.h"
 #include "warp.h"
 
 static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }
@@ -91,6 +92,19 @@ ms_bfi (uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits)
     len = bits - pos;
   uint64_t mask = (len >= 64 ? ~UINT64_C (0) : (UINT64_C (1) << len) - 1) << pos;
   return (b & ~mask) | ((a << pos) & mask);
+}
+/* vabsdiff4.add: the sum of the four byte lanes' |a - b| (signed bytes
+ * where sa, sb say) plus c */
+static inline uint32_t
+ms_vabsdiff4_add (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
+{
+  for (int k = 0; k < 32; k += 8)
+    {
+      int x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
+      int y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
+      c += (uint32_t) (x > y ? x - y : y - x);
+    }
+  return c;
 }
 static inline uint32_t
 ms_lop3 (uint32_t a, uint32_t b, uint32_t c, uint32_t lut)

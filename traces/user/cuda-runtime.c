@@ -245,6 +245,12 @@ fail (cudaError_t e)
   return e;
 }
 
+int
+ms_cuda_runtime_fail (int error)
+{
+  return fail ((cudaError_t) error);
+}
+
 /* ------------------------------------------------------------ memory */
 
 /* The allocation holding [p, p + bytes) (bytes 0: p may be its end). */
@@ -261,6 +267,13 @@ allocation_of (const void *p, gsize bytes)
         return x;
     }
   return NULL;
+}
+
+gboolean
+ms_cuda_runtime_device_range (const void *p, gsize bytes)
+{
+  Allocation *a = allocation_of (p, bytes);
+  return a != NULL && a->device;
 }
 
 static guint64
@@ -809,6 +822,10 @@ typedef struct {
   const long long *ints;
   const double *floats;
   const void *params;
+  /* pointer arguments after the first MS_MAX_ARGS parameters */
+  const void *const *more;
+  const char *const *more_names;
+  guint n_more;
 } LaunchParams;
 
 static gboolean
@@ -872,6 +889,15 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
         continue;
       g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "%s",
                   P->names[i] ? P->names[i] : "?");
+      chosen[L.n_buffers++] = a;
+    }
+  for (guint m = 0; m < P->n_more && L.n_buffers < MS_MAX_BUFFERS; m++)
+    {
+      const Allocation *a = allocation_of (P->more[m], 0);
+      if (a == NULL || chosen_already (chosen, L.n_buffers, a))
+        continue;
+      g_snprintf (buffer_names[L.n_buffers], sizeof buffer_names[0], "%s",
+                  P->more_names[m] ? P->more_names[m] : "?");
       chosen[L.n_buffers++] = a;
     }
   for (int pass = 0; pass < 2; pass++)
@@ -1247,6 +1273,9 @@ launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
   const void *pointers[MS_MAX_ARGS] = { 0 };
   long long ints[MS_MAX_ARGS] = { 0 };
   double floats[MS_MAX_ARGS] = { 0 };
+  const void *more[MS_MAX_BUFFERS];
+  const char *more_names[MS_MAX_BUFFERS];
+  guint n_more = 0;
   gsize prefix = strlen (name);
   for (guint i = 0; i < k->n_params; i++)
     {
@@ -1257,11 +1286,23 @@ launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
           return cudaErrorInvalidValue;
         }
       memcpy (block_bytes + q->offset, args[i], q->size);
-      if (i >= MS_MAX_ARGS)
-        continue;
       /* "_Z4vaddPfi_param_0" is parameter "param_0" of the report */
-      names[i] = q->name && strncmp (q->name, name, prefix) == 0 && q->name[prefix] == '_'
-                   ? q->name + prefix + 1 : q->name;
+      const char *short_name = q->name && strncmp (q->name, name, prefix) == 0
+                                 && q->name[prefix] == '_' ? q->name + prefix + 1 : q->name;
+      if (i >= MS_MAX_ARGS)
+        {
+          /* its memory is a buffer of the launch too, while there is room */
+          void *ptr = NULL;
+          if (q->size == 8 && n_more < MS_MAX_BUFFERS)
+            memcpy (&ptr, args[i], 8);
+          if (ptr != NULL && allocation_of (ptr, 0) != NULL)
+            {
+              more_names[n_more] = short_name;
+              more[n_more++] = ptr;
+            }
+          continue;
+        }
+      names[i] = short_name;
       const guint8 *v = block_bytes + q->offset;
       void *ptr = NULL;
       if (q->size == 8)
@@ -1278,7 +1319,7 @@ launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
         }
     }
   unsigned g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
-  LaunchParams P = { kinds, names, pointers, ints, floats, block_bytes };
+  LaunchParams P = { kinds, names, pointers, ints, floats, block_bytes, more, more_names, n_more };
   cudaError_t before = rt.last_error;
   rt.last_error = cudaSuccess;
   launch (k->kernel, &P, g, b, shared);

@@ -110,6 +110,16 @@ void ms_cuda_runtime_end (void);
  * why on stderr): what an atexit() handler asks. */
 gboolean ms_cuda_runtime_failed (void);
 
+/* For the runtime's other files (cuda-arrays.c): sets cudaGetLastError's
+ * error (a cudaError_t) and returns it; whether [p, p + bytes) is device
+ * memory the program allocated. */
+int ms_cuda_runtime_fail (int error);
+gboolean ms_cuda_runtime_device_range (const void *p, gsize bytes);
+
+/* What cuda-arrays.c holds for the program (its arrays, texture and
+ * surface objects), freed: the end of a program. */
+void ms_cuda_arrays_end (void);
+
 /* The launches the program has made so far. */
 guint ms_cuda_runtime_launches (void);
 

@@ -140,6 +140,7 @@ ms_nvcc_program_run (MsNvccProgram *p, const MsArch *arch, int argc, char **argv
   ms_cuda_runtime_begin (arch, NULL, NULL, launch, data);
   int status = p->main_fn ((int) args->len - 1, (char **) args->pdata);
   ms_cuda_runtime_end ();
+  ms_cuda_arrays_end ();
   return status;
 }
 

@@ -62,6 +62,16 @@ __global__ void bits(const unsigned *in, unsigned *out)
   out[4 * threadIdx.x + 3] = __brev(x);
 }
 
+// vabsdiff4 with .add (cuda-samples stereoDisparity's inline asm): the
+// four byte lanes' |a - b| summed into c
+__global__ void absdiff4(const unsigned *a, const unsigned *b, unsigned *out)
+{
+  unsigned r;
+  asm("vabsdiff4.u32.u32.u32.add %0, %1, %2, %3;"
+      : "=r"(r) : "r"(a[threadIdx.x]), "r"(b[threadIdx.x]), "r"(7u));
+  out[threadIdx.x] = r;
+}
+
 // lanes that diverge in a loop meet again before its next iteration
 __global__ void loop_join(const float *a, float *c, int n_outer)
 {
