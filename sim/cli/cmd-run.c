@@ -174,6 +174,8 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     }
   p->n_buffers = 0;   /* the program's memory, not the problem's */
   ms_problem_free (p);
+  if (!ok && g_error_matches (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_ASSERT))
+    return TRUE;   /* the program sees cudaErrorAssert (cuda-runtime.c) */
   if (!ok)
     {
       ms_error ("launch %u of the program (%s): %s", L->index + 1, L->kernel->name,

@@ -1115,5 +1115,17 @@ ms_ptx_read (const char *path, const char *text, gsize len, GError **error)
       ms_ptx_module_free (r.m);
       return NULL;
     }
+  /* device malloc and free: the heap they allocate in */
+  for (guint k = 0; k < r.m->funcs->len; k++)
+    {
+      const MsPtxFunc *f = g_ptr_array_index (r.m->funcs, k);
+      if (!f->defined && (strcmp (f->name, "malloc") == 0 || strcmp (f->name, "free") == 0))
+        {
+          MsPtxVar heap = { .name = g_strdup (MS_PTX_HEAP_NAME), .space = MS_PTX_SPACE_GLOBAL,
+                            .size = MS_PTX_HEAP_BYTES, .align = 16, .elem = 1 };
+          g_array_append_val (r.m->vars, heap);
+          break;
+        }
+    }
   return r.m;
 }
