@@ -350,6 +350,13 @@ static MsPtxProgram *dev_program;
 void *ms_ptx_malloc (uint8_t *heap, uint64_t size);   /* sim/emulator/warp.h */
 static char *dev_src, *dev_ptx;
 static guint8 *dev_heap;
+static GHashTable *dev_globals;   /* name -> its memory */
+
+static void *
+dev_global (const char *name)
+{
+  return g_hash_table_lookup (dev_globals, name);
+}
 
 static MsPtxProgram *
 load_device (void)
@@ -374,9 +381,11 @@ load_device (void)
   g_assert_no_error (error);
   guint n = 0;
   const MsPtxGlobal *g = ms_ptx_program_globals (dev_program, &n);
+  dev_globals = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint k = 0; k < n; k++)
     {
       guint8 *mem = device (MAX (g[k].size, 1));
+      g_hash_table_insert (dev_globals, (gpointer) g[k].name, mem);
       if (g[k].init != NULL)
         memcpy (mem, g[k].init, g[k].size);
       if (strcmp (g[k].name, MS_PTX_HEAP_NAME) == 0)
@@ -582,6 +591,61 @@ test_malloc (void)
   g_free (out);
 }
 
+/* Virtual functions: make_shapes news a Square (even threads) or a
+ * Triangle (odd) into the device heap; shape_areas calls area() through
+ * each object's vtable (an indirect call: the engine compares the
+ * pointer with each candidate) and deletes it (the virtual destructor,
+ * another indirect call, then free).  The heap and the vtables (module
+ * variables holding function addresses) are buffers of the launches. */
+static void
+test_virtual (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  void *bufs[8];
+  gsize bytes[8];
+  guint n = 0;
+  void **shapes = device (64 * 8);
+  float *side = device (256), *out = device (256);
+  bufs[n] = shapes, bytes[n++] = 64 * 8;
+  bufs[n] = side, bytes[n++] = 256;
+  bufs[n] = out, bytes[n++] = 256;
+  bufs[n] = dev_heap, bytes[n++] = MS_PTX_HEAP_BYTES;
+  guint ng = 0;
+  const MsPtxGlobal *g = ms_ptx_program_globals (dev_program, &ng);
+  for (guint k = 0; k < ng; k++)
+    if (g_str_has_prefix (g[k].name, "_ZTV"))
+      {
+        g_assert_cmpuint (n, <, 8);
+        bufs[n] = dev_global (g[k].name);
+        bytes[n++] = g[k].size;
+      }
+  for (int t = 0; t < 64; t++)
+    side[t] = (float) t;
+  struct { void **shapes; } p1 = { shapes };
+  struct { void **shapes; float *side, *out; } p2 = { shapes, side, out };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z11make_shapesPP5Shape", 1, 64, bufs, bytes, n, &p1, &r,
+                         &error));
+  g_assert_no_error (error);
+  run_clear (&r);
+  for (int t = 0; t < 64; t++)
+    g_assert_true ((guint8 *) shapes[t] >= dev_heap
+                   && (guint8 *) shapes[t] < dev_heap + MS_PTX_HEAP_BYTES);
+  g_assert_true (run_in (dev_program, "_Z11shape_areasPP5ShapePKfPf", 1, 64, bufs, bytes, n, &p2,
+                         &r, &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpfloat (out[t], ==, (t & 1 ? 0.5f : 1.0f) * (float) t * (float) t);
+  run_clear (&r);
+  /* everything deleted: the whole heap is free again */
+  g_assert_true (ms_ptx_malloc (dev_heap, MS_PTX_HEAP_BYTES) == dev_heap);
+  ms_emulator_device_heap (dev_heap, MS_PTX_HEAP_BYTES);
+  g_free (shapes);
+  g_free (side);
+  g_free (out);
+}
+
 /* The reader: bad text is a one-line error with the file and line. */
 static void
 test_read_errors (void)
@@ -631,6 +695,30 @@ test_read_errors (void)
       g_assert_nonnull (strstr (c->str, "memsim cannot run the PTX instruction"));
     }
 
+  /* a call the engine does not run (a function of another file, a
+   * recursive one) fails the kernel there, each with its own message;
+   * the .params of its arguments are the lane's memory (they were address
+   * 0, a crash before the failure) */
+  const char *calls = ".extern .func ext (.param .b64 ext_param_0);\n"
+                      ".func self (.param .b32 self_param_0)\n{\n.reg .b32 %r<2>;\n"
+                      "ld.param.u32 %r1, [self_param_0];\n"
+                      "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n"
+                      "call.uni self, (param0);\n}\nret;\n}\n"
+                      ".visible .entry k()\n{\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\n"
+                      "setp.eq.u64 %p1, %rd1, 0;\n@%p1 bra L1;\n"
+                      "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd1;\n"
+                      "call.uni ext, (param0);\n}\nL1:\n"
+                      "{\n.param .b32 param0;\nst.param.b32 [param0+0], 1;\n"
+                      "call.uni self, (param0);\n}\nret;\n}\n";
+  g_autoptr (GError) ce = NULL;
+  g_autoptr (MsPtxModule) cm = ms_ptx_read ("calls.ptx", calls, strlen (calls), &ce);
+  g_assert_no_error (ce);
+  g_autoptr (GString) cc = g_string_new (NULL);
+  g_assert_true (ms_ptx_translate (cm, 0, cc, NULL));
+  g_assert_nonnull (strstr (cc->str, "'call.uni' (a call of a function this file does not define"));
+  g_assert_nonnull (strstr (cc->str, "'call.uni' (a recursive call"));
+  g_assert_nonnull (strstr (cc->str, "ms_loc + L * "));
+
   /* registers of a nested scope are registers of their own */
   const char *scoped = ".visible .entry k()\n{\n.reg .pred %p<2>;\n{\n.reg .pred %p1;\n"
                        "setp.eq.u32 %p1, 1, 1;\n}\nsetp.eq.u32 %p1, 1, 1;\nret;\n}\n";
@@ -662,6 +750,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/async-copy", test_async_copy);
   g_test_add_func ("/ptx/mbarrier", test_mbarrier);
   g_test_add_func ("/ptx/malloc", test_malloc);
+  g_test_add_func ("/ptx/virtual", test_virtual);
   int status = g_test_run ();
   if (tmp != NULL)
     {

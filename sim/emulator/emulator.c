@@ -1106,6 +1106,8 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
+static gboolean in_local (const Worker *W, const volatile void *a, gsize size);
+
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
 {
@@ -1136,7 +1138,18 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       MsSpace sp;
       guint64 va;
       if (G_UNLIKELY (!classify (W, l, &sp, &va)))
-        return fail_out_of_bounds (W, l, what);
+        {
+          if (op == MS_OP_ATOMIC || !in_local (W, l->addr, l->size))
+            return fail_out_of_bounds (W, l, what);
+          /* a generic load or store of the lane's local memory (device
+           * code: a local variable whose address a callee got): made, not
+           * recorded, as direct local accesses are not */
+          if (first->kind == MS_K_LD)
+            copy_value (l->val, l->addr, l->size);
+          else
+            copy_value ((void *) l->addr, l->val, l->size);
+          continue;
+        }
       if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
         return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                         "misaligned %u-byte %s (the GPU requires natural alignment)",
@@ -2049,6 +2062,14 @@ ms_ptx_clock (void)
 
 static __thread guint8 *local_mem[1024 / 32];
 static __thread unsigned local_bytes[1024 / 32];
+
+/* Whether [a, a + size) lies in the running warp's local memory. */
+static gboolean
+in_local (const Worker *W, const volatile void *a, gsize size)
+{
+  const guint8 *p = (const guint8 *) a, *lo = local_mem[W->warp];
+  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= (gsize) local_bytes[W->warp] * 32;
+}
 
 uint8_t *
 ms_ptx_local (unsigned bytes)

@@ -290,6 +290,10 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   if (g >= 0)
     return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_ptx_g_%u_%d + (%" G_GINT64_FORMAT ")))",
                             t->mod, g, off);
+  for (guint k = 0; k < t->m->funcs->len; k++)
+    if (strcmp (((const MsPtxFunc *) g_ptr_array_index (t->m->funcs, k))->name, sym) == 0)
+      return g_strdup_printf ("((uint64_t) UINT64_C (0x%" G_GINT64_MODIFIER "x))",
+                              MS_PTX_FUNC_ADDR (k));
   unsupported (t, i, "a symbol memsim does not know");
   return g_strdup ("0");
 }
@@ -1824,7 +1828,7 @@ emit_block (Tr *t, guint start, GString *after)
         }
       const MsPtxInsn *i = t->ins[idx];
       Kind k = kind_of (i);
-      Mark mk = { t->o->len, t->body->len, after->len, t->n_bad };
+      Mark before = { t->o->len, t->body->len, after->len, t->n_bad };
       if (i->n_opd < min_operands (i))
         {
           unsupported (t, i, "an operand is missing");
@@ -1855,29 +1859,29 @@ emit_block (Tr *t, guint start, GString *after)
         case K_CALL:
           if (!call_insn (t, i, idx))
             {
-              failed_since (t, &mk, after, idx);
+              failed_since (t, &before, after, idx);
               return;
             }
           break;
         case K_ASYNC:
           if (!async_insn (t, i))
             {
-              failed_since (t, &mk, after, idx);
+              failed_since (t, &before, after, idx);
               return;
             }
           break;
         case K_MEM:
           memory_stop (t, i, idx, after);
-          failed_since (t, &mk, after, idx);
+          failed_since (t, &before, after, idx);
           return;
         case K_SHFL:
           shfl_stop (t, i, idx, after);
-          failed_since (t, &mk, after, idx);
+          failed_since (t, &before, after, idx);
           return;
         case K_VOTE:
         case K_ACTIVEMASK:
           vote_stop (t, i, idx, after, k == K_ACTIVEMASK);
-          failed_since (t, &mk, after, idx);
+          failed_since (t, &before, after, idx);
           return;
         case K_SYNCWARP:
           {
@@ -2005,7 +2009,7 @@ emit_block (Tr *t, guint start, GString *after)
           emit_fail (t);
           return;
         }
-      if (failed_since (t, &mk, after, idx))
+      if (failed_since (t, &before, after, idx))
         return;
     }
   flush (t);
@@ -2408,8 +2412,8 @@ typedef struct {
 /* Instructions a flattened entry may grow to. */
 #define FLAT_LIMIT 400000
 
-static char *
-pooled (Flat *F, char *s)
+static gpointer
+pooled (Flat *F, gpointer s)
 {
   g_ptr_array_add (F->pool, s);
   return s;
@@ -2489,27 +2493,31 @@ flat_label (Flat *F, const MsPtxInsn *at, const char *name)
 
 static void flat_body (Flat *F, const MsPtxFunc *f, const Inst *I);
 
-/* Inlines call i (of the function I stands for, or of the entry) if it
- * calls a function of the module; FALSE to leave it a call. */
+/* Whether call c (of the function I stands for, or of the entry) can be
+ * inlined as a call of g. */
 static gboolean
-flat_call (Flat *F, const MsPtxInsn *i, const Inst *I)
+inlinable (Flat *F, const CallOps *c, const MsPtxFunc *g)
 {
-  CallOps c;
-  if (!call_operands (i, &c) || c.fn->kind != MS_PTX_OPD_SYM)
-    return FALSE;
-  const MsPtxFunc *g = defined_func (F->m, c.fn->sym);
-  if (g == NULL || g->entry || c.n_args != g->params->len || c.n_rets != g->rets->len
+  if (g == NULL || g->entry || c->n_args != g->params->len || c->n_rets != g->rets->len
       || F->flat->insns->len + g->insns->len > FLAT_LIMIT)
     return FALSE;
   for (guint k = 0; k < F->active->len; k++)
     if (g_ptr_array_index (F->active, k) == g)
       return FALSE;   /* recursion */
-  for (guint k = 0; k < c.n_args; k++)
-    if (c.args[k]->kind != MS_PTX_OPD_SYM || c.args[k]->imm != 0)
+  for (guint k = 0; k < c->n_args; k++)
+    if (c->args[k]->kind != MS_PTX_OPD_SYM || c->args[k]->imm != 0)
       return FALSE;
-  for (guint k = 0; k < c.n_rets; k++)
-    if (c.rets[k]->kind != MS_PTX_OPD_SYM || c.rets[k]->imm != 0)
+  for (guint k = 0; k < c->n_rets; k++)
+    if (c->rets[k]->kind != MS_PTX_OPD_SYM || c->rets[k]->imm != 0)
       return FALSE;
+  return TRUE;
+}
+
+/* g's code for call i, then the label after it */
+static void
+flat_inline (Flat *F, const MsPtxInsn *i, const Inst *I, const CallOps *cp, const MsPtxFunc *g)
+{
+  CallOps c = *cp;
   gpointer base = g_hash_table_lookup (F->reg_base, g);
   if (base == NULL)
     {
@@ -2544,14 +2552,102 @@ flat_call (Flat *F, const MsPtxInsn *i, const Inst *I)
         g_hash_table_add (J.labels, x->label);
     }
   J.end = pooled (F, g_strdup_printf ("$ms_return@%u", J.inst));
-  if (i->guard >= 0)
-    flat_branch (F, i, J.end, i->guard + (I ? I->rbase : 0), !i->guard_neg);
   g_ptr_array_add (F->active, (gpointer) g);
   flat_body (F, g, &J);
   g_ptr_array_remove_index (F->active, F->active->len - 1);
   flat_label (F, i, J.end);
   g_hash_table_unref (J.map);
   g_hash_table_unref (J.labels);
+}
+
+/* Inlines call i (of the function I stands for, or of the entry) if it
+ * calls a function of the module; FALSE to leave it a call.  A call
+ * through a pointer (a virtual function) compares the pointer with each
+ * function of the module that takes its arguments and inlines each
+ * (MS_PTX_FUNC_ADDR); a pointer to none of them stays the call, which
+ * fails the kernel there. */
+static gboolean
+flat_call (Flat *F, const MsPtxInsn *i, const Inst *I)
+{
+  CallOps c;
+  if (!call_operands (i, &c))
+    return FALSE;
+  int rbase = I ? I->rbase : 0;
+  const char *after = pooled (F, g_strdup_printf ("$ms_call@%u", ++F->instances));
+  if (c.fn->kind == MS_PTX_OPD_SYM)
+    {
+      const MsPtxFunc *g = defined_func (F->m, c.fn->sym);
+      if (!inlinable (F, &c, g))
+        return FALSE;
+      if (i->guard >= 0)
+        flat_branch (F, i, after, i->guard + rbase, !i->guard_neg);
+      flat_inline (F, i, I, &c, g);
+      flat_label (F, i, after);
+      return TRUE;
+    }
+  if (c.fn->kind != MS_PTX_OPD_REG)
+    return FALSE;
+  GPtrArray *cands = g_ptr_array_new ();
+  for (guint k = 0; k < F->m->funcs->len; k++)
+    {
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs, k);
+      if (g->defined && inlinable (F, &c, g))
+        g_ptr_array_add (cands, GUINT_TO_POINTER (k));
+    }
+  if (cands->len == 0)
+    {
+      g_ptr_array_unref (cands);
+      return FALSE;
+    }
+  if (i->guard >= 0)
+    flat_branch (F, i, after, i->guard + rbase, !i->guard_neg);
+  /* p = (fn == address of g); @p bra to g's code: per candidate */
+  MsPtxReg p = { (char *) "%ms_call_p", MS_PTX_PRED };
+  int preg = (int) F->flat->regs->len;
+  g_array_append_val (F->flat->regs, p);
+  static char *eq_mods[] = { (char *) "eq", (char *) "u64", NULL };
+  GPtrArray *labels = g_ptr_array_new ();
+  for (guint n = 0; n < cands->len; n++)
+    {
+      guint k = GPOINTER_TO_UINT (g_ptr_array_index (cands, n));
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs, k);
+      guint first = k;   /* the address is its first declaration's */
+      for (guint j = 0; j < k; j++)
+        if (strcmp (((const MsPtxFunc *) g_ptr_array_index (F->m->funcs, j))->name, g->name) == 0)
+          {
+            first = j;
+            break;
+          }
+      MsPtxInsn set = *i;
+      set.label = NULL;
+      set.op = (char *) "setp";
+      set.mods = eq_mods;
+      set.guard = -1;
+      set.n_opd = 3;
+      set.opd = pooled (F, g_new0 (MsPtxOperand, 3));
+      set.opd[0] = (MsPtxOperand) { .kind = MS_PTX_OPD_REG, .reg = preg, .reg2 = -1 };
+      set.opd[1] = (MsPtxOperand) { .kind = MS_PTX_OPD_REG, .reg = c.fn->reg + rbase, .reg2 = -1 };
+      set.opd[2] = (MsPtxOperand) { .kind = MS_PTX_OPD_IMM, .reg = -1, .reg2 = -1,
+                                    .imm = (gint64) MS_PTX_FUNC_ADDR (first) };
+      g_array_append_val (F->flat->insns, set);
+      char *to = pooled (F, g_strdup_printf ("$ms_target@%u_%u", F->instances, n));
+      g_ptr_array_add (labels, to);
+      flat_branch (F, i, to, preg, FALSE);
+    }
+  /* a pointer to no candidate: the call itself, which fails there */
+  flat_add (F, i, I);
+  flat_branch (F, i, after, -1, FALSE);
+  for (guint n = 0; n < cands->len; n++)
+    {
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs,
+                                              GPOINTER_TO_UINT (g_ptr_array_index (cands, n)));
+      flat_label (F, i, g_ptr_array_index (labels, n));
+      flat_inline (F, i, I, &c, g);
+      flat_branch (F, i, after, -1, FALSE);
+    }
+  flat_label (F, i, after);
+  g_ptr_array_unref (labels);
+  g_ptr_array_unref (cands);
   return TRUE;
 }
 

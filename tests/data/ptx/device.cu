@@ -95,3 +95,35 @@ __global__ void heap_use(int *out)
   if (t == 0)
     free(shared_block);
 }
+
+// virtual functions: objects made by new in one launch, their functions
+// called through the vtable (an indirect call) and deleted in the next
+struct Shape
+{
+  __device__ virtual float area(float s) const = 0;
+  __device__ virtual ~Shape() {}
+};
+struct Square : Shape
+{
+  __device__ float area(float s) const override { return s * s; }
+};
+struct Triangle : Shape
+{
+  __device__ float area(float s) const override { return 0.5f * s * s; }
+};
+
+__global__ void make_shapes(Shape **shapes)
+{
+  int t = threadIdx.x;
+  if (t & 1)
+    shapes[t] = new Triangle;
+  else
+    shapes[t] = new Square;
+}
+
+__global__ void shape_areas(Shape **shapes, const float *side, float *out)
+{
+  int t = threadIdx.x;
+  out[t] = shapes[t]->area(side[t]);
+  delete shapes[t];
+}
