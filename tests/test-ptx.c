@@ -646,6 +646,37 @@ test_virtual (void)
   g_free (out);
 }
 
+/* match.sync: in[t] = t % 3 gives three classes of lanes, 0, 3, ... 30
+ * (0x49249249), 1, 4, ... 31 (0x92492492) and 2, 5, ... 29 (0x24924924);
+ * in[t] / 100 is 0 for all: match.all gives the whole warp and pred 1. */
+static void
+test_match (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  int *in = device (128);
+  unsigned *out = device (96 * 4);
+  for (int t = 0; t < 32; t++)
+    in[t] = t % 3;
+  struct { int *in; unsigned *out; } params = { in, out };
+  void *bufs[] = { in, out };
+  gsize bytes[] = { 128, 96 * 4 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z11match_lanesPKiPj", 1, 32, bufs, bytes, 2, &params, &r,
+                         &error));
+  g_assert_no_error (error);
+  static const unsigned classes[3] = { 0x49249249u, 0x92492492u, 0x24924924u };
+  for (int t = 0; t < 32; t++)
+    {
+      g_assert_cmphex (out[t], ==, classes[t % 3]);
+      g_assert_cmphex (out[32 + t], ==, 0xffffffffu);
+      g_assert_cmpuint (out[64 + t], ==, 1);
+    }
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
+}
+
 /* The reader: bad text is a one-line error with the file and line. */
 static void
 test_read_errors (void)
@@ -751,6 +782,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/mbarrier", test_mbarrier);
   g_test_add_func ("/ptx/malloc", test_malloc);
   g_test_add_func ("/ptx/virtual", test_virtual);
+  g_test_add_func ("/ptx/match", test_match);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -2282,6 +2282,10 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
           n_args++;
         }
       char *text = NULL;
+      /* the conversion with its '*' width and precision, if any */
+#define FORMAT_ARG(v)                                                          \
+  (n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)                \
+   : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v))
       if (strchr ("di", conv))
         {
           spec[k++] = 'l';
@@ -2289,8 +2293,7 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
           spec[k++] = conv;
           spec[k] = 0;
           long long v = size == 8 ? (long long) (gint64) bits : (long long) (gint32) bits;
-          text = n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)
-                 : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v);
+          text = FORMAT_ARG (v);
         }
       else if (strchr ("ouxX", conv))
         {
@@ -2299,16 +2302,14 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
           spec[k++] = conv;
           spec[k] = 0;
           unsigned long long v = size == 8 ? bits : (guint32) bits;
-          text = n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)
-                 : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v);
+          text = FORMAT_ARG (v);
         }
       else if (conv == 'c')
         {
           spec[k++] = 'c';
           spec[k] = 0;
           int v = (int) (unsigned char) bits;
-          text = n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)
-                 : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v);
+          text = FORMAT_ARG (v);
         }
       else if (strchr ("fFeEgGaA", conv))
         {
@@ -2316,21 +2317,20 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
           spec[k] = 0;
           double v;
           memcpy (&v, &bits, 8);
-          text = n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)
-                 : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v);
+          text = FORMAT_ARG (v);
         }
       else if (conv == 's')
         {
           spec[k++] = 's';
           spec[k] = 0;
           const char *v = bits ? (const char *) (uintptr_t) bits : "(null)";
-          text = n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)
-                 : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v);
+          text = FORMAT_ARG (v);
         }
       else if (conv == 'p')
         text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", bits);
       else
         text = g_strndup (p, (gsize) (q - p + 1));   /* %n and unknown: as written */
+#undef FORMAT_ARG
       g_string_append (o, text);
       g_free (text);
       p = q;

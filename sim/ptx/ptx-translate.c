@@ -1034,7 +1034,7 @@ alu (Tr *t, const MsPtxInsn *i)
 /* ------------------------------------------------------------ blocks */
 
 typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
-               K_SYNCWARP, K_REDUX, K_BAD, K_CALL, K_ASYNC } Kind;
+               K_SYNCWARP, K_REDUX, K_BAD, K_CALL, K_DEVICE } Kind;
 
 static MsPtxSpace
 space_of (const MsPtxInsn *i, gboolean *generic)
@@ -1081,9 +1081,9 @@ kind_of (const MsPtxInsn *i)
     return K_REDUX;
   if (!strcmp (op, "call"))
     return K_CALL;
-  if (!strcmp (op, "mbarrier") || !strcmp (op, "trap")
+  if (!strcmp (op, "mbarrier") || !strcmp (op, "trap") || !strcmp (op, "match")
       || (!strcmp (op, "cp") && ms_ptx_has_mod (i, "async")))
-    return K_ASYNC;
+    return K_DEVICE;
   if (!strcmp (op, "membar") || !strcmp (op, "fence") || !strcmp (op, "prefetch")
       || !strcmp (op, "prefetchu") || !strcmp (op, "nanosleep") || !strcmp (op, "pmevent")
       || !strcmp (op, "griddepcontrol"))
@@ -1810,7 +1810,7 @@ failed_since (Tr *t, const Mark *k, GString *after, guint idx)
 }
 
 static gboolean call_insn (Tr *t, const MsPtxInsn *i, guint idx);
-static gboolean async_insn (Tr *t, const MsPtxInsn *i);
+static gboolean device_insn (Tr *t, const MsPtxInsn *i);
 
 /* The code of instruction idx onwards, to the end of its block. */
 static void
@@ -1863,8 +1863,8 @@ emit_block (Tr *t, guint start, GString *after)
               return;
             }
           break;
-        case K_ASYNC:
-          if (!async_insn (t, i))
+        case K_DEVICE:
+          if (!device_insn (t, i))
             {
               failed_since (t, &before, after, idx);
               return;
@@ -2214,12 +2214,45 @@ emit_spin (Tr *t, const MsPtxInsn *i, const char *s)
 /* cp.async (LDGSTS: the copy is made when it is issued, which gives a
  * correct program its results; commit and wait are then nothing),
  * cp.async.bulk (TMA, to an mbarrier's transaction count), mbarrier.*
- * (ms_ptx_mbarrier, warp.h) and trap.  FALSE: one the engine does not
- * run. */
+ * (ms_ptx_mbarrier, warp.h), match.sync and trap.  FALSE: one the engine
+ * does not run. */
 static gboolean
-async_insn (Tr *t, const MsPtxInsn *i)
+device_insn (Tr *t, const MsPtxInsn *i)
 {
   Ty u32 = { 'u', 32 }, u64 = { 'u', 64 };
+  if (!strcmp (i->op, "match"))
+    {
+      /* match.any.sync / match.all.sync d[|p], a, membermask: the group's
+       * lanes are the ones that meet (converged, as .sync requires), as
+       * redux's; any: the lanes of equal value; all: the group if all
+       * are equal (p set), else 0 */
+      gboolean all = ms_ptx_has_mod (i, "all");
+      Ty y = ty_of (i, 0);
+      if ((!all && !ms_ptx_has_mod (i, "any")) || i->guard >= 0 || i->n_opd < 3
+          || i->opd[0].kind != MS_PTX_OPD_REG || y.kind == 0)
+        {
+          unsupported (t, i, "a match memsim does not know");
+          return FALSE;
+        }
+      Ty v = { 'u', y.bits };
+      flush (t);
+      g_autofree char *src = rd (t, i, 1, v);
+      g_string_append_printf (t->o, "      {\n      %s mv_[32];\n"
+                              "      MS_WARP_LANES (m, L, { mv_[L] = %s; });\n",
+                              ctype (v), src);
+      g_string_append (t->o, "      MS_WARP_LANES (m, L, {\n");
+      g_string_append (t->body, "uint32_t eq_ = 0;\n"
+                                "for (uint32_t r_ = m; r_; r_ &= r_ - 1)\n"
+                                "  if (mv_[__builtin_ctz (r_)] == mv_[L])\n"
+                                "    eq_ |= 1u << __builtin_ctz (r_);\n");
+      wr_reg (t, i->opd[0].reg, u32, all ? "(eq_ == m ? m : 0u)" : "eq_");
+      if (all && i->opd[0].reg2 >= 0)
+        wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, "(eq_ == m)");
+      g_string_append (t->o, t->body->str);
+      g_string_truncate (t->body, 0);
+      g_string_append (t->o, "      });\n      }\n");
+      return TRUE;
+    }
   if (!strcmp (i->op, "trap"))
     {
       g_autoptr (GString) msg = g_string_new (NULL);

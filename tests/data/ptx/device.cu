@@ -127,3 +127,13 @@ __global__ void shape_areas(Shape **shapes, const float *side, float *out)
   out[t] = shapes[t]->area(side[t]);
   delete shapes[t];
 }
+
+// __match_any_sync and __match_all_sync (match.sync): lanes of equal value
+__global__ void match_lanes(const int *in, unsigned *out)
+{
+  int t = threadIdx.x;
+  int pred;
+  out[t] = __match_any_sync(0xffffffffu, in[t]);
+  out[32 + t] = __match_all_sync(0xffffffffu, in[t] / 100, &pred);
+  out[64 + t] = pred;
+}
