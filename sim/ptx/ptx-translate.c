@@ -13,9 +13,16 @@
  * memory are read directly: no record (the GPU's counters that memsim
  * models do not count them).
  *
- * What the engine does not run (texture fetches, calls, ...) becomes a
- * call of ms_ptx_fail naming the instruction and its source line: the
- * kernel fails when it reaches it, other kernels of the program run.
+ * Calls of the module's own functions are inlined first (flatten, under
+ * "inlining": a call through a pointer compares it with each candidate);
+ * the device runtime's (vprintf, __assertfail, malloc, free) are lane
+ * statements calling the emulator, as cp.async, mbarrier.* and trap are
+ * (device_insn): no records.
+ *
+ * What the engine does not run (texture fetches, recursion, ...) becomes
+ * a call of ms_ptx_fail naming the instruction and its source line, in
+ * place of what was made of it: the kernel fails when it reaches it,
+ * other kernels of the program run.
  */
 #include "config.h"
 
@@ -38,7 +45,6 @@ typedef struct {
   guint n;                  /* instructions */
   MsPtxInsn **ins;          /* without the labels */
   GString *body;            /* the lane loop being made */
-  GString *fail;            /* first unsupported instruction's message */
   guint n_sites;
   GHashTable *shared_off;   /* shared variable name -> offset + 1 */
   guint shared_static;      /* bytes */
@@ -152,8 +158,6 @@ unsupported (Tr *t, const MsPtxInsn *i, const char *what)
                           "memsim cannot run the PTX instruction '%s' (%s; %s line %d)",
                           w->str, what, t->m->path, i->ptx_line);
   g_string_free (w, TRUE);
-  if (t->fail->len == 0)
-    g_string_assign (t->fail, t->last_fail->str);
 }
 
 static void
@@ -1152,7 +1156,7 @@ completion_end (Tr *t, guint idx, GString *after, GString *saved)
 }
 
 /* The lanes' statements so far, then the kernel's failure at this point
- * (its message: the first unsupported instruction's). */
+ * (its message: the unsupported instruction's, the last one met). */
 static void
 emit_fail (Tr *t)
 {
@@ -1809,7 +1813,7 @@ failed_since (Tr *t, const Mark *k, GString *after, guint idx)
   return TRUE;
 }
 
-static gboolean call_insn (Tr *t, const MsPtxInsn *i, guint idx);
+static gboolean call_insn (Tr *t, const MsPtxInsn *i);
 static gboolean device_insn (Tr *t, const MsPtxInsn *i);
 
 /* The code of instruction idx onwards, to the end of its block. */
@@ -1857,7 +1861,7 @@ emit_block (Tr *t, guint start, GString *after)
           direct_access (t, i);
           break;
         case K_CALL:
-          if (!call_insn (t, i, idx))
+          if (!call_insn (t, i))
             {
               failed_since (t, &before, after, idx);
               return;
@@ -2083,9 +2087,8 @@ defined_func (const MsPtxModule *m, const char *name)
  * free, run on the host for each lane, in lane order; FALSE for any other
  * (the kernel fails there). */
 static gboolean
-call_insn (Tr *t, const MsPtxInsn *i, guint idx)
+call_insn (Tr *t, const MsPtxInsn *i)
 {
-  (void) idx;
   CallOps c;
   if (!call_operands (i, &c))
     {
@@ -3017,7 +3020,6 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       t.labels = g_hash_table_new (g_str_hash, g_str_equal);
       t.starts = g_hash_table_new (NULL, NULL);
       t.body = g_string_new (NULL);
-      t.fail = g_string_new (NULL);
       t.sites = g_string_new (NULL);
       t.reds = g_string_new (NULL);
       t.aggs = g_string_new (NULL);
@@ -3033,7 +3035,6 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       g_hash_table_unref (t.labels);
       g_hash_table_unref (t.starts);
       g_string_free (t.body, TRUE);
-      g_string_free (t.fail, TRUE);
       g_string_free (t.sites, TRUE);
       g_string_free (t.reds, TRUE);
       g_string_free (t.aggs, TRUE);
