@@ -409,7 +409,9 @@ load_device (void)
 
 /* printf, 2 blocks of 3: each thread's line, block by block, lanes in
  * order; the arguments as C's printf formats them (CUDA's printf is C's:
- * %5.2f of 10.25 is "10.25", 1 << 40 is 1099511627776, 'A' + 1 is B). */
+ * %5.2f of 10.25 is "10.25", 1 << 40 is 1099511627776, 'A' + 1 is B),
+ * read from nvcc's buffer at their aligned offsets (0, 8, 16, 24, 32, 40,
+ * 44: the double and the pointer each after 4 bytes of padding). */
 static void
 test_printf (void)
 {
@@ -423,12 +425,12 @@ test_printf (void)
   g_assert_no_error (error);
   g_autofree char *out = ms_emulator_take_device_output ();
   g_assert_cmpstr (out, ==,
-                   "t0/0: 10.00 even 1099511627776 A|ff\n"
-                   "t1/0: 10.25 odd 1099511627777 B|ff\n"
-                   "t2/0: 10.50 even 1099511627778 C|ff\n"
-                   "t0/1: 10.00 even 1099511627776 A|ff\n"
-                   "t1/1: 10.25 odd 1099511627777 B|ff\n"
-                   "t2/1: 10.50 even 1099511627778 C|ff\n");
+                   "t0: 10.00/0 even 1099511627776 A|ff\n"
+                   "t1: 10.25/0 odd 1099511627777 B|ff\n"
+                   "t2: 10.50/0 even 1099511627778 C|ff\n"
+                   "t0: 10.00/1 even 1099511627776 A|ff\n"
+                   "t1: 10.25/1 odd 1099511627777 B|ff\n"
+                   "t2: 10.50/1 even 1099511627778 C|ff\n");
   run_clear (&r);
 }
 

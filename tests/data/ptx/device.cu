@@ -5,12 +5,13 @@
 #include <assert.h>
 #include <cuda_pipeline.h>
 
-// printf's argument buffer: ints, a double (the float promoted), a
-// string, a long long, a char, each at a multiple of its size
+// printf's argument buffer: an int, a double (the float promoted) after 4
+// bytes of padding, an unsigned, a string pointer after 4 more, a long
+// long, a char, an int: each at a multiple of its size
 __global__ void print_args(int base)
 {
   long long big = 1LL << 40;
-  printf("t%d/%u: %5.2f %s %lld %c|%x\n", threadIdx.x, blockIdx.x, base + 0.25f * threadIdx.x,
+  printf("t%d: %5.2f/%u %s %lld %c|%x\n", threadIdx.x, base + 0.25f * threadIdx.x, blockIdx.x,
          threadIdx.x & 1 ? "odd" : "even", big + threadIdx.x, 'A' + threadIdx.x, 255);
 }
 
