@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 
+#include "emulator.h"
 #include "model.h"
 #include "problem.h"
 #include "ptx-program.h"
@@ -58,11 +59,11 @@ typedef struct {
   MsStats *stats;
 } Run;
 
-static void
-run (const char *name, unsigned grid, unsigned block, void **bufs, gsize *bytes, guint nbufs,
-     const void *params, Run *r)
+static gboolean
+run_in (MsPtxProgram *prog, const char *name, unsigned grid, unsigned block, void **bufs,
+        gsize *bytes, guint nbufs, const void *params, Run *r, GError **error)
 {
-  const MsPtxKernel *k = ms_ptx_program_kernel (program, name);
+  const MsPtxKernel *k = ms_ptx_program_kernel (prog, name);
   g_assert_nonnull (k);
   MsProblem *p = ms_problem_new (k->kernel);
   p->args.grid[0] = grid;
@@ -77,21 +78,31 @@ run (const char *name, unsigned grid, unsigned block, void **bufs, gsize *bytes,
       p->buffer_bytes[b] = bytes[b];
       p->buffer_names[b] = "buffer";
     }
-  g_autoptr (GError) error = NULL;
-  g_autoptr (MsArch) arch = ms_models_arch_lookup ("h100", &error);
-  g_assert_no_error (error);
-  gboolean ok = ms_problem_simulate (p, arch, 1, NULL, &r->stats, &error);
-  g_assert_no_error (error);
-  g_assert_true (ok);
+  g_autoptr (MsArch) arch = ms_models_arch_lookup ("h100", NULL);
+  g_assert_nonnull (arch);
+  r->stats = NULL;
+  gboolean ok = ms_problem_simulate (p, arch, 1, NULL, &r->stats, error);
   p->n_buffers = 0;   /* the test's memory */
   r->p = p;
+  return ok;
+}
+
+static void
+run (const char *name, unsigned grid, unsigned block, void **bufs, gsize *bytes, guint nbufs,
+     const void *params, Run *r)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean ok = run_in (program, name, grid, block, bufs, bytes, nbufs, params, r, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
 }
 
 static void
 run_clear (Run *r)
 {
   ms_problem_free (r->p);
-  ms_stats_free (r->stats);
+  if (r->stats != NULL)
+    ms_stats_free (r->stats);
 }
 
 /* Instructions (key NULL) or a counter of the sites of a space and op. */
@@ -360,6 +371,343 @@ test_absdiff4 (void)
   g_free (out);
 }
 
+/* ------------------------------------------------------------ device.cu */
+
+/* tests/data/ptx/device.cu's program, with its variables bound (printf's
+ * format strings; the device heap, which its launches pass as a buffer). */
+static MsPtxProgram *dev_program;
+void *ms_ptx_malloc (uint8_t *heap, uint64_t size);   /* sim/emulator/warp.h */
+static char *dev_src, *dev_ptx;
+static guint8 *dev_heap;
+static GHashTable *dev_globals;   /* name -> its memory */
+
+static void *
+dev_global (const char *name)
+{
+  return g_hash_table_lookup (dev_globals, name);
+}
+
+static MsPtxProgram *
+load_device (void)
+{
+  if (dev_program != NULL)
+    return dev_program;
+  if (load () == NULL)
+    return NULL;
+  g_autofree char *nvcc = nvcc_path ();
+  dev_src = g_test_build_filename (G_TEST_DIST, "data", "ptx", "device.cu", NULL);
+  g_autofree char *ptx = g_build_filename (tmp, "device.ptx", NULL);
+  const char *argv[] = { nvcc, "-ptx", "-O3", "-lineinfo", "-arch=compute_90", dev_src, "-o",
+                         ptx, NULL };
+  int status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, NULL, NULL, &status, &error));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_get_contents (ptx, &dev_ptx, NULL, NULL));
+  const char *files[] = { ptx, NULL };
+  dev_program = ms_ptx_program_load (files, &error);
+  g_assert_no_error (error);
+  guint n = 0;
+  const MsPtxGlobal *g = ms_ptx_program_globals (dev_program, &n);
+  dev_globals = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < n; k++)
+    {
+      guint8 *mem = device (MAX (g[k].size, 1));
+      g_hash_table_insert (dev_globals, (gpointer) g[k].name, mem);
+      if (g[k].init != NULL)
+        memcpy (mem, g[k].init, g[k].size);
+      if (strcmp (g[k].name, MS_PTX_HEAP_NAME) == 0)
+        {
+          dev_heap = mem;
+          ms_emulator_device_heap (mem, g[k].size);
+        }
+      g_assert_true (ms_ptx_program_bind_global (dev_program, g[k].name, mem));
+    }
+  return dev_program;
+}
+
+#define SKIP_WITHOUT_NVCC_DEVICE()                            \
+  do {                                                        \
+    if (load_device () == NULL)                               \
+      {                                                       \
+        g_test_skip ("nvcc not found");                       \
+        return;                                               \
+      }                                                       \
+  } while (0)
+
+/* printf, 2 blocks of 3: each thread's line, block by block, lanes in
+ * order; the arguments as C's printf formats them (CUDA's printf is C's:
+ * %5.2f of 10.25 is "10.25", 1 << 40 is 1099511627776, 'A' + 1 is B),
+ * read from nvcc's buffer at their aligned offsets (0, 8, 16, 24, 32, 40,
+ * 44: the double and the pointer each after 4 bytes of padding). */
+static void
+test_printf (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  g_free (ms_emulator_take_device_output ());
+  struct { int base; } params = { 10 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z10print_argsi", 2, 3, NULL, NULL, 0, &params, &r,
+                         &error));
+  g_assert_no_error (error);
+  g_autofree char *out = ms_emulator_take_device_output ();
+  g_assert_cmpstr (out, ==,
+                   "t0: 10.00/0 even 1099511627776 A|ff\n"
+                   "t1: 10.25/0 odd 1099511627777 B|ff\n"
+                   "t2: 10.50/0 even 1099511627778 C|ff\n"
+                   "t0: 10.00/1 even 1099511627776 A|ff\n"
+                   "t1: 10.25/1 odd 1099511627777 B|ff\n"
+                   "t2: 10.50/1 even 1099511627778 C|ff\n");
+  run_clear (&r);
+}
+
+/* assert: lanes 3 and 17 hold values <= 0; each prints CUDA's line
+ * (file as nvcc was given it, the assert's line, the function as
+ * __PRETTY_FUNCTION__ writes it) and the launch fails. */
+static void
+test_assert (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  g_free (ms_emulator_take_device_output ());
+  ms_emulator_take_device_assert ();
+  int *in = device (128);
+  for (int i = 0; i < 32; i++)
+    in[i] = i == 3 ? 0 : i == 17 ? -1 : i + 1;
+  struct { int *in; } params = { in };
+  void *bufs[] = { in };
+  gsize bytes[] = { 128 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run_in (dev_program, "_Z14check_positivePKi", 1, 32, bufs, bytes, 1, &params,
+                          &r, &error));
+  g_assert_error (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_ASSERT);
+  g_assert_true (ms_emulator_take_device_assert ());
+  /* the assert's line in the source */
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (dev_src, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  int line = 0;
+  for (int k = 0; lines[k]; k++)
+    if (strstr (lines[k], "assert(in[threadIdx.x] > 0);"))
+      line = k + 1;
+  g_assert_cmpint (line, >, 0);
+  g_autofree char *expected = g_strdup_printf (
+    "%s:%d: void check_positive(const int *): block: [0,0,0], thread: [3,0,0] Assertion "
+    "`in[threadIdx.x] > 0` failed.\n"
+    "%s:%d: void check_positive(const int *): block: [0,0,0], thread: [17,0,0] Assertion "
+    "`in[threadIdx.x] > 0` failed.\n", dev_src, line, dev_src, line);
+  g_autofree char *out = ms_emulator_take_device_output ();
+  g_assert_cmpstr (out, ==, expected);
+  run_clear (&r);
+  g_free (in);
+}
+
+static float
+scale_add (float x, float y, int k)
+{
+  return k > 2 ? x * (float) k + y : x - y;
+}
+
+/* A __noinline__ function (the PTX calls it: checked), called twice with
+ * .param arguments and a result, two returns: its results; a[t] is
+ * loaded once per warp (2 instructions of 2 warps), out stored once. */
+static void
+test_call_noinline (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  g_assert_nonnull (strstr (dev_ptx, "_Z9scale_addffi,"));
+  float *a = device (256), *out = device (256);
+  for (int i = 0; i < 64; i++)
+    a[i] = 0.5f * (float) i;
+  struct { float *a, *out; } params = { a, out };
+  void *bufs[] = { a, out };
+  gsize bytes[] = { 256, 256 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z13call_noinlinePKfPf", 1, 64, bufs, bytes, 2, &params,
+                         &r, &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpfloat (out[t], ==, scale_add (a[t], 1.0f, t % 4) + scale_add (2.0f, a[t], 3));
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_LD, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_ST, NULL), ==, 2);
+  run_clear (&r);
+  g_free (a);
+  g_free (out);
+}
+
+/* cp.async, 2 warps of one float4 each thread: out[t] is the sum of
+ * in[63 - t].  Counts: LDGSTS is neither a global load nor a shared
+ * store for Nsight (smsp__inst_executed_op_ldgsts counts it), so 0 of
+ * each; the reversed float4 read is one LDS.128 a warp, 4 wavefronts
+ * (512 contiguous bytes, quarter-warps conflict-free); 2 global stores. */
+static void
+test_async_copy (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  g_assert_nonnull (strstr (dev_ptx, "cp.async.cg.shared.global"));
+  float *in = device (64 * 16), *out = device (256);
+  for (int i = 0; i < 64; i++)
+    for (int c = 0; c < 4; c++)
+      in[4 * i + c] = (float) ((c + 1) * i);
+  struct { float *in, *out; } params = { in, out };
+  void *bufs[] = { in, out };
+  gsize bytes[] = { 64 * 16, 256 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z10async_copyPK6float4Pf", 1, 64, bufs, bytes, 2,
+                         &params, &r, &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpfloat (out[t], ==, 10.0f * (float) (63 - t));
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_LD, NULL), ==, 0);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 0);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, "wavefronts"), ==, 8);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_ST, NULL), ==, 2);
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
+}
+
+/* An mbarrier: warp 0 runs first and waits on try_wait for the phase
+ * that warp 1's 32 arrivals complete, after warp 1 wrote data: it must
+ * let warp 1 run, then read warp 1's values (no race: the phase orders
+ * them). */
+static void
+test_mbarrier (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  int *out = device (128);
+  struct { int *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 128 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z13mbar_exchangePi", 1, 64, bufs, bytes, 1, &params, &r,
+                         &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 32; t++)
+    g_assert_cmpint (out[t], ==, (t + 32) * 10);
+  run_clear (&r);
+  g_free (out);
+}
+
+/* Device malloc and free: each thread's block holds t .. t + 3, the
+ * shared block gets mine[0] + mine[3] = 2t + 3 from thread t, out[t]
+ * thread 63 - t's; the heap is a buffer of the launch (its accesses are
+ * checked); everything freed, the whole heap is one free range again. */
+static void
+test_malloc (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  g_assert_nonnull (dev_heap);
+  int *out = device (256);
+  struct { int *out; } params = { out };
+  void *bufs[] = { out, dev_heap };
+  gsize bytes[] = { 256, MS_PTX_HEAP_BYTES };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z8heap_usePi", 1, 64, bufs, bytes, 2, &params, &r,
+                         &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpint (out[t], ==, 2 * (63 - t) + 3);
+  /* all freed and merged: the whole heap is one free range */
+  g_assert_true (ms_ptx_malloc (dev_heap, MS_PTX_HEAP_BYTES) == dev_heap);
+  ms_emulator_device_heap (dev_heap, MS_PTX_HEAP_BYTES);
+  run_clear (&r);
+  g_free (out);
+}
+
+/* Virtual functions: make_shapes news a Square (even threads) or a
+ * Triangle (odd) into the device heap; shape_areas calls area() through
+ * each object's vtable (an indirect call: the engine compares the
+ * pointer with each candidate) and deletes it (the virtual destructor,
+ * another indirect call, then free).  The heap and the vtables (module
+ * variables holding function addresses) are buffers of the launches. */
+static void
+test_virtual (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  void *bufs[8];
+  gsize bytes[8];
+  guint n = 0;
+  void **shapes = device (64 * 8);
+  float *side = device (256), *out = device (256);
+  bufs[n] = shapes, bytes[n++] = 64 * 8;
+  bufs[n] = side, bytes[n++] = 256;
+  bufs[n] = out, bytes[n++] = 256;
+  bufs[n] = dev_heap, bytes[n++] = MS_PTX_HEAP_BYTES;
+  guint ng = 0;
+  const MsPtxGlobal *g = ms_ptx_program_globals (dev_program, &ng);
+  for (guint k = 0; k < ng; k++)
+    if (g_str_has_prefix (g[k].name, "_ZTV"))
+      {
+        g_assert_cmpuint (n, <, 8);
+        bufs[n] = dev_global (g[k].name);
+        bytes[n++] = g[k].size;
+      }
+  for (int t = 0; t < 64; t++)
+    side[t] = (float) t;
+  struct { void **shapes; } p1 = { shapes };
+  struct { void **shapes; float *side, *out; } p2 = { shapes, side, out };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z11make_shapesPP5Shape", 1, 64, bufs, bytes, n, &p1, &r,
+                         &error));
+  g_assert_no_error (error);
+  run_clear (&r);
+  for (int t = 0; t < 64; t++)
+    g_assert_true ((guint8 *) shapes[t] >= dev_heap
+                   && (guint8 *) shapes[t] < dev_heap + MS_PTX_HEAP_BYTES);
+  g_assert_true (run_in (dev_program, "_Z11shape_areasPP5ShapePKfPf", 1, 64, bufs, bytes, n, &p2,
+                         &r, &error));
+  g_assert_no_error (error);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpfloat (out[t], ==, (t & 1 ? 0.5f : 1.0f) * (float) t * (float) t);
+  run_clear (&r);
+  /* everything deleted: the whole heap is free again */
+  g_assert_true (ms_ptx_malloc (dev_heap, MS_PTX_HEAP_BYTES) == dev_heap);
+  ms_emulator_device_heap (dev_heap, MS_PTX_HEAP_BYTES);
+  g_free (shapes);
+  g_free (side);
+  g_free (out);
+}
+
+/* match.sync: in[t] = t % 3 gives three classes of lanes, 0, 3, ... 30
+ * (0x49249249), 1, 4, ... 31 (0x92492492) and 2, 5, ... 29 (0x24924924);
+ * in[t] / 100 is 0 for all: match.all gives the whole warp and pred 1. */
+static void
+test_match (void)
+{
+  SKIP_WITHOUT_NVCC_DEVICE ();
+  int *in = device (128);
+  unsigned *out = device (96 * 4);
+  for (int t = 0; t < 32; t++)
+    in[t] = t % 3;
+  struct { int *in; unsigned *out; } params = { in, out };
+  void *bufs[] = { in, out };
+  gsize bytes[] = { 128, 96 * 4 };
+  Run r;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (run_in (dev_program, "_Z11match_lanesPKiPj", 1, 32, bufs, bytes, 2, &params, &r,
+                         &error));
+  g_assert_no_error (error);
+  static const unsigned classes[3] = { 0x49249249u, 0x92492492u, 0x24924924u };
+  for (int t = 0; t < 32; t++)
+    {
+      g_assert_cmphex (out[t], ==, classes[t % 3]);
+      g_assert_cmphex (out[32 + t], ==, 0xffffffffu);
+      g_assert_cmpuint (out[64 + t], ==, 1);
+    }
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
+}
+
 /* The reader: bad text is a one-line error with the file and line. */
 static void
 test_read_errors (void)
@@ -409,6 +757,30 @@ test_read_errors (void)
       g_assert_nonnull (strstr (c->str, "memsim cannot run the PTX instruction"));
     }
 
+  /* a call the engine does not run (a function of another file, a
+   * recursive one) fails the kernel there, each with its own message;
+   * the .params of its arguments are the lane's memory (they were address
+   * 0, a crash before the failure) */
+  const char *calls = ".extern .func ext (.param .b64 ext_param_0);\n"
+                      ".func self (.param .b32 self_param_0)\n{\n.reg .b32 %r<2>;\n"
+                      "ld.param.u32 %r1, [self_param_0];\n"
+                      "{\n.param .b32 param0;\nst.param.b32 [param0+0], %r1;\n"
+                      "call.uni self, (param0);\n}\nret;\n}\n"
+                      ".visible .entry k()\n{\n.reg .b64 %rd<2>;\n.reg .pred %p<2>;\n"
+                      "setp.eq.u64 %p1, %rd1, 0;\n@%p1 bra L1;\n"
+                      "{\n.param .b64 param0;\nst.param.b64 [param0+0], %rd1;\n"
+                      "call.uni ext, (param0);\n}\nL1:\n"
+                      "{\n.param .b32 param0;\nst.param.b32 [param0+0], 1;\n"
+                      "call.uni self, (param0);\n}\nret;\n}\n";
+  g_autoptr (GError) ce = NULL;
+  g_autoptr (MsPtxModule) cm = ms_ptx_read ("calls.ptx", calls, strlen (calls), &ce);
+  g_assert_no_error (ce);
+  g_autoptr (GString) cc = g_string_new (NULL);
+  g_assert_true (ms_ptx_translate (cm, 0, cc, NULL));
+  g_assert_nonnull (strstr (cc->str, "'call.uni' (a call of a function this file does not define"));
+  g_assert_nonnull (strstr (cc->str, "'call.uni' (a recursive call"));
+  g_assert_nonnull (strstr (cc->str, "ms_loc + L * "));
+
   /* registers of a nested scope are registers of their own */
   const char *scoped = ".visible .entry k()\n{\n.reg .pred %p<2>;\n{\n.reg .pred %p1;\n"
                        "setp.eq.u32 %p1, 1, 1;\n}\nsetp.eq.u32 %p1, 1, 1;\nret;\n}\n";
@@ -435,6 +807,14 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/absdiff4", test_absdiff4);
+  g_test_add_func ("/ptx/printf", test_printf);
+  g_test_add_func ("/ptx/assert", test_assert);
+  g_test_add_func ("/ptx/call-noinline", test_call_noinline);
+  g_test_add_func ("/ptx/async-copy", test_async_copy);
+  g_test_add_func ("/ptx/mbarrier", test_mbarrier);
+  g_test_add_func ("/ptx/malloc", test_malloc);
+  g_test_add_func ("/ptx/virtual", test_virtual);
+  g_test_add_func ("/ptx/match", test_match);
   int status = g_test_run ();
   if (tmp != NULL)
     {

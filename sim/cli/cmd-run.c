@@ -50,6 +50,8 @@ typedef struct {
 
 static RunSession session;
 
+static void add_text (RunSession *s, const MsProgramLaunch *L, const char *body);
+
 /* One traced launch's report into the session's output. */
 static void
 add_report (RunSession *s, const MsProgramLaunch *L, const MsProblem *p, const MsStats *stats,
@@ -98,10 +100,17 @@ add_report (RunSession *s, const MsProgramLaunch *L, const MsProblem *p, const M
       s->csv_header = TRUE;
       return;
     }
+  add_text (s, L, one->str);
+}
+
+/* A launch's text report (its heading, then body) into the output. */
+static void
+add_text (RunSession *s, const MsProgramLaunch *L, const char *body)
+{
   g_autoptr (GString) text = g_string_new (NULL);
   g_string_append_printf (text, "== memsim: launch %u of the program (launch %u of %s) ==\n",
                           L->index + 1, L->kernel_index + 1, L->kernel->name);
-  g_string_append_len (text, one->str, (gssize) one->len);
+  g_string_append (text, body);
   g_string_append_c (text, '\n');
   if (s->immediate)
     {
@@ -175,6 +184,18 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     }
   p->n_buffers = 0;   /* the program's memory, not the problem's */
   ms_problem_free (p);
+  if (!ok && g_error_matches (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_ASSERT))
+    {
+      /* the program sees cudaErrorAssert (cuda-runtime.c) */
+      if (traced && s->format == MS_FORMAT_TEXT)
+        add_text (s, L, "  a device-side assert failed and ended the launch (the program gets "
+                        "cudaErrorAssert): no counts\n");
+      if (traced)
+        s->traced++;
+      else
+        s->untraced++;
+      return TRUE;
+    }
   if (!ok)
     {
       ms_error ("launch %u of the program (%s): %s", L->index + 1, L->kernel->name,

@@ -167,6 +167,8 @@ typedef struct {
                              round's budget (made on the first yield) */
   gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
   guint64 warp_wide_done; /* warps run warp-wide */
+  GString *dev_out;       /* what the block's device code printed */
+  gboolean asserted;      /* a lane's assert failed */
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -1104,6 +1106,8 @@ exec_fast (Worker *W, Lane *warp, guint32 group, const Lane *first, MsOp op)
 }
 
 /* Executes the memory operation of the lanes in `group` (all at one site). */
+static gboolean in_local (const Worker *W, const volatile void *a, gsize size);
+
 static gboolean
 exec_memory (Worker *W, Lane *warp, guint32 group)
 {
@@ -1134,7 +1138,18 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       MsSpace sp;
       guint64 va;
       if (G_UNLIKELY (!classify (W, l, &sp, &va)))
-        return fail_out_of_bounds (W, l, what);
+        {
+          if (op == MS_OP_ATOMIC || !in_local (W, l->addr, l->size))
+            return fail_out_of_bounds (W, l, what);
+          /* a generic load or store of the lane's local memory (device
+           * code: a local variable whose address a callee got): made, not
+           * recorded, as direct local accesses are not */
+          if (first->kind == MS_K_LD)
+            copy_value (l->val, l->addr, l->size);
+          else
+            copy_value ((void *) l->addr, l->val, l->size);
+          continue;
+        }
       if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
         return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                         "misaligned %u-byte %s (the GPU requires natural alignment)",
@@ -2048,6 +2063,14 @@ ms_ptx_clock (void)
 static __thread guint8 *local_mem[1024 / 32];
 static __thread unsigned local_bytes[1024 / 32];
 
+/* Whether [a, a + size) lies in the running warp's local memory. */
+static gboolean
+in_local (const Worker *W, const volatile void *a, gsize size)
+{
+  const guint8 *p = (const guint8 *) a, *lo = local_mem[W->warp];
+  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= (gsize) local_bytes[W->warp] * 32;
+}
+
 uint8_t *
 ms_ptx_local (unsigned bytes)
 {
@@ -2076,6 +2099,531 @@ warp_yield (Worker *W)
   W->yielded = TRUE;
   ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
   ms_warp = W->warp_saved[w];
+}
+
+/* ------------------------------------------------- device runtime (warp.h) */
+
+/* What device code prints (printf, failed asserts): each block's text in
+ * the order its lanes printed it (a warp's lanes in lane order), kept per
+ * block while the launch runs (blocks run in parallel), then appended in
+ * block order to what the program has yet to see
+ * (ms_emulator_take_device_output). */
+static GMutex device_lock;
+static GTree *device_blocks;     /* block (stream order) -> GString * */
+static GString *device_pending;
+static gboolean device_asserted;
+
+static void
+gstring_free (gpointer s)
+{
+  g_string_free (s, TRUE);
+}
+
+static gint
+block_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static GString *
+device_out (Worker *W)
+{
+  if (W->dev_out == NULL)
+    W->dev_out = g_string_new (NULL);
+  return W->dev_out;
+}
+
+/* After a block: its text to the launch's. */
+static void
+device_output_block_end (Worker *W)
+{
+  if (W->dev_out == NULL || W->dev_out->len == 0)
+    return;
+  g_mutex_lock (&device_lock);
+  if (device_blocks == NULL)
+    device_blocks = g_tree_new_full (block_cmp, NULL, g_free,
+                                     gstring_free);
+  guint64 *key = g_new (guint64, 1);
+  *key = W->seq;
+  GString *had = g_tree_lookup (device_blocks, key);
+  if (had != NULL)
+    {
+      g_string_append_len (had, W->dev_out->str, (gssize) W->dev_out->len);
+      g_free (key);
+    }
+  else
+    g_tree_insert (device_blocks, key, g_string_new_len (W->dev_out->str,
+                                                         (gssize) W->dev_out->len));
+  g_mutex_unlock (&device_lock);
+  g_string_truncate (W->dev_out, 0);
+}
+
+static gboolean
+device_append (gpointer key, gpointer value, gpointer data)
+{
+  GString *s = value;
+  g_string_append_len (device_pending, s->str, (gssize) s->len);
+  return FALSE;
+}
+
+/* After a launch: its blocks' text, in block order. */
+static void
+device_output_launch_end (void)
+{
+  g_mutex_lock (&device_lock);
+  if (device_blocks != NULL)
+    {
+      if (device_pending == NULL)
+        device_pending = g_string_new (NULL);
+      g_tree_foreach (device_blocks, device_append, NULL);
+      g_tree_destroy (device_blocks);
+      device_blocks = NULL;
+    }
+  g_mutex_unlock (&device_lock);
+}
+
+char *
+ms_emulator_take_device_output (void)
+{
+  g_mutex_lock (&device_lock);
+  char *s = device_pending && device_pending->len ? g_string_free (device_pending, FALSE) : NULL;
+  if (s != NULL)
+    device_pending = NULL;
+  g_mutex_unlock (&device_lock);
+  return s;
+}
+
+gboolean
+ms_emulator_take_device_assert (void)
+{
+  return __atomic_exchange_n (&device_asserted, FALSE, __ATOMIC_RELAXED);
+}
+
+/* One conversion of CUDA's printf: the argument buffer holds each
+ * argument at the next multiple of its size (nvcc's .local buffer:
+ * varargs' promotions, so a float is a double); %s and %p take 8 bytes. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"   /* the program's own formats */
+int32_t
+ms_ptx_printf (const char *fmt, const uint8_t *args)
+{
+  Worker *W = cur_worker;
+  GString *o = device_out (W);
+  gsize at = 0;
+  int32_t n_args = 0;
+  if (fmt == NULL)
+    return -1;
+  for (const char *p = fmt; *p; p++)
+    {
+      if (*p != '%')
+        {
+          g_string_append_c (o, *p);
+          continue;
+        }
+      if (p[1] == '%')
+        {
+          g_string_append_c (o, '%');
+          p++;
+          continue;
+        }
+      /* %[flags][width][.precision][length]conversion */
+      char spec[64];
+      gsize k = 0;
+      const char *q = p + 1;
+      spec[k++] = '%';
+      int stars[2], n_stars = 0;
+      while (*q && strchr ("-+ #0", *q) && k < 40)
+        spec[k++] = *q++;
+      for (int part = 0; part < 2; part++)
+        {
+          if (part == 1)
+            {
+              if (*q != '.')
+                break;
+              spec[k++] = *q++;
+            }
+          if (*q == '*')
+            {
+              gsize a = (at + 3) / 4 * 4;
+              int32_t v = 0;
+              if (args)
+                memcpy (&v, args + a, 4);
+              at = a + 4;
+              stars[n_stars++] = v;
+              spec[k++] = *q++;
+              n_args++;
+            }
+          else
+            while (g_ascii_isdigit (*q) && k < 50)
+              spec[k++] = *q++;
+        }
+      int longs = 0;
+      while (*q && strchr ("hlLqjzt", *q) && k < 56)
+        {
+          if (*q == 'l' || *q == 'L' || *q == 'q' || *q == 'j' || *q == 'z' || *q == 't')
+            longs++;
+          q++;
+        }
+      char conv = *q;
+      if (conv == 0)
+        {
+          g_string_append (o, p);
+          break;
+        }
+      gsize size = strchr ("fFeEgGaAsp", conv) || longs ? 8 : 4;
+      gsize a = (at + size - 1) / size * size;
+      guint64 bits = 0;
+      if (args && strchr ("diouxXcfFeEgGaAsp", conv))
+        memcpy (&bits, args + a, size);
+      if (strchr ("diouxXcfFeEgGaAsp", conv))
+        {
+          at = a + size;
+          n_args++;
+        }
+      char *text = NULL;
+      /* the conversion with its '*' width and precision, if any */
+#define FORMAT_ARG(v)                                                          \
+  (n_stars == 2 ? g_strdup_printf (spec, stars[0], stars[1], v)                \
+   : n_stars == 1 ? g_strdup_printf (spec, stars[0], v) : g_strdup_printf (spec, v))
+      if (strchr ("di", conv))
+        {
+          spec[k++] = 'l';
+          spec[k++] = 'l';
+          spec[k++] = conv;
+          spec[k] = 0;
+          long long v = size == 8 ? (long long) (gint64) bits : (long long) (gint32) bits;
+          text = FORMAT_ARG (v);
+        }
+      else if (strchr ("ouxX", conv))
+        {
+          spec[k++] = 'l';
+          spec[k++] = 'l';
+          spec[k++] = conv;
+          spec[k] = 0;
+          unsigned long long v = size == 8 ? bits : (guint32) bits;
+          text = FORMAT_ARG (v);
+        }
+      else if (conv == 'c')
+        {
+          spec[k++] = 'c';
+          spec[k] = 0;
+          int v = (int) (unsigned char) bits;
+          text = FORMAT_ARG (v);
+        }
+      else if (strchr ("fFeEgGaA", conv))
+        {
+          spec[k++] = conv;
+          spec[k] = 0;
+          double v;
+          memcpy (&v, &bits, 8);
+          text = FORMAT_ARG (v);
+        }
+      else if (conv == 's')
+        {
+          spec[k++] = 's';
+          spec[k] = 0;
+          const char *v = bits ? (const char *) (uintptr_t) bits : "(null)";
+          text = FORMAT_ARG (v);
+        }
+      else if (conv == 'p')
+        text = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", bits);
+      else
+        text = g_strndup (p, (gsize) (q - p + 1));   /* %n and unknown: as written */
+#undef FORMAT_ARG
+      g_string_append (o, text);
+      g_free (text);
+      p = q;
+    }
+  return n_args;
+}
+#pragma GCC diagnostic pop
+
+/* __assertfail: the message CUDA prints for the lane; the launch then
+ * fails (ms_ptx_assert_end) once the warp's lanes have printed theirs. */
+void
+ms_ptx_assertfail (const char *message, const char *file, uint32_t line, const char *function,
+                   unsigned tx, unsigned ty, unsigned tz)
+{
+  Worker *W = cur_worker;
+  g_string_append_printf (device_out (W),
+                          "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
+                          "failed.\n",
+                          file ? file : "?", line, function ? function : "?",
+                          ms_block.block_idx.x, ms_block.block_idx.y, ms_block.block_idx.z, tx,
+                          ty, tz, message ? message : "?");
+  W->asserted = TRUE;
+}
+
+void
+ms_ptx_assert_end (void)
+{
+  Worker *W = cur_worker;
+  if (!W->asserted)
+    return;
+  __atomic_store_n (&device_asserted, TRUE, __ATOMIC_RELAXED);
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_ASSERT,
+                 "%s: a device-side assert failed (cudaErrorAssert)", W->launch->kernel);
+  warp_stop_forever (W);
+}
+
+/* The device heap (malloc, free): first fit in a list of free ranges,
+ * 16-byte aligned as CUDA's, one per heap variable, for the process. */
+typedef struct {
+  guint8 *base;
+  gsize bytes;
+  GSequence *free;     /* Range, by offset */
+  GHashTable *used;    /* offset -> size */
+} Heap;
+typedef struct {
+  gsize off, size;
+} Range;
+
+static GMutex heap_lock;
+static GHashTable *heaps;   /* base -> Heap */
+
+static gint
+range_cmp (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const Range *x = a, *y = b;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+void
+ms_emulator_device_heap (void *base, gsize bytes)
+{
+  g_mutex_lock (&heap_lock);
+  if (heaps == NULL)
+    heaps = g_hash_table_new (NULL, NULL);
+  Heap *h = g_hash_table_lookup (heaps, base);
+  if (h == NULL)
+    {
+      h = g_new0 (Heap, 1);
+      h->base = base;
+      h->free = g_sequence_new (g_free);
+      h->used = g_hash_table_new (NULL, NULL);
+      g_hash_table_insert (heaps, base, h);
+    }
+  else
+    {
+      g_sequence_remove_range (g_sequence_get_begin_iter (h->free),
+                               g_sequence_get_end_iter (h->free));
+      g_hash_table_remove_all (h->used);
+    }
+  h->bytes = bytes;
+  Range *r = g_new (Range, 1);
+  *r = (Range) { 0, bytes };
+  g_sequence_append (h->free, r);
+  g_mutex_unlock (&heap_lock);
+}
+
+static Heap *
+heap_of (uint8_t *base)
+{
+  Heap *h = heaps ? g_hash_table_lookup (heaps, base) : NULL;
+  if (h == NULL)
+    {
+      g_mutex_unlock (&heap_lock);
+      ms_emulator_device_heap (base, (gsize) 8 << 20);
+      g_mutex_lock (&heap_lock);
+      h = g_hash_table_lookup (heaps, base);
+    }
+  return h;
+}
+
+void *
+ms_ptx_malloc (uint8_t *heap, uint64_t size)
+{
+  if (heap == NULL || size == 0 || size > ((guint64) 1 << 40))
+    return NULL;
+  gsize need = (gsize) (size + 15) / 16 * 16;
+  void *p = NULL;
+  g_mutex_lock (&heap_lock);
+  Heap *h = heap_of (heap);
+  for (GSequenceIter *it = g_sequence_get_begin_iter (h->free); !g_sequence_iter_is_end (it);
+       it = g_sequence_iter_next (it))
+    {
+      Range *r = g_sequence_get (it);
+      if (r->size < need)
+        continue;
+      p = h->base + r->off;
+      g_hash_table_insert (h->used, GSIZE_TO_POINTER (r->off + 1), GSIZE_TO_POINTER (need));
+      r->off += need;
+      r->size -= need;
+      if (r->size == 0)
+        g_sequence_remove (it);
+      break;
+    }
+  g_mutex_unlock (&heap_lock);
+  return p;
+}
+
+void
+ms_ptx_free (uint8_t *heap, void *ptr)
+{
+  if (heap == NULL || ptr == NULL)
+    return;
+  g_mutex_lock (&heap_lock);
+  Heap *h = heap_of (heap);
+  gsize off = (gsize) ((guint8 *) ptr - h->base);
+  gpointer size = (guint8 *) ptr >= h->base && off < h->bytes
+                    ? g_hash_table_lookup (h->used, GSIZE_TO_POINTER (off + 1)) : NULL;
+  if (size != NULL)
+    {
+      g_hash_table_remove (h->used, GSIZE_TO_POINTER (off + 1));
+      Range *r = g_new (Range, 1);
+      *r = (Range) { off, GPOINTER_TO_SIZE (size) };
+      GSequenceIter *it = g_sequence_insert_sorted (h->free, r, range_cmp, NULL);
+      /* merge with the neighbours */
+      GSequenceIter *next = g_sequence_iter_next (it);
+      if (!g_sequence_iter_is_end (next))
+        {
+          Range *n = g_sequence_get (next);
+          if (r->off + r->size == n->off)
+            {
+              r->size += n->size;
+              g_sequence_remove (next);
+            }
+        }
+      if (!g_sequence_iter_is_begin (it))
+        {
+          GSequenceIter *prev = g_sequence_iter_prev (it);
+          Range *pr = g_sequence_get (prev);
+          if (pr->off + pr->size == r->off)
+            {
+              pr->size += r->size;
+              g_sequence_remove (it);
+            }
+        }
+    }
+  g_mutex_unlock (&heap_lock);
+  /* a pointer malloc did not give: the GPU's free ignores it or faults;
+   * memsim ignores it */
+}
+
+/* The lane's failure at an address outside the block's shared memory or
+ * the launch's buffers. */
+static void
+device_bad_address (Worker *W, const char *what, const void *a, unsigned size)
+{
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
+                 "%s: %s of %u bytes at address %p, outside %s; check the pointer arithmetic",
+                 W->launch->kernel, what, size, a,
+                 strstr (what, "shared") ? "the block's shared memory" : "the launch's buffers");
+  warp_stop_forever (W);
+}
+
+/* cp.async: src_size bytes of src, then zeros up to cp_size, at dst in
+ * shared memory, now. */
+void
+ms_ptx_cp_async (uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32_t src_size)
+{
+  Worker *W = cur_worker;
+  if (src_size > cp_size)
+    src_size = cp_size;
+  if (!in_shared (W, dst, cp_size))
+    device_bad_address (W, "an asynchronous copy (cp.async) to shared memory", dst, cp_size);
+  if (src_size > 0 && buffer_holding (W, src, src_size) < 0)
+    device_bad_address (W, "an asynchronous copy (cp.async) from global memory", src, src_size);
+  memcpy (dst, src, src_size);
+  memset (dst + src_size, 0, cp_size - src_size);
+  memset (W->shadow + (dst - W->shared), 1, cp_size);
+}
+
+/* An mbarrier (PTX ISA, "Parallel synchronization: mbarrier"), a 64-bit
+ * object in shared memory, here: bits 0-20 the arrivals pending in the
+ * current phase, 21-41 the arrivals expected per phase, 42-62 the
+ * transaction bytes pending (mod 2^21), 63 the phase's parity.  A phase
+ * completes when no arrival and no byte is pending. */
+#define MBAR_FIELD(v, at) ((guint32) ((v) >> (at)) & 0x1fffffu)
+#define MBAR_SET(v, at, x) (((v) & ~((guint64) 0x1fffff << (at))) | ((guint64) ((x) & 0x1fffffu) << (at)))
+
+static guint64
+mbar_complete (guint64 v)
+{
+  if (MBAR_FIELD (v, 0) == 0 && MBAR_FIELD (v, 42) == 0)
+    {
+      v ^= (guint64) 1 << 63;
+      v = MBAR_SET (v, 0, MBAR_FIELD (v, 21));
+    }
+  return v;
+}
+
+uint64_t
+ms_ptx_mbarrier (uint8_t *p, unsigned op, uint64_t arg)
+{
+  Worker *W = cur_worker;
+  if (!in_shared (W, p, 8) || ((guintptr) p & 7) != 0)
+    device_bad_address (W, "an mbarrier operation on shared memory", p, 8);
+  guint64 v;
+  memcpy (&v, p, 8);
+  guint64 old = v;
+  guint32 n = (guint32) arg;
+  switch (op & 15)
+    {
+    case MS_MBAR_INIT:
+      v = MBAR_SET (MBAR_SET ((guint64) 0, 0, n), 21, n);
+      memset (W->shadow + (p - W->shared), 1, 8);
+      break;
+    case MS_MBAR_INVAL:
+      v = 0;
+      break;
+    case MS_MBAR_EXPECT_TX:
+      v = MBAR_SET (v, 42, MBAR_FIELD (v, 42) + n);
+      break;
+    case MS_MBAR_COMPLETE_TX:
+      v = mbar_complete (MBAR_SET (v, 42, MBAR_FIELD (v, 42) - n));
+      break;
+    case MS_MBAR_ARRIVE:
+    case MS_MBAR_ARRIVE_DROP:
+      {
+        guint32 count = op & MS_MBAR_TX ? 1 : n;
+        if (op & MS_MBAR_TX)
+          v = MBAR_SET (v, 42, MBAR_FIELD (v, 42) + n);
+        if ((op & 15) == MS_MBAR_ARRIVE_DROP)
+          v = MBAR_SET (v, 21, MBAR_FIELD (v, 21) - count);
+        v = MBAR_SET (v, 0, MBAR_FIELD (v, 0) - count);
+        if (!(op & MS_MBAR_NOCOMPLETE))
+          v = mbar_complete (v);
+        break;
+      }
+    case MS_MBAR_TEST:
+      return (v >> 63) != (arg >> 63);
+    case MS_MBAR_TEST_PARITY:
+      return (v >> 63) != (arg & 1);
+    default:
+      break;
+    }
+  memcpy (p, &v, 8);
+  if ((op & 15) != MS_MBAR_INIT && (v >> 63) != (old >> 63))
+    {
+      /* a phase completed: the threads that waited for it see what the
+       * others did before they arrived, as after a barrier (the race
+       * check's epoch ends) */
+      if (!end_epoch (W))
+        warp_stop_forever (W);
+      ms_racecheck_barrier (&W->race);
+    }
+  return old;
+}
+
+/* A wait that cannot end yet: the other warps of the block run (one step
+ * of the block's budget, so a wait that never ends is a deadlock error). */
+void
+ms_ptx_spin (void)
+{
+  Worker *W = cur_worker;
+  if (G_UNLIKELY (++W->ctl.block_ops > BLOCK_OP_LIMIT))
+    {
+      if (W->error == NULL)
+        g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_DEADLOCK,
+                     "%s: a warp of block %" G_GUINT64_FORMAT " waited on an mbarrier whose "
+                     "phase never completed (a deadlock)", W->launch->kernel, W->block);
+      warp_stop_forever (W);
+    }
+  warp_yield (W);
 }
 
 /* A warp-level instruction ran, as run_warp counts it (count_instruction:
@@ -2698,6 +3246,8 @@ worker_free (Worker *W)
     return;
   __atomic_add_fetch (&direct_warps, W->direct_done, __ATOMIC_RELAXED);
   __atomic_add_fetch (&warp_wide_warps, W->warp_wide_done, __ATOMIC_RELAXED);
+  if (W->dev_out != NULL)
+    g_string_free (W->dev_out, TRUE);
   ms_stack_pool_free (W->pool);
   if (W->warp_pool)
     ms_stack_pool_free (W->warp_pool);
@@ -2785,8 +3335,9 @@ worker_run (gpointer data, gpointer user_data)
                 W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
             }
           W->seq = (guint64) b;
-          if (!run_block (W, sample_block (&job->sample, (guint64) b))
-              || !ms_racememo_block_end (&W->race_memo, &W->race, &W->error))
+          gboolean ran = run_block (W, sample_block (&job->sample, (guint64) b));
+          device_output_block_end (W);
+          if (!ran || !ms_racememo_block_end (&W->race_memo, &W->race, &W->error))
             {
               record_failure (job, W, b);
               goto out;
@@ -2953,6 +3504,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
       launch->races->warp_hazards_checked = launch->warp_hazards;
       ms_race_log_sort (launch->races);
     }
+  device_output_launch_end ();
   ms_stream_order_free (job.order);
   g_free (job.workers);
   g_clear_error (&job.error);

@@ -25,6 +25,7 @@ typedef enum {
   MS_EMULATOR_ERROR_RESOURCES,     /* too much shared memory, stack overflow */
   MS_EMULATOR_ERROR_UNINITIALISED, /* a read of shared memory nothing wrote */
   MS_EMULATOR_ERROR_RACE,          /* a shared-memory race between warps */
+  MS_EMULATOR_ERROR_ASSERT,        /* device code's assert failed (cudaErrorAssert) */
 } MsEmulatorError;
 
 /* Progress of a launch: blocks_done of blocks_total have run.  Called on a
@@ -99,6 +100,15 @@ guint64 ms_emulator_direct_warps (void);
 
 /* Warps this process ran warp-wide (MsLaunch.warp_entry, warp.h). */
 guint64 ms_emulator_warp_wide_warps (void);
+
+/* What device code printed (printf, failed asserts' messages) in the
+ * launches since the last call: launch by launch, block by block, a
+ * warp's lanes in order; NULL if nothing.  The caller frees it. */
+char *ms_emulator_take_device_output (void);
+/* Whether a launch ended on a failed device assert since the last call. */
+gboolean ms_emulator_take_device_assert (void);
+/* Device code's heap (malloc, free) at base has `bytes`, all free. */
+void ms_emulator_device_heap (void *base, gsize bytes);
 
 /* Checks grid and block against CUDA's limits. */
 gboolean ms_launch_check_geometry (const MsLaunchArgs *args, GError **error);

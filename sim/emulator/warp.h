@@ -63,6 +63,31 @@ uint8_t *ms_ptx_local (unsigned bytes);
 unsigned ms_ptx_warp_index (void);
 uint64_t ms_ptx_clock (void);
 
+/* The device runtime's functions (sim/ptx's calls): printf (the format
+ * and nvcc's argument buffer; its text is the program's at the next
+ * synchronisation), a failed assert's message for one lane, then the end
+ * of the launch if a lane's failed (cudaErrorAssert); malloc and free in
+ * the device heap at `heap`. */
+int32_t ms_ptx_printf (const char *fmt, const uint8_t *args);
+void ms_ptx_assertfail (const char *message, const char *file, uint32_t line,
+                        const char *function, unsigned tx, unsigned ty, unsigned tz);
+void ms_ptx_assert_end (void);
+void *ms_ptx_malloc (uint8_t *heap, uint64_t size);
+void ms_ptx_free (uint8_t *heap, void *ptr);
+/* cp.async of cp_size bytes (src_size of them from src, zeros after) to
+ * dst in shared memory; an mbarrier's operation (the object's old value;
+ * the tests: whether the phase completed); a wait that cannot end yet
+ * (the block's other warps run). */
+void ms_ptx_cp_async (uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32_t src_size);
+enum {
+  MS_MBAR_INIT, MS_MBAR_INVAL, MS_MBAR_EXPECT_TX, MS_MBAR_COMPLETE_TX, MS_MBAR_ARRIVE,
+  MS_MBAR_ARRIVE_DROP, MS_MBAR_TEST, MS_MBAR_TEST_PARITY,
+  MS_MBAR_TX = 16,          /* arrive.expect_tx: arg is the bytes, one arrival */
+  MS_MBAR_NOCOMPLETE = 32,
+};
+uint64_t ms_ptx_mbarrier (uint8_t *p, unsigned op, uint64_t arg);
+void ms_ptx_spin (void);
+
 /* A warp-wide build's kernels (warp-compile.py's output), by name. */
 typedef struct {
   const char *name;

@@ -465,6 +465,20 @@ store_init (guint8 *buf, gsize size, gsize *at, guint elem, double f, guint64 i,
   return TRUE;
 }
 
+/* The index in the module of the first function named (name, len)
+ * declared so far, or -1. */
+static int
+func_index (Reader *r, const char *name, gsize len)
+{
+  for (guint k = 0; k < r->m->funcs->len; k++)
+    {
+      const MsPtxFunc *f = g_ptr_array_index (r->m->funcs, k);
+      if (strlen (f->name) == len && strncmp (f->name, name, len) == 0)
+        return (int) k;
+    }
+  return -1;
+}
+
 /* name[N][M]... = init ; */
 static void
 read_var (Reader *r, const DeclHead *h, GArray *into)
@@ -538,9 +552,16 @@ read_var (Reader *r, const DeclHead *h, GArray *into)
           else if (x->t.kind == T_FLOAT)
             store_init (tmp, 8, &at, v.elem > 8 ? 8 : v.elem, minus ? -x->t.fval : x->t.fval, 0,
                         TRUE);
+          else if (x->t.kind == T_IDENT && func_index (r, x->t.s, x->t.len) >= 0
+                   && v.elem == 8)
+            {
+              /* a function's address (a virtual function table) */
+              store_init (tmp, 8, &at, 8, 0,
+                          MS_PTX_FUNC_ADDR ((guint) func_index (r, x->t.s, x->t.len)), FALSE);
+            }
           else if (x->t.kind == T_IDENT)
             {
-              /* an address (generic(sym)): not supported as data */
+              /* a variable's address (generic(sym)): not supported as data */
               fail (x, "initialiser of '%s' holds an address; memsim reads numbers only",
                     v.name);
               break;
@@ -1137,6 +1158,18 @@ ms_ptx_read (const char *path, const char *text, gsize len, GError **error)
     {
       ms_ptx_module_free (r.m);
       return NULL;
+    }
+  /* device malloc and free: the heap they allocate in */
+  for (guint k = 0; k < r.m->funcs->len; k++)
+    {
+      const MsPtxFunc *f = g_ptr_array_index (r.m->funcs, k);
+      if (!f->defined && (strcmp (f->name, "malloc") == 0 || strcmp (f->name, "free") == 0))
+        {
+          MsPtxVar heap = { .name = g_strdup (MS_PTX_HEAP_NAME), .space = MS_PTX_SPACE_GLOBAL,
+                            .size = MS_PTX_HEAP_BYTES, .align = 16, .elem = 1 };
+          g_array_append_val (r.m->vars, heap);
+          break;
+        }
     }
   return r.m;
 }

@@ -14,9 +14,16 @@
  * models do not count them).
  *
  * Texture and surface instructions are lane statements (ptx-texture.c).
- * What the engine does not run (calls, ...) becomes a
- * call of ms_ptx_fail naming the instruction and its source line: the
- * kernel fails when it reaches it, other kernels of the program run.
+ * Calls of the module's own functions are inlined first (flatten, under
+ * "inlining": a call through a pointer compares it with each candidate);
+ * the device runtime's (vprintf, __assertfail, malloc, free) are lane
+ * statements calling the emulator, as cp.async, mbarrier.* and trap are
+ * (device_insn): no records.
+ *
+ * What the engine does not run (texture gathers, recursion, ...) becomes
+ * a call of ms_ptx_fail naming the instruction and its source line, in
+ * place of what was made of it: the kernel fails when it reaches it,
+ * other kernels of the program run.
  */
 #include "config.h"
 
@@ -40,7 +47,6 @@ typedef struct {
   guint n;                  /* instructions */
   MsPtxInsn **ins;          /* without the labels */
   GString *body;            /* the lane loop being made */
-  GString *fail;            /* first unsupported instruction's message */
   guint n_sites;
   GHashTable *shared_off;   /* shared variable name -> offset + 1 */
   guint shared_static;      /* bytes */
@@ -49,6 +55,10 @@ typedef struct {
   GHashTable *local_off;    /* local variable name -> offset + 1 */
   guint local_bytes;
   GHashTable *param_off;    /* parameter name -> offset + 1 */
+  GHashTable *bparam_off;   /* a .param of the body (a call's arguments and
+                             * results) -> offset + 1 in the lane's local memory */
+  guint n_bad;              /* unsupported instructions so far */
+  GString *last_fail;       /* the last one's message */
   GString *sites;           /* the function's MsSite definitions */
   GString *reds;            /* its atomics that are reductions (RED) */
   GString *aggs;            /* its reductions ptxas may aggregate: { &site, &flag } */
@@ -136,8 +146,8 @@ reg_bits (const MsPtxReg *r)
 static void
 unsupported (Tr *t, const MsPtxInsn *i, const char *what)
 {
-  if (t->fail->len > 0)
-    return;
+  t->n_bad++;
+  g_string_truncate (t->last_fail, 0);
   const char *file = i->file > 0 && (guint) i->file < t->m->files->len
                        ? g_ptr_array_index (t->m->files, i->file) : NULL;
   g_autofree char *base = file ? g_path_get_basename (file) : NULL;
@@ -145,8 +155,9 @@ unsupported (Tr *t, const MsPtxInsn *i, const char *what)
   for (char **p = i->mods; p && *p; p++)
     g_string_append_printf (w, ".%s", *p);
   if (base != NULL)
-    g_string_append_printf (t->fail, "%s:%d: ", base, i->line);
-  g_string_append_printf (t->fail, "memsim cannot run the PTX instruction '%s' (%s; %s line %d)",
+    g_string_append_printf (t->last_fail, "%s:%d: ", base, i->line);
+  g_string_append_printf (t->last_fail,
+                          "memsim cannot run the PTX instruction '%s' (%s; %s line %d)",
                           w->str, what, t->m->path, i->ptx_line);
   g_string_free (w, TRUE);
 }
@@ -275,12 +286,20 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   if ((v = g_hash_table_lookup (t->param_off, sym)) != NULL)
     return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_P + %u + (%" G_GINT64_FORMAT ")))",
                             GPOINTER_TO_UINT (v) - 1, off);
+  if ((v = g_hash_table_lookup (t->bparam_off, sym)) != NULL)
+    return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_loc + L * %u + %u + (%" G_GINT64_FORMAT
+                            ")))",
+                            MAX (t->local_bytes, 1), GPOINTER_TO_UINT (v) - 1, off);
   if (strcmp (sym, "WARP_SZ") == 0)
     return g_strdup ("((uint64_t) 32)");
   int g = module_var (t, sym);
   if (g >= 0)
     return g_strdup_printf ("((uint64_t) (uintptr_t) (ms_ptx_g_%u_%d + (%" G_GINT64_FORMAT ")))",
                             t->mod, g, off);
+  for (guint k = 0; k < t->m->funcs->len; k++)
+    if (strcmp (((const MsPtxFunc *) g_ptr_array_index (t->m->funcs, k))->name, sym) == 0)
+      return g_strdup_printf ("((uint64_t) UINT64_C (0x%" G_GINT64_MODIFIER "x))",
+                              MS_PTX_FUNC_ADDR (k));
   unsupported (t, i, "a symbol memsim does not know");
   return g_strdup ("0");
 }
@@ -1030,7 +1049,7 @@ alu (Tr *t, const MsPtxInsn *i)
 /* ------------------------------------------------------------ blocks */
 
 typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
-               K_SYNCWARP, K_REDUX, K_TEX, K_BAD } Kind;
+               K_SYNCWARP, K_REDUX, K_TEX, K_BAD, K_CALL, K_DEVICE } Kind;
 
 static MsPtxSpace
 space_of (const MsPtxInsn *i, gboolean *generic)
@@ -1075,6 +1094,11 @@ kind_of (const MsPtxInsn *i)
     return K_ACTIVEMASK;
   if (!strcmp (op, "redux"))
     return K_REDUX;
+  if (!strcmp (op, "call"))
+    return K_CALL;
+  if (!strcmp (op, "mbarrier") || !strcmp (op, "trap") || !strcmp (op, "match")
+      || (!strcmp (op, "cp") && ms_ptx_has_mod (i, "async")))
+    return K_DEVICE;
   if (!strcmp (op, "membar") || !strcmp (op, "fence") || !strcmp (op, "prefetch")
       || !strcmp (op, "prefetchu") || !strcmp (op, "nanosleep") || !strcmp (op, "pmevent")
       || !strcmp (op, "griddepcontrol"))
@@ -1145,12 +1169,14 @@ completion_end (Tr *t, guint idx, GString *after, GString *saved)
 }
 
 /* The lanes' statements so far, then the kernel's failure at this point
- * (its message: the first unsupported instruction's). */
+ * (its message: the unsupported instruction's, the last one met). */
 static void
 emit_fail (Tr *t)
 {
   flush (t);
-  g_string_append (t->o, "      ms_ptx_fail (ms_fail_text);\n");
+  g_string_append (t->o, "      ms_ptx_fail (");
+  c_string (t->o, t->last_fail->str);
+  g_string_append (t->o, ");\n");
 }
 
 /* The guard of i around a lane statement. */
@@ -1782,6 +1808,30 @@ emit_lanes_ended (Tr *t, const char *ended)
                           ended);
 }
 
+/* What was made before an instruction: if it turns out to be one the
+ * engine cannot run, its code goes and the kernel fails there instead
+ * (never a half-made access, at address 0). */
+typedef struct {
+  gsize o, body, after;
+  guint bad;
+} Mark;
+
+static gboolean
+failed_since (Tr *t, const Mark *k, GString *after, guint idx)
+{
+  if (t->n_bad == k->bad)
+    return FALSE;
+  g_string_truncate (t->o, k->o);
+  g_string_truncate (t->body, k->body);
+  g_string_truncate (after, k->after);
+  t->completions[idx] = 0;
+  emit_fail (t);
+  return TRUE;
+}
+
+static gboolean call_insn (Tr *t, const MsPtxInsn *i);
+static gboolean device_insn (Tr *t, const MsPtxInsn *i);
+
 /* The code of instruction idx onwards, to the end of its block. */
 static void
 emit_block (Tr *t, guint start, GString *after)
@@ -1798,6 +1848,7 @@ emit_block (Tr *t, guint start, GString *after)
         }
       const MsPtxInsn *i = t->ins[idx];
       Kind k = kind_of (i);
+      Mark before = { t->o->len, t->body->len, after->len, t->n_bad };
       if (i->n_opd < min_operands (i))
         {
           unsupported (t, i, "an operand is missing");
@@ -1841,15 +1892,32 @@ emit_block (Tr *t, guint start, GString *after)
             guard_close (t, i);
             break;
           }
+        case K_CALL:
+          if (!call_insn (t, i))
+            {
+              failed_since (t, &before, after, idx);
+              return;
+            }
+          break;
+        case K_DEVICE:
+          if (!device_insn (t, i))
+            {
+              failed_since (t, &before, after, idx);
+              return;
+            }
+          break;
         case K_MEM:
           memory_stop (t, i, idx, after);
+          failed_since (t, &before, after, idx);
           return;
         case K_SHFL:
           shfl_stop (t, i, idx, after);
+          failed_since (t, &before, after, idx);
           return;
         case K_VOTE:
         case K_ACTIVEMASK:
           vote_stop (t, i, idx, after, k == K_ACTIVEMASK);
+          failed_since (t, &before, after, idx);
           return;
         case K_SYNCWARP:
           {
@@ -1977,14 +2045,725 @@ emit_block (Tr *t, guint start, GString *after)
           emit_fail (t);
           return;
         }
-      if (t->fail->len > 0 && k != K_ALU)
-        {
-          emit_fail (t);
-          return;
-        }
+      if (failed_since (t, &before, after, idx))
+        return;
     }
   flush (t);
   g_string_append (t->o, "      continue;\n");
+}
+
+/* ------------------------------------------------------------ calls */
+
+/* call[.uni] [(rets),] fn, (args)[, prototype]: the reader flattens the
+ * parentheses, a sink marking each group's ends. */
+typedef struct {
+  guint n_rets, n_args;
+  const MsPtxOperand *rets[8], *args[32], *fn;
+} CallOps;
+
+static gboolean
+call_operands (const MsPtxInsn *i, CallOps *c)
+{
+  memset (c, 0, sizeof *c);
+  guint k = 0, n = i->n_opd;
+  if (k < n && i->opd[k].kind == MS_PTX_OPD_SINK)
+    {
+      for (k++; k < n && i->opd[k].kind != MS_PTX_OPD_SINK; k++)
+        {
+          if (c->n_rets == G_N_ELEMENTS (c->rets))
+            return FALSE;
+          c->rets[c->n_rets++] = &i->opd[k];
+        }
+      k++;
+    }
+  if (k >= n)
+    return FALSE;
+  c->fn = &i->opd[k++];
+  if (k < n && i->opd[k].kind == MS_PTX_OPD_SINK)
+    for (k++; k < n && i->opd[k].kind != MS_PTX_OPD_SINK; k++)
+      {
+        if (c->n_args == G_N_ELEMENTS (c->args))
+          return FALSE;
+        c->args[c->n_args++] = &i->opd[k];
+      }
+  return TRUE;
+}
+
+/* The host address (uint64_t, lane L) of a call's argument or result
+ * operand: a .param of the body. */
+static char *
+call_param (Tr *t, const MsPtxInsn *i, const MsPtxOperand *o)
+{
+  if (o->kind != MS_PTX_OPD_SYM || !g_hash_table_contains (t->bparam_off, o->sym))
+    {
+      unsupported (t, i, "an argument that is no .param of the caller");
+      return g_strdup ("0");
+    }
+  return sym_addr (t, i, o->sym, o->imm);
+}
+
+static const MsPtxFunc *
+defined_func (const MsPtxModule *m, const char *name)
+{
+  for (guint k = 0; k < m->funcs->len; k++)
+    {
+      const MsPtxFunc *f = g_ptr_array_index (m->funcs, k);
+      if (f->defined && strcmp (f->name, name) == 0)
+        return f;
+    }
+  return NULL;
+}
+
+/* A call the flattening left (translate_entry inlines the module's
+ * functions): the device runtime's vprintf, __assertfail, malloc and
+ * free, run on the host for each lane, in lane order; FALSE for any other
+ * (the kernel fails there). */
+static gboolean
+call_insn (Tr *t, const MsPtxInsn *i)
+{
+  CallOps c;
+  if (!call_operands (i, &c))
+    {
+      unsupported (t, i, "a call memsim cannot read");
+      return FALSE;
+    }
+  if (c.fn->kind != MS_PTX_OPD_SYM)
+    {
+      unsupported (t, i, "an indirect call (a function pointer or a virtual function)");
+      return FALSE;
+    }
+  const char *fn = c.fn->sym;
+  /* the argument's and result's addresses (uint64_t host addresses) */
+  g_autofree char *a0 = c.n_args > 0 ? call_param (t, i, c.args[0]) : NULL;
+  g_autofree char *a1 = c.n_args > 1 ? call_param (t, i, c.args[1]) : NULL;
+  g_autofree char *r0 = c.n_rets > 0 ? call_param (t, i, c.rets[0]) : NULL;
+  if (!strcmp (fn, "vprintf") && c.n_args == 2)
+    {
+      guard_open (t, i);
+      g_string_append_printf (t->body,
+                              "{ uint64_t f_, a_; memcpy (&f_, (const void *) (uintptr_t) %s, 8);\n"
+                              "memcpy (&a_, (const void *) (uintptr_t) %s, 8);\n"
+                              "int32_t r_ = ms_ptx_printf ((const char *) (uintptr_t) f_, "
+                              "(const uint8_t *) (uintptr_t) a_);\n",
+                              a0, a1);
+      if (r0)
+        g_string_append_printf (t->body, "memcpy ((void *) (uintptr_t) %s, &r_, 4);\n", r0);
+      g_string_append (t->body, "(void) r_; }\n");
+      guard_close (t, i);
+      return TRUE;
+    }
+  if (!strcmp (fn, "__assertfail") && c.n_args >= 4)
+    {
+      g_autofree char *a2 = call_param (t, i, c.args[2]);
+      g_autofree char *a3 = call_param (t, i, c.args[3]);
+      guard_open (t, i);
+      g_string_append_printf (t->body,
+                              "{ uint64_t m_, f_, fn_; uint32_t l_;\n"
+                              "memcpy (&m_, (const void *) (uintptr_t) %s, 8);\n"
+                              "memcpy (&f_, (const void *) (uintptr_t) %s, 8);\n"
+                              "memcpy (&l_, (const void *) (uintptr_t) %s, 4);\n"
+                              "memcpy (&fn_, (const void *) (uintptr_t) %s, 8);\n"
+                              "ms_ptx_assertfail ((const char *) (uintptr_t) m_, "
+                              "(const char *) (uintptr_t) f_, l_, (const char *) (uintptr_t) fn_, "
+                              "ms_warp.tid[0][L], ms_warp.tid[1][L], ms_warp.tid[2][L]); }\n",
+                              a0, a1, a2, a3);
+      guard_close (t, i);
+      /* the lanes that got here print, then the launch ends */
+      flush (t);
+      g_string_append (t->o, "      ms_ptx_assert_end ();\n");
+      return TRUE;
+    }
+  if ((!strcmp (fn, "malloc") && c.n_args == 1 && r0) || (!strcmp (fn, "free") && c.n_args == 1))
+    {
+      int h = module_var (t, MS_PTX_HEAP_NAME);
+      if (h < 0)
+        {
+          unsupported (t, i, "a device heap memsim did not set up");
+          return FALSE;
+        }
+      guard_open (t, i);
+      if (fn[0] == 'm')
+        g_string_append_printf (t->body,
+                                "{ uint64_t s_, p_; memcpy (&s_, (const void *) (uintptr_t) %s, 8);\n"
+                                "p_ = (uint64_t) (uintptr_t) ms_ptx_malloc (ms_ptx_g_%u_%d, s_);\n"
+                                "memcpy ((void *) (uintptr_t) %s, &p_, 8); }\n",
+                                a0, t->mod, h, r0);
+      else
+        g_string_append_printf (t->body,
+                                "{ uint64_t p_; memcpy (&p_, (const void *) (uintptr_t) %s, 8);\n"
+                                "ms_ptx_free (ms_ptx_g_%u_%d, (void *) (uintptr_t) p_); }\n",
+                                a0, t->mod, h);
+      guard_close (t, i);
+      return TRUE;
+    }
+  if (defined_func (t->m, fn) != NULL)
+    unsupported (t, i, "a recursive call: memsim inlines the calls of device functions");
+  else
+    unsupported (t, i, "a call of a function this file does not define (memsim runs vprintf, "
+                       "__assertfail, malloc and free)");
+  return FALSE;
+}
+
+/* ------------------------------------------------------------ async copies, mbarriers */
+
+/* Whether i names the shared state space (.shared, .shared::cta,
+ * .shared::cluster: one block's, as memsim runs clusters of one). */
+static gboolean
+shared_mod (const MsPtxInsn *i)
+{
+  for (char **p = i->mods; p && *p; p++)
+    if (strncmp (*p, "shared", 6) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The host address of memory operand k, shared (an offset in the block's
+ * window) or generic. */
+static char *
+space_addr (Tr *t, const MsPtxInsn *i, guint k, gboolean shared)
+{
+  if (k >= i->n_opd)
+    {
+      unsupported (t, i, "an operand is missing");
+      return g_strdup ("0");
+    }
+  return host_addr (t, i, k, shared ? MS_PTX_SPACE_SHARED : MS_PTX_SPACE_GLOBAL, !shared);
+}
+
+/* The lanes' statement s (a C text with an int ms_spin_ it sets when the
+ * lane must wait), then, when some lane must, the warp lets the others
+ * run (an mbarrier's wait loop must not keep them from arriving). */
+static void
+emit_spin (Tr *t, const MsPtxInsn *i, const char *s)
+{
+  flush (t);
+  g_string_append (t->o, "      {\n      int ms_spin_ = 0;\n      MS_WARP_LANES (m, L, {\n");
+  guard_open (t, i);
+  g_string_append (t->body, s);
+  guard_close (t, i);
+  g_string_append (t->o, t->body->str);
+  g_string_truncate (t->body, 0);
+  g_string_append (t->o, "      });\n      if (ms_spin_)\n        ms_ptx_spin ();\n      }\n");
+}
+
+/* cp.async (LDGSTS: the copy is made when it is issued, which gives a
+ * correct program its results; commit and wait are then nothing),
+ * cp.async.bulk (TMA, to an mbarrier's transaction count), mbarrier.*
+ * (ms_ptx_mbarrier, warp.h), match.sync and trap.  FALSE: one the engine
+ * does not run. */
+static gboolean
+device_insn (Tr *t, const MsPtxInsn *i)
+{
+  Ty u32 = { 'u', 32 }, u64 = { 'u', 64 };
+  if (!strcmp (i->op, "match"))
+    {
+      /* match.any.sync / match.all.sync d[|p], a, membermask: the group's
+       * lanes are the ones that meet (converged, as .sync requires), as
+       * redux's; any: the lanes of equal value; all: the group if all
+       * are equal (p set), else 0 */
+      gboolean all = ms_ptx_has_mod (i, "all");
+      Ty y = ty_of (i, 0);
+      if ((!all && !ms_ptx_has_mod (i, "any")) || i->guard >= 0 || i->n_opd < 3
+          || i->opd[0].kind != MS_PTX_OPD_REG || y.kind == 0)
+        {
+          unsupported (t, i, "a match memsim does not know");
+          return FALSE;
+        }
+      Ty v = { 'u', y.bits };
+      flush (t);
+      g_autofree char *src = rd (t, i, 1, v);
+      g_string_append_printf (t->o, "      {\n      %s mv_[32];\n"
+                              "      MS_WARP_LANES (m, L, { mv_[L] = %s; });\n",
+                              ctype (v), src);
+      g_string_append (t->o, "      MS_WARP_LANES (m, L, {\n");
+      g_string_append (t->body, "uint32_t eq_ = 0;\n"
+                                "for (uint32_t r_ = m; r_; r_ &= r_ - 1)\n"
+                                "  if (mv_[__builtin_ctz (r_)] == mv_[L])\n"
+                                "    eq_ |= 1u << __builtin_ctz (r_);\n");
+      wr_reg (t, i->opd[0].reg, u32, all ? "(eq_ == m ? m : 0u)" : "eq_");
+      if (all && i->opd[0].reg2 >= 0)
+        wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, "(eq_ == m)");
+      g_string_append (t->o, t->body->str);
+      g_string_truncate (t->body, 0);
+      g_string_append (t->o, "      });\n      }\n");
+      return TRUE;
+    }
+  if (!strcmp (i->op, "trap"))
+    {
+      g_autoptr (GString) msg = g_string_new (NULL);
+      const char *file = i->file > 0 && (guint) i->file < t->m->files->len
+                           ? g_ptr_array_index (t->m->files, i->file) : NULL;
+      g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+      if (base)
+        g_string_append_printf (msg, "%s:%d: ", base, i->line);
+      g_string_append_printf (msg, "the kernel executed 'trap' (%s line %d); a GPU ends the "
+                              "launch with an error", t->m->path, i->ptx_line);
+      flush (t);
+      g_string_append (t->o, "      {\n      int ms_trap_ = 0;\n      MS_WARP_LANES (m, L, {\n");
+      guard_open (t, i);
+      g_string_append (t->body, "ms_trap_ = 1;\n");
+      guard_close (t, i);
+      g_string_append (t->o, t->body->str);
+      g_string_truncate (t->body, 0);
+      g_string_append (t->o, "      });\n      if (ms_trap_)\n        ms_ptx_fail (");
+      c_string (t->o, msg->str);
+      g_string_append (t->o, ");\n      }\n");
+      return TRUE;
+    }
+  if (!strcmp (i->op, "cp"))
+    {
+      if (ms_ptx_has_mod (i, "commit_group") || ms_ptx_has_mod (i, "wait_group")
+          || ms_ptx_has_mod (i, "wait_all"))
+        return TRUE;
+      if (ms_ptx_has_mod (i, "mbarrier") && ms_ptx_has_mod (i, "arrive"))
+        {
+          /* arrives once the thread's earlier copies are done (done
+           * already); without .noinc the pending count was raised first:
+           * no change */
+          if (!ms_ptx_has_mod (i, "noinc"))
+            return TRUE;
+          g_autofree char *a = space_addr (t, i, 0, shared_mod (i));
+          guard_open (t, i);
+          g_string_append_printf (t->body, "ms_ptx_mbarrier (%s, MS_MBAR_ARRIVE, 1);\n", a);
+          guard_close (t, i);
+          return TRUE;
+        }
+      if (ms_ptx_has_mod (i, "bulk"))
+        {
+          /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes
+           * [dst], [src], size, [mbar] */
+          if (!shared_mod (i) || !ms_ptx_has_mod (i, "global") || i->n_opd != 4
+              || i->opd[3].kind != MS_PTX_OPD_ADDR)
+            {
+              unsupported (t, i, "a bulk copy memsim does not run (it runs global to shared)");
+              return FALSE;
+            }
+          g_autofree char *d = space_addr (t, i, 0, TRUE), *s = space_addr (t, i, 1, FALSE);
+          g_autofree char *n = rd (t, i, 2, u32), *b = space_addr (t, i, 3, TRUE);
+          guard_open (t, i);
+          g_string_append_printf (t->body,
+                                  "{ uint32_t n_ = %s; ms_ptx_cp_async (%s, %s, n_, n_);\n"
+                                  "ms_ptx_mbarrier (%s, MS_MBAR_COMPLETE_TX, n_); }\n",
+                                  n, d, s, b);
+          guard_close (t, i);
+          return TRUE;
+        }
+      if (!ms_ptx_has_mod (i, "async") || !shared_mod (i) || !ms_ptx_has_mod (i, "global")
+          || i->n_opd < 3)
+        {
+          unsupported (t, i, "an asynchronous copy memsim does not run");
+          return FALSE;
+        }
+      /* cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size | ignore-src} */
+      g_autofree char *d = space_addr (t, i, 0, TRUE), *s = space_addr (t, i, 1, FALSE);
+      g_autofree char *n = rd (t, i, 2, u32);
+      g_autofree char *sn = NULL;
+      if (i->n_opd > 3 && i->opd[3].kind == MS_PTX_OPD_REG
+          && g_array_index (t->f->regs, MsPtxReg, i->opd[3].reg).cls == MS_PTX_PRED)
+        {
+          g_autofree char *p = rd (t, i, 3, (Ty) { 'p', 1 });
+          sn = g_strdup_printf ("(%s ? 0u : %s)", p, n);
+        }
+      else if (i->n_opd > 3 && (i->opd[3].kind == MS_PTX_OPD_REG
+                                || i->opd[3].kind == MS_PTX_OPD_IMM))
+        sn = rd (t, i, 3, u32);
+      else
+        sn = g_strdup (n);
+      guard_open (t, i);
+      g_string_append_printf (t->body, "ms_ptx_cp_async (%s, %s, %s, %s);\n", d, s, n, sn);
+      guard_close (t, i);
+      return TRUE;
+    }
+  /* mbarrier.* */
+  gboolean sh = shared_mod (i);
+  if (ms_ptx_has_mod (i, "init") || ms_ptx_has_mod (i, "inval")
+      || ms_ptx_has_mod (i, "expect_tx") || ms_ptx_has_mod (i, "complete_tx"))
+    {
+      if (!ms_ptx_has_mod (i, "arrive") && !ms_ptx_has_mod (i, "arrive_drop"))
+        {
+          const char *op = ms_ptx_has_mod (i, "init") ? "MS_MBAR_INIT"
+                           : ms_ptx_has_mod (i, "inval") ? "MS_MBAR_INVAL"
+                           : ms_ptx_has_mod (i, "expect_tx") ? "MS_MBAR_EXPECT_TX"
+                                                             : "MS_MBAR_COMPLETE_TX";
+          g_autofree char *a = space_addr (t, i, 0, sh);
+          g_autofree char *c = i->n_opd > 1 ? rd (t, i, 1, u32) : g_strdup ("0");
+          guard_open (t, i);
+          g_string_append_printf (t->body, "ms_ptx_mbarrier (%s, %s, %s);\n", a, op, c);
+          guard_close (t, i);
+          return TRUE;
+        }
+    }
+  if (ms_ptx_has_mod (i, "arrive") || ms_ptx_has_mod (i, "arrive_drop"))
+    {
+      /* [state,] [addr] {, count | txCount} */
+      gboolean drop = ms_ptx_has_mod (i, "arrive_drop");
+      gboolean tx = ms_ptx_has_mod (i, "expect_tx");
+      gboolean nocomplete = ms_ptx_has_mod (i, "noComplete");
+      guint ai = i->n_opd > 0 && i->opd[0].kind == MS_PTX_OPD_ADDR ? 0 : 1;
+      g_autofree char *a = space_addr (t, i, ai, sh);
+      g_autofree char *c = i->n_opd > ai + 1 ? rd (t, i, ai + 1, u32) : g_strdup ("1");
+      g_autofree char *v = g_strdup_printf ("ms_ptx_mbarrier (%s, %s%s%s, %s)", a,
+                                            drop ? "MS_MBAR_ARRIVE_DROP" : "MS_MBAR_ARRIVE",
+                                            tx ? " | MS_MBAR_TX" : "",
+                                            nocomplete ? " | MS_MBAR_NOCOMPLETE" : "", c);
+      guard_open (t, i);
+      if (ai == 1 && i->opd[0].kind == MS_PTX_OPD_REG)
+        wr (t, i, 0, u64, v);
+      else
+        g_string_append_printf (t->body, "%s;\n", v);
+      guard_close (t, i);
+      return TRUE;
+    }
+  if (ms_ptx_has_mod (i, "test_wait") || ms_ptx_has_mod (i, "try_wait"))
+    {
+      /* waitComplete, [addr], state | phaseParity */
+      gboolean parity = ms_ptx_has_mod (i, "parity");
+      g_autofree char *a = space_addr (t, i, 1, sh);
+      g_autofree char *s = rd (t, i, 2, parity ? u32 : u64);
+      g_autofree char *v = g_strdup_printf ("ms_ptx_mbarrier (%s, %s, %s)", a,
+                                            parity ? "MS_MBAR_TEST_PARITY" : "MS_MBAR_TEST", s);
+      g_autoptr (GString) st = g_string_new (NULL);
+      GString *save = t->body;
+      t->body = st;
+      g_string_append_printf (st, "{ uint64_t w_ = %s;\nif (!w_) ms_spin_ = 1;\n", v);
+      wr (t, i, 0, (Ty) { 'p', 1 }, "w_");
+      g_string_append (st, "}\n");
+      t->body = save;
+      emit_spin (t, i, st->str);
+      return TRUE;
+    }
+  if (ms_ptx_has_mod (i, "pending_count"))
+    {
+      g_autofree char *s = rd (t, i, 1, u64);
+      g_autofree char *v = g_strdup_printf ("(uint32_t) ((%s) & 0x1fffffu)", s);
+      guard_open (t, i);
+      wr (t, i, 0, u32, v);
+      guard_close (t, i);
+      return TRUE;
+    }
+  unsupported (t, i, "not in memsim's engine yet");
+  return FALSE;
+}
+
+/* ------------------------------------------------------------ inlining */
+
+/* Calls of the module's own .func functions are inlined when an entry is
+ * translated: the entry is flattened into one function whose code is the
+ * callee's at each call, its `ret` a branch to the instruction after the
+ * call, so that branches, joins and stops work in it as anywhere.  A
+ * callee's registers and variables (its local depot, the .params of its
+ * own calls) are its own, once per function: without recursion a
+ * function is never active twice in one thread.  Its parameters are the
+ * caller's argument .params, its results the caller's result .params:
+ * per-lane memory (bparam_off), read and written where they are.  What
+ * stays a call (the device runtime's functions, recursion, a call through
+ * a pointer) is call_insn's. */
+typedef struct {
+  const MsPtxModule *m;
+  MsPtxFunc *flat;
+  GPtrArray *pool;          /* what the flat copy owns (g_free) */
+  GHashTable *reg_base;     /* callee -> its first register in flat + 1 */
+  GPtrArray *active;        /* the functions being inlined */
+  guint instances;
+} Flat;
+
+/* One inlined call: its callee's names in the flat function. */
+typedef struct {
+  const MsPtxFunc *f;
+  guint inst;
+  int rbase;
+  GHashTable *map;          /* a parameter's or result's name -> the caller's .param */
+  GHashTable *labels;       /* the callee's labels */
+  const char *end;          /* the label after the call */
+} Inst;
+
+/* Instructions a flattened entry may grow to. */
+#define FLAT_LIMIT 400000
+
+static gpointer
+pooled (Flat *F, gpointer s)
+{
+  g_ptr_array_add (F->pool, s);
+  return s;
+}
+
+static const char *
+flat_sym (Flat *F, const Inst *I, const char *sym)
+{
+  if (I == NULL || sym == NULL)
+    return sym;
+  const char *v = g_hash_table_lookup (I->map, sym);
+  if (v != NULL)
+    return v;
+  if (g_hash_table_contains (I->labels, sym))
+    return pooled (F, g_strdup_printf ("%s@%u", sym, I->inst));
+  for (guint k = 0; k < I->f->vars->len; k++)
+    if (strcmp (g_array_index (I->f->vars, MsPtxVar, k).name, sym) == 0)
+      return pooled (F, g_strdup_printf ("%s@%s", I->f->name, sym));
+  return sym;
+}
+
+static void
+flat_add (Flat *F, const MsPtxInsn *src, const Inst *I)
+{
+  MsPtxInsn in = *src;
+  if (I != NULL)
+    {
+      if (in.label)
+        in.label = (char *) flat_sym (F, I, in.label);
+      if (in.guard >= 0)
+        in.guard += I->rbase;
+      in.opd = pooled (F, g_memdup2 (src->opd, sizeof *src->opd * MAX (src->n_opd, 1)));
+      for (guint k = 0; k < in.n_opd; k++)
+        {
+          MsPtxOperand *o = &in.opd[k];
+          if (o->reg >= 0 && o->kind != MS_PTX_OPD_SINK)
+            o->reg += I->rbase;
+          if (o->reg2 >= 0)
+            o->reg2 += I->rbase;
+          if (o->kind == MS_PTX_OPD_VEC)
+            for (int e = 0; e < o->n_vec; e++)
+              if (o->vec[e] >= 0)
+                o->vec[e] += I->rbase;
+          if (o->kind != MS_PTX_OPD_SPECIAL)
+            o->sym = (char *) flat_sym (F, I, o->sym);
+        }
+    }
+  g_array_append_val (F->flat->insns, in);
+}
+
+/* A branch to label `to` (guard g, negated or not) or the label itself. */
+static void
+flat_branch (Flat *F, const MsPtxInsn *at, const char *to, int g, gboolean neg)
+{
+  static char *no_mods[] = { NULL };
+  MsPtxInsn in = *at;
+  in.label = NULL;
+  in.op = (char *) "bra";
+  in.mods = no_mods;
+  in.guard = g;
+  in.guard_neg = neg;
+  in.opd = pooled (F, g_new0 (MsPtxOperand, 1));
+  in.opd[0] = (MsPtxOperand) { .kind = MS_PTX_OPD_SYM, .reg = -1, .reg2 = -1, .sym = (char *) to };
+  in.n_opd = 1;
+  g_array_append_val (F->flat->insns, in);
+}
+
+static void
+flat_label (Flat *F, const MsPtxInsn *at, const char *name)
+{
+  MsPtxInsn in = { 0 };
+  in.label = (char *) name;
+  in.guard = -1;
+  in.ptx_line = at->ptx_line;
+  g_array_append_val (F->flat->insns, in);
+}
+
+static void flat_body (Flat *F, const MsPtxFunc *f, const Inst *I);
+
+/* Whether call c (of the function I stands for, or of the entry) can be
+ * inlined as a call of g. */
+static gboolean
+inlinable (Flat *F, const CallOps *c, const MsPtxFunc *g)
+{
+  if (g == NULL || g->entry || c->n_args != g->params->len || c->n_rets != g->rets->len
+      || F->flat->insns->len + g->insns->len > FLAT_LIMIT)
+    return FALSE;
+  for (guint k = 0; k < F->active->len; k++)
+    if (g_ptr_array_index (F->active, k) == g)
+      return FALSE;   /* recursion */
+  for (guint k = 0; k < c->n_args; k++)
+    if (c->args[k]->kind != MS_PTX_OPD_SYM || c->args[k]->imm != 0)
+      return FALSE;
+  for (guint k = 0; k < c->n_rets; k++)
+    if (c->rets[k]->kind != MS_PTX_OPD_SYM || c->rets[k]->imm != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* g's code for call i, then the label after it */
+static void
+flat_inline (Flat *F, const MsPtxInsn *i, const Inst *I, const CallOps *cp, const MsPtxFunc *g)
+{
+  CallOps c = *cp;
+  gpointer base = g_hash_table_lookup (F->reg_base, g);
+  if (base == NULL)
+    {
+      /* the callee's registers and variables, once */
+      base = GUINT_TO_POINTER (F->flat->regs->len + 1);
+      g_hash_table_insert (F->reg_base, (gpointer) g, base);
+      for (guint k = 0; k < g->regs->len; k++)
+        {
+          MsPtxReg r = g_array_index (g->regs, MsPtxReg, k);
+          g_array_append_val (F->flat->regs, r);
+        }
+      for (guint k = 0; k < g->vars->len; k++)
+        {
+          MsPtxVar v = g_array_index (g->vars, MsPtxVar, k);
+          v.name = pooled (F, g_strdup_printf ("%s@%s", g->name, v.name));
+          g_array_append_val (F->flat->vars, v);
+        }
+    }
+  Inst J = { g, ++F->instances, (int) GPOINTER_TO_UINT (base) - 1, NULL, NULL, NULL };
+  J.map = g_hash_table_new (g_str_hash, g_str_equal);
+  J.labels = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < c.n_args; k++)
+    g_hash_table_insert (J.map, g_array_index (g->params, MsPtxVar, k).name,
+                         (gpointer) flat_sym (F, I, c.args[k]->sym));
+  for (guint k = 0; k < c.n_rets; k++)
+    g_hash_table_insert (J.map, g_array_index (g->rets, MsPtxVar, k).name,
+                         (gpointer) flat_sym (F, I, c.rets[k]->sym));
+  for (guint k = 0; k < g->insns->len; k++)
+    {
+      const MsPtxInsn *x = &g_array_index (g->insns, MsPtxInsn, k);
+      if (x->label)
+        g_hash_table_add (J.labels, x->label);
+    }
+  J.end = pooled (F, g_strdup_printf ("$ms_return@%u", J.inst));
+  g_ptr_array_add (F->active, (gpointer) g);
+  flat_body (F, g, &J);
+  g_ptr_array_remove_index (F->active, F->active->len - 1);
+  flat_label (F, i, J.end);
+  g_hash_table_unref (J.map);
+  g_hash_table_unref (J.labels);
+}
+
+/* Inlines call i (of the function I stands for, or of the entry) if it
+ * calls a function of the module; FALSE to leave it a call.  A call
+ * through a pointer (a virtual function) compares the pointer with each
+ * function of the module that takes its arguments and inlines each
+ * (MS_PTX_FUNC_ADDR); a pointer to none of them stays the call, which
+ * fails the kernel there. */
+static gboolean
+flat_call (Flat *F, const MsPtxInsn *i, const Inst *I)
+{
+  CallOps c;
+  if (!call_operands (i, &c))
+    return FALSE;
+  int rbase = I ? I->rbase : 0;
+  const char *after = pooled (F, g_strdup_printf ("$ms_call@%u", ++F->instances));
+  if (c.fn->kind == MS_PTX_OPD_SYM)
+    {
+      const MsPtxFunc *g = defined_func (F->m, c.fn->sym);
+      if (!inlinable (F, &c, g))
+        return FALSE;
+      if (i->guard >= 0)
+        flat_branch (F, i, after, i->guard + rbase, !i->guard_neg);
+      flat_inline (F, i, I, &c, g);
+      flat_label (F, i, after);
+      return TRUE;
+    }
+  if (c.fn->kind != MS_PTX_OPD_REG)
+    return FALSE;
+  GPtrArray *cands = g_ptr_array_new ();
+  for (guint k = 0; k < F->m->funcs->len; k++)
+    {
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs, k);
+      if (g->defined && inlinable (F, &c, g))
+        g_ptr_array_add (cands, GUINT_TO_POINTER (k));
+    }
+  if (cands->len == 0)
+    {
+      g_ptr_array_unref (cands);
+      return FALSE;
+    }
+  if (i->guard >= 0)
+    flat_branch (F, i, after, i->guard + rbase, !i->guard_neg);
+  /* p = (fn == address of g); @p bra to g's code: per candidate */
+  MsPtxReg p = { (char *) "%ms_call_p", MS_PTX_PRED };
+  int preg = (int) F->flat->regs->len;
+  g_array_append_val (F->flat->regs, p);
+  static char *eq_mods[] = { (char *) "eq", (char *) "u64", NULL };
+  GPtrArray *labels = g_ptr_array_new ();
+  for (guint n = 0; n < cands->len; n++)
+    {
+      guint k = GPOINTER_TO_UINT (g_ptr_array_index (cands, n));
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs, k);
+      guint first = k;   /* the address is its first declaration's */
+      for (guint j = 0; j < k; j++)
+        if (strcmp (((const MsPtxFunc *) g_ptr_array_index (F->m->funcs, j))->name, g->name) == 0)
+          {
+            first = j;
+            break;
+          }
+      MsPtxInsn set = *i;
+      set.label = NULL;
+      set.op = (char *) "setp";
+      set.mods = eq_mods;
+      set.guard = -1;
+      set.n_opd = 3;
+      set.opd = pooled (F, g_new0 (MsPtxOperand, 3));
+      set.opd[0] = (MsPtxOperand) { .kind = MS_PTX_OPD_REG, .reg = preg, .reg2 = -1 };
+      set.opd[1] = (MsPtxOperand) { .kind = MS_PTX_OPD_REG, .reg = c.fn->reg + rbase, .reg2 = -1 };
+      set.opd[2] = (MsPtxOperand) { .kind = MS_PTX_OPD_IMM, .reg = -1, .reg2 = -1,
+                                    .imm = (gint64) MS_PTX_FUNC_ADDR (first) };
+      g_array_append_val (F->flat->insns, set);
+      char *to = pooled (F, g_strdup_printf ("$ms_target@%u_%u", F->instances, n));
+      g_ptr_array_add (labels, to);
+      flat_branch (F, i, to, preg, FALSE);
+    }
+  /* a pointer to no candidate: the call itself, which fails there */
+  flat_add (F, i, I);
+  flat_branch (F, i, after, -1, FALSE);
+  for (guint n = 0; n < cands->len; n++)
+    {
+      const MsPtxFunc *g = g_ptr_array_index (F->m->funcs,
+                                              GPOINTER_TO_UINT (g_ptr_array_index (cands, n)));
+      flat_label (F, i, g_ptr_array_index (labels, n));
+      flat_inline (F, i, I, &c, g);
+      flat_branch (F, i, after, -1, FALSE);
+    }
+  flat_label (F, i, after);
+  g_ptr_array_unref (labels);
+  g_ptr_array_unref (cands);
+  return TRUE;
+}
+
+static void
+flat_body (Flat *F, const MsPtxFunc *f, const Inst *I)
+{
+  for (guint k = 0; k < f->insns->len; k++)
+    {
+      const MsPtxInsn *i = &g_array_index (f->insns, MsPtxInsn, k);
+      if (i->op && !strcmp (i->op, "call") && flat_call (F, i, I))
+        continue;
+      if (I != NULL && i->op && !strcmp (i->op, "ret"))
+        {
+          flat_branch (F, i, I->end, i->guard >= 0 ? i->guard + I->rbase : -1, i->guard_neg);
+          continue;
+        }
+      flat_add (F, i, I);
+    }
+}
+
+/* The entry f with its calls inlined (flat_free frees it). */
+static MsPtxFunc *
+flatten (const MsPtxModule *m, const MsPtxFunc *f, GPtrArray **pool)
+{
+  Flat F = { m, g_new0 (MsPtxFunc, 1), g_ptr_array_new_with_free_func (g_free),
+             g_hash_table_new (NULL, NULL), g_ptr_array_new (), 0 };
+  *F.flat = *f;
+  F.flat->regs = g_array_new (FALSE, TRUE, sizeof (MsPtxReg));
+  F.flat->vars = g_array_new (FALSE, TRUE, sizeof (MsPtxVar));
+  F.flat->insns = g_array_new (FALSE, TRUE, sizeof (MsPtxInsn));
+  g_array_append_vals (F.flat->regs, f->regs->data, f->regs->len);
+  g_array_append_vals (F.flat->vars, f->vars->data, f->vars->len);
+  g_ptr_array_add (F.active, (gpointer) f);
+  flat_body (&F, f, NULL);
+  g_hash_table_unref (F.reg_base);
+  g_ptr_array_unref (F.active);
+  *pool = F.pool;
+  return F.flat;
+}
+
+static void
+flat_free (MsPtxFunc *flat, GPtrArray *pool)
+{
+  g_array_unref (flat->regs);
+  g_array_unref (flat->vars);
+  g_array_unref (flat->insns);
+  g_free (flat);
+  g_ptr_array_unref (pool);
 }
 
 static void
@@ -2018,6 +2797,29 @@ layout_vars (Tr *t)
             t->local_bytes += (guint) v->size;
           }
       }
+  /* the body's .params (calls' arguments and results): per lane, after
+   * its local variables; one place per name (each call declares its
+   * param0 ... again, in a scope of its own) */
+  for (guint k = 0; k < t->f->vars->len; k++)
+    {
+      const MsPtxVar *v = &g_array_index (t->f->vars, MsPtxVar, k);
+      if (v->space != MS_PTX_SPACE_PARAM || g_hash_table_contains (t->bparam_off, v->name))
+        continue;
+      gsize size = v->size;
+      guint a = MAX (v->align, 1);
+      for (guint j = k + 1; j < t->f->vars->len; j++)
+        {
+          const MsPtxVar *w = &g_array_index (t->f->vars, MsPtxVar, j);
+          if (w->space == MS_PTX_SPACE_PARAM && strcmp (w->name, v->name) == 0)
+            {
+              size = MAX (size, w->size);
+              a = MAX (a, w->align);
+            }
+        }
+      t->local_bytes = (t->local_bytes + a - 1) / a * a;
+      g_hash_table_insert (t->bparam_off, v->name, GUINT_TO_POINTER (t->local_bytes + 1));
+      t->local_bytes += (guint) MAX (size, 1);
+    }
   t->shared_static = off;
   t->local_bytes = (t->local_bytes + 15) / 16 * 16;
   guint p = 0;
@@ -2132,12 +2934,6 @@ translate_entry (Tr *t, GString *out)
 
   /* the function */
   g_string_append (out, t->sites->str);
-  if (t->fail->len > 0)
-    {
-      g_string_append_printf (out, "static const char ms_fail_text_%u_%u[] = ", t->mod, t->fn);
-      c_string (out, t->fail->str);
-      g_string_append (out, ";\n");
-    }
   g_string_append_printf (out, "const MsSite *const ms_ptx_reds_%u_%u[] = { %sNULL };\n", t->mod,
                           t->fn, t->reds->str);
   g_string_append (out, t->agg_flags->str);
@@ -2147,9 +2943,6 @@ translate_entry (Tr *t, GString *out)
                           "void ms_ptx_k_%u_%u (const MsLaunchArgs *ms_args);\n"
                           "MS_CPU_CLONES void\nms_ptx_k_%u_%u (const MsLaunchArgs *ms_args)\n{\n",
                           t->mod, t->fn, t->mod, t->fn);
-  if (t->fail->len > 0)
-    g_string_append_printf (out, "  const char *ms_fail_text = ms_fail_text_%u_%u;\n  (void) ms_fail_text;\n",
-                            t->mod, t->fn);
   g_string_append (out, "  const uint8_t *ms_P = (const uint8_t *) ms_args->params;\n  (void) ms_P;\n");
   g_string_append_printf (out,
                           "  /* the block's shared window: the static variables first (keys\n"
@@ -2250,14 +3043,15 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       if (!f->entry || !f->defined)
         continue;
       Tr t = { 0 };
+      GPtrArray *pool = NULL;
+      MsPtxFunc *flat = flatten (m, f, &pool);
       t.m = m;
-      t.f = f;
+      t.f = flat;
       t.mod = mod;
       t.fn = fi;
       t.labels = g_hash_table_new (g_str_hash, g_str_equal);
       t.starts = g_hash_table_new (NULL, NULL);
       t.body = g_string_new (NULL);
-      t.fail = g_string_new (NULL);
       t.sites = g_string_new (NULL);
       t.reds = g_string_new (NULL);
       t.aggs = g_string_new (NULL);
@@ -2266,12 +3060,13 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
       t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
+      t.bparam_off = g_hash_table_new (g_str_hash, g_str_equal);
+      t.last_fail = g_string_new (NULL);
       t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
       translate_entry (&t, out);
       g_hash_table_unref (t.labels);
       g_hash_table_unref (t.starts);
       g_string_free (t.body, TRUE);
-      g_string_free (t.fail, TRUE);
       g_string_free (t.sites, TRUE);
       g_string_free (t.reds, TRUE);
       g_string_free (t.aggs, TRUE);
@@ -2280,7 +3075,10 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       g_hash_table_unref (t.shared_off);
       g_hash_table_unref (t.local_off);
       g_hash_table_unref (t.param_off);
+      g_hash_table_unref (t.bparam_off);
+      g_string_free (t.last_fail, TRUE);
       g_hash_table_unref (t.access_sites);
+      flat_free (flat, pool);
     }
   return TRUE;
 }

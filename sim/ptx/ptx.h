@@ -93,6 +93,17 @@ typedef struct {
   GPtrArray *funcs;    /* MsPtxFunc * */
 } MsPtxModule;
 
+/* The device heap of a module that calls malloc or free (the reader adds
+ * it as a .global variable of cudaLimitMallocHeapSize's default bytes, so
+ * that launches see it as a buffer). */
+#define MS_PTX_HEAP_NAME "device malloc heap"
+#define MS_PTX_HEAP_BYTES ((gsize) 8 << 20)
+
+/* The value of the address of the module's function k (its first
+ * declaration): what a virtual function table holds and an indirect call
+ * compares (ptx-translate.c inlines the candidates). */
+#define MS_PTX_FUNC_ADDR(k) (G_GUINT64_CONSTANT (0xfff0000000000000) | (guint64) (k))
+
 /* Reads PTX text (path names it in errors).  NULL with MS_PTX_ERROR_SYNTAX:
  * "PATH:LINE: what was expected". */
 MsPtxModule *ms_ptx_read (const char *path, const char *text, gsize len, GError **error);

@@ -70,12 +70,15 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #include "cuda-runtime.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "emulator.h"
 #include "occupancy.h"
+#include "ptx.h"
 
 #ifndef MS_CUDA_RUNTIME_API_H
 #include "cuda-host.h"
@@ -120,6 +123,7 @@ static struct {
   guint n_allocations;
   guint64 allocated;
   cudaError_t last_error;
+  cudaError_t sticky;       /* a device-side assert: every later call's error */
   double clock_ms;
   guint launches;
   gboolean failed;
@@ -201,11 +205,16 @@ ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at, gpointer
   rt.handles = g_hash_table_new_full (NULL, NULL, g_free, NULL);
 }
 
+static cudaError_t synchronise (void);
+static gsize malloc_heap_bytes;
+
 void
 ms_cuda_runtime_end (void)
 {
   if (!rt.active)
     return;
+  synchronise ();
+  malloc_heap_bytes = MS_PTX_HEAP_BYTES;
   for (guint i = 0; i < rt.allocations->len; i++)
     {
       Allocation *a = &g_array_index (rt.allocations, Allocation, i);
@@ -249,6 +258,24 @@ int
 ms_cuda_runtime_fail (int error)
 {
   return fail ((cudaError_t) error);
+}
+
+/* cudaLimitMallocHeapSize, as the program set it before its first launch */
+static gsize malloc_heap_bytes = MS_PTX_HEAP_BYTES;
+
+/* What device code printed, at a synchronisation (where the GPU's printf
+ * buffer reaches the program's stdout); the error of a failed device
+ * assert from then on. */
+static cudaError_t
+synchronise (void)
+{
+  char *text = ms_emulator_take_device_output ();
+  if (text != NULL)
+    {
+      fputs (text, stdout);
+      g_free (text);
+    }
+  return rt.sticky;
 }
 
 /* ------------------------------------------------------------ memory */
@@ -375,6 +402,8 @@ cudaFreeHost (void *ptr)
 cudaError_t
 cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
+  if (synchronise () != cudaSuccess)
+    return rt.sticky;
   if (bytes == 0)
     return cudaSuccess;
   if (dst == NULL || src == NULL)
@@ -433,18 +462,20 @@ cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes)
 cudaError_t
 cudaDeviceSynchronize (void)
 {
-  return cudaSuccess;
+  return synchronise ();
 }
 
 cudaError_t
 cudaThreadSynchronize (void)
 {
-  return cudaSuccess;
+  return synchronise ();
 }
 
 cudaError_t
 cudaDeviceReset (void)
 {
+  synchronise ();
+  rt.sticky = cudaSuccess;
   return cudaSuccess;
 }
 
@@ -617,6 +648,8 @@ cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
 cudaError_t
 cudaGetLastError (void)
 {
+  if (rt.sticky != cudaSuccess)
+    return rt.sticky;
   cudaError_t e = rt.last_error;
   rt.last_error = cudaSuccess;
   return e;
@@ -625,6 +658,8 @@ cudaGetLastError (void)
 cudaError_t
 cudaPeekAtLastError (void)
 {
+  if (rt.sticky != cudaSuccess)
+    return rt.sticky;
   return rt.last_error;
 }
 
@@ -654,6 +689,7 @@ static const struct {
   { cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
     "too many resources requested for launch" },
   { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
+  { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
   { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
   { cudaErrorUnknown, "cudaErrorUnknown", "unknown error" },
 };
@@ -722,6 +758,8 @@ cudaEventRecord (cudaEvent_t event, cudaStream_t stream)
 cudaError_t
 cudaEventSynchronize (cudaEvent_t event)
 {
+  if (synchronise () != cudaSuccess)
+    return rt.sticky;
   return event ? cudaSuccess : fail (cudaErrorInvalidResourceHandle);
 }
 
@@ -766,7 +804,7 @@ cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags)
 cudaError_t
 cudaStreamSynchronize (cudaStream_t stream)
 {
-  return cudaSuccess;
+  return synchronise ();
 }
 
 cudaError_t
@@ -842,6 +880,11 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
         const unsigned block[3], size_t shared)
 {
   g_autoptr (GError) error = NULL;
+  if (synchronise () != cudaSuccess)
+    {
+      rt.last_error = rt.sticky;   /* the context is gone: nothing runs */
+      return;
+    }
   MsProgramLaunch L = { .kernel = k, .index = rt.launches, .guard_bytes = GUARD_BYTES,
                         .dynamic_shared = (guint) shared };
   for (int i = 0; P->kinds[i] && i < MS_MAX_ARGS; i++)
@@ -925,6 +968,8 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   double seconds = -1;
   gboolean ok = rt.launch (rt.launch_data, &L, &seconds);
   rt.launches++;
+  if (ms_emulator_take_device_assert ())
+    rt.sticky = cudaErrorAssert;   /* at the next synchronisation, as the GPU's */
   if (!ok)
     {
       rt.failed = TRUE;
@@ -1123,7 +1168,9 @@ bind_variables (void)
   for (guint i = 0; g != NULL && i < n; i++)
     {
       void *p = NULL;
-      if (allocate (&p, MAX (g[i].size, 1), TRUE) != cudaSuccess)
+      gboolean heap = strcmp (g[i].name, MS_PTX_HEAP_NAME) == 0;
+      gsize bytes = heap ? MAX (g[i].size, malloc_heap_bytes) : MAX (g[i].size, 1);
+      if (allocate (&p, bytes, TRUE) != cudaSuccess)
         {
           g_printerr ("memsim: no memory for the program's variable %s (%zu bytes)\n",
                       g[i].name, g[i].size);
@@ -1132,6 +1179,8 @@ bind_variables (void)
         }
       if (g[i].init != NULL)
         memcpy (p, g[i].init, g[i].size);
+      if (heap)
+        ms_emulator_device_heap (p, bytes);
       allocation_of (p, 0)->variable = g[i].name;
       g_hash_table_insert (rt.variables, (gpointer) g[i].name, p);
       if (device_code.bind_global)
@@ -1547,7 +1596,7 @@ cudaDeviceGetLimit (size_t *value, enum cudaLimit limit)
     {
     case cudaLimitStackSize: *value = 1024; break;
     case cudaLimitPrintfFifoSize: *value = 1 << 20; break;
-    case cudaLimitMallocHeapSize: *value = 8 << 20; break;
+    case cudaLimitMallocHeapSize: *value = malloc_heap_bytes; break;
     default: *value = 0; break;
     }
   return cudaSuccess;
@@ -1556,6 +1605,9 @@ cudaDeviceGetLimit (size_t *value, enum cudaLimit limit)
 cudaError_t
 cudaDeviceSetLimit (enum cudaLimit limit, size_t value)
 {
+  /* the heap's size counts until the first launch makes it */
+  if (limit == cudaLimitMallocHeapSize && rt.variables == NULL && value > 0)
+    malloc_heap_bytes = value;
   return cudaSuccess;
 }
 #endif /* MS_CUDA_RUNTIME_API_H */
