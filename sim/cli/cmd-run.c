@@ -262,12 +262,25 @@ ms_cmd_run (int argc, char **argv)
   g_auto (GStrv) lib_dirs = NULL;
   char *std = NULL;
   gboolean fast_math = FALSE, rdc = FALSE;
-  /* nvcc's spellings, -Xnvcc and -Xcompiler, for GOption's long options */
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "-Xnvcc") == 0)
-      argv[i] = (char *) "--Xnvcc";
-    else if (strcmp (argv[i], "-Xcompiler") == 0)
-      argv[i] = (char *) "--Xcompiler";
+  /* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options,
+   * a value joined to -I, -D, -l or -L (-lcurand) as a separate argument */
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  for (int i = 0; i < argc; i++)
+    if (i > 0 && strcmp (argv[i], "-Xnvcc") == 0)
+      g_ptr_array_add (args, g_strdup ("--Xnvcc"));
+    else if (i > 0 && strcmp (argv[i], "-Xcompiler") == 0)
+      g_ptr_array_add (args, g_strdup ("--Xcompiler"));
+    else if (i > 0 && argv[i][0] == '-' && strchr ("IDlL", argv[i][1]) && argv[i][1]
+             && argv[i][2])
+      {
+        g_ptr_array_add (args, g_strndup (argv[i], 2));
+        g_ptr_array_add (args, g_strdup (argv[i] + 2));
+      }
+    else
+      g_ptr_array_add (args, g_strdup (argv[i]));
+  argc = (int) args->len;
+  g_ptr_array_add (args, NULL);
+  argv = (char **) args->pdata;
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
   gboolean allow_races = FALSE, source_counts = FALSE;
