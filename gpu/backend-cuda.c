@@ -45,7 +45,9 @@ gpu_available (MsGpuInfo *info, GError **error)
   char err[512] = "";
   memset (i, 0, sizeof *i);
   if (ms_gpu_device_info (i->name, sizeof i->name, &i->cc_major, &i->cc_minor,
-                          &i->driver_version, &i->runtime_version, err, sizeof err) != 0)
+                          &i->driver_version, &i->runtime_version, err, sizeof err) != 0
+      || ms_gpu_device_size (&i->sm_count, (unsigned long long *) &i->memory_bytes, err,
+                             sizeof err) != 0)
     {
       static const char prefix[] = "no CUDA-capable GPU found (";
       gsize len = strlen (err);

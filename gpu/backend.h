@@ -42,6 +42,8 @@ typedef struct {
   char name[256];
   int cc_major, cc_minor;
   int driver_version, runtime_version;   /* 1000 * major + 10 * minor */
+  int sm_count;
+  guint64 memory_bytes;                  /* totalGlobalMem */
 } MsGpuInfo;
 
 /* What ms_gpu_run measures. */
@@ -83,7 +85,8 @@ typedef struct {
   /* MS_GPU_RUN_COUNTERS / _DRAM: in the order measured */
   GArray *metrics;                 /* MsGpuMetric */
   /* MS_GPU_RUN_TIME */
-  double time_ms;                  /* median, L2 flushed before each launch */
+  double time_ms;                  /* median, L2 flushed before each launch: CUDA
+                                      events, what memsim__event_time predicts */
   double time_warm_ms;             /* median, no flush */
   int repeats;
   guint64 bytes;                   /* the kernel's buffers, see above */

@@ -161,7 +161,7 @@ def main():
         t = sim.get("time")
         if not t:
             continue
-        p = t["gpu__time_duration.sum"] / 1e6
+        p = t["memsim__event_time"] / 1e6   # CUDA events both sides
         e = pct(p, run["time_ms"])
         terr.append(abs(e))
         w(f"| {run['name']} | {p:.4f} | {run['time_ms']:.4f} | {e:+.1f}% | {t['bound']} |")
@@ -182,7 +182,7 @@ def main():
         if fam and sim.get("time"):
             size = json.dumps(run["params"], sort_keys=True)
             key = (fam, size if fam != "transpose" else size)
-            by.setdefault(fam, []).append((run, sim["time"]["gpu__time_duration.sum"] / 1e6))
+            by.setdefault(fam, []).append((run, sim["time"]["memsim__event_time"] / 1e6))
     for fam, items in by.items():
         pairs = same = 0
         wrong = []
@@ -216,7 +216,7 @@ def main():
         for run, (sim, err) in zip(hruns, hsims):
             if sim is None or not sim.get("time"):
                 continue
-            p = sim["time"]["gpu__time_duration.sum"] / 1e6
+            p = sim["time"]["memsim__event_time"] / 1e6
             e = pct(p, run["time_ms"])
             herr.append(abs(e))
             sm, me = sim["metrics"], run["measured"]

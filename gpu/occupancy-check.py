@@ -30,6 +30,12 @@ def read_ncu(path):
     return out
 
 
+# parameters whose default has changed since a stored measurement: the
+# launch as it was measured (reduce_multiple's default was 64 blocks until it
+# became the blocks that fill the device)
+MEASURED_WITH = {"reduce_multiple": ["-p", "blocks=64"]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--memsim", default="./memsim")
@@ -47,8 +53,8 @@ def main():
                    "kernels": measured}, open(a.save, "w"), indent=1)
     bad = 0
     for k, m in measured.items():
-        r = subprocess.run([a.memsim, "occupancy", k, "--format", "json"], capture_output=True,
-                           text=True)
+        r = subprocess.run([a.memsim, "occupancy", k, "--format", "json"]
+                           + MEASURED_WITH.get(k, []), capture_output=True, text=True)
         if r.returncode != 0:
             print(f"{k}: memsim failed: {r.stderr.strip()}")
             bad += 1

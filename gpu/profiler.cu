@@ -217,6 +217,21 @@ ms_gpu_device_info (char *name, size_t name_len, int *cc_major, int *cc_minor,
   return 0;
 }
 
+extern "C" int
+ms_gpu_device_size (int *sm_count, unsigned long long *memory_bytes, char *err,
+                    size_t errlen)
+{
+  int dev = 0;
+  CUDA_TRY (cudaGetDevice (&dev));
+  cudaDeviceProp prop;
+  CUDA_TRY (cudaGetDeviceProperties (&prop, dev));
+  if (sm_count)
+    *sm_count = prop.multiProcessorCount;
+  if (memory_bytes)
+    *memory_bytes = prop.totalGlobalMem;
+  return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* L2 flush and queue-filling helpers                                  */
 

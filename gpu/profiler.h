@@ -35,6 +35,12 @@ int ms_gpu_device_info (char *name, size_t name_len,
                         int *driver_version, int *runtime_version,
                         char *err, size_t errlen);
 
+/* The device's SM count and memory (cudaDeviceProp.multiProcessorCount,
+ * totalGlobalMem): what `--gpu` matches a preset by.  Either pointer may
+ * be NULL. */
+int ms_gpu_device_size (int *sm_count, unsigned long long *memory_bytes,
+                        char *err, size_t errlen);
+
 /* Runs launch(user) under CUPTI range profiling (kernel replay, auto range:
  * one range per kernel launched inside), collecting the n_metrics metrics
  * named (Nsight Compute names such as

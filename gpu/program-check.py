@@ -114,6 +114,8 @@ def compare(d):
                 ok = abs(s - v) < 0.5
                 bad += not ok
                 print("   %-66s %12d %12d %s" % (metric, s, v, "" if ok else "DIFFERS"))
+            # both Nsight's meaning: the kernel alone, no launch latency (memsim's
+            # memsim__event_time adds it; ncu does not measure that)
             t = launch.get("time", {}).get("gpu__time_duration.sum")
             if t is not None and "gpu__time_duration.sum" in m:
                 print("   %-66s %12.4f %12.4f ms (predicted, %+.0f%%)"

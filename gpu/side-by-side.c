@@ -227,6 +227,16 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
       if (row.have_measured)
         g_array_append_val (rows, row);
     }
+  /* CUDA events' time, ns, beside CUPTI's gpu__time_duration.sum: the
+   * figure memsim__event_time predicts (the report's "time") */
+  if (s->result->time_ms > 0)
+    {
+      Row ev = { .metric = "memsim__event_time", .kind = ROW_MEASURED_ONLY,
+                 .have_measured = TRUE, .measured = s->result->time_ms * 1e6,
+                 .note = "CUDA events (launch latency included), ns; gpu__time_duration.sum: "
+                         "CUPTI's" };
+      g_array_append_val (rows, ev);
+    }
   return rows;
 }
 

@@ -76,6 +76,7 @@ def main():
             r = rel(e, s)
             worst[name] = max(worst[name], abs(r)) if e else worst[name]
             cells.append("%+.1f%%" % r if e else "-")
+        # the kernel's predicted duration (Nsight's meaning: no launch latency)
         r = rel(exact["time"]["gpu__time_duration.sum"], samp["time"]["gpu__time_duration.sum"])
         worst["time"] = max(worst["time"], abs(r))
         cells.append("%+.1f%%" % r)

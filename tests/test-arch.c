@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "arch.h"
@@ -39,7 +40,45 @@ test_builtin_and_presets (void)
       g_assert_true (a->has_costs);
     }
   g_autofree char *list = ms_arch_list ();
-  g_assert_cmpstr (list, ==, "a100, cc13, fermi, h100, kepler32, kepler64, v100");
+  g_assert_cmpstr (list, ==, "a100, cc13, fermi, h100, h200, kepler32, kepler64, v100");
+}
+
+/* The compiled-in H200 is sim/arch/h200.arch; its figures are the ones
+ * measured on an H200 (gpu/measurements/h200-2026-11-29-preset: props.txt,
+ * events.txt, ncu.csv), worked out here from the raw readings, and the
+ * H100's SM and fitted [time] constants. */
+static void
+test_h200_figures (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MsArch) b = ms_arch_lookup ("h200", &error);
+  g_assert_no_error (error);
+  g_autoptr (MsArch) f = ms_arch_load_file (MEMSIM_SRCDIR "/sim/arch/h200.arch", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (memcmp (&b->compute_capability, &f->compute_capability,
+                           sizeof (MsArch) - G_STRUCT_OFFSET (MsArch, compute_capability)), ==, 0);
+  g_assert_cmpstr (b->name, ==, "h200");
+  g_assert_cmpint (b->compute_capability, ==, 90);
+  g_assert_cmpint (b->sm_count, ==, 132);
+  g_assert_cmpint (b->clock_mhz, ==, 1980);
+  g_assert_cmpint (b->l2_bytes, ==, 62914560);   /* cudaDeviceProp.l2CacheSize */
+  /* peak: 6016-bit bus, 3201 MHz, two transfers a clock */
+  g_assert_cmpfloat (fabs (b->dram_gbs - 6016 / 8 * 3201e6 * 2 / 1e9), <, 1.0);
+  /* launch latency: events 2.752 us - ncu 1.504 us, an empty kernel */
+  g_assert_cmpfloat (fabs (b->launch_event_latency_us - (2.752 - 1.504)), <, 0.01);
+  g_assert_cmpfloat (b->memory_gb, ==, 141);
+  /* the SM is the H100's: occupancy limits, shared memory, banks */
+  const MsArch *h = ms_arch_default ();
+  g_assert_cmpint (memcmp (&b->max_threads_per_block, &h->max_threads_per_block,
+                           G_STRUCT_OFFSET (MsArch, l1_bytes)
+                             - G_STRUCT_OFFSET (MsArch, max_threads_per_block)), ==, 0);
+  g_assert_cmpint (b->banks, ==, h->banks);
+  g_assert_cmpint (b->paired_load_phase_bytes, ==, h->paired_load_phase_bytes);
+  /* the time model's constants: the H100's fit, unrefitted */
+  g_assert_cmpint (memcmp (&b->dram_efficiency, &h->dram_efficiency,
+                           G_STRUCT_OFFSET (MsArch, shared_phase_cycles) + sizeof (int)
+                             - G_STRUCT_OFFSET (MsArch, dram_efficiency)), ==, 0);
+  g_assert_cmpfloat (b->launch_overhead_us, ==, h->launch_overhead_us);
 }
 
 /* The compiled-in H100 is sim/arch/h100.arch, and its figures are the
@@ -105,6 +144,8 @@ test_nonsense_values (void)
     { "l2_ways=16", "l2_ways=7", "[memory] l2_bytes must be 0 (no L2) or a multiple" },
     { "overhead_us=3.7\\n", "", "[launch] overhead_us is missing" },
     { "lsu_per_clock=1.14", "lsu_per_clock=0", "[time] lsu_per_clock must be a number" },
+    { "event_latency_us=1.25", "event_latency_us=4", "[launch] event_latency_us must be at most "
+      "overhead_us" },
   };
   g_autofree char *dir = g_dir_make_tmp ("memsim-arch-XXXXXX", NULL);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -248,6 +289,7 @@ main (int argc, char **argv)
   g_test_add_func ("/arch/builtin-and-presets", test_builtin_and_presets);
   g_test_add_func ("/arch/bad-files", test_bad_files);
   g_test_add_func ("/arch/h100-figures", test_h100_figures);
+  g_test_add_func ("/arch/h200-figures", test_h200_figures);
   g_test_add_func ("/arch/nonsense-values", test_nonsense_values);
   g_test_add_func ("/arch/paired-load-phase-bytes", test_paired_load_phase_bytes);
   g_test_add_func ("/arch/kepler64-padding", test_kepler64_padding);

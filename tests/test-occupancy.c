@@ -342,6 +342,71 @@ test_probe_shared (void)
     }
 }
 
+/* reduce_multiple launches by default as many blocks as fill the device:
+ * active blocks per SM x SMs, worked out here by hand from the sm_90
+ * figures (h100 and h200 share them: 64 warps, 32 blocks, 65536 registers
+ * in 4 sub-partitions, allocated per warp in 256s, 16 at least per
+ * thread; 228 KiB of shared memory at most, 1 KiB reserved per block, in
+ * 128-byte units) and the kernel's registers and shared array (the nvcc
+ * build's where memsim has it, else 32 registers and 1024 ints). */
+static guint
+sm90_blocks_per_sm (int threads, int regs, int shared)
+{
+  int warps = (threads + 31) / 32;
+  int by_warps = 64 / warps;
+  int per_warp = (MAX (regs, 16) * 32 + 255) / 256 * 256;
+  int by_regs = (65536 / 4 / per_warp) * 4 / warps;
+  int by_shared = 233472 / ((shared + 1024 + 127) / 128 * 128);
+  return (guint) MIN (MIN (by_warps, by_regs), MIN (by_shared, 32));
+}
+
+static void
+test_reduce_multiple_fills_device (void)
+{
+  const char *archs[] = { "h100", "h200" };
+  const char *blocks[] = { "256", "1024", "64" };
+  for (gsize a = 0; a < G_N_ELEMENTS (archs); a++)
+    for (gsize b = 0; b < G_N_ELEMENTS (blocks); b++)
+      {
+        g_autoptr (MsArch) arch = preset (archs[a]);
+        g_autoptr (GError) error = NULL;
+        g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("reduce_multiple"));
+        g_assert_true (ms_problem_set_block (p, blocks[b], &error));
+        g_assert_true (ms_problem_set_param (p, "n", "16777216", &error));
+        p->arch = arch;
+        g_assert_true (ms_problem_setup (p, &error));
+        const MsKernelUsage *u = ms_kernel_usage_find (p);
+        int regs = u ? u->registers : 32, shared = u ? u->shared_bytes : 4096;
+        guint want = sm90_blocks_per_sm ((int) p->args.block[0], regs, shared) * 132;
+        g_test_message ("%s, block %s: %u blocks (%d registers, %d shared bytes)", archs[a],
+                        blocks[b], p->args.grid[0], regs, shared);
+        g_assert_cmpuint (p->args.grid[0], ==, want);
+        /* the report shows the number launched */
+        g_assert_cmpint (ms_problem_param (p, "blocks"), ==, (gint64) want);
+      }
+  /* 256 threads, at most 32 registers: 8 blocks by warps and by registers */
+  g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find ("reduce_multiple"));
+  g_autoptr (GError) error = NULL;
+  g_assert_true (ms_problem_set_param (p, "n", "16777216", &error));
+  g_assert_true (ms_problem_setup (p, &error));   /* no arch: h100 */
+  const MsKernelUsage *u = ms_kernel_usage_find (p);
+  if (u == NULL || u->registers <= 32)
+    g_assert_cmpuint (p->args.grid[0], ==, 8 * 132);
+  /* the A100: 108 SMs */
+  g_autoptr (MsArch) a100 = preset ("a100");
+  g_autoptr (MsProblem) q = ms_problem_new (ms_kernel_find ("reduce_multiple"));
+  g_assert_true (ms_problem_set_param (q, "n", "16777216", &error));
+  q->arch = a100;
+  g_assert_true (ms_problem_setup (q, &error));
+  g_assert_cmpuint (q->args.grid[0] % 108, ==, 0);
+  /* -p blocks=N still overrides */
+  g_autoptr (MsProblem) r = ms_problem_new (ms_kernel_find ("reduce_multiple"));
+  g_assert_true (ms_problem_set_param (r, "blocks", "64", &error));
+  g_assert_true (ms_problem_set_param (r, "n", "16777216", &error));
+  g_assert_true (ms_problem_setup (r, &error));
+  g_assert_cmpuint (r->args.grid[0], ==, 64);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,5 +419,6 @@ main (int argc, char **argv)
   g_test_add_func ("/occupancy/cc13", test_cc13);
   g_test_add_func ("/occupancy/bad-input", test_bad_input);
   g_test_add_func ("/occupancy/probe-shared", test_probe_shared);
+  g_test_add_func ("/occupancy/reduce-multiple-fills-device", test_reduce_multiple_fills_device);
   return g_test_run ();
 }

@@ -5,7 +5,8 @@
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
  *   L1 40 / L2 184 / DRAM 2262 cycles, shared_phase_cycles 30,
- *   launch 3.7 us. */
+ *   launch 3.7 us as CUDA events see it, of which 1.25 us (event_latency_us)
+ *   Nsight's gpu__time_duration does not see. */
 #include "config.h"
 
 #include <math.h>
@@ -82,7 +83,10 @@ test_dram_bound (void)
   assert_close (t.t_lsu, lsu);
   assert_close (t.t_sm, lat + lsu / 8);
   g_assert_cmpint (t.bound, ==, MS_BOUND_DRAM);
-  assert_close (t.seconds, 3.7e-6 + dram);
+  /* gpu__time_duration: the fixed time inside the kernel (3.7 - 1.25 us)
+   * and the work; the event time adds the launch latency */
+  assert_close (t.seconds, (3.7 - 1.25) * 1e-6 + dram);
+  assert_close (t.event_seconds, 3.7e-6 + dram);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_cmpstr (text, ==, "DRAM-bound");
 }
@@ -150,6 +154,19 @@ test_launch_bound_and_no_figures (void)
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 32, 1, &t));
   g_assert_cmpint (t.bound, ==, MS_BOUND_LAUNCH);
+  /* One meaning per name: a tiny kernel's gpu__time_duration holds no
+   * launch latency, so it is shorter than the launch's whole fixed time;
+   * the event time is exactly the duration plus the latency, 1.25 us */
+  g_assert_cmpfloat (t.seconds, <, h->launch_overhead_us * 1e-6);
+  assert_close (t.event_seconds - t.seconds, 1.25e-6);
+  g_assert_cmpfloat (t.event_seconds, >=, 3.7e-6);
+  /* a preset without event_latency_us: both figures are the same */
+  MsArch plain = *h;
+  plain.launch_event_latency_us = 0;
+  MsTimePrediction tp;
+  g_assert_true (ms_time_predict (&plain, s, 32, 1, &tp));
+  assert_close (tp.seconds, tp.event_seconds);
+  assert_close (tp.event_seconds, t.event_seconds);
   /* no prediction without the figures, or for a block that cannot run */
   MsArch bare = *h;
   bare.has_costs = FALSE;

@@ -1,5 +1,7 @@
 /* arch.c - architecture presets: small GKeyFile files (sim/arch/NAME.arch,
- * installed in $(pkgdatadir)/arch), the H100's compiled in (arch.gresource.xml).
+ * installed in $(pkgdatadir)/arch), the H100's and the H200's compiled in
+ * (arch.gresource.xml): the default, and the preset `--gpu` picks on an
+ * H200.
  *
  * Every key is read through one table (`keys` below) that gives its range
  * and rule; a value out of range is refused with one line naming the file,
@@ -84,7 +86,10 @@ static const Key keys[] = {
   { "memory", "dram_latency_cycles", KEY_INT, O (dram_latency_cycles), 1, 100000, .costs = TRUE },
   { "memory", "l2_latency_cycles", KEY_INT, O (l2_latency_cycles), 1, 100000, .costs = TRUE },
   { "memory", "launch_read_bytes", KEY_INT, O (launch_read_bytes), 0, 1 << 24, .costs = TRUE },
+  { "memory", "memory_gb", KEY_DOUBLE, O (memory_gb), 0, 1e5, .optional = TRUE, .costs = TRUE },
   { "launch", "overhead_us", KEY_DOUBLE, O (launch_overhead_us), 0, 1000, .costs = TRUE },
+  { "launch", "event_latency_us", KEY_DOUBLE, O (launch_event_latency_us), 0, 1000,
+    .optional = TRUE, .costs = TRUE },
   { "time", "dram_efficiency", KEY_DOUBLE, O (dram_efficiency), 0.05, 1, .costs = TRUE },
   { "time", "dram_write_cost", KEY_DOUBLE, O (dram_write_cost), 0.1, 10, .costs = TRUE },
   { "time", "l2_partial_write_ps", KEY_DOUBLE, O (l2_partial_write_ps), 0, 10000, .costs = TRUE },
@@ -224,6 +229,9 @@ check_relations (const MsArch *a, const char *origin, GError **error)
   if (a->l2_bytes % (a->line_bytes * a->l2_ways * a->l2_partitions) != 0)
     REFUSE ("memory", "l2_bytes", "must be 0 (no L2) or a multiple of line_bytes * l2_ways * "
             "l2_partitions (%d)", a->line_bytes * a->l2_ways * a->l2_partitions);
+  if (a->launch_event_latency_us > a->launch_overhead_us)
+    REFUSE ("launch", "event_latency_us", "must be at most overhead_us (%g): it is the part of "
+            "the launch's fixed time that only CUDA events see", a->launch_overhead_us);
   if (a->dram_granularity < a->sector_bytes || a->dram_granularity > a->line_bytes)
     REFUSE ("memory", "dram_granularity", "must be between sector_bytes (%d) and line_bytes (%d)",
             a->sector_bytes, a->line_bytes);
@@ -351,6 +359,29 @@ search_dirs (void)
   return dirs;
 }
 
+/* The presets compiled into the library (arch.gresource.xml). */
+static const char *const builtin_names[] = { "h100", "h200" };
+
+/* A compiled-in preset other than the default (the tests check that each
+ * loads). */
+static MsArch *
+builtin_load (const char *name, GError **error)
+{
+  g_autofree char *path = g_strconcat ("/org/memsim/arch/", name, ".arch", NULL);
+  g_autoptr (GBytes) bytes = ms_arch_files_lookup (path);
+  if (bytes == NULL)
+    {
+      g_set_error (error, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_NOT_FOUND,
+                   "the built-in preset %s is missing from this build; give its .arch file",
+                   name);
+      return NULL;
+    }
+  g_autofree char *origin = g_strdup_printf ("built-in %s.arch", name);
+  gsize len = 0;
+  const char *data = g_bytes_get_data (bytes, &len);
+  return ms_arch_load_data (data, len, origin, error);
+}
+
 MsArch *
 ms_arch_lookup (const char *name_or_path, GError **error)
 {
@@ -358,6 +389,10 @@ ms_arch_lookup (const char *name_or_path, GError **error)
     return (MsArch *) ms_arch_default ();
   if (strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, ".arch"))
     return ms_arch_load_file (name_or_path, error);
+  /* the compiled-in presets are the ones memsim was built with */
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_names); i++)
+    if (strcmp (name_or_path, builtin_names[i]) == 0)
+      return builtin_load (name_or_path, error);
   g_autoptr (GPtrArray) dirs = search_dirs ();
   g_autofree char *file = g_strconcat (name_or_path, ".arch", NULL);
   for (guint i = 0; i < dirs->len; i++)
@@ -383,7 +418,8 @@ ms_arch_list (void)
 {
   g_autoptr (GPtrArray) dirs = search_dirs ();
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (names, g_strdup ("h100"));
+  for (guint i = 0; i < G_N_ELEMENTS (builtin_names); i++)
+    g_ptr_array_add (names, g_strdup (builtin_names[i]));
   for (guint i = 0; i < dirs->len; i++)
     {
       g_autoptr (GDir) dir = g_dir_open (dirs->pdata[i], 0, NULL);

@@ -95,8 +95,12 @@ typedef struct {
   int dram_latency_cycles;
   int l2_latency_cycles;
   int launch_read_bytes;         /* DRAM bytes a launch reads besides the kernel's data */
+  double memory_gb;              /* the device's memory as sold (80, 141); 0: not given */
   /* [launch] */
-  double launch_overhead_us;     /* a launch's fixed time (launch to end of an empty kernel) */
+  double launch_overhead_us;     /* a launch's fixed time as CUDA events see it (launch to
+                                    end of an empty kernel) */
+  double launch_event_latency_us;/* the part of it that CUDA events see and Nsight's
+                                    gpu__time_duration does not (0: not given) */
   /* [time] the time model's constants (sim/models/kernel-time.c) */
   double dram_efficiency;        /* sustained / peak DRAM bandwidth */
   double dram_write_cost;        /* time of a written DRAM byte, in read bytes */

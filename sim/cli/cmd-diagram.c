@@ -330,6 +330,8 @@ diagram_run (MsKernelOptions *kopts, DiagramOptions *o, GOptionContext *ctx, int
     {
       arch = ms_kernel_options_arch (kopts, &error);
       p = arch ? ms_kernel_options_problem (kopts, argv[1], &error) : NULL;
+      if (p != NULL)
+        p->arch = arch;   /* a launch may be sized for it */
       if (p != NULL && !ms_problem_setup (p, &error))
         g_clear_pointer (&p, ms_problem_free);
       if (p != NULL)

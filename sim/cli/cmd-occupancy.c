@@ -73,6 +73,8 @@ occupancy_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv
       return 2;
     }
   g_autoptr (MsProblem) p = ms_kernel_options_problem (opts, argv[1], &error);
+  if (p != NULL)
+    p->arch = arch;   /* a launch may be sized for it */
   if (p == NULL || !ms_problem_setup (p, &error))
     {
       ms_error ("%s", error->message);

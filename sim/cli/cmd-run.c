@@ -156,8 +156,9 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
           gboolean timed = FALSE;
           add_report (s, L, p, stats, races,
                       (double) (g_get_monotonic_time () - t0) / 1e6, &t, &timed);
+          /* the program's cudaEventElapsedTime sees the launch latency too */
           if (timed)
-            *seconds = t.seconds;
+            *seconds = t.event_seconds;
           s->traced++;
         }
     }
@@ -310,8 +311,8 @@ ms_cmd_run (int argc, char **argv)
       "Trace the first N launches of each kernel; run the rest without the models, as fast "
       "as the emulator goes (default: trace all)", "N" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &arch_name,
-      "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch "
-      "file (the device the program sees)", "ARCH" },
+      "Architecture: h100 (default), h200, a100, v100, kepler32, kepler64, fermi, cc13 or a "
+      ".arch file (the device the program sees)", "ARCH" },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Emulator threads (default: one per core); counts do not depend on it", "N" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &source_counts,

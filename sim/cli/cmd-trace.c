@@ -79,15 +79,26 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
     }
   int regs;
   g_autoptr (MsProblem) p = ms_kernel_options_problem (opts, argv[1], &error);
-  if (p == NULL || !ms_kernel_options_registers (opts, &regs, &error)
-      || !ms_problem_setup (p, &error))
+  if (p == NULL || !ms_kernel_options_registers (opts, &regs, &error))
     {
       ms_error ("%s", error->message);
       return 2;
     }
-
-  g_autoptr (MsArch) arch = ms_kernel_options_arch (opts, &error);
+  /* the preset before the setup: a launch may be sized for it (--gpu: the
+   * measured device's, unless --arch) */
+  gboolean on_gpu = gpu_opts.gpu || gpu_opts.strict || gpu_opts.check_trace
+                    || gpu_opts.save_gpu_trace != NULL;
+  g_autofree char *arch_note = NULL;
+  int status;
+  g_autoptr (MsArch) arch = ms_kernel_options_gpu_arch (opts, on_gpu, &arch_note, &status,
+                                                        &error);
   if (arch == NULL)
+    {
+      ms_error ("%s", error->message);
+      return status;
+    }
+  p->arch = arch;
+  if (!ms_problem_setup (p, &error))
     {
       ms_error ("%s", error->message);
       return 2;
@@ -150,7 +161,7 @@ trace_run (MsKernelOptions *opts, GOptionContext *ctx, int argc, char **argv)
       return 1;
     }
   MsTraceReport report = { .info = info, .arch = arch, .stats = stats, .seconds = seconds,
-                           .races = races };
+                           .races = races, .arch_note = arch_note };
   g_autoptr (GString) out = g_string_new (NULL);
   if (gpu != NULL)
     ms_gpu_report_write (gpu, &report, format, out);

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "arch-match.h"
+#include "backend.h"
 #include "kernel-usage.h"
 #include "user-kernel.h"
 
@@ -23,7 +25,8 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "Simulate about PERCENT% of the blocks (groups of consecutive blocks) and scale the "
       "counts; the output check is then not run", "PERCENT" },
     { "arch", 'a', 0, G_OPTION_ARG_STRING, &opts->arch,
-      "Architecture: h100 (default), a100, v100, kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
+      "Architecture: h100 (default; with --gpu, the measured device's), h200, a100, v100, "
+      "kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
       "Count one instruction per source access, even where the nvcc build fused accesses",
       NULL },
@@ -95,6 +98,31 @@ ms_kernel_options_arch (const MsKernelOptions *opts, GError **error)
   if (arch == NULL)
     g_prefix_error (error, "--arch: ");
   return arch;
+}
+
+MsArch *
+ms_kernel_options_gpu_arch (const MsKernelOptions *opts, gboolean gpu, char **note,
+                            int *status, GError **error)
+{
+  *note = NULL;
+  *status = 2;
+  g_autoptr (MsArch) chosen = NULL;
+  if (!gpu || opts->arch != NULL)
+    {
+      chosen = ms_kernel_options_arch (opts, error);
+      if (chosen == NULL || !gpu)
+        return g_steal_pointer (&chosen);
+    }
+  *status = 1;
+  MsGpuInfo info;
+  if (!ms_gpu_available (&info, error))
+    return NULL;
+  MsDeviceProps d = { info.name, 10 * info.cc_major + info.cc_minor, info.sm_count,
+                      info.memory_bytes };
+  if (chosen == NULL)
+    return ms_arch_for_device (&d, note, error);
+  *note = ms_arch_device_mismatch (chosen, &d);
+  return g_steal_pointer (&chosen);
 }
 
 /* The preset to cost on: --arch, else the one the trace was recorded on. */
@@ -254,12 +282,9 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
     }
   else if (u != NULL)
     {
-      /* the H100 allocates at least 16 registers per thread: Nsight reports
-       * launch__registers_per_thread 16 where ptxas says 10 to 15
-       * (measured, docs/validation-costs.md); below 16 no limit changes */
-      row->in.registers_per_thread = MAX (u->registers, 16);
+      row->in.registers_per_thread = MAX (u->registers, MS_MIN_ALLOCATED_REGISTERS);
       row->registers_source =
-        u->registers < 16 ? g_strdup_printf ("nvcc sm_90 build of %s (%d, allocated as 16)",
+        u->registers < MS_MIN_ALLOCATED_REGISTERS ? g_strdup_printf ("nvcc sm_90 build of %s (%d, allocated as 16)",
                                              u->function, u->registers)
                           : g_strdup_printf ("nvcc sm_90 build of %s", u->function);
     }

@@ -42,6 +42,16 @@ gboolean ms_kernel_options_sample (const char *text, MsProblem *p, GError **erro
 /* The --arch preset (default h100); free with ms_arch_free. */
 MsArch *ms_kernel_options_arch (const MsKernelOptions *opts, GError **error);
 
+/* With gpu FALSE, ms_kernel_options_arch.  With gpu TRUE (--gpu and its
+ * kin): the GPU's properties are read first (no GPU: the back-end's error);
+ * without --arch the preset is the measured device's (sim/arch/
+ * arch-match.h) and *note says which and why; with --arch that preset, and
+ * *note a warning where it disagrees with the device (else NULL).  One line
+ * each, for the report; free it.  On failure *status is the exit status:
+ * 2 for a bad --arch, 1 when the GPU cannot be read. */
+MsArch *ms_kernel_options_gpu_arch (const MsKernelOptions *opts, gboolean gpu, char **note,
+                                    int *status, GError **error);
+
 /* The preset a recorded trace is costed on: option (--arch) if given, else
  * the one the trace was recorded for (info->arch); the error says which. */
 MsArch *ms_kernel_options_trace_arch (const char *option, const MsRunInfo *info,

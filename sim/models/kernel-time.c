@@ -1,5 +1,6 @@
 /* kernel-time.c - the kernel time model: gpu__time_duration predicted from the
- * counts of the other models and the launch's occupancy.
+ * counts of the other models and the launch's occupancy, and the time CUDA
+ * events see around the launch.
  *
  * The model follows the bound-and-bottleneck ("roofline with waves")
  * family, with the latency term of MWP-CWP (Hong and Kim, ISCA 2009) in a
@@ -26,6 +27,16 @@
  *            blocks on an SM hide each other's latency behind the LSU work
  *            only partly: the shorter of the two is divided among the
  *            active blocks, not hidden entirely.
+ *
+ * Two figures, as the tools that measure them mean them:
+ *   gpu__time_duration (Nsight Compute: the kernel's start to its end)
+ *            = overhead_us - event_latency_us + the longest time above
+ *   event time (memsim__event_time: what CUDA events around the launch
+ *            see, the launch latency included)
+ *            = gpu__time_duration + event_latency_us
+ * overhead_us was fitted to event times; event_latency_us is the part of
+ * it that only events see (an empty kernel, events minus Nsight's
+ * duration).
  *
  * Assumptions and what is left out:
  * - Only memory work is known (the emulator does not count arithmetic
@@ -106,9 +117,12 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
               + MIN (out->t_lsu, out->t_latency) / active_blocks_per_sm;
 
   double longest = MAX (out->t_dram, MAX (out->t_l2, out->t_sm));
-  out->t_launch = arch->launch_overhead_us * 1e-6;
+  out->t_event_latency = arch->launch_event_latency_us * 1e-6;
+  out->t_launch = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
   out->seconds = out->t_launch + longest;
-  if (out->t_launch > longest)
+  out->event_seconds = out->seconds + out->t_event_latency;
+  /* the launch's whole fixed time, as the fit saw it */
+  if (out->t_launch + out->t_event_latency > longest)
     out->bound = MS_BOUND_LAUNCH;
   else if (longest == out->t_dram)
     out->bound = MS_BOUND_DRAM;
@@ -126,7 +140,8 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
 double
 ms_time_gbs (const MsTimePrediction *t, guint64 bytes)
 {
-  return t->seconds > 0 ? (double) bytes / t->seconds / 1e9 : 0.0;
+  /* per event time: --gpu's measured bandwidth is per CUDA-event time too */
+  return t->event_seconds > 0 ? (double) bytes / t->event_seconds / 1e9 : 0.0;
 }
 
 char *

@@ -19,10 +19,13 @@ typedef enum {
 } MsBound;
 
 typedef struct {
-  double seconds;        /* predicted gpu__time_duration */
+  double seconds;        /* predicted gpu__time_duration: the kernel's start to its end */
+  double event_seconds;  /* predicted memsim__event_time: seconds + t_event_latency, what
+                            CUDA events around the launch see */
   MsBound bound;
-  /* the resources' times, seconds */
-  double t_launch, t_dram, t_l2, t_lsu, t_latency, t_sm;
+  /* the resources' times, seconds; t_launch: the launch's fixed time inside the
+   * kernel's duration; t_event_latency: the part only CUDA events see */
+  double t_launch, t_event_latency, t_dram, t_l2, t_lsu, t_latency, t_sm;
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */
   guint64 dram_bytes;     /* read + written (the cache model's) */
@@ -33,7 +36,8 @@ typedef struct {
  * block cannot run. */
 gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                           int warps_per_block, MsTimePrediction *out);
-/* Effective bandwidth, GB/s: bytes (the launch's buffers) / predicted time. */
+/* Effective bandwidth, GB/s: bytes (the launch's buffers) / predicted event time
+ * (as --gpu measures it, with CUDA events). */
 double ms_time_gbs (const MsTimePrediction *t, guint64 bytes);
 /* "DRAM-bound", "latency-bound: 64 blocks in 1 wave of 1056 blocks on 132
  * SMs", ... (free it). */

@@ -25,6 +25,10 @@ extern const MsKernelUsage ms_kernel_usage_table[];   /* ends with { NULL } */
 
 /* Registers per thread assumed where no nvcc figure exists. */
 #define MS_DEFAULT_REGISTERS 32
+/* The fewest registers per thread the H100 allocates: Nsight reports
+ * launch__registers_per_thread 16 where ptxas says 10 to 15 (measured,
+ * docs/validation-costs.md); below 16 no occupancy limit changes. */
+#define MS_MIN_ALLOCATED_REGISTERS 16
 
 /* The row of the __global__ function the problem's launch runs
  * (ms_problem_function), or NULL. */

@@ -115,6 +115,9 @@ struct MsProblem {
   gint64 run_params[MS_MAX_PARAMS];        /* users' kernels: integer --args, for */
   const char *run_param_names[MS_MAX_PARAMS];  /* the report's parameters */
   guint n_run_params;
+  const MsArch *arch;        /* the preset the launch is sized for (reduce_multiple's
+                                default blocks fill its SMs); NULL: the default, h100;
+                                not owned: set it before ms_problem_setup */
   guint *shared_bytes;       /* if set: ms_problem_simulate puts there the most static
                                 shared memory a block declared (MsLaunch.shared_bytes),
                                 which occupancy then takes instead of a probe run

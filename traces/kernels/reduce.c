@@ -7,6 +7,8 @@
  */
 #include "config.h"
 #include "entries.h"
+#include "kernel-usage.h"
+#include "occupancy.h"
 #include "parallel.h"
 #include "problem.h"
 
@@ -18,7 +20,8 @@ static const MsParamSpec reduce_params[] = {
 static const MsParamSpec reduce_multiple_params[] = {
   { "n", "number of ints to add up", 1 << 20, 1, 1 << 26 },
   { "blocks", "most blocks to launch; each thread then adds n / (2 * blocks * block) elements "
-              "in a grid-stride loop", 64, 1, 65535 },
+              "in a grid-stride loop (0: as many as fill the device, active blocks per SM x "
+              "SMs)", 0, 0, 65535 },
   { NULL },
 };
 
@@ -57,11 +60,48 @@ reduce_setup_two (MsProblem *p, GError **error)
   return reduce_setup_common (p, 2, G_MAXUINT, error);
 }
 
-/* two per step of a grid-stride loop over at most `blocks` blocks */
+/* reduce_multiple's shared array: REDUCE_MAX_BLOCK ints (reduce.cu), for
+ * its occupancy where memsim has no nvcc build */
+#define REDUCE_MULTIPLE_SHARED (1024 * (int) sizeof (int))
+
+/* The blocks that fill the device, the seed's "just enough blocks to keep
+ * every SM busy": the active blocks per SM of this launch on the preset
+ * (the occupancy model, with the nvcc build's registers, shared bytes and
+ * barriers where memsim has them) times its SMs. */
+static guint
+blocks_filling_device (const MsProblem *p)
+{
+  const MsArch *arch = p->arch ? p->arch : ms_arch_default ();
+  const MsKernelUsage *u = ms_kernel_usage_find (p);
+  MsOccInput in = {
+    .threads_per_block = (int) p->args.block[0],
+    .registers_per_thread = u ? MAX (u->registers, MS_MIN_ALLOCATED_REGISTERS)
+                              : MS_DEFAULT_REGISTERS,
+    .static_shared = u ? u->shared_bytes : REDUCE_MULTIPLE_SHARED,
+    .barriers = u ? u->barriers : 1,
+    .carveout_pct = -1,
+  };
+  MsOccupancy occ;
+  /* a preset without occupancy figures: the seed's 64 */
+  if (!arch->has_costs || !ms_occupancy_compute (arch, &in, &occ, NULL) || occ.active_blocks <= 0)
+    return 64;
+  return (guint) occ.active_blocks * (guint) arch->sm_count;
+}
+
+/* two per step of a grid-stride loop over at most `blocks` blocks (0: the
+ * blocks that fill the device; the report then shows that number) */
 static gboolean
 reduce_setup_multiple (MsProblem *p, GError **error)
 {
-  return reduce_setup_common (p, 2, (guint) ms_problem_param (p, "blocks"), error);
+  guint blocks = (guint) ms_problem_param (p, "blocks");
+  if (blocks == 0)
+    {
+      blocks = blocks_filling_device (p);
+      g_autofree char *text = g_strdup_printf ("%u", blocks);
+      if (!ms_problem_set_param (p, "blocks", text, error))
+        return FALSE;
+    }
+  return reduce_setup_common (p, 2, blocks, error);
 }
 
 /* The sums of the blocks' chunks of per_block elements, chunk c of them

@@ -6,11 +6,14 @@
 #include <json-glib/json-glib.h>
 
 static void
-write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
-            GString *out)
+write_text (const char *family, const MsArch *arch, const char *arch_note,
+            const MsCompareRow *rows, guint n, GString *out)
 {
-  g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n\n", family,
+  g_string_append_printf (out, "memsim compare %s: %u variants, %s (%s), simulated\n", family,
                           n, arch->name, arch->description);
+  if (arch_note != NULL)
+    g_string_append_printf (out, "%s\n", arch_note);
+  g_string_append_c (out, '\n');
   g_string_append_printf (out, "%-26s %-12s %-8s %12s %8s %11s %10s %10s %10s %7s %8s %10s %8s"
                                "  %s\n",
                           "variant", "size", "block", "instructions", "sect/req", "wavefr/inst",
@@ -43,30 +46,32 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
     }
   if (rows[0].predicted)
     {
-      g_string_append_printf (out, "\npredicted on %s (cache and time models, docs/model.md; GB/s: "
+      g_string_append_printf (out, "\npredicted on %s (cache and time models, docs/model.md; time: "
+                                   "memsim__event_time, the launch as CUDA events see it;\nGB/s: "
                                    "the kernel's buffers / time):\n", arch->name);
       g_string_append_printf (out, "%-26s %12s %10s %9s  %s\n", "variant", "time (ms)", "GB/s",
                               "speedup", "bound");
       for (guint i = 0; i < n; i++)
         if (rows[i].predicted)
           g_string_append_printf (out, "%-26s %12.4f %10.1f %8.2fx  %s\n", rows[i].kernel,
-                                  rows[i].pred_seconds * 1e3, rows[i].pred_bandwidth,
-                                  rows[i].pred_seconds > 0
-                                    ? rows[0].pred_seconds / rows[i].pred_seconds : 0.0,
+                                  rows[i].pred_event_seconds * 1e3, rows[i].pred_bandwidth,
+                                  rows[i].pred_event_seconds > 0
+                                    ? rows[0].pred_event_seconds / rows[i].pred_event_seconds : 0.0,
                                   rows[i].bound);
     }
   if (rows[0].gpu_measured)
     {
-      g_string_append (out, "\nmeasured on the GPU (median of the launches, L2 flushed before "
-                            "each; GB/s: the kernel's buffers / time):\n");
+      g_string_append (out, "\nmeasured on the GPU (CUDA events: memsim__event_time, median of "
+                            "the launches, L2 flushed before each;\nGB/s: the kernel's buffers / "
+                            "time):\n");
       g_string_append_printf (out, "%-26s %12s %10s %9s\n", "variant", "time (ms)", "GB/s",
                               "speedup");
       for (guint i = 0; i < n; i++)
         if (rows[i].gpu_measured)
           g_string_append_printf (out, "%-26s %12.4f %10.1f %8.2fx\n", rows[i].kernel,
-                                  rows[i].gpu_seconds * 1e3, rows[i].gpu_bandwidth,
-                                  rows[i].gpu_seconds > 0
-                                    ? rows[0].gpu_seconds / rows[i].gpu_seconds : 0.0);
+                                  rows[i].gpu_event_seconds * 1e3, rows[i].gpu_bandwidth,
+                                  rows[i].gpu_event_seconds > 0
+                                    ? rows[0].gpu_event_seconds / rows[i].gpu_event_seconds : 0.0);
     }
   gboolean any_default = FALSE;
   for (guint i = 0; i < n; i++)
@@ -121,8 +126,8 @@ write_text (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
 }
 
 static void
-write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, guint n,
-            GString *out)
+write_json (const char *family, const MsArch *arch, const char *arch_note,
+            const MsCompareRow *rows, guint n, GString *out)
 {
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -130,6 +135,11 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
   json_builder_add_string_value (b, family);
   json_builder_set_member_name (b, "arch");
   json_builder_add_string_value (b, arch->name);
+  if (arch_note != NULL)
+    {
+      json_builder_set_member_name (b, "arch_note");
+      json_builder_add_string_value (b, arch_note);
+    }
   json_builder_set_member_name (b, "variants");
   json_builder_begin_array (b);
   for (guint i = 0; i < n; i++)
@@ -200,22 +210,23 @@ write_json (const char *family, const MsArch *arch, const MsCompareRow *rows, gu
           json_builder_set_member_name (b, "predicted");
           json_builder_begin_object (b);
           MEMBER_INT ("dram_bytes", r->dram_bytes);
-          MEMBER_DOUBLE ("seconds", r->pred_seconds);
+          MEMBER_DOUBLE ("event_seconds", r->pred_event_seconds);
+          MEMBER_DOUBLE ("duration_seconds", r->pred_duration_seconds);
           MEMBER_DOUBLE ("bandwidth_gbs", r->pred_bandwidth);
-          MEMBER_DOUBLE ("speedup", r->pred_seconds > 0 ? rows[0].pred_seconds / r->pred_seconds
-                                                        : 0.0);
+          MEMBER_DOUBLE ("speedup", r->pred_event_seconds > 0
+                                      ? rows[0].pred_event_seconds / r->pred_event_seconds : 0.0);
           MEMBER_STRING ("bound", r->bound);
           json_builder_end_object (b);
         }
-      /* GPU HOOK: "gpu": {"seconds", "bandwidth", "speedup"} when measured. */
+      /* GPU HOOK: "gpu": {"event_seconds", "bandwidth", "speedup"} when measured. */
       if (r->gpu_measured)
         {
           json_builder_set_member_name (b, "gpu");
           json_builder_begin_object (b);
-          MEMBER_DOUBLE ("seconds", r->gpu_seconds);
+          MEMBER_DOUBLE ("event_seconds", r->gpu_event_seconds);
           MEMBER_DOUBLE ("bandwidth_gbs", r->gpu_bandwidth);
-          MEMBER_DOUBLE ("speedup", r->gpu_seconds > 0 ? rows[0].gpu_seconds / r->gpu_seconds
-                                                       : 0.0);
+          MEMBER_DOUBLE ("speedup", r->gpu_event_seconds > 0
+                                      ? rows[0].gpu_event_seconds / r->gpu_event_seconds : 0.0);
           json_builder_end_object (b);
         }
 #undef MEMBER_INT
@@ -240,14 +251,14 @@ write_csv (const MsCompareRow *rows, guint n, GString *out)
   if (n > 0 && rows[0].predicted)
     {
       g_string_truncate (out, out->len - 1);
-      g_string_append (out, ",dram_bytes,predicted_seconds,predicted_bandwidth_gbs,"
-                            "predicted_speedup,bound\n");
+      g_string_append (out, ",dram_bytes,predicted_event_seconds,predicted_duration_seconds,"
+                            "predicted_bandwidth_gbs,predicted_speedup,bound\n");
     }
-  /* GPU HOOK: gpu_seconds,gpu_bandwidth,gpu_speedup columns. */
+  /* GPU HOOK: gpu_event_seconds,gpu_bandwidth,gpu_speedup columns. */
   if (n > 0 && rows[0].gpu_measured)
     {
       g_string_truncate (out, out->len - 1);
-      g_string_append (out, ",gpu_seconds,gpu_bandwidth_gbs,gpu_speedup\n");
+      g_string_append (out, ",gpu_event_seconds,gpu_bandwidth_gbs,gpu_speedup\n");
     }
   for (guint i = 0; i < n; i++)
     {
@@ -272,30 +283,31 @@ write_csv (const MsCompareRow *rows, guint n, GString *out)
       if (rows[0].predicted)
         {
           g_string_truncate (out, out->len - 1);
-          g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%.9f,%.3f,%.4f,\"%s\"\n",
-                                  r->dram_bytes, r->pred_seconds, r->pred_bandwidth,
-                                  r->pred_seconds > 0 ? rows[0].pred_seconds / r->pred_seconds
-                                                      : 0.0,
+          g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%.9f,%.9f,%.3f,%.4f,\"%s\"\n",
+                                  r->dram_bytes, r->pred_event_seconds, r->pred_duration_seconds,
+                                  r->pred_bandwidth,
+                                  r->pred_event_seconds > 0
+                                    ? rows[0].pred_event_seconds / r->pred_event_seconds : 0.0,
                                   r->bound ? r->bound : "");
         }
       if (r->gpu_measured)
         {
           g_string_truncate (out, out->len - 1);
-          g_string_append_printf (out, ",%.9f,%.3f,%.4f\n", r->gpu_seconds, r->gpu_bandwidth,
-                                  r->gpu_seconds > 0 ? rows[0].gpu_seconds / r->gpu_seconds
-                                                     : 0.0);
+          g_string_append_printf (out, ",%.9f,%.3f,%.4f\n", r->gpu_event_seconds,
+                                  r->gpu_bandwidth, r->gpu_event_seconds > 0
+                                    ? rows[0].gpu_event_seconds / r->gpu_event_seconds : 0.0);
         }
     }
 }
 
 void
-ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
-                         guint n, MsFormat format, GString *out)
+ms_compare_report_write (const char *family, const MsArch *arch, const char *arch_note,
+                         const MsCompareRow *rows, guint n, MsFormat format, GString *out)
 {
   switch (format)
     {
-    case MS_FORMAT_JSON: write_json (family, arch, rows, n, out); break;
+    case MS_FORMAT_JSON: write_json (family, arch, arch_note, rows, n, out); break;
     case MS_FORMAT_CSV: write_csv (rows, n, out); break;
-    default: write_text (family, arch, rows, n, out); break;
+    default: write_text (family, arch, arch_note, rows, n, out); break;
     }
 }

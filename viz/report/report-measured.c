@@ -20,9 +20,11 @@ write_text (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
   g_autofree char *rt = version_string (g->runtime_version);
   g_string_append_printf (out, "\nGPU: %s (sm_%d%d, driver %s, CUDA runtime %s)\n", g->device,
                           g->cc_major, g->cc_minor, drv, rt);
+  if (r->arch_note != NULL)
+    g_string_append_printf (out, "  preset:        %s\n", r->arch_note);
   g_string_append_printf (out, "  output check:  %s\n", g->output_check);
-  g_string_append_printf (out, "  time:          %.4f ms median of %d launches, L2 flushed "
-                               "before each (warm L2: %.4f ms)\n",
+  g_string_append_printf (out, "  time:          %.4f ms median of %d launches by CUDA events "
+                               "(memsim__event_time), L2 flushed before each (warm L2: %.4f ms)\n",
                           g->time_ms, g->repeats, g->time_warm_ms);
   g_string_append_printf (out, "  bandwidth:     %.1f GB/s effective (%" G_GUINT64_FORMAT
                                " bytes: every buffer read or written once, / time)\n",
@@ -124,6 +126,11 @@ write_json (const MsMeasuredRun *g, const MsTraceReport *r, const GArray *rows, 
     {
       json_builder_set_member_name (b, keys[i]);
       json_builder_add_string_value (b, vals[i]);
+    }
+  if (r->arch_note != NULL)
+    {
+      json_builder_set_member_name (b, "preset");
+      json_builder_add_string_value (b, r->arch_note);
     }
   json_builder_set_member_name (b, "output_ok");
   json_builder_add_boolean_value (b, g->output_ok);

@@ -17,8 +17,11 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
       g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);
       g_string_append_printf (out, "  gpu__time_duration.sum      %.4f ms   %s\n", t->seconds * 1e3,
                               bound);
+      g_string_append_printf (out, "  memsim__event_time          %.4f ms   (+ %.4f ms launch latency: "
+                              "what CUDA events around the launch see)\n",
+                              t->event_seconds * 1e3, t->t_event_latency * 1e3);
       g_string_append_printf (out, "  effective bandwidth         %.1f GB/s (%" G_GUINT64_FORMAT
-                              " bytes of buffers / time)\n", gbs, bytes);
+                              " bytes of buffers / event time)\n", gbs, bytes);
       g_string_append (out, "  resources (ms)             ");
       for (guint i = 0; i < G_N_ELEMENTS (names); i++)
         g_string_append_printf (out, " %s %.4f", names[i], terms[i] * 1e3);
@@ -31,6 +34,8 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "gpu__time_duration.sum");
   json_builder_add_double_value (b, t->seconds * 1e9);
+  json_builder_set_member_name (b, "memsim__event_time");
+  json_builder_add_double_value (b, t->event_seconds * 1e9);
   json_builder_set_member_name (b, "bound");
   json_builder_add_string_value (b, bound);
   json_builder_set_member_name (b, "effective_gbs");

@@ -1,6 +1,7 @@
 /* report-time.h - the predicted kernel time (sim/models/kernel-time.h) in
  * the reports of `memsim trace`: a text block and a "time" JSON object
- * keyed by Nsight's gpu__time_duration.sum (report-time.c). */
+ * keyed by Nsight's gpu__time_duration.sum, with memsim__event_time beside it
+ * (report-time.c). */
 #pragma once
 
 #include <glib.h>

@@ -27,6 +27,8 @@ typedef struct {
   double seconds;        /* wall time of the simulation or replay */
   const MsRaceLog *races;/* the race check's findings (--allow-races), NULL where
                           * none ran (a replay) */
+  const char *arch_note; /* --gpu: which preset and why, or a warning that --arch
+                          * disagrees with the device (one line); NULL: none */
 } MsTraceReport;
 
 /* The races and intra-warp hazards of r->races (report-races.c), as the
@@ -73,23 +75,26 @@ typedef struct {
                               let through (docs/model.md, "Races") */
   /* measured on the GPU (compare --gpu); absent when gpu_measured is FALSE */
   gboolean gpu_measured;
-  double gpu_seconds;      /* gpu__time_duration.sum, median of repeats */
-  double gpu_bandwidth;    /* GB/s: the kernel's buffers / gpu_seconds */
+  double gpu_event_seconds;  /* memsim__event_time: CUDA events, median of repeats */
+  double gpu_bandwidth;    /* GB/s: the kernel's buffers / gpu_event_seconds */
   /* predicted by the cache and time models (absent when predicted is FALSE:
    * a preset without cost figures, a replayed trace) */
   gboolean predicted;
   guint64 dram_bytes;      /* DRAM bytes read + written */
-  double pred_seconds;     /* gpu__time_duration.sum */
-  double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_seconds */
+  double pred_event_seconds;     /* memsim__event_time, compared with gpu_event_seconds */
+  double pred_duration_seconds;  /* gpu__time_duration.sum: no launch latency */
+  double pred_bandwidth;   /* GB/s: the kernel's buffers / pred_event_seconds */
   char *bound;             /* "DRAM-bound", ... */
   const char *counts;      /* "sass" (compiler-exact), "source", NULL (a replayed trace's) */
   guint64 fused;           /* instructions saved by nvcc's fusion (MsStats.fused) */
   guint64 unrolled;        /* instructions added by nvcc's unrolled loops (MsStats.unrolled) */
 } MsCompareRow;
 
-/* The compare table (report-compare.c); ratios are to rows[0]. */
-void ms_compare_report_write (const char *family, const MsArch *arch, const MsCompareRow *rows,
-                              guint n, MsFormat format, GString *out);
+/* The compare table (report-compare.c); ratios are to rows[0].  arch_note
+ * (NULL: none): --gpu's line on the preset (which and why, or that --arch
+ * disagrees with the device), under the title and as JSON "arch_note". */
+void ms_compare_report_write (const char *family, const MsArch *arch, const char *arch_note,
+                              const MsCompareRow *rows, guint n, MsFormat format, GString *out);
 
 /* ---- simulated beside measured (trace --gpu; report-measured.c) ---- */
 
