@@ -280,13 +280,29 @@ ms_cmd_run (int argc, char **argv)
         argc = i;
         break;
       }
-  g_auto (GStrv) includes = NULL, defines = NULL, xnvcc = NULL;
+  g_auto (GStrv) includes = NULL, defines = NULL, xnvcc = NULL, xcompiler = NULL, libs = NULL;
+  g_auto (GStrv) lib_dirs = NULL;
   char *std = NULL;
   gboolean fast_math = FALSE, rdc = FALSE;
-  /* nvcc's spelling, -Xnvcc, for GOption's --Xnvcc */
-  for (int i = 1; i < argc; i++)
-    if (strcmp (argv[i], "-Xnvcc") == 0)
-      argv[i] = (char *) "--Xnvcc";
+  /* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options,
+   * a value joined to -I, -D, -l or -L (-lcurand) as a separate argument */
+  g_autoptr (GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+  for (int i = 0; i < argc; i++)
+    if (i > 0 && strcmp (argv[i], "-Xnvcc") == 0)
+      g_ptr_array_add (args, g_strdup ("--Xnvcc"));
+    else if (i > 0 && strcmp (argv[i], "-Xcompiler") == 0)
+      g_ptr_array_add (args, g_strdup ("--Xcompiler"));
+    else if (i > 0 && argv[i][0] == '-' && strchr ("IDlL", argv[i][1]) && argv[i][1]
+             && argv[i][2])
+      {
+        g_ptr_array_add (args, g_strndup (argv[i], 2));
+        g_ptr_array_add (args, g_strdup (argv[i] + 2));
+      }
+    else
+      g_ptr_array_add (args, g_strdup (argv[i]));
+  argc = (int) args->len;
+  g_ptr_array_add (args, NULL);
+  argv = (char **) args->pdata;
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
   gboolean allow_races = FALSE, source_counts = FALSE;
@@ -304,6 +320,14 @@ ms_cmd_run (int argc, char **argv)
       "other files", NULL },
     { "Xnvcc", 0, 0, G_OPTION_ARG_STRING_ARRAY, &xnvcc,
       "Pass FLAG to every nvcc command of the build (-Xnvcc FLAG; repeat for more)", "FLAG" },
+    { "Xcompiler", 0, 0, G_OPTION_ARG_STRING_ARRAY, &xcompiler,
+      "Pass FLAG to the host compiler, compiling and linking (as nvcc -Xcompiler), e.g. "
+      "-fopenmp", "FLAG" },
+    { "library", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &libs,
+      "Link the host code with library LIB (as nvcc -l), e.g. -l curand for cuRAND's host "
+      "API (kernels inside libraries do not run)", "LIB" },
+    { "library-path", 'L', 0, G_OPTION_ARG_FILENAME_ARRAY, &lib_dirs,
+      "Also search DIR for libraries (as nvcc -L)", "DIR" },
     { "launches", 0, 0, G_OPTION_ARG_INT, &launches,
       "Trace the first N launches of each kernel; run the rest without the models, as fast "
       "as the emulator goes (default: trace all)", "N" },
@@ -382,7 +406,14 @@ ms_cmd_run (int argc, char **argv)
     g_ptr_array_add (flags, g_strdup ("-rdc=true"));
   for (char **x = xnvcc; x && *x; x++)
     g_ptr_array_add (flags, g_strdup (*x));
-  gboolean nvcc_only = defines || std || fast_math || rdc || xnvcc;
+  for (char **x = xcompiler; x && *x; x++)
+    g_ptr_array_add (flags, g_strconcat ("-Xcompiler=", *x, NULL));
+  for (char **x = lib_dirs; x && *x; x++)
+    g_ptr_array_add (flags, g_strconcat ("-L", *x, NULL));
+  for (char **x = libs; x && *x; x++)
+    g_ptr_array_add (flags, g_strconcat ("-l", *x, NULL));
+  gboolean nvcc_only = defines || std || fast_math || rdc || xnvcc || xcompiler || libs
+                       || lib_dirs;
   g_ptr_array_add (flags, NULL);
   /* nvcc's build by default; memsim's g++ build with --source-counts */
   gboolean use_nvcc = !source_counts;

@@ -26,7 +26,7 @@
 #ifndef MEMSIM_KERNEL_H
 #define MEMSIM_KERNEL_H
 
-#define MS_MAX_BUFFERS 8
+#define MS_MAX_BUFFERS 64
 #define MS_MAX_ARGS 8
 
 typedef struct {

@@ -1,7 +1,9 @@
-/* ptx-program.c - a program's PTX modules made runnable: read (ptx-read.c),
- * translated to one C file (ptx-translate.c), compiled by the host
- * compiler into a shared object cached by the hash of its C text and the
- * headers it includes, loaded, and a kernel descriptor made per entry.
+/* ptx-program.c - a program's PTX modules made runnable: read (ptx-read.c)
+ * and a kernel descriptor made per entry at once; each entry translated to
+ * C (ptx-translate.c), compiled by the host compiler into a shared object
+ * cached by the hash of its C text and the headers it includes, and loaded
+ * when it is first asked for (ms_ptx_program_kernel): a program runs the
+ * few kernels of a library's hundreds it launches, and compiles no more.
  */
 #include "config.h"
 
@@ -9,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "ptx-program.h"
@@ -18,14 +21,26 @@
 #include "user-build.h"
 #include "user-sass.h"
 
+typedef struct {
+  guint module, func;        /* the entry's */
+  MsKernel *kernel;          /* warp_entry NULL until built */
+  gboolean failed;           /* its build failed (said once) */
+} Entry;
+
+typedef struct {
+  guint module, var;         /* the variable's */
+  void *device;              /* where it lives (ms_ptx_program_bind_global), or NULL */
+  GPtrArray *slots;          /* uint8_t ** in the kernels' builds */
+} Global;
+
 struct MsPtxProgram {
   GPtrArray *modules;        /* MsPtxModule * */
   GArray *kernels;           /* MsPtxKernel */
+  GArray *entries;           /* Entry, one a kernel */
   GPtrArray *owned;          /* what the kernels point to */
   GPtrArray *sass;           /* MsSass * of the kernels (ptxas's SASS) */
   GArray *globals;           /* MsPtxGlobal */
-  GPtrArray *global_slots;   /* uint8_t ** in the build, per global */
-  void *dl;
+  GArray *global_places;     /* Global, one a global */
 };
 
 /* The headers the generated C includes, from memsim's source tree. */
@@ -96,11 +111,14 @@ ms_ptx_program_free (MsPtxProgram *p)
     return;
   g_ptr_array_unref (p->modules);
   g_array_unref (p->kernels);
+  g_array_unref (p->entries);
   g_ptr_array_unref (p->owned);
   g_ptr_array_unref (p->sass);
   g_array_unref (p->globals);
-  g_ptr_array_unref (p->global_slots);
-  /* the build stays loaded: launches may still refer to its sites */
+  for (guint i = 0; i < p->global_places->len; i++)
+    g_ptr_array_unref (g_array_index (p->global_places, Global, i).slots);
+  g_array_unref (p->global_places);
+  /* the builds stay loaded: launches may still refer to their sites */
   g_free (p);
 }
 
@@ -311,44 +329,11 @@ kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
   return g_strdup (m->path);
 }
 
-MsPtxProgram *
-ms_ptx_program_load (const char *const *ptx_files, GError **error)
+/* The shared object of C text c (compiled into the cache unless it is
+ * there), loaded; NULL with the error. */
+static void *
+build_load (const GString *c, GError **error)
 {
-  g_autoptr (GString) c = g_string_new (NULL);
-  g_string_append (c, "/* memsim: device code translated from PTX (sim/ptx/ptx-translate.c) */\n"
-                      "#define MS_KERNEL_SOURCE 1\n#include \"ptx-warp.h\"\n"
-                      "#if defined(__GNUC__) && !defined(__clang__)\n"
-                      "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
-                      "#endif\n\n");
-  MsPtxProgram *p = g_new0 (MsPtxProgram, 1);
-  p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
-  p->kernels = g_array_new (FALSE, TRUE, sizeof (MsPtxKernel));
-  p->owned = g_ptr_array_new_with_free_func (g_free);
-  p->sass = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_sass_free);
-  p->globals = g_array_new (FALSE, TRUE, sizeof (MsPtxGlobal));
-  p->global_slots = g_ptr_array_new ();
-  for (guint k = 0; ptx_files[k]; k++)
-    {
-      g_autofree char *text = NULL;
-      gsize len = 0;
-      g_autoptr (GError) read_error = NULL;
-      if (!g_file_get_contents (ptx_files[k], &text, &len, &read_error))
-        {
-          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_SYNTAX, "%s", read_error->message);
-          ms_ptx_program_free (p);
-          return NULL;
-        }
-      MsPtxModule *m = ms_ptx_read (ptx_files[k], text, len, error);
-      if (m == NULL || !ms_ptx_translate (m, k, c, error))
-        {
-          ms_ptx_module_free (m);
-          ms_ptx_program_free (p);
-          return NULL;
-        }
-      g_ptr_array_add (p->modules, m);
-    }
-
-  /* the build, by the hash of its text and of the headers it includes */
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
   const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/warp.h", "sim/emulator/lane.h",
@@ -368,7 +353,6 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
     {
       g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER, "cannot create %s: %s", cache,
                    g_strerror (errno));
-      ms_ptx_program_free (p);
       return NULL;
     }
   g_autofree char *name = g_strndup (g_checksum_get_string (sum), 24);
@@ -378,28 +362,104 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
     {
       g_autofree char *c_name = g_strconcat ("ptx-", name, ".c", NULL);
       g_autofree char *c_path = g_build_filename (cache, c_name, NULL);
-      g_autofree char *tmp = g_strconcat (so_path, ".tmp", NULL);
+      g_autofree char *tmp = g_strdup_printf ("%s.%d.tmp", so_path, (int) getpid ());
       if (!g_file_set_contents (c_path, c->str, (gssize) c->len, error)
           || !compile (c_path, tmp, error))
-        {
-          ms_ptx_program_free (p);
-          return NULL;
-        }
+        return NULL;
       if (g_rename (tmp, so_path) != 0)
         {
           g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER, "cannot write %s: %s",
                        so_path, g_strerror (errno));
+          return NULL;
+        }
+      g_unlink (c_path);   /* kept only when the compiler fails on it */
+    }
+  void *dl = dlopen (so_path, RTLD_NOW | RTLD_LOCAL);
+  if (dl == NULL)
+    g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "cannot load %s: %s", so_path,
+                 dlerror ());
+  return dl;
+}
+
+/* Builds kernel k's entry: its C, compiled and loaded; its variables'
+ * slots bound; ptxas's aggregation of its reductions set. */
+static gboolean
+entry_build (MsPtxProgram *p, guint k, GError **error)
+{
+  Entry *e = &g_array_index (p->entries, Entry, k);
+  const MsPtxModule *m = g_ptr_array_index (p->modules, e->module);
+  g_autoptr (GString) c = g_string_new (NULL);
+  g_string_append (c, "/* memsim: device code translated from PTX (sim/ptx/ptx-translate.c) */\n"
+                      "#define MS_KERNEL_SOURCE 1\n#include \"ptx-warp.h\"\n"
+                      "#if defined(__GNUC__) && !defined(__clang__)\n"
+                      "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
+                      "#endif\n\n");
+  if (!ms_ptx_translate_entry (m, e->module, e->func, c, error))
+    return FALSE;
+  void *dl = build_load (c, error);
+  if (dl == NULL)
+    return FALSE;
+  g_autofree char *sym = g_strdup_printf ("ms_ptx_k_%u_%u", e->module, e->func);
+  gpointer fn = dlsym (dl, sym);
+  if (fn == NULL)
+    {
+      g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "the build of %s has no %s",
+                   e->kernel->name, sym);
+      return FALSE;
+    }
+  for (guint i = 0; i < p->global_places->len; i++)
+    {
+      Global *g = &g_array_index (p->global_places, Global, i);
+      if (g->module != e->module)
+        continue;
+      g_autofree char *slot_name = g_strdup_printf ("ms_ptx_g_%u_%u", g->module, g->var);
+      uint8_t **slot = dlsym (dl, slot_name);
+      if (slot == NULL)
+        continue;
+      g_ptr_array_add (g->slots, slot);
+      if (g->device != NULL)
+        *slot = g->device;
+    }
+  if (e->kernel->sass != NULL)
+    {
+      g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", e->module, e->func);
+      const MsPtxAgg *aggs = dlsym (dl, aggs_name);
+      for (guint a = 0; aggs != NULL && aggs[a].site != NULL; a++)
+        *aggs[a].flag = sass_aggregated (e->kernel->sass, aggs[a].site);
+    }
+  e->kernel->warp_entry = (MsEntryFn) fn;
+  return TRUE;
+}
+
+MsPtxProgram *
+ms_ptx_program_load (const char *const *ptx_files, GError **error)
+{
+  MsPtxProgram *p = g_new0 (MsPtxProgram, 1);
+  p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
+  p->kernels = g_array_new (FALSE, TRUE, sizeof (MsPtxKernel));
+  p->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
+  p->owned = g_ptr_array_new_with_free_func (g_free);
+  p->sass = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_sass_free);
+  p->globals = g_array_new (FALSE, TRUE, sizeof (MsPtxGlobal));
+  p->global_places = g_array_new (FALSE, TRUE, sizeof (Global));
+  for (guint k = 0; ptx_files[k]; k++)
+    {
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      g_autoptr (GError) read_error = NULL;
+      if (!g_file_get_contents (ptx_files[k], &text, &len, &read_error))
+        {
+          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_SYNTAX, "%s", read_error->message);
           ms_ptx_program_free (p);
           return NULL;
         }
-    }
-  p->dl = dlopen (so_path, RTLD_NOW | RTLD_LOCAL);
-  if (p->dl == NULL)
-    {
-      g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "cannot load %s: %s", so_path,
-                   dlerror ());
-      ms_ptx_program_free (p);
-      return NULL;
+      MsPtxModule *m = ms_ptx_read (ptx_files[k], text, len, error);
+      if (m == NULL)
+        {
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      g_ptr_array_add (p->modules, m);
     }
 
   /* ptxas's SASS of the PTX, where nvdisasm is there: the instructions
@@ -417,36 +477,18 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           const MsPtxVar *v = &g_array_index (m->vars, MsPtxVar, vi);
           if (v->space != MS_PTX_SPACE_GLOBAL && v->space != MS_PTX_SPACE_CONST)
             continue;
-          g_autofree char *sym = g_strdup_printf ("ms_ptx_g_%u_%u", mi, vi);
-          gpointer slot = dlsym (p->dl, sym);
-          if (slot == NULL)
-            continue;
-          MsPtxGlobal g = { v->name, v->size, MAX (v->align, 1), v->space == MS_PTX_SPACE_CONST,
-                            v->init };
-          if (v->external)
-            {
-              /* another module defines it; its slot is bound by name too */
-              g_ptr_array_add (p->global_slots, slot);
-              g.size = 0;
-              g_array_append_val (p->globals, g);
-              continue;
-            }
-          g_ptr_array_add (p->global_slots, slot);
+          /* (one defined in another module: its slot is bound by name too) */
+          MsPtxGlobal g = { v->name, v->external ? 0 : v->size, MAX (v->align, 1),
+                            v->space == MS_PTX_SPACE_CONST, v->init };
           g_array_append_val (p->globals, g);
+          Global place = { mi, vi, NULL, g_ptr_array_new () };
+          g_array_append_val (p->global_places, place);
         }
       for (guint fi = 0; fi < m->funcs->len; fi++)
         {
           const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
           if (!f->entry || !f->defined)
             continue;
-          g_autofree char *sym = g_strdup_printf ("ms_ptx_k_%u_%u", mi, fi);
-          gpointer fn = dlsym (p->dl, sym);
-          if (fn == NULL)
-            {
-              g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "%s has no %s", so_path, sym);
-              ms_ptx_program_free (p);
-              return NULL;
-            }
           MsKernel *k = g_new0 (MsKernel, 1);
           g_ptr_array_add (p->owned, k);
           char *shown = display_name (f->name);
@@ -460,7 +502,6 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           k->source = file;
           k->block[0] = k->block[1] = k->block[2] = 1;
           k->external = TRUE;
-          k->warp_entry = (MsEntryFn) fn;
           char *sass_function = NULL;
           MsSass *sass = sass_text ? ms_user_sass_kernel (sass_text, f->name, &sass_function) : NULL;
           if (sass != NULL)
@@ -469,10 +510,6 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
               g_ptr_array_add (p->owned, sass_function);
               k->sass = sass;
               k->sass_function = sass_function;
-              g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", mi, fi);
-              const MsPtxAgg *aggs = dlsym (p->dl, aggs_name);
-              for (guint a = 0; aggs != NULL && aggs[a].site != NULL; a++)
-                *aggs[a].flag = sass_aggregated (sass, aggs[a].site);
             }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
           g_ptr_array_add (p->owned, params);
@@ -494,6 +531,8 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           MsPtxKernel pk = { f->name, k, f->params->len, params, end,
                              ms_ptx_static_shared (m, f) };
           g_array_append_val (p->kernels, pk);
+          Entry e = { mi, fi, k, FALSE };
+          g_array_append_val (p->entries, e);
         }
     }
   return p;
@@ -505,8 +544,19 @@ ms_ptx_program_kernel (MsPtxProgram *p, const char *name)
   for (guint k = 0; k < p->kernels->len; k++)
     {
       const MsPtxKernel *pk = &g_array_index (p->kernels, MsPtxKernel, k);
-      if (strcmp (pk->name, name) == 0)
-        return pk;
+      if (strcmp (pk->name, name) != 0)
+        continue;
+      Entry *e = &g_array_index (p->entries, Entry, k);
+      if (e->kernel->warp_entry == NULL && !e->failed)
+        {
+          g_autoptr (GError) error = NULL;
+          if (!entry_build (p, k, &error))
+            {
+              g_printerr ("memsim: %s\n", error->message);
+              e->failed = TRUE;
+            }
+        }
+      return e->kernel->warp_entry ? pk : NULL;
     }
   return NULL;
 }
@@ -525,7 +575,10 @@ ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device)
   for (guint k = 0; k < p->globals->len; k++)
     if (strcmp (g_array_index (p->globals, MsPtxGlobal, k).name, name) == 0)
       {
-        *(uint8_t **) g_ptr_array_index (p->global_slots, k) = device;
+        Global *g = &g_array_index (p->global_places, Global, k);
+        g->device = device;
+        for (guint s = 0; s < g->slots->len; s++)
+          *(uint8_t **) g_ptr_array_index (g->slots, s) = device;
         found = TRUE;
       }
   return found;

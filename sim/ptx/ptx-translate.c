@@ -3026,10 +3026,11 @@ translate_entry (Tr *t, GString *out)
   g_ptr_array_unref (ins);
 }
 
-gboolean
-ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
+/* The module's variables: a slot each, set to where the variable lives
+ * (ms_ptx_program_bind_global). */
+static void
+translate_vars (const MsPtxModule *m, guint mod, GString *out)
 {
-  (void) error;
   g_string_append_printf (out, "/* from %s */\n", m->path);
   for (guint k = 0; k < m->vars->len; k++)
     {
@@ -3037,48 +3038,72 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
       if (v->space == MS_PTX_SPACE_GLOBAL || v->space == MS_PTX_SPACE_CONST)
         g_string_append_printf (out, "uint8_t *ms_ptx_g_%u_%u; /* %s */\n", mod, k, v->name);
     }
+}
+
+static void
+translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out)
+{
+  const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
+  Tr t = { 0 };
+  GPtrArray *pool = NULL;
+  MsPtxFunc *flat = flatten (m, f, &pool);
+  t.m = m;
+  t.f = flat;
+  t.mod = mod;
+  t.fn = fi;
+  t.labels = g_hash_table_new (g_str_hash, g_str_equal);
+  t.starts = g_hash_table_new (NULL, NULL);
+  t.body = g_string_new (NULL);
+  t.sites = g_string_new (NULL);
+  t.reds = g_string_new (NULL);
+  t.aggs = g_string_new (NULL);
+  t.agg_flags = g_string_new (NULL);
+  t.agg_sites = g_hash_table_new (NULL, NULL);
+  t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
+  t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
+  t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
+  t.bparam_off = g_hash_table_new (g_str_hash, g_str_equal);
+  t.last_fail = g_string_new (NULL);
+  t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  translate_entry (&t, out);
+  g_hash_table_unref (t.labels);
+  g_hash_table_unref (t.starts);
+  g_string_free (t.body, TRUE);
+  g_string_free (t.sites, TRUE);
+  g_string_free (t.reds, TRUE);
+  g_string_free (t.aggs, TRUE);
+  g_string_free (t.agg_flags, TRUE);
+  g_hash_table_unref (t.agg_sites);
+  g_hash_table_unref (t.shared_off);
+  g_hash_table_unref (t.local_off);
+  g_hash_table_unref (t.param_off);
+  g_hash_table_unref (t.bparam_off);
+  g_string_free (t.last_fail, TRUE);
+  g_hash_table_unref (t.access_sites);
+  flat_free (flat, pool);
+}
+
+gboolean
+ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
+{
+  (void) error;
+  translate_vars (m, mod, out);
   for (guint fi = 0; fi < m->funcs->len; fi++)
     {
       const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
-      if (!f->entry || !f->defined)
-        continue;
-      Tr t = { 0 };
-      GPtrArray *pool = NULL;
-      MsPtxFunc *flat = flatten (m, f, &pool);
-      t.m = m;
-      t.f = flat;
-      t.mod = mod;
-      t.fn = fi;
-      t.labels = g_hash_table_new (g_str_hash, g_str_equal);
-      t.starts = g_hash_table_new (NULL, NULL);
-      t.body = g_string_new (NULL);
-      t.sites = g_string_new (NULL);
-      t.reds = g_string_new (NULL);
-      t.aggs = g_string_new (NULL);
-      t.agg_flags = g_string_new (NULL);
-      t.agg_sites = g_hash_table_new (NULL, NULL);
-      t.shared_off = g_hash_table_new (g_str_hash, g_str_equal);
-      t.local_off = g_hash_table_new (g_str_hash, g_str_equal);
-      t.param_off = g_hash_table_new (g_str_hash, g_str_equal);
-      t.bparam_off = g_hash_table_new (g_str_hash, g_str_equal);
-      t.last_fail = g_string_new (NULL);
-      t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      translate_entry (&t, out);
-      g_hash_table_unref (t.labels);
-      g_hash_table_unref (t.starts);
-      g_string_free (t.body, TRUE);
-      g_string_free (t.sites, TRUE);
-      g_string_free (t.reds, TRUE);
-      g_string_free (t.aggs, TRUE);
-      g_string_free (t.agg_flags, TRUE);
-      g_hash_table_unref (t.agg_sites);
-      g_hash_table_unref (t.shared_off);
-      g_hash_table_unref (t.local_off);
-      g_hash_table_unref (t.param_off);
-      g_hash_table_unref (t.bparam_off);
-      g_string_free (t.last_fail, TRUE);
-      g_hash_table_unref (t.access_sites);
-      flat_free (flat, pool);
+      if (f->entry && f->defined)
+        translate_function (m, mod, fi, out);
     }
+  return TRUE;
+}
+
+gboolean
+ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out, GError **error)
+{
+  (void) error;
+  const MsPtxFunc *f = fn < m->funcs->len ? g_ptr_array_index (m->funcs, fn) : NULL;
+  g_return_val_if_fail (f != NULL && f->entry && f->defined, FALSE);
+  translate_vars (m, mod, out);
+  translate_function (m, mod, fn, out);
   return TRUE;
 }

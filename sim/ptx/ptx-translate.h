@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * in m->funcs; ms_ptx_reds_MOD_FUNC: its reduction sites) and of its
  * variables' pointers (uint8_t *ms_ptx_g_MOD_VAR, set by the loader). */
 gboolean ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error);
+/* The same for entry fn of m alone (and the variables' pointers): what
+ * one kernel needs, compiled when it is first launched. */
+gboolean ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out,
+                                 GError **error);
 
 /* Parameter k's offset in f's parameter block (its size and alignment). */
 guint ms_ptx_param_layout (const MsPtxFunc *f, guint k, guint *size, guint *align);

@@ -198,6 +198,7 @@ cudaError_t
 cudaMallocArray (cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                  size_t height, unsigned int flags)
 {
+  MS_CUDA_LOCKED;
   if (flags & (cudaArrayLayered | cudaArrayCubemap))
     return fail (cudaErrorInvalidValue);
   struct cudaExtent e = { width, height, 0 };
@@ -208,6 +209,7 @@ cudaError_t
 cudaMalloc3DArray (cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                    struct cudaExtent extent, unsigned int flags)
 {
+  MS_CUDA_LOCKED;
   return new_array ("cudaMalloc3DArray", array, desc, extent, flags);
 }
 
@@ -233,6 +235,7 @@ forget_objects_of (cudaArray_t array)
 cudaError_t
 cudaFreeArray (cudaArray_t array)
 {
+  MS_CUDA_LOCKED;
   if (array == NULL)
     return cudaSuccess;
   if (array_of (array) == NULL)
@@ -246,6 +249,7 @@ cudaError_t
 cudaArrayGetInfo (struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                   unsigned int *flags, cudaArray_t array)
 {
+  MS_CUDA_LOCKED;
   cudaArray_t a = array_of (array);
   if (a == NULL)
     return fail (cudaErrorInvalidResourceHandle);
@@ -261,6 +265,7 @@ cudaArrayGetInfo (struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
 cudaError_t
 cudaGetChannelDesc (struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 {
+  MS_CUDA_LOCKED;
   cudaArray_t a = array_of (array);
   if (a == NULL || desc == NULL)
     return fail (a == NULL ? cudaErrorInvalidResourceHandle : cudaErrorInvalidValue);
@@ -271,6 +276,7 @@ cudaGetChannelDesc (struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 cudaError_t
 cudaMalloc3D (struct cudaPitchedPtr *p, struct cudaExtent extent)
 {
+  MS_CUDA_LOCKED;
   if (p == NULL)
     return fail (cudaErrorInvalidValue);
   size_t pitch = 0;
@@ -353,6 +359,7 @@ cudaError_t
 cudaMemcpy2DToArray (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                      size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   cudaArray_t a = array_of (dst);
   if (a == NULL)
     return fail (cudaErrorInvalidResourceHandle);
@@ -367,6 +374,7 @@ cudaError_t
 cudaMemcpy2DFromArray (void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
                        size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   cudaArray_t a = array_of (src);
   if (a == NULL)
     return fail (cudaErrorInvalidResourceHandle);
@@ -397,6 +405,7 @@ cudaError_t
 cudaMemcpyToArray (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                    size_t count, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   Side d, s = linear_side (src, 0, 0);
   cudaError_t e = array_span (dst, wOffset, hOffset, count, &d);
   return e != cudaSuccess ? e : copy_block (&d, &s, count, 1, 1, kind);
@@ -406,6 +415,7 @@ cudaError_t
 cudaMemcpyFromArray (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                      size_t count, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   Side s, d = linear_side (dst, 0, 0);
   cudaError_t e = array_span (src, wOffset, hOffset, count, &s);
   return e != cudaSuccess ? e : copy_block (&d, &s, count, 1, 1, kind);
@@ -415,6 +425,7 @@ cudaError_t
 cudaMemcpyToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                         size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpyToArray (dst, wOffset, hOffset, src, count, kind);
 }
 
@@ -422,6 +433,7 @@ cudaError_t
 cudaMemcpyFromArrayAsync (void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                           size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpyFromArray (dst, src, wOffset, hOffset, count, kind);
 }
 
@@ -430,6 +442,7 @@ cudaMemcpy2DToArrayAsync (cudaArray_t dst, size_t wOffset, size_t hOffset, const
                           size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind,
                           cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpy2DToArray (dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
@@ -438,6 +451,7 @@ cudaMemcpy2DFromArrayAsync (void *dst, size_t dpitch, cudaArray_const_t src, siz
                             size_t hOffset, size_t width, size_t height,
                             enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpy2DFromArray (dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
@@ -446,6 +460,7 @@ cudaMemcpy2DFromArrayAsync (void *dst, size_t dpitch, cudaArray_const_t src, siz
 cudaError_t
 cudaMemcpy3D (const struct cudaMemcpy3DParms *p)
 {
+  MS_CUDA_LOCKED;
   if (p == NULL)
     return fail (cudaErrorInvalidValue);
   cudaArray_t sa = p->srcArray ? array_of (p->srcArray) : NULL;
@@ -493,6 +508,7 @@ cudaMemcpy3D (const struct cudaMemcpy3DParms *p)
 cudaError_t
 cudaMemcpy3DAsync (const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpy3D (p);
 }
 
@@ -611,6 +627,7 @@ cudaCreateTextureObject (cudaTextureObject_t *object, const struct cudaResourceD
                          const struct cudaTextureDesc *tex,
                          const struct cudaResourceViewDesc *view)
 {
+  MS_CUDA_LOCKED;
   const char *call = "cudaCreateTextureObject";
   if (object == NULL || res == NULL || tex == NULL)
     return fail (cudaErrorInvalidValue);
@@ -652,12 +669,14 @@ cudaCreateTextureObject (cudaTextureObject_t *object, const struct cudaResourceD
 cudaError_t
 cudaDestroyTextureObject (cudaTextureObject_t object)
 {
+  MS_CUDA_LOCKED;
   return remove_object (object);
 }
 
 cudaError_t
 cudaGetTextureObjectResourceDesc (struct cudaResourceDesc *res, cudaTextureObject_t object)
 {
+  MS_CUDA_LOCKED;
   const Object *o = object_of (object);
   if (o == NULL || res == NULL)
     return fail (cudaErrorInvalidValue);
@@ -668,6 +687,7 @@ cudaGetTextureObjectResourceDesc (struct cudaResourceDesc *res, cudaTextureObjec
 cudaError_t
 cudaGetTextureObjectTextureDesc (struct cudaTextureDesc *tex, cudaTextureObject_t object)
 {
+  MS_CUDA_LOCKED;
   const Object *o = object_of (object);
   if (o == NULL || tex == NULL)
     return fail (cudaErrorInvalidValue);
@@ -678,6 +698,7 @@ cudaGetTextureObjectTextureDesc (struct cudaTextureDesc *tex, cudaTextureObject_
 cudaError_t
 cudaCreateSurfaceObject (cudaSurfaceObject_t *object, const struct cudaResourceDesc *res)
 {
+  MS_CUDA_LOCKED;
   if (object == NULL || res == NULL)
     return fail (cudaErrorInvalidValue);
   *object = 0;
@@ -702,12 +723,14 @@ cudaCreateSurfaceObject (cudaSurfaceObject_t *object, const struct cudaResourceD
 cudaError_t
 cudaDestroySurfaceObject (cudaSurfaceObject_t object)
 {
+  MS_CUDA_LOCKED;
   return remove_object (object);
 }
 
 cudaError_t
 cudaGetSurfaceObjectResourceDesc (struct cudaResourceDesc *res, cudaSurfaceObject_t object)
 {
+  MS_CUDA_LOCKED;
   const Object *o = object_of (object);
   if (o == NULL || res == NULL)
     return fail (cudaErrorInvalidValue);

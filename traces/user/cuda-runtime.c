@@ -57,6 +57,19 @@ MS_RENAME (cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)
 MS_RENAME (cudaMemcpy2D) MS_RENAME (cudaMemcpy2DAsync) MS_RENAME (cudaMallocPitch)
 MS_RENAME (cudaMemset2D) MS_RENAME (cudaStreamWaitEvent) MS_RENAME (cudaHostGetDevicePointer)
 MS_RENAME (cudaDeviceGetLimit) MS_RENAME (cudaDeviceSetLimit)
+MS_RENAME (cudaHostRegister) MS_RENAME (cudaHostUnregister) MS_RENAME (cudaStreamAddCallback)
+MS_RENAME (cudaLaunchHostFunc) MS_RENAME (cudaStreamCreateWithPriority)
+MS_RENAME (cudaDeviceGetStreamPriorityRange) MS_RENAME (cudaStreamGetPriority)
+MS_RENAME (cudaStreamGetFlags) MS_RENAME (cudaStreamSetAttribute) MS_RENAME (cudaStreamGetAttribute)
+MS_RENAME (cudaCtxResetPersistingL2Cache) MS_RENAME (cudaMallocAsync) MS_RENAME (cudaFreeAsync)
+MS_RENAME (cudaMallocFromPoolAsync) MS_RENAME (cudaDeviceGetDefaultMemPool)
+MS_RENAME (cudaDeviceGetMemPool) MS_RENAME (cudaMemPoolSetAttribute)
+MS_RENAME (cudaMemPoolGetAttribute) MS_RENAME (cudaMemPoolTrimTo) MS_RENAME (cudaMemPrefetchAsync)
+MS_RENAME (cudaMemAdvise) MS_RENAME (cudaStreamAttachMemAsync) MS_RENAME (cudaPointerGetAttributes)
+MS_RENAME (cudaLaunchCooperativeKernel) MS_RENAME (cudaEventRecordWithFlags)
+MS_RENAME (cudaFuncGetName) MS_RENAME (cudaDeviceGetP2PAttribute) MS_RENAME (cudaDeviceCanAccessPeer)
+MS_RENAME (cudaOccupancyAvailableDynamicSMemPerBlock) MS_RENAME (cudaGetDeviceFlags)
+MS_RENAME (cudaDeviceGetCacheConfig)
 /* gone from CUDA 13's headers; the subset has it */
 cudaError_t cudaThreadSynchronize (void) __asm__ ("memsim_cudaThreadSynchronize");
 /* cuda_profiler_api.h's */
@@ -68,6 +81,9 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #endif
 
 #include "cuda-runtime.h"
+#ifdef MS_CUDA_RUNTIME_API_H
+#include "cuda-runtime-private.h"
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -93,6 +109,7 @@ typedef struct {
   gsize map_bytes;     /* the mapping, guards included */
   guint number;        /* the program's allocations before it */
   gboolean device;     /* cudaMalloc / cudaMallocManaged, not pinned host memory */
+  gboolean registered; /* the program's own memory (cudaHostRegister): not memsim's mapping */
   const char *variable;   /* a module variable's device name (the program's), else NULL */
 } Allocation;
 
@@ -102,7 +119,8 @@ struct CUevent_st {
 };
 
 struct CUstream_st {
-  int unused;
+  unsigned flags;
+  int priority;
 };
 
 /* A traced launch's predicted time, for untraced ones like it. */
@@ -133,14 +151,17 @@ static struct {
   /* the launch in flight: what every CUDA thread of it runs */
   void (*thunk) (const void *);
   const void *closure;
-  /* nvcc's host code: <<<...>>>'s configurations, pushed then popped */
-  struct {
-    unsigned grid[3], block[3];
-    size_t shared;
-  } configs[16];
-  guint n_configs;
   GHashTable *variables;         /* device name -> its memory (the module's variables) */
 } rt;
+
+/* nvcc's host code: <<<...>>>'s configurations, pushed then popped by
+ * the thread that launches */
+static __thread struct {
+  unsigned grid[3], block[3];
+  size_t shared;
+  cudaStream_t stream;
+} configs[16];
+static __thread guint n_configs;
 
 /* The device code of nvcc-built programs, and what their host code
  * registered when their build was loaded (before any ms_cuda_runtime_begin,
@@ -218,7 +239,8 @@ ms_cuda_runtime_end (void)
   for (guint i = 0; i < rt.allocations->len; i++)
     {
       Allocation *a = &g_array_index (rt.allocations, Allocation, i);
-      munmap (a->base - GUARD_BYTES, a->map_bytes);
+      if (!a->registered)
+        munmap (a->base - GUARD_BYTES, a->map_bytes);
     }
   g_array_free (rt.allocations, TRUE);
   g_hash_table_destroy (rt.kernel_launches);
@@ -226,6 +248,9 @@ ms_cuda_runtime_end (void)
   g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
   if (rt.variables)
     g_hash_table_destroy (rt.variables);
+#ifdef MS_CUDA_RUNTIME_API_H
+  ms_graph_end ();
+#endif
   memset (&rt, 0, sizeof rt);
 }
 
@@ -276,6 +301,14 @@ synchronise (void)
       g_free (text);
     }
   return rt.sticky;
+}
+
+static GRecMutex lock;
+
+GRecMutexLocker *
+ms_cuda_lock (void)
+{
+  return g_rec_mutex_locker_new (&lock);
 }
 
 /* ------------------------------------------------------------ memory */
@@ -353,6 +386,8 @@ release (void *ptr)
       Allocation *a = &g_array_index (rt.allocations, Allocation, i);
       if (a->base == ptr)
         {
+          if (a->registered)
+            return fail (cudaErrorInvalidValue);
           gsize page = (gsize) sysconf (_SC_PAGESIZE);
           rt.allocated -= (a->bytes + page - 1) / page * page;
           munmap (a->base - GUARD_BYTES, a->map_bytes);
@@ -366,42 +401,49 @@ release (void *ptr)
 cudaError_t
 cudaMalloc (void **ptr, size_t bytes)
 {
+  MS_CUDA_LOCKED;
   return allocate (ptr, bytes, TRUE);
 }
 
 cudaError_t
 cudaMallocManaged (void **ptr, size_t bytes, unsigned flags)
 {
+  MS_CUDA_LOCKED;
   return allocate (ptr, bytes, TRUE);
 }
 
 cudaError_t
 cudaMallocHost (void **ptr, size_t bytes)
 {
+  MS_CUDA_LOCKED;
   return allocate (ptr, bytes, FALSE);
 }
 
 cudaError_t
 cudaHostAlloc (void **ptr, size_t bytes, unsigned flags)
 {
+  MS_CUDA_LOCKED;
   return allocate (ptr, bytes, FALSE);
 }
 
 cudaError_t
 cudaFree (void *ptr)
 {
+  MS_CUDA_LOCKED;
   return release (ptr);
 }
 
 cudaError_t
 cudaFreeHost (void *ptr)
 {
+  MS_CUDA_LOCKED;
   return release (ptr);
 }
 
 cudaError_t
 cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   if (synchronise () != cudaSuccess)
     return rt.sticky;
   if (bytes == 0)
@@ -426,12 +468,18 @@ cudaError_t
 cudaMemcpyAsync (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                  cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
+#ifdef MS_CUDA_RUNTIME_API_H
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_memcpy (stream, dst, src, bytes, kind);
+#endif
   return cudaMemcpy (dst, src, bytes, kind);
 }
 
 cudaError_t
 cudaMemset (void *ptr, int value, size_t bytes)
 {
+  MS_CUDA_LOCKED;
   if (bytes == 0)
     return cudaSuccess;
   Allocation *a = allocation_of (ptr, bytes);
@@ -444,12 +492,18 @@ cudaMemset (void *ptr, int value, size_t bytes)
 cudaError_t
 cudaMemsetAsync (void *ptr, int value, size_t bytes, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
+#ifdef MS_CUDA_RUNTIME_API_H
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_memset (stream, ptr, value, bytes);
+#endif
   return cudaMemset (ptr, value, bytes);
 }
 
 cudaError_t
 cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes)
 {
+  MS_CUDA_LOCKED;
   if (free_bytes)
     *free_bytes = memory_limit () - rt.allocated;
   if (total_bytes)
@@ -462,18 +516,21 @@ cudaMemGetInfo (size_t *free_bytes, size_t *total_bytes)
 cudaError_t
 cudaDeviceSynchronize (void)
 {
+  MS_CUDA_LOCKED;
   return synchronise ();
 }
 
 cudaError_t
 cudaThreadSynchronize (void)
 {
+  MS_CUDA_LOCKED;
   return synchronise ();
 }
 
 cudaError_t
 cudaDeviceReset (void)
 {
+  MS_CUDA_LOCKED;
   synchronise ();
   rt.sticky = cudaSuccess;
   return cudaSuccess;
@@ -482,12 +539,14 @@ cudaDeviceReset (void)
 cudaError_t
 cudaSetDevice (int device)
 {
+  MS_CUDA_LOCKED;
   return device == 0 ? cudaSuccess : fail (cudaErrorInvalidDevice);
 }
 
 cudaError_t
 cudaGetDevice (int *device)
 {
+  MS_CUDA_LOCKED;
   if (device == NULL)
     return fail (cudaErrorInvalidValue);
   *device = 0;
@@ -497,6 +556,7 @@ cudaGetDevice (int *device)
 cudaError_t
 cudaGetDeviceCount (int *count)
 {
+  MS_CUDA_LOCKED;
   if (count == NULL)
     return fail (cudaErrorInvalidValue);
   *count = 1;
@@ -506,24 +566,28 @@ cudaGetDeviceCount (int *count)
 cudaError_t
 cudaSetDeviceFlags (unsigned flags)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaDeviceSetCacheConfig (enum cudaFuncCache config)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaFuncSetAttribute (const void *func, int attr, int value)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaDriverGetVersion (int *version)
 {
+  MS_CUDA_LOCKED;
   if (version)
     *version = CUDART_VERSION;
   return cudaSuccess;
@@ -532,18 +596,21 @@ cudaDriverGetVersion (int *version)
 cudaError_t
 cudaRuntimeGetVersion (int *version)
 {
+  MS_CUDA_LOCKED;
   return cudaDriverGetVersion (version);
 }
 
 cudaError_t
 cudaProfilerStart (void)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaProfilerStop (void)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
@@ -592,6 +659,7 @@ ms_cuda_runtime_device (MsCudaDevice *d)
 cudaError_t
 cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
 {
+  MS_CUDA_LOCKED;
   MsCudaDevice p;
   if (value == NULL)
     return fail (cudaErrorInvalidValue);
@@ -635,7 +703,37 @@ cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int) p.shared_per_sm; break;
     case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regs_per_sm; break;
     case cudaDevAttrManagedMemory: *value = 1; break;
-    case cudaDevAttrCooperativeLaunch: *value = 0; break;
+    case cudaDevAttrCooperativeLaunch: *value = 1; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
+    case cudaDevAttrMemoryPoolSupportedHandleTypes: *value = 0; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
+    case cudaDevAttrPageableMemoryAccess: *value = 0; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = 0; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *value = 1; break;
+    case cudaDevAttrHostNativeAtomicSupported: *value = 1; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = 1; break;
+    case cudaDevAttrStreamPrioritiesSupported: *value = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = 2; break;
+    case cudaDevAttrMultiGpuBoardGroupID: *value = 0; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = 0; break;
+    case cudaDevAttrTccDriver: *value = 0; break;
+    case cudaDevAttrPciDomainId: *value = 0; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.l2_bytes / 4 * 3; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *value = 134213632; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = 1024; break;
+    case cudaDevAttrSparseCudaArraySupported: *value = 0; break;
+    case cudaDevAttrHostRegisterSupported: *value = 1; break;
+    case cudaDevAttrHostRegisterReadOnlySupported: *value = 1; break;
+    case cudaDevAttrTimelineSemaphoreInteropSupported: *value = 0; break;
+    case cudaDevAttrGPUDirectRDMASupported: *value = 0; break;
+    case cudaDevAttrClusterLaunch: *value = 0; break;
+    case cudaDevAttrDeferredMappingCudaArraySupported: *value = 0; break;
+    case cudaDevAttrIpcEventSupport: *value = 0; break;
+    case cudaDevAttrMemSyncDomainCount: *value = 4; break;
+    case cudaDevAttrNumaConfig: *value = 0; break;
+    case cudaDevAttrHostNumaId: *value = -1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int) p.shared_per_block_optin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.max_blocks_per_sm; break;
     default: return fail (cudaErrorInvalidValue);
@@ -648,6 +746,7 @@ cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
 cudaError_t
 cudaGetLastError (void)
 {
+  MS_CUDA_LOCKED;
   if (rt.sticky != cudaSuccess)
     return rt.sticky;
   cudaError_t e = rt.last_error;
@@ -658,6 +757,7 @@ cudaGetLastError (void)
 cudaError_t
 cudaPeekAtLastError (void)
 {
+  MS_CUDA_LOCKED;
   if (rt.sticky != cudaSuccess)
     return rt.sticky;
   return rt.last_error;
@@ -733,6 +833,7 @@ handle_destroy (gpointer h)
 cudaError_t
 cudaEventCreate (cudaEvent_t *event)
 {
+  MS_CUDA_LOCKED;
   if (event == NULL)
     return fail (cudaErrorInvalidValue);
   *event = handle_new (sizeof (struct CUevent_st));
@@ -742,14 +843,23 @@ cudaEventCreate (cudaEvent_t *event)
 cudaError_t
 cudaEventCreateWithFlags (cudaEvent_t *event, unsigned flags)
 {
+  MS_CUDA_LOCKED;
   return cudaEventCreate (event);
 }
 
 cudaError_t
 cudaEventRecord (cudaEvent_t event, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   if (event == NULL)
     return fail (cudaErrorInvalidResourceHandle);
+#ifdef MS_CUDA_RUNTIME_API_H
+  if (ms_graph_capturing (stream))
+    {
+      ms_graph_capture_record (event, stream);
+      return cudaSuccess;
+    }
+#endif
   event->ms = rt.clock_ms;
   event->recorded = TRUE;
   return cudaSuccess;
@@ -758,6 +868,7 @@ cudaEventRecord (cudaEvent_t event, cudaStream_t stream)
 cudaError_t
 cudaEventSynchronize (cudaEvent_t event)
 {
+  MS_CUDA_LOCKED;
   if (synchronise () != cudaSuccess)
     return rt.sticky;
   return event ? cudaSuccess : fail (cudaErrorInvalidResourceHandle);
@@ -766,12 +877,14 @@ cudaEventSynchronize (cudaEvent_t event)
 cudaError_t
 cudaEventQuery (cudaEvent_t event)
 {
+  MS_CUDA_LOCKED;
   return event ? cudaSuccess : fail (cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t
 cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+  MS_CUDA_LOCKED;
   if (ms == NULL)
     return fail (cudaErrorInvalidValue);
   if (start == NULL || end == NULL || !start->recorded || !end->recorded)
@@ -783,12 +896,14 @@ cudaEventElapsedTime (float *ms, cudaEvent_t start, cudaEvent_t end)
 cudaError_t
 cudaEventDestroy (cudaEvent_t event)
 {
+  MS_CUDA_LOCKED;
   return handle_destroy (event);
 }
 
 cudaError_t
 cudaStreamCreate (cudaStream_t *stream)
 {
+  MS_CUDA_LOCKED;
   if (stream == NULL)
     return fail (cudaErrorInvalidValue);
   *stream = handle_new (sizeof (struct CUstream_st));
@@ -798,24 +913,28 @@ cudaStreamCreate (cudaStream_t *stream)
 cudaError_t
 cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags)
 {
+  MS_CUDA_LOCKED;
   return cudaStreamCreate (stream);
 }
 
 cudaError_t
 cudaStreamSynchronize (cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return synchronise ();
 }
 
 cudaError_t
 cudaStreamQuery (cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
 cudaError_t
 cudaStreamDestroy (cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return handle_destroy (stream);
 }
 
@@ -1006,6 +1125,7 @@ ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3
                     void (*thunk) (const void *), const void *closure,
                     const void *const *pointers, const long long *ints, const double *floats)
 {
+  MS_CUDA_LOCKED;
   if (!rt.active)
     return;
   const char *names[MS_MAX_ARGS + 1] = { 0 };
@@ -1119,27 +1239,28 @@ __cudaRegisterVar (void **handle, char *host_var, char *device_address, const ch
 unsigned
 __cudaPushCallConfiguration (dim3 grid, dim3 block, size_t shared, struct CUstream_st *stream)
 {
-  if (rt.n_configs == G_N_ELEMENTS (rt.configs))
+  if (n_configs == G_N_ELEMENTS (configs))
     return 1;
-  guint i = rt.n_configs++;
-  rt.configs[i].grid[0] = grid.x, rt.configs[i].grid[1] = grid.y, rt.configs[i].grid[2] = grid.z;
-  rt.configs[i].block[0] = block.x, rt.configs[i].block[1] = block.y;
-  rt.configs[i].block[2] = block.z;
-  rt.configs[i].shared = shared;
+  guint i = n_configs++;
+  configs[i].grid[0] = grid.x, configs[i].grid[1] = grid.y, configs[i].grid[2] = grid.z;
+  configs[i].block[0] = block.x, configs[i].block[1] = block.y, configs[i].block[2] = block.z;
+  configs[i].shared = shared;
+  configs[i].stream = stream;
   return 0;
 }
 
 cudaError_t
 __cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared, void *stream)
 {
-  if (rt.n_configs == 0)
+  MS_CUDA_LOCKED;
+  if (n_configs == 0)
     return fail (cudaErrorInvalidConfiguration);
-  guint i = --rt.n_configs;
-  *grid = (dim3) { rt.configs[i].grid[0], rt.configs[i].grid[1], rt.configs[i].grid[2] };
-  *block = (dim3) { rt.configs[i].block[0], rt.configs[i].block[1], rt.configs[i].block[2] };
-  *shared = rt.configs[i].shared;
+  guint i = --n_configs;
+  *grid = (dim3) { configs[i].grid[0], configs[i].grid[1], configs[i].grid[2] };
+  *block = (dim3) { configs[i].block[0], configs[i].block[1], configs[i].block[2] };
+  *shared = configs[i].shared;
   if (stream != NULL)
-    *(cudaStream_t *) stream = NULL;
+    *(cudaStream_t *) stream = configs[i].stream;
   return cudaSuccess;
 }
 
@@ -1147,6 +1268,7 @@ __cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared, void *strea
 cudaError_t
 __cudaGetKernel (cudaKernel_t *kernel, const void *host_fun)
 {
+  MS_CUDA_LOCKED;
   if (kernel == NULL)
     return fail (cudaErrorInvalidValue);
   *kernel = (cudaKernel_t) host_fun;
@@ -1205,6 +1327,7 @@ variable_of (const void *symbol)
 cudaError_t
 cudaGetSymbolAddress (void **ptr, const void *symbol)
 {
+  MS_CUDA_LOCKED;
   Allocation *a = variable_of (symbol);
   if (ptr == NULL || a == NULL)
     return fail (cudaErrorInvalidSymbol);
@@ -1215,6 +1338,7 @@ cudaGetSymbolAddress (void **ptr, const void *symbol)
 cudaError_t
 cudaGetSymbolSize (size_t *size, const void *symbol)
 {
+  MS_CUDA_LOCKED;
   Allocation *a = variable_of (symbol);
   if (size == NULL || a == NULL)
     return fail (cudaErrorInvalidSymbol);
@@ -1226,6 +1350,7 @@ cudaError_t
 cudaMemcpyToSymbol (const void *symbol, const void *src, size_t count, size_t offset,
                     enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   Allocation *a = variable_of (symbol);
   if (a == NULL)
     return fail (cudaErrorInvalidSymbol);
@@ -1242,6 +1367,7 @@ cudaError_t
 cudaMemcpyFromSymbol (void *dst, const void *symbol, size_t count, size_t offset,
                       enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   Allocation *a = variable_of (symbol);
   if (a == NULL)
     return fail (cudaErrorInvalidSymbol);
@@ -1258,6 +1384,7 @@ cudaError_t
 cudaMemcpyToSymbolAsync (const void *symbol, const void *src, size_t count, size_t offset,
                          enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpyToSymbol (symbol, src, count, offset, kind);
 }
 
@@ -1265,6 +1392,7 @@ cudaError_t
 cudaMemcpyFromSymbolAsync (void *dst, const void *symbol, size_t count, size_t offset,
                            enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpyFromSymbol (dst, symbol, count, offset, kind);
 }
 
@@ -1382,6 +1510,9 @@ cudaError_t
 __cudaLaunchKernel (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
                     cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
   return launch_ptx ((const void *) kernel, grid, block, args, shared);
 }
 
@@ -1389,6 +1520,9 @@ cudaError_t
 __cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
                          cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
   return launch_ptx ((const void *) kernel, grid, block, args, shared);
 }
 
@@ -1396,12 +1530,36 @@ cudaError_t
 cudaLaunchKernel (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                   cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
+  return launch_ptx (func, grid, block, args, shared);
+}
+
+cudaError_t
+ms_cuda_fail (cudaError_t e)
+{
+  return fail (e);
+}
+
+const MsPtxKernel *
+ms_cuda_kernel (const void *func)
+{
+  const char *name;
+  return ptx_kernel_of (func, &name);
+}
+
+cudaError_t
+ms_cuda_launch (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
+{
+  MS_CUDA_LOCKED;
   return launch_ptx (func, grid, block, args, shared);
 }
 
 cudaError_t
 cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
 {
+  MS_CUDA_LOCKED;
   const char *name = ms_cuda_runtime_kernel_name (func);
   const MsPtxKernel *k = name && have_device_code && device_code.kernel
                            ? device_code.kernel (device_code.data, name) : NULL;
@@ -1424,6 +1582,7 @@ cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
 cudaError_t
 cudaFuncSetCacheConfig (const void *func, enum cudaFuncCache config)
 {
+  MS_CUDA_LOCKED;
   return cudaSuccess;
 }
 
@@ -1432,6 +1591,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *blocks, const void 
                                                          int block_size, size_t dynamic_shared,
                                                          unsigned flags)
 {
+  MS_CUDA_LOCKED;
   struct cudaFuncAttributes attr;
   if (blocks == NULL || block_size <= 0)
     return fail (cudaErrorInvalidValue);
@@ -1452,6 +1612,7 @@ cudaError_t
 cudaOccupancyMaxActiveBlocksPerMultiprocessor (int *blocks, const void *func, int block_size,
                                                size_t dynamic_shared)
 {
+  MS_CUDA_LOCKED;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (blocks, func, block_size,
                                                                  dynamic_shared, 0);
 }
@@ -1459,6 +1620,7 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessor (int *blocks, const void *func, in
 cudaError_t
 cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
 {
+  MS_CUDA_LOCKED;
   if (prop == NULL)
     return fail (cudaErrorInvalidValue);
   if (device != 0)
@@ -1503,6 +1665,10 @@ cudaGetDeviceProperties (struct cudaDeviceProp *prop, int device)
   prop->canMapHostMemory = 1;
   prop->concurrentManagedAccess = 1;
   prop->pageableMemoryAccess = 0;
+  prop->cooperativeLaunch = 1;
+  prop->streamPrioritiesSupported = 1;
+  prop->hostRegisterSupported = 1;
+  prop->memoryPoolsSupported = 1;
   prop->globalL1CacheSupported = 1;
   prop->localL1CacheSupported = 1;
   return cudaSuccess;
@@ -1515,6 +1681,7 @@ cudaError_t cudaGetDeviceProperties_v2 (struct cudaDeviceProp *prop, int device)
 cudaError_t
 cudaGetDeviceProperties_v2 (struct cudaDeviceProp *prop, int device)
 {
+  MS_CUDA_LOCKED;
   return cudaGetDeviceProperties (prop, device);
 }
 #endif
@@ -1525,6 +1692,7 @@ cudaError_t
 cudaMemcpy2D (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
               size_t height, enum cudaMemcpyKind kind)
 {
+  MS_CUDA_LOCKED;
   if (width > dpitch || width > spitch)
     return fail (cudaErrorInvalidPitchValue);
   for (size_t r = 0; r < height; r++)
@@ -1541,6 +1709,7 @@ cudaError_t
 cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                    size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  MS_CUDA_LOCKED;
   return cudaMemcpy2D (dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -1549,6 +1718,7 @@ cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch, siz
 cudaError_t
 cudaMallocPitch (void **ptr, size_t *pitch, size_t width, size_t height)
 {
+  MS_CUDA_LOCKED;
   if (pitch == NULL)
     return fail (cudaErrorInvalidValue);
   *pitch = (width + 511) / 512 * 512;
@@ -1560,6 +1730,7 @@ cudaMallocPitch (void **ptr, size_t *pitch, size_t width, size_t height)
 cudaError_t
 cudaMemset2D (void *ptr, size_t pitch, int value, size_t width, size_t height)
 {
+  MS_CUDA_LOCKED;
   if (width > pitch)
     return fail (cudaErrorInvalidPitchValue);
   for (size_t r = 0; r < height; r++)
@@ -1574,6 +1745,8 @@ cudaMemset2D (void *ptr, size_t pitch, int value, size_t width, size_t height)
 cudaError_t
 cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned flags)
 {
+  MS_CUDA_LOCKED;
+  ms_graph_capture_wait (stream, event);
   return cudaSuccess;
 }
 
@@ -1581,6 +1754,7 @@ cudaStreamWaitEvent (cudaStream_t stream, cudaEvent_t event, unsigned flags)
 cudaError_t
 cudaHostGetDevicePointer (void **device, void *host, unsigned flags)
 {
+  MS_CUDA_LOCKED;
   if (device == NULL || allocation_of (host, 0) == NULL)
     return fail (cudaErrorInvalidValue);
   *device = host;
@@ -1590,6 +1764,7 @@ cudaHostGetDevicePointer (void **device, void *host, unsigned flags)
 cudaError_t
 cudaDeviceGetLimit (size_t *value, enum cudaLimit limit)
 {
+  MS_CUDA_LOCKED;
   if (value == NULL)
     return fail (cudaErrorInvalidValue);
   switch (limit)
@@ -1605,9 +1780,380 @@ cudaDeviceGetLimit (size_t *value, enum cudaLimit limit)
 cudaError_t
 cudaDeviceSetLimit (enum cudaLimit limit, size_t value)
 {
+  MS_CUDA_LOCKED;
   /* the heap's size counts until the first launch makes it */
   if (limit == cudaLimitMallocHeapSize && rt.variables == NULL && value > 0)
     malloc_heap_bytes = value;
   return cudaSuccess;
+}
+/* ------------------------------------------------------------ host memory, pools, hints */
+
+/* The program's own memory, registered: kernels may use it at its address
+ * (pinned and mapped, as UVA makes it on a GPU). */
+cudaError_t
+cudaHostRegister (void *ptr, size_t size, unsigned flags)
+{
+  MS_CUDA_LOCKED;
+  if (ptr == NULL || size == 0)
+    return fail (cudaErrorInvalidValue);
+  if (!rt.active)
+    return fail (cudaErrorInitializationError);
+  if (allocation_of (ptr, 0) != NULL || allocation_of ((guint8 *) ptr + size - 1, 0) != NULL)
+    return fail (cudaErrorHostMemoryAlreadyRegistered);
+  Allocation a = { ptr, size, 0, rt.n_allocations++, FALSE, TRUE };
+  guint i = 0;
+  while (i < rt.allocations->len && g_array_index (rt.allocations, Allocation, i).base < a.base)
+    i++;
+  g_array_insert_val (rt.allocations, i, a);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaHostUnregister (void *ptr)
+{
+  MS_CUDA_LOCKED;
+  for (guint i = 0; rt.active && i < rt.allocations->len; i++)
+    {
+      Allocation *a = &g_array_index (rt.allocations, Allocation, i);
+      if (a->base == ptr && a->registered)
+        {
+          g_array_remove_index (rt.allocations, i);
+          return cudaSuccess;
+        }
+    }
+  return fail (cudaErrorHostMemoryNotRegistered);
+}
+
+cudaError_t
+cudaPointerGetAttributes (struct cudaPointerAttributes *attributes, const void *ptr)
+{
+  MS_CUDA_LOCKED;
+  if (attributes == NULL)
+    return fail (cudaErrorInvalidValue);
+  memset (attributes, 0, sizeof *attributes);
+  Allocation *a = allocation_of (ptr, 0);
+  attributes->type = a == NULL ? cudaMemoryTypeUnregistered
+                     : a->device ? cudaMemoryTypeDevice : cudaMemoryTypeHost;
+  attributes->device = 0;
+  attributes->devicePointer = a ? (void *) ptr : NULL;
+  attributes->hostPointer = a == NULL || !a->device ? (void *) ptr : NULL;
+  return cudaSuccess;
+}
+
+/* Stream-ordered allocation is allocation: everything is synchronous. */
+cudaError_t
+cudaMallocAsync (void **ptr, size_t size, cudaStream_t stream)
+{
+  MS_CUDA_LOCKED;
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_alloc (stream, ptr, size);
+  return allocate (ptr, size, TRUE);
+}
+
+cudaError_t
+cudaMallocFromPoolAsync (void **ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream)
+{
+  MS_CUDA_LOCKED;
+  return allocate (ptr, size, TRUE);
+}
+
+cudaError_t
+cudaFreeAsync (void *ptr, cudaStream_t stream)
+{
+  MS_CUDA_LOCKED;
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_free (stream, ptr);
+  return release (ptr);
+}
+
+/* One pool, the device's default; its attributes are kept, not used. */
+static struct {
+  guint64 release_threshold;
+  int reuse[3];
+} pool;
+
+cudaError_t
+cudaDeviceGetDefaultMemPool (cudaMemPool_t *p, int device)
+{
+  MS_CUDA_LOCKED;
+  if (p == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (device != 0)
+    return fail (cudaErrorInvalidDevice);
+  *p = (cudaMemPool_t) &pool;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetMemPool (cudaMemPool_t *p, int device)
+{
+  MS_CUDA_LOCKED;
+  return cudaDeviceGetDefaultMemPool (p, device);
+}
+
+cudaError_t
+cudaMemPoolSetAttribute (cudaMemPool_t p, enum cudaMemPoolAttr attr, void *value)
+{
+  MS_CUDA_LOCKED;
+  if (p != (cudaMemPool_t) &pool || value == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (attr == cudaMemPoolAttrReleaseThreshold)
+    pool.release_threshold = *(guint64 *) value;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemPoolGetAttribute (cudaMemPool_t p, enum cudaMemPoolAttr attr, void *value)
+{
+  MS_CUDA_LOCKED;
+  if (p != (cudaMemPool_t) &pool || value == NULL)
+    return fail (cudaErrorInvalidValue);
+  switch (attr)
+    {
+    case cudaMemPoolAttrReleaseThreshold: *(guint64 *) value = pool.release_threshold; break;
+    case cudaMemPoolAttrReservedMemCurrent: case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemCurrent: case cudaMemPoolAttrUsedMemHigh:
+      *(guint64 *) value = rt.allocated;
+      break;
+    default: *(int *) value = 1; break;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaMemPoolTrimTo (cudaMemPool_t p, size_t keep)
+{
+  MS_CUDA_LOCKED;
+  return p == (cudaMemPool_t) &pool ? cudaSuccess : fail (cudaErrorInvalidValue);
+}
+
+/* Hints about where managed memory lives: one memory here. */
+cudaError_t
+cudaMemPrefetchAsync (const void *ptr, size_t count, struct cudaMemLocation location,
+                      unsigned flags, cudaStream_t stream)
+{
+  MS_CUDA_LOCKED;
+  return allocation_of (ptr, count) ? cudaSuccess : fail (cudaErrorInvalidValue);
+}
+
+cudaError_t
+cudaMemAdvise (const void *ptr, size_t count, enum cudaMemoryAdvise advice,
+               struct cudaMemLocation location)
+{
+  MS_CUDA_LOCKED;
+  return allocation_of (ptr, count) ? cudaSuccess : fail (cudaErrorInvalidValue);
+}
+
+cudaError_t
+cudaStreamAttachMemAsync (cudaStream_t stream, void *ptr, size_t length, unsigned flags)
+{
+  MS_CUDA_LOCKED;
+  return allocation_of (ptr, length) ? cudaSuccess : fail (cudaErrorInvalidValue);
+}
+
+cudaError_t
+cudaCtxResetPersistingL2Cache (void)
+{
+  MS_CUDA_LOCKED;
+  return cudaSuccess;
+}
+
+/* ------------------------------------------------------------ streams' extras */
+
+/* Work on a stream is done when it is issued: a callback runs at once. */
+cudaError_t
+cudaStreamAddCallback (cudaStream_t stream, cudaStreamCallback_t callback, void *data,
+                       unsigned flags)
+{
+  MS_CUDA_LOCKED;
+  if (callback == NULL || flags != 0)
+    return fail (cudaErrorInvalidValue);
+  callback (stream, cudaSuccess, data);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaLaunchHostFunc (cudaStream_t stream, cudaHostFn_t fn, void *data)
+{
+  MS_CUDA_LOCKED;
+  if (fn == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_host (stream, fn, data);
+  fn (data);
+  return cudaSuccess;
+}
+
+/* Priorities as a GPU of compute capability 7 and later has them: 0
+ * (least) to -5 (greatest); kept, not modelled. */
+#define LEAST_PRIORITY 0
+#define GREATEST_PRIORITY (-5)
+
+cudaError_t
+cudaDeviceGetStreamPriorityRange (int *least, int *greatest)
+{
+  MS_CUDA_LOCKED;
+  if (least)
+    *least = LEAST_PRIORITY;
+  if (greatest)
+    *greatest = GREATEST_PRIORITY;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamCreateWithPriority (cudaStream_t *stream, unsigned flags, int priority)
+{
+  MS_CUDA_LOCKED;
+  cudaError_t e = cudaStreamCreate (stream);
+  if (e == cudaSuccess)
+    {
+      (*stream)->flags = flags;
+      (*stream)->priority = CLAMP (priority, GREATEST_PRIORITY, LEAST_PRIORITY);
+    }
+  return e;
+}
+
+cudaError_t
+cudaStreamGetPriority (cudaStream_t stream, int *priority)
+{
+  MS_CUDA_LOCKED;
+  if (priority == NULL)
+    return fail (cudaErrorInvalidValue);
+  *priority = stream ? stream->priority : 0;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaStreamGetFlags (cudaStream_t stream, unsigned *flags)
+{
+  MS_CUDA_LOCKED;
+  if (flags == NULL)
+    return fail (cudaErrorInvalidValue);
+  *flags = stream ? stream->flags : 0;
+  return cudaSuccess;
+}
+
+/* Access policy windows (persisting L2 lines) are accepted, not modelled. */
+cudaError_t
+cudaStreamSetAttribute (cudaStream_t stream, cudaStreamAttrID attr,
+                        const cudaStreamAttrValue *value)
+{
+  MS_CUDA_LOCKED;
+  return value ? cudaSuccess : fail (cudaErrorInvalidValue);
+}
+
+cudaError_t
+cudaStreamGetAttribute (cudaStream_t stream, cudaStreamAttrID attr, cudaStreamAttrValue *value)
+{
+  MS_CUDA_LOCKED;
+  if (value == NULL)
+    return fail (cudaErrorInvalidValue);
+  memset (value, 0, sizeof *value);
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaEventRecordWithFlags (cudaEvent_t event, cudaStream_t stream, unsigned flags)
+{
+  MS_CUDA_LOCKED;
+  return cudaEventRecord (event, stream);
+}
+
+/* ------------------------------------------------------------ device queries' extras */
+
+cudaError_t
+cudaGetDeviceFlags (unsigned *flags)
+{
+  MS_CUDA_LOCKED;
+  if (flags == NULL)
+    return fail (cudaErrorInvalidValue);
+  *flags = cudaDeviceMapHost;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetCacheConfig (enum cudaFuncCache *config)
+{
+  MS_CUDA_LOCKED;
+  if (config == NULL)
+    return fail (cudaErrorInvalidValue);
+  *config = cudaFuncCachePreferNone;
+  return cudaSuccess;
+}
+
+/* One device: no peers. */
+cudaError_t
+cudaDeviceCanAccessPeer (int *can, int device, int peer)
+{
+  MS_CUDA_LOCKED;
+  if (can == NULL)
+    return fail (cudaErrorInvalidValue);
+  if (device != 0 || peer != 0)
+    return fail (cudaErrorInvalidDevice);
+  *can = 0;
+  return cudaSuccess;
+}
+
+cudaError_t
+cudaDeviceGetP2PAttribute (int *value, enum cudaDeviceP2PAttr attr, int src, int dst)
+{
+  MS_CUDA_LOCKED;
+  if (value == NULL)
+    return fail (cudaErrorInvalidValue);
+  return fail (cudaErrorInvalidDevice);
+}
+
+cudaError_t
+cudaFuncGetName (const char **name, const void *func)
+{
+  MS_CUDA_LOCKED;
+  if (name == NULL)
+    return fail (cudaErrorInvalidValue);
+  const MsPtxKernel *k = ptx_kernel_of (func, name);
+  return k ? cudaSuccess : fail (cudaErrorInvalidDeviceFunction);
+}
+
+/* The dynamic shared memory a block can have when numBlocks of them share
+ * an SM (the occupancy model's shared memory, the kernel's static part
+ * taken off). */
+cudaError_t
+cudaOccupancyAvailableDynamicSMemPerBlock (size_t *bytes, const void *func, int blocks,
+                                           int block_size)
+{
+  MS_CUDA_LOCKED;
+  struct cudaFuncAttributes fa;
+  if (bytes == NULL || blocks <= 0 || block_size <= 0)
+    return fail (cudaErrorInvalidValue);
+  cudaError_t e = cudaFuncGetAttributes (&fa, func);
+  if (e != cudaSuccess)
+    return e;
+  gsize per_sm = (gsize) arch_or (rt.arch ? rt.arch->shared_per_sm : 0, 233472);
+  gsize optin = (gsize) arch_or (rt.arch ? rt.arch->shared_per_block_optin : 0, 232448);
+  gsize reserved = (gsize) (rt.arch ? rt.arch->reserved_shared_per_block : 1024);
+  gsize each = per_sm / (gsize) blocks;
+  each = each > reserved ? each - reserved : 0;
+  each = MIN (each, optin);
+  *bytes = each > fa.sharedSizeBytes ? each - fa.sharedSizeBytes : 0;
+  return cudaSuccess;
+}
+
+/* A cooperative launch: the blocks must fit on the device at once, as
+ * CUDA checks. */
+cudaError_t
+cudaLaunchCooperativeKernel (const void *func, dim3 grid, dim3 block, void **args,
+                             size_t shared, cudaStream_t stream)
+{
+  MS_CUDA_LOCKED;
+  int per_sm = 0;
+  cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (
+    &per_sm, func, (int) (block.x * block.y * block.z), shared, 0);
+  if (e != cudaSuccess)
+    return e;
+  int sms = arch_or (rt.arch ? rt.arch->sm_count : 0, 132);
+  if ((guint64) grid.x * grid.y * grid.z > (guint64) per_sm * (guint64) sms)
+    return fail (cudaErrorCooperativeLaunchTooLarge);
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
+  return launch_ptx (func, grid, block, args, shared);
 }
 #endif /* MS_CUDA_RUNTIME_API_H */

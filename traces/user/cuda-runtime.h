@@ -130,4 +130,10 @@ int ms_cuda_runtime_version (void);
 /* The same for cuda-runtime-subset.c (ms_cuda_runtime_version calls it). */
 int ms_cuda_runtime_subset_version (void);
 
+/* Every call of the runtime's API holds its lock: programs call it from
+ * several threads, and a callback it runs may call it again. */
+#define MS_CUDA_LOCKED \
+  g_autoptr (GRecMutexLocker) ms_cuda_locker_ G_GNUC_UNUSED = ms_cuda_lock ()
+GRecMutexLocker *ms_cuda_lock (void);
+
 G_END_DECLS

@@ -92,16 +92,34 @@ run_nvcc (GPtrArray *argv, GError **error)
   return FALSE;
 }
 
-/* argv: nvcc, the user's flags (without -std for C files), then more */
+/* Whether flag is for the link alone: a library or where to find one. */
+static gboolean
+link_flag (const char *flag)
+{
+  return g_str_has_prefix (flag, "-l") || g_str_has_prefix (flag, "-L");
+}
+
+/* argv: nvcc, the user's flags (without -std for C files; without the
+ * link's own when compiling), then more */
 static GPtrArray *
 nvcc_argv (const char *nvcc, const char *const *flags, Kind kind)
 {
   GPtrArray *argv = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (argv, g_strdup (nvcc));
   for (const char *const *f = flags; f && *f; f++)
-    if (!(kind == KIND_C && g_str_has_prefix (*f, "-std")))
+    if (!(kind == KIND_C && g_str_has_prefix (*f, "-std")) && !link_flag (*f))
       g_ptr_array_add (argv, g_strdup (*f));
   return argv;
+}
+
+/* The link's share of the user's flags: libraries, their folders, the
+ * host compiler's flags (-fopenmp links its runtime). */
+static void
+add_link_flags (GPtrArray *argv, const char *const *flags)
+{
+  for (const char *const *f = flags; f && *f; f++)
+    if (link_flag (*f) || g_str_has_prefix (*f, "-Xcompiler"))
+      g_ptr_array_add (argv, g_strdup (*f));
 }
 
 static void
@@ -315,6 +333,7 @@ build_into (const char *dir, const char *nvcc, const char *const *files,
   add (argv, "-shared", "-cudart", "none", "-o", so, NULL);
   for (guint i = 0; i < objects->len; i++)
     add (argv, objects->pdata[i], NULL);
+  add_link_flags (argv, flags);
   if (!run_nvcc (argv, error))
     return FALSE;
   for (guint i = 0; i < objects->len; i++)
