@@ -1,8 +1,9 @@
 // missing.cu - calls a CUDA function memsim's runtime does not answer
+// (interprocess memory: one process, one device)
 #include <cuda_runtime.h>
 
 int main()
 {
-    cudaGraph_t g;
-    return cudaGraphCreate(&g, 0) == cudaSuccess ? 0 : 1;
+    cudaIpcMemHandle_t h;
+    return cudaIpcGetMemHandle(&h, 0) == cudaSuccess ? 0 : 1;
 }
