@@ -342,6 +342,25 @@ test_bits (void)
   g_free (out);
 }
 
+/* bar.red over a block of 64: t % 3 == 0 holds for 0, 3, ..., 63 (22
+ * threads); t < 64 for all; t == 63 for one; t >= 60 for 4.  So every
+ * thread gets 22 | and 1 << 8 | or 1 << 9 | and 0 << 10 | 4 << 16. */
+static void
+test_barrier_reductions (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *out = device (256);
+  struct { unsigned *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 256 };
+  Run r;
+  run ("_Z18barrier_reductionsPj", 1, 64, bufs, bytes, 1, &params, &r);
+  for (unsigned t = 0; t < 64; t++)
+    g_assert_cmphex (out[t], ==, 22u | 1u << 8 | 1u << 9 | 4u << 16);
+  run_clear (&r);
+  g_free (out);
+}
+
 /* vabsdiff4.u32.u32.u32.add d, a, b, 7: lane 0 has bytes (low first) a
  * 0x10 0x00 0xff 0x01, b 0x20 0x0f 0x00 0x02: 16 + 15 + 255 + 1 + 7 = 294;
  * lane k > 0 has every byte of a k and of b 16: 4 |k - 16| + 7. */
@@ -807,6 +826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/absdiff4", test_absdiff4);
+  g_test_add_func ("/ptx/barrier-reductions", test_barrier_reductions);
   g_test_add_func ("/ptx/printf", test_printf);
   g_test_add_func ("/ptx/assert", test_assert);
   g_test_add_func ("/ptx/call-noinline", test_call_noinline);

@@ -121,6 +121,12 @@ typedef struct {
   guint n_shared_arrays;
   const void *shared_keys[MAX_SHARED_ARRAYS];   /* array k's declaration (its key) */
   guint64 block;
+  /* bar.red's sums, by the parity of the block's barriers so far: a warp
+   * reads the last barrier's while others add to the next one's */
+  guint barriers;
+  struct {
+    guint32 lanes, trues;
+  } bar_red[2];
   guint64 seq;           /* the block's place in the stream order (= block unless sampled) */
   guint16 warp;
   guint n_done;          /* lanes of the block that exited */
@@ -1892,6 +1898,16 @@ barrier_mismatch (Worker *W, const Lane *a, const Lane *b)
                   where, a->site->line);
 }
 
+/* The block passed a barrier: the race check's accesses are ordered, and
+ * bar.red's sums for the next one start at nothing. */
+static void
+barrier_passed (Worker *W)
+{
+  ms_racecheck_barrier (&W->race);
+  W->barriers++;
+  W->bar_red[W->barriers & 1].lanes = W->bar_red[W->barriers & 1].trues = 0;
+}
+
 /* Every lane of the block is done, waits at a __syncthreads, or waits at a
  * collective: a deadlock is the error (-1); else the barrier releases its
  * lanes (1), or every lane has exited (0). */
@@ -1922,7 +1938,7 @@ release_barrier (Worker *W, guint n)
     return 0;
   if (!end_epoch (W))
     return -1;
-  ms_racecheck_barrier (&W->race);
+  barrier_passed (W);
   for (guint t = 0; t < n; t++)
     if (W->lanes[t].state == MS_LANE_AT_BARRIER)
       W->lanes[t].state = MS_LANE_READY;
@@ -1940,6 +1956,8 @@ run_block (Worker *W, guint64 b)
   uint3 bdim = { bx, by, bz }, gdim = { A->grid[0], A->grid[1], A->grid[2] };
 
   W->block = b;
+  W->barriers = 0;
+  memset (W->bar_red, 0, sizeof W->bar_red);
   ms_shared_block++;   /* the declarations' remembered arrays are the last block's */
   memset (W->shared, 0, W->shared_used);
   memset (W->shadow, 0, W->shared_used);
@@ -1989,7 +2007,7 @@ run_block (Worker *W, guint64 b)
           round = WARP_RELEASE;
           if (!end_epoch (W))
             return FALSE;
-          ms_racecheck_barrier (&W->race);
+          barrier_passed (W);
           continue;
         }
       if (W->yielded)
@@ -2058,6 +2076,23 @@ uint64_t
 ms_ptx_clock (void)
 {
   return cur_worker->ctl.block_ops;
+}
+
+void
+ms_ptx_bar_red_lane (int pred)
+{
+  Worker *W = cur_worker;
+  W->bar_red[W->barriers & 1].lanes++;
+  W->bar_red[W->barriers & 1].trues += pred != 0;
+}
+
+uint32_t
+ms_ptx_bar_red_result (int op)
+{
+  Worker *W = cur_worker;
+  const guint32 lanes = W->bar_red[(W->barriers - 1) & 1].lanes;
+  const guint32 trues = W->bar_red[(W->barriers - 1) & 1].trues;
+  return op == 0 ? trues : op == 1 ? trues == lanes : trues > 0;
 }
 
 static __thread guint8 *local_mem[1024 / 32];
@@ -2968,7 +3003,7 @@ run_block_warps (Worker *W, guint n)
         {
           if (!end_epoch (W))
             return FALSE;
-          ms_racecheck_barrier (&W->race);
+          barrier_passed (W);
         }
       else
         {

@@ -62,6 +62,11 @@ void ms_ptx_fail (const char *message) __attribute__ ((noreturn));
 uint8_t *ms_ptx_local (unsigned bytes);
 unsigned ms_ptx_warp_index (void);
 uint64_t ms_ptx_clock (void);
+/* bar.red: a lane's predicate at the barrier (the block's count of them
+ * and of the lanes), then after it the block's reduction: 0 popc, 1 and,
+ * 2 or. */
+void ms_ptx_bar_red_lane (int pred);
+uint32_t ms_ptx_bar_red_result (int op);
 
 /* The device runtime's functions (sim/ptx's calls): printf (the format
  * and nvcc's argument buffer; its text is the program's at the next

@@ -1049,7 +1049,7 @@ alu (Tr *t, const MsPtxInsn *i)
 /* ------------------------------------------------------------ blocks */
 
 typedef enum { K_ALU, K_NOP, K_MEM, K_DIRECT, K_BRA, K_RET, K_BAR, K_SHFL, K_VOTE, K_ACTIVEMASK,
-               K_SYNCWARP, K_REDUX, K_TEX, K_BAD, K_CALL, K_DEVICE } Kind;
+               K_SYNCWARP, K_REDUX, K_TEX, K_BAD, K_CALL, K_DEVICE, K_BARRED } Kind;
 
 static MsPtxSpace
 space_of (const MsPtxInsn *i, gboolean *generic)
@@ -1081,6 +1081,8 @@ kind_of (const MsPtxInsn *i)
     return K_BRA;
   if (!strcmp (op, "ret") || !strcmp (op, "exit"))
     return K_RET;
+  if ((!strcmp (op, "bar") || !strcmp (op, "barrier")) && ms_ptx_has_mod (i, "red"))
+    return K_BARRED;
   if (!strcmp (op, "bar") || !strcmp (op, "barrier"))
     return ms_ptx_has_mod (i, "warp") ? K_SYNCWARP
            : (ms_ptx_has_mod (i, "sync") || ms_ptx_has_mod (i, "aligned") || i->mods[0] == NULL)
@@ -1127,7 +1129,7 @@ min_operands (const MsPtxInsn *i)
 static gboolean
 is_stop (Kind k)
 {
-  return k == K_MEM || k == K_BAR || k == K_SHFL || k == K_VOTE || k == K_ACTIVEMASK
+  return k == K_MEM || k == K_BAR || k == K_BARRED || k == K_SHFL || k == K_VOTE || k == K_ACTIVEMASK
          || k == K_SYNCWARP;
 }
 
@@ -1635,6 +1637,39 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
 }
 
 /* vote.sync.MODE d, p, membermask; activemask.b32 d: one stop */
+/* bar.red.{popc,and,or} (__syncthreads_count/_and/_or): each lane adds
+ * its predicate to the block's sums, the warp waits at the barrier, then
+ * reads the block's reduction. */
+static void
+bar_red_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
+{
+  int op = ms_ptx_has_mod (i, "popc") ? 0 : ms_ptx_has_mod (i, "and") ? 1
+           : ms_ptx_has_mod (i, "or") ? 2 : -1;
+  if (op < 0 || i->n_opd != 3)
+    {
+      unsupported (t, i, op < 0 ? "a barrier reduction memsim does not know"
+                                : "a barrier reduction with a thread count");
+      emit_fail (t);
+      return;
+    }
+  g_autofree char *p = rd (t, i, 2, (Ty) { 'p', 1 });
+  guard_open (t, i);
+  g_string_append_printf (t->body, "ms_ptx_bar_red_lane (%s);\n", p);
+  guard_close (t, i);
+  stop_lanes (t, i, idx + 1);
+  guint sn = site (t, i, idx);
+  GString *save;
+  guint comp = completion_begin (t, idx, after, &save);
+  g_string_append_printf (t->o,
+                          "      ms_warp_sched_barrier (&S, &ms_site_%u_%u_%u, m, %u);\n"
+                          "      continue;\n",
+                          t->mod, t->fn, sn, comp);
+  Ty dy = ty_of (i, 0);
+  g_autofree char *res = g_strdup_printf ("ms_ptx_bar_red_result (%d)", op);
+  wr (t, i, 0, dy.kind == 'p' ? dy : (Ty) { 'u', 32 }, res);
+  completion_end (t, idx, after, save);
+}
+
 static void
 vote_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after, gboolean activemask)
 {
@@ -1932,6 +1967,9 @@ emit_block (Tr *t, guint start, GString *after)
                                     t->mod, t->fn, sn, idx + 1);
             return;
           }
+        case K_BARRED:
+          bar_red_stop (t, i, idx, after);
+          return;
         case K_BAR:
           {
             if (i->n_opd > 1)

@@ -91,3 +91,19 @@ __global__ void counters(unsigned *c)
   atomicAdd(&c[0], 1u);
   atomicInc(&c[8], 1000u);
 }
+
+// __syncthreads_count/_and/_or (bar.red): each thread's bits of the block's
+// answers; the second warp's lanes arrive in two groups (a branch before)
+__global__ void barrier_reductions(unsigned *out)
+{
+  int t = threadIdx.x;
+  int p = t % 3 == 0;
+  if (t & 1)
+    out[t] = 0;
+  unsigned c = __syncthreads_count(p);
+  int a = __syncthreads_and(t < 64);
+  int o = __syncthreads_or(t == 63);
+  int z = __syncthreads_and(p);
+  unsigned c2 = __syncthreads_count(t >= 60);
+  out[t] = c | a << 8 | o << 9 | z << 10 | c2 << 16;
+}
