@@ -5,13 +5,26 @@
 # reports.  memsim's half runs anywhere (gpu/program-check.py --simulate);
 # gpu/program-check.py --compare puts the two side by side.
 #
-#   bash gpu/device-programs.sh SAMPLES     -> $OUT/NAME.ncu.txt, $OUT/NAME.out
+#   bash gpu/device-programs.sh SAMPLES [NAME,...]  -> $OUT/NAME.ncu.txt, $OUT/NAME.out
 #
 # SAMPLES: a copy of NVIDIA's cuda-samples (Common/ and the samples' folders).
+# Each program builds and runs in its sample's folder (where it finds its
+# data files), with the list's build flags (memsim's own, --allow-races,
+# left out).  NAMEs: these programs alone.
 set -u
 samples=$(cd "${1:?the cuda-samples folder}" && pwd)
 OUT=${OUT:-/tmp/memsim-programs-out}
 here=$(cd "$(dirname "$0")" && pwd)
+only=",${2:-},"
+# the list's lines (NAME | FILES | ARGS | FLAGS), those of `only` when given
+list() {
+  grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args flags; do
+    n=$(echo $name)
+    [ -n "$n" ] || continue
+    [ "$only" = ",," ] || case "$only" in *",$n,"*) ;; *) continue;; esac
+    echo "$name|$files|$args|$flags"
+  done
+}
 mkdir -p "$OUT"
 export PATH=$PATH:/usr/local/cuda/bin
 metrics=$(python3 "$here/program-check.py" --metrics)
@@ -19,28 +32,29 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/mac
 nvcc --version | tail -1 | tee -a "$OUT/machine.txt"
 ncu --version | tail -1 | tee -a "$OUT/machine.txt"
 # the builds first, all at once (one per set of files; the machine's cores)
-grep -v '^#' "$here/program-checks.txt" | { while IFS='|' read -r name files args; do
-  name=$(echo $name); files=$(echo $files)
-  [ -n "$name" ] || continue
+list | { while IFS='|' read -r name files args flags; do
+  name=$(echo $name); files=$(echo $files); flags=$(echo $flags | sed 's/--allow-races//')
   srcs=""
   for f in $files; do srcs="$srcs $samples/$f"; done
-  exe=/tmp/memsim-program-$(echo "$files" | md5sum | cut -c1-12)
+  dir=$samples/$(echo $files | cut -d' ' -f1 | cut -d/ -f1-3)
+  exe=/tmp/memsim-program-$(echo "$files $flags" | md5sum | cut -c1-12)
   # (programs that share their files build once: the first to claim it)
   [ -x "$exe" ] || ! mkdir "$exe.claim" 2>/dev/null \
-    || nvcc -O3 -arch=sm_90 -I"$samples/Common" -o "$exe" $srcs >"$OUT/$name.build" 2>&1 &
+    || (cd "$dir" && nvcc -O3 -arch=sm_90 -I"$samples/Common" $flags -o "$exe" $srcs \
+          >"$OUT/$name.build" 2>&1) &
 done; wait; }
-grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args; do
-  name=$(echo $name); files=$(echo $files); args=$(echo $args)
-  [ -n "$name" ] || continue
-  exe=/tmp/memsim-program-$(echo "$files" | md5sum | cut -c1-12)   # one build per set of files
+list | while IFS='|' read -r name files args flags; do
+  name=$(echo $name); files=$(echo $files); args=$(echo $args); flags=$(echo $flags | sed 's/--allow-races//')
+  dir=$samples/$(echo $files | cut -d' ' -f1 | cut -d/ -f1-3)
+  exe=/tmp/memsim-program-$(echo "$files $flags" | md5sum | cut -c1-12)   # one build per set of files
   t0=$(date +%s)
   if [ ! -x "$exe" ]; then
     echo "$name: nvcc failed"; tail -3 "$OUT/$name.build" 2>/dev/null; continue
   fi
   # the first invocation of each kernel (the rest run unprofiled)
-  ncu --kernel-id :::1 --kernel-name-base demangled --metrics "$metrics" --csv \
-      "$exe" $args >"$OUT/$name.ncu.txt" 2>"$OUT/$name.err"
+  ( cd "$dir" && timeout ${NCU_TIMEOUT:-300} ncu --kernel-id :::1 --kernel-name-base demangled --metrics "$metrics" --csv \
+      "$exe" $args >"$OUT/$name.ncu.txt" 2>"$OUT/$name.err" )
   rc=$?
-  "$exe" $args >"$OUT/$name.out" 2>&1
+  ( cd "$dir" && timeout ${RUN_TIMEOUT:-300} "$exe" $args >"$OUT/$name.out" 2>&1 )
   echo "$name: ncu exit $rc, program exit $?, $(( $(date +%s) - t0 )) s"
 done

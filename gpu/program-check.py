@@ -4,9 +4,9 @@ run against Nsight Compute on the GPU, kernel by kernel.
 
     python3 gpu/program-check.py --metrics
         the metrics ncu collects (gpu/device-programs.sh asks)
-    python3 gpu/program-check.py --simulate SAMPLES --memsim ./memsim --out DIR
+    python3 gpu/program-check.py --simulate SAMPLES --memsim ./memsim --out DIR [--only A,B]
         memsim run of every program of gpu/program-checks.txt (--launches 1,
-        JSON): DIR/NAME.memsim.json
+        JSON), in the sample's folder: DIR/NAME.memsim.json
     python3 gpu/program-check.py --compare DIR
         DIR/NAME.memsim.json beside DIR/NAME.ncu.txt (gpu/device-programs.sh's
         output copied into DIR): per kernel, the first launch's exact metrics
@@ -27,13 +27,18 @@ PREDICTED = ["lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_t
              "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"]
 
 
-def checks():
+def checks(only=None):
+    """(name, files, program arguments, build flags) of each program of
+    gpu/program-checks.txt (of those named in `only`, when given)"""
     out = []
     for line in open(os.path.join(HERE, "program-checks.txt")):
         if line.startswith("#") or not line.strip():
             continue
-        name, files, args = [x.strip() for x in line.split("|")]
-        out.append((name, files.split(), shlex.split(args)))
+        fields = [x.strip() for x in line.split("|")] + [""]
+        name, files, args, flags = fields[:4]
+        if only and name not in only:
+            continue
+        out.append((name, files.split(), shlex.split(args), shlex.split(flags)))
     return out
 
 
@@ -51,12 +56,20 @@ def norm(kernel):
     return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
 
 
-def simulate(samples, memsim, out):
-    for name, files, args in checks():
+def simulate(samples, memsim, out, only=None, timeout=None):
+    memsim, out = os.path.abspath(memsim), os.path.abspath(out)
+    for name, files, args, flags in checks(only):
+        # in the sample's folder, where it finds its data files (as on the GPU)
+        here = os.path.join(samples, *files[0].split("/")[:3])
         argv = [memsim, "run"] + [os.path.join(samples, f) for f in files] + \
-               ["-I", os.path.join(samples, "Common"), "--launches", "1", "--format", "json",
+               ["-I", os.path.join(samples, "Common")] + flags + \
+               ["--launches", "1", "--format", "json",
                 "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
-        r = subprocess.run(argv, capture_output=True, text=True)
+        try:
+            r = subprocess.run(argv, capture_output=True, text=True, cwd=here, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            print("%s: memsim run took more than %d s" % (name, timeout))
+            continue
         last = r.stderr.strip().splitlines()[-1:] or [""]
         print("%s: memsim run exit %d %s" % (name, r.returncode,
                                              "" if r.returncode == 0 else last[0]))
@@ -83,7 +96,7 @@ def ncu_rows(path):
 
 def compare(d):
     differ = agree = kernels = 0
-    for name, files, args in checks():
+    for name, files, args, flags in checks():
         jp, np_ = os.path.join(d, name + ".memsim.json"), os.path.join(d, name + ".ncu.txt")
         if not os.path.exists(np_):   # the stored measurements: the CSV rows alone
             np_ = os.path.join(d, name + ".ncu.csv")
@@ -135,13 +148,15 @@ def main():
     ap.add_argument("--memsim", default="./memsim")
     ap.add_argument("--out", default="/tmp/memsim-programs")
     ap.add_argument("--compare", metavar="DIR")
+    ap.add_argument("--only", metavar="NAMES", help="comma-separated: these programs alone")
+    ap.add_argument("--timeout", type=int, metavar="S", help="stop a program's run after S s")
     a = ap.parse_args()
     if a.metrics:
         print(",".join(EXACT + PREDICTED))
         return 0
     if a.simulate:
         os.makedirs(a.out, exist_ok=True)
-        simulate(a.simulate, a.memsim, a.out)
+        simulate(a.simulate, a.memsim, a.out, a.only.split(",") if a.only else None, a.timeout)
         return 0
     if a.compare:
         return compare(a.compare)
