@@ -7,6 +7,9 @@ run against Nsight Compute on the GPU, kernel by kernel.
     python3 gpu/program-check.py --simulate SAMPLES --memsim ./memsim --out DIR [--only A,B]
         memsim run of every program of gpu/program-checks.txt (--launches 1,
         JSON), in the sample's folder: DIR/NAME.memsim.json
+    python3 gpu/program-check.py --bench SAMPLES --memsim ./memsim --ncu-log LOG ...
+        make bench-programs: each program's time here beside its time under
+        Nsight Compute on the GPU (gpu/device-programs.sh's log)
     python3 gpu/program-check.py --compare DIR
         DIR/NAME.memsim.json beside DIR/NAME.ncu.txt (gpu/device-programs.sh's
         output copied into DIR): per kernel, the first launch's exact metrics
@@ -15,7 +18,7 @@ run against Nsight Compute on the GPU, kernel by kernel.
 memsim's counts for users' programs are source-level (one instruction per
 source access): where nvcc fuses neighbouring accesses into wider ones the
 instruction counts differ, and the table says which lines those are."""
-import argparse, csv, io, json, os, re, shlex, subprocess, sys
+import argparse, csv, io, json, os, re, shlex, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXACT = ["smsp__sass_inst_executed_op_global_%s.sum" % o for o in ("ld", "st", "atom", "red")] + \
@@ -57,7 +60,10 @@ def norm(kernel):
 
 
 def simulate(samples, memsim, out, only=None, timeout=None):
+    """memsim run of each program; its wall time in seconds by name (None: it
+    did not finish)"""
     memsim, out = os.path.abspath(memsim), os.path.abspath(out)
+    seconds = {}
     for name, files, args, flags in checks(only):
         # in the sample's folder, where it finds its data files (as on the GPU)
         here = os.path.join(samples, *files[0].split("/")[:3])
@@ -65,14 +71,45 @@ def simulate(samples, memsim, out, only=None, timeout=None):
                ["-I", os.path.join(samples, "Common")] + flags + \
                ["--launches", "1", "--format", "json",
                 "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
+        t0 = time.time()
         try:
             r = subprocess.run(argv, capture_output=True, text=True, cwd=here, timeout=timeout)
         except subprocess.TimeoutExpired:
-            print("%s: memsim run took more than %d s" % (name, timeout))
+            print("%s: memsim run took more than %d s" % (name, timeout), flush=True)
+            seconds[name] = None
             continue
+        seconds[name] = time.time() - t0 if r.returncode == 0 else None
         last = r.stderr.strip().splitlines()[-1:] or [""]
-        print("%s: memsim run exit %d %s" % (name, r.returncode,
-                                             "" if r.returncode == 0 else last[0]))
+        print("%s: memsim run exit %d, %.1f s %s" % (name, r.returncode, time.time() - t0,
+                                                   "" if r.returncode == 0 else last[0]),
+              flush=True)
+    return seconds
+
+
+def bench(samples, memsim, logs, timeout):
+    """make bench-programs: each program's memsim run here beside its run
+    under Nsight Compute on the GPU (gpu/device-programs.sh's log: ncu's
+    run and one plain run of the program)"""
+    ncu = {}
+    for log in logs:
+        for line in open(log):
+            m = re.match(r"(\S+): ncu exit \d+, program exit \d+, (\d+) s", line)
+            if m:
+                ncu[m.group(1)] = int(m.group(2))
+    with tempfile.TemporaryDirectory() as out:
+        seconds = simulate(samples, memsim, out, None, timeout)
+    print("\n%-28s %14s %14s" % ("program", "memsim run (s)", "ncu on GPU (s)"))
+    faster = runs = 0
+    for name, s in seconds.items():
+        g = ncu.get(name)
+        print("%-28s %14s %14s" % (name, "-" if s is None else "%.1f" % s,
+                                   "-" if g is None else g))
+        if s is not None and g is not None:
+            runs += 1
+            faster += s <= g
+    print("%d of the %d programs that run and were measured take no longer here than "
+          "under Nsight Compute on the GPU" % (faster, runs))
+    return 0
 
 
 def ncu_rows(path):
@@ -150,6 +187,9 @@ def main():
     ap.add_argument("--compare", metavar="DIR")
     ap.add_argument("--only", metavar="NAMES", help="comma-separated: these programs alone")
     ap.add_argument("--timeout", type=int, metavar="S", help="stop a program's run after S s")
+    ap.add_argument("--bench", metavar="SAMPLES",
+                    help="time every program here beside the GPU's logs (--ncu-log)")
+    ap.add_argument("--ncu-log", action="append", default=[], metavar="FILE")
     a = ap.parse_args()
     if a.metrics:
         print(",".join(EXACT + PREDICTED))
@@ -160,6 +200,8 @@ def main():
         return 0
     if a.compare:
         return compare(a.compare)
+    if a.bench:
+        return bench(a.bench, a.memsim, a.ncu_log, a.timeout)
     ap.print_help()
     return 2
 
