@@ -208,9 +208,9 @@ test_split_and_groups (void)
   g_assert_nonnull (strstr (r.out, "launch 1 of scale"));
   g_autofree char *groups = program ("groups.cu");
   /* a two-warp tile's reduce passes its partial sums through shared
-   * memory ordered by cooperative groups' release/acquire barrier, which
-   * the race check (barrier epochs only) does not see: it reports them */
-  g_auto (Result) g = run (groups, "--allow-races", NULL);
+   * memory ordered by cooperative groups' release/acquire barrier: the
+   * acquire orders them for the race check, which reports no race */
+  g_auto (Result) g = run (groups, NULL);
   g_assert_cmpint (g.status, ==, 0);
   g_assert_nonnull (strstr (g.out, "tile sums correct"));
   g_assert_nonnull (strstr (g.out, "tileSums<64>"));

@@ -2705,6 +2705,14 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind,
         warp_stop_forever (W);
     }
   warp_counted (W, site, mask, others);
+  if (G_UNLIKELY (site->ordered == MS_SITE_ACQUIRE))
+    {
+      /* an acquire: what other warps wrote before their release is
+       * ordered before what follows (a barrier, for the race check) */
+      if (!end_epoch (W))
+        warp_stop_forever (W);
+      ms_racecheck_barrier (&W->race);
+    }
 }
 
 void

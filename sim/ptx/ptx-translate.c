@@ -1206,8 +1206,9 @@ site (Tr *t, const MsPtxInsn *i, guint idx)
   g_string_append_printf (t->sites, "static MsSite ms_site_%u_%u_%u = { ", t->mod, t->fn,
                           t->n_sites);
   c_string (t->sites, file ? file : t->m->path);
-  gboolean ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "release")
-                     || ms_ptx_has_mod (i, "relaxed");
+  int ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "acq_rel")
+                  ? MS_SITE_ACQUIRE
+                  : ms_ptx_has_mod (i, "release") || ms_ptx_has_mod (i, "relaxed");
   g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1 };\n", file ? i->line : i->ptx_line, idx,
                           ordered);
   return t->n_sites++;

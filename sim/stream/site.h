@@ -8,6 +8,7 @@
 #define MEMSIM_SITE_H
 
 typedef struct MsSite MsSite;
+#define MS_SITE_ACQUIRE 2
 struct MsSite {
   const char *file;   /* source file name, e.g. "transpose.cu" */
   int line;           /* 1-based source line (0: unknown, e.g. an imported trace) */
@@ -17,7 +18,10 @@ struct MsSite {
   int ordered;        /* a load or store with a memory order (PTX .acquire,
                        * .release, .relaxed: a flag a barrier of cooperative
                        * groups spins on): like an atomic, it does not race
-                       * with atomics or with other such accesses */
+                       * with atomics or with other such accesses;
+                       * MS_SITE_ACQUIRE: an acquire, which the race check
+                       * takes as a barrier (what was written before it is
+                       * ordered before what follows) */
   int compiled;       /* its records are the instructions as compiled (device
                        * code run from its PTX and SASS): the models infer
                        * nothing the compiler may have done to them (an
