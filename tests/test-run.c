@@ -364,6 +364,37 @@ test_many_params (void)
   g_assert_nonnull (strstr (r.out, "many-params: all checks passed"));
 }
 
+/* CUDA graphs (captured over two streams, built by hand with an
+ * allocation node), stream-ordered allocation, host registration and a
+ * stream callback: the program checks each result against a value worked
+ * out by hand (tests/data/programs/graphs.cu). */
+static void
+test_graphs (void)
+{
+  g_autofree char *p = program ("graphs.cu");
+  g_auto (Result) r = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.out, "FAILED"));
+  g_assert_nonnull (strstr (r.out, "graphs: all checks passed"));
+}
+
+/* nvcc's host flags: -Xcompiler FLAG for the host compiler, -lLIB joined
+ * as nvcc spells it; without either, the program's OpenMP call is a
+ * function memsim's runtime does not have (a one-line error). */
+static void
+test_host_flags (void)
+{
+  g_autofree char *p = program ("openmp.cu");
+  g_auto (Result) x = run (p, "-Xcompiler", "-fopenmp", NULL);
+  g_assert_cmpint (x.status, ==, 0);
+  g_assert_nonnull (strstr (x.out, "openmp: 1 processors, h[31] = 1"));
+  g_auto (Result) l = run (p, "-lgomp", NULL);
+  g_assert_cmpint (l.status, ==, 0);
+  g_assert_nonnull (strstr (l.out, "openmp: 1 processors, h[31] = 1"));
+  g_auto (Result) none = run (p, NULL);
+  assert_one_line_error (&none, 1, "omp_get_num_procs");
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -390,5 +421,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);
   g_test_add_func ("/run/textures", test_textures);
   g_test_add_func ("/run/many-params", test_many_params);
+  g_test_add_func ("/run/graphs", test_graphs);
+  g_test_add_func ("/run/host-flags", test_host_flags);
   return g_test_run ();
 }

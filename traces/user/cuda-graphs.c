@@ -40,7 +40,7 @@ MS_RENAME (cudaStreamUpdateCaptureDependencies) MS_RENAME (cudaThreadExchangeStr
 MS_RENAME (cudaDeviceGraphMemTrim) MS_RENAME (cudaDeviceGetGraphMemAttribute)
 MS_RENAME (cudaDeviceSetGraphMemAttribute)
 /* cuda-runtime.c's, called here */
-MS_RENAME (cudaMalloc) MS_RENAME (cudaMemcpy) MS_RENAME (cudaEventRecord)
+MS_RENAME (cudaMemcpy) MS_RENAME (cudaEventRecord)
 
 #include <string.h>
 
@@ -620,7 +620,7 @@ cudaGraphAddMemAllocNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGr
   if (p == NULL || p->bytesize == 0)
     return ms_cuda_fail (cudaErrorInvalidValue);
   void *ptr = NULL;
-  cudaError_t e = cudaMalloc (&ptr, p->bytesize);
+  cudaError_t e = ms_cuda_graph_malloc (&ptr, p->bytesize);
   if (e != cudaSuccess)
     return e;
   struct CUgraphNode_st *n = add_begin (node, graph, deps, n_deps, cudaGraphNodeTypeMemAlloc, &e);
@@ -1153,7 +1153,7 @@ ms_graph_capture_host (cudaStream_t stream, cudaHostFn_t fn, void *data)
 cudaError_t
 ms_graph_capture_alloc (cudaStream_t stream, void **ptr, size_t bytes)
 {
-  cudaError_t e = cudaMalloc (ptr, bytes);
+  cudaError_t e = ms_cuda_graph_malloc (ptr, bytes);
   if (e != cudaSuccess)
     return e;
   struct CUgraphNode_st *n = capture_node (stream, cudaGraphNodeTypeMemAlloc);

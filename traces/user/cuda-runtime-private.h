@@ -15,6 +15,9 @@ cudaError_t ms_cuda_fail (cudaError_t e);
 /* The device code's kernel whose host stub is func (its parameter block's
  * layout); NULL, and the launch error set, if it is none. */
 const MsPtxKernel *ms_cuda_kernel (const void *func);
+/* Device memory for a graph's allocation node: freeing it keeps it (the
+ * node's next run gives the same address). */
+cudaError_t ms_cuda_graph_malloc (void **ptr, size_t bytes);
 /* Runs a launch now, as cudaLaunchKernel does. */
 cudaError_t ms_cuda_launch (const void *func, dim3 grid, dim3 block, void **args, size_t shared);
 

@@ -67,6 +67,7 @@ MS_RENAME (cudaDeviceGetMemPool) MS_RENAME (cudaMemPoolSetAttribute)
 MS_RENAME (cudaMemPoolGetAttribute) MS_RENAME (cudaMemPoolTrimTo) MS_RENAME (cudaMemPrefetchAsync)
 MS_RENAME (cudaMemAdvise) MS_RENAME (cudaStreamAttachMemAsync) MS_RENAME (cudaPointerGetAttributes)
 MS_RENAME (cudaLaunchCooperativeKernel) MS_RENAME (cudaEventRecordWithFlags)
+MS_RENAME (cudaLaunchKernelExC)
 MS_RENAME (cudaFuncGetName) MS_RENAME (cudaDeviceGetP2PAttribute) MS_RENAME (cudaDeviceCanAccessPeer)
 MS_RENAME (cudaOccupancyAvailableDynamicSMemPerBlock) MS_RENAME (cudaGetDeviceFlags)
 MS_RENAME (cudaDeviceGetCacheConfig)
@@ -110,6 +111,8 @@ typedef struct {
   guint number;        /* the program's allocations before it */
   gboolean device;     /* cudaMalloc / cudaMallocManaged, not pinned host memory */
   gboolean registered; /* the program's own memory (cudaHostRegister): not memsim's mapping */
+  gboolean graph;      /* a graph's (allocation node): kept until the program ends, since the
+                        * node gives the same address again each launch */
   const char *variable;   /* a module variable's device name (the program's), else NULL */
 } Allocation;
 
@@ -388,6 +391,8 @@ release (void *ptr)
         {
           if (a->registered)
             return fail (cudaErrorInvalidValue);
+          if (a->graph)
+            return cudaSuccess;
           gsize page = (gsize) sysconf (_SC_PAGESIZE);
           rt.allocated -= (a->bytes + page - 1) / page * page;
           munmap (a->base - GUARD_BYTES, a->map_bytes);
@@ -1537,6 +1542,16 @@ cudaLaunchKernel (const void *func, dim3 grid, dim3 block, void **args, size_t s
 }
 
 cudaError_t
+ms_cuda_graph_malloc (void **ptr, size_t bytes)
+{
+  MS_CUDA_LOCKED;
+  cudaError_t e = allocate (ptr, bytes, TRUE);
+  if (e == cudaSuccess && *ptr != NULL)
+    allocation_of (*ptr, 0)->graph = TRUE;
+  return e;
+}
+
+cudaError_t
 ms_cuda_fail (cudaError_t e)
 {
   return fail (e);
@@ -2057,6 +2072,32 @@ cudaEventRecordWithFlags (cudaEvent_t event, cudaStream_t stream, unsigned flags
 {
   MS_CUDA_LOCKED;
   return cudaEventRecord (event, stream);
+}
+
+/* A launch with attributes (thrust's and CUB's way): a cooperative one is
+ * checked as cudaLaunchCooperativeKernel does; clusters of more than one
+ * block are refused (not modelled); the others (priorities, access
+ * policies) change nothing here. */
+cudaError_t
+cudaLaunchKernelExC (const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+  MS_CUDA_LOCKED;
+  if (config == NULL || (config->numAttrs > 0 && config->attrs == NULL))
+    return fail (cudaErrorInvalidValue);
+  for (unsigned i = 0; i < config->numAttrs; i++)
+    {
+      const cudaLaunchAttribute *a = &config->attrs[i];
+      if (a->id == cudaLaunchAttributeCooperative && a->val.cooperative)
+        return cudaLaunchCooperativeKernel (func, config->gridDim, config->blockDim, args,
+                                            config->dynamicSmemBytes, config->stream);
+      if (a->id == cudaLaunchAttributeClusterDimension
+          && a->val.clusterDim.x * a->val.clusterDim.y * a->val.clusterDim.z > 1)
+        return fail (cudaErrorNotSupported);
+    }
+  if (ms_graph_capturing (config->stream))
+    return ms_graph_capture_kernel (config->stream, func, config->gridDim, config->blockDim, args,
+                                    config->dynamicSmemBytes);
+  return launch_ptx (func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
 }
 
 /* ------------------------------------------------------------ device queries' extras */
