@@ -56,6 +56,7 @@ def norm(kernel):
             end = i
             break
     k = re.sub(r"\s+", "", k[:end])
+    k = re.sub(r"(?<![\w.])(\d+)(?:ul|ull|u|l|ll)\b", r"\1", k)   # 256ul (memsim) = 256 (ncu)
     return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
 
 
