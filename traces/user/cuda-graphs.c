@@ -647,34 +647,33 @@ cudaGraphAddMemFreeNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGra
   return e;
 }
 
-cudaError_t
-cudaGraphAddEventRecordNode (cudaGraphNode_t *node, cudaGraph_t graph,
-                             const cudaGraphNode_t *deps, size_t n_deps, cudaEvent_t event)
+/* An event record or wait node. */
+static cudaError_t
+add_event_node (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                size_t n_deps, cudaEvent_t event, enum cudaGraphNodeType type)
 {
   MS_CUDA_LOCKED;
-  cudaError_t e;
-  struct CUgraphNode_st *n = event ? add_begin (node, graph, deps, n_deps,
-                                                cudaGraphNodeTypeEventRecord, &e) : NULL;
   if (event == NULL)
     return ms_cuda_fail (cudaErrorInvalidValue);
+  cudaError_t e;
+  struct CUgraphNode_st *n = add_begin (node, graph, deps, n_deps, type, &e);
   if (n != NULL)
     n->event = event;
   return e;
 }
 
 cudaError_t
+cudaGraphAddEventRecordNode (cudaGraphNode_t *node, cudaGraph_t graph,
+                             const cudaGraphNode_t *deps, size_t n_deps, cudaEvent_t event)
+{
+  return add_event_node (node, graph, deps, n_deps, event, cudaGraphNodeTypeEventRecord);
+}
+
+cudaError_t
 cudaGraphAddEventWaitNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
                            size_t n_deps, cudaEvent_t event)
 {
-  MS_CUDA_LOCKED;
-  cudaError_t e;
-  struct CUgraphNode_st *n = event ? add_begin (node, graph, deps, n_deps,
-                                                cudaGraphNodeTypeWaitEvent, &e) : NULL;
-  if (event == NULL)
-    return ms_cuda_fail (cudaErrorInvalidValue);
-  if (n != NULL)
-    n->event = event;
-  return e;
+  return add_event_node (node, graph, deps, n_deps, event, cudaGraphNodeTypeWaitEvent);
 }
 
 /* The generic form: each type as its own function does it. */

@@ -88,11 +88,19 @@ int main()
     v = 100.0f;                                      // the node copied 5
     float out[32];
     cudaGraphAddMemcpyNode1D(&copy, m, &kern, 1, out, p, sizeof out, cudaMemcpyDeviceToHost);
+    cudaGraphNode_t rec, bad;
+    cudaEvent_t done;
+    cudaEventCreate(&done);
+    check(cudaGraphAddEventRecordNode(&rec, m, &copy, 1, done) == cudaSuccess, "event record node");
+    check(cudaGraphAddEventWaitNode(&bad, m, &copy, 1, NULL) == cudaErrorInvalidValue,
+          "an event node without its event");
+    cudaGetLastError();
     cudaGraphExec_t mx;
     cudaGraphInstantiate(&mx, m, 0);
     cudaGraphLaunch(mx, s1);
     cudaStreamSynchronize(s1);
     check(out[0] == 5 && out[31] == 5, "a graph built by hand");
+    check(cudaEventQuery(done) == cudaSuccess, "the graph recorded its event");
     cudaFree(p);                                      // the node's memory stays for the next launch
     cudaGraphLaunch(mx, s1);
     cudaStreamSynchronize(s1);
