@@ -362,6 +362,12 @@ ms_texture_sample (const MsTexture *t, unsigned geometry, unsigned layer, const 
 
 /* ------------------------------------------------------------ device code */
 
+/* The kernel's failure, called through a pointer: a direct call of the
+ * noreturn ms_ptx_fail from this (instrumented) file would have
+ * AddressSanitizer handle a no-return on the warp's fiber stack, which it
+ * does not know, and warn on stderr. */
+static void (*volatile fail_launch) (const char *message) = ms_ptx_fail;
+
 static const MsTexture *
 lookup (uint64_t handle, const char *what)
 {
@@ -372,7 +378,7 @@ lookup (uint64_t handle, const char *what)
       g_snprintf (m, sizeof m, "%s of handle %#" G_GINT64_MODIFIER "x, which is no live %s "
                   "object of the program", what, (guint64) handle,
                   strcmp (what, "tex") == 0 ? "texture" : "surface");
-      ms_ptx_fail (m);
+      fail_launch (m);
     }
   return t;
 }
@@ -449,7 +455,7 @@ surface_bytes (uint64_t handle, unsigned form, const int32_t c[4], unsigned byte
                       " of a %" G_GINT64_FORMAT "-byte row, row %" G_GINT64_FORMAT " of %"
                       G_GINT64_FORMAT ", slice %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
                       "; cudaBoundaryModeTrap)", what, x, row, y, h, z, s);
-          ms_ptx_fail (m);
+          fail_launch (m);
         }
       if (row < (int64_t) bytes)
         return NULL;
