@@ -27,7 +27,11 @@ list() {
 }
 mkdir -p "$OUT"
 export PATH=$PATH:/usr/local/cuda/bin
-metrics=$(python3 "$here/program-check.py" --metrics)
+# the metrics this ncu knows (a name it does not know would fail every run)
+known=$(ncu --query-metrics 2>/dev/null | awk '{print $1}')
+metrics=$(python3 "$here/program-check.py" --metrics | tr , '\n' | while read -r m; do
+  [ -z "$known" ] || echo "$known" | grep -qx "${m%.*}" && echo "$m"; done | paste -sd, -)
+echo "metrics: $metrics" >"$OUT/metrics.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/machine.txt"
 nvcc --version | tail -1 | tee -a "$OUT/machine.txt"
 ncu --version | tail -1 | tee -a "$OUT/machine.txt"

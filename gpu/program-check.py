@@ -26,6 +26,12 @@ EXACT = ["smsp__sass_inst_executed_op_global_%s.sum" % o for o in ("ld", "st", "
         ["l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum" % o for o in ("ld", "st", "atom", "red")] + \
         ["smsp__sass_inst_executed_op_shared_%s.sum" % o for o in ("ld", "st")] + \
         ["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_%s.sum" % o for o in ("ld", "st")]
+# warp-level instructions executed, and by pipe (the time model's inputs):
+# memsim estimates the first from PTX through ptxas's SASS (docs/model.md)
+INSTRUCTIONS = ["smsp__inst_executed.sum"] + \
+        ["smsp__inst_executed_pipe_%s.sum" % p for p in
+         ("alu", "fma", "fmaheavy", "fp16", "fp64", "xu", "lsu", "cbu", "adu", "uniform")] + \
+        ["sm__cycles_elapsed.max", "smsp__cycles_active.avg"]
 PREDICTED = ["lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum",
              "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"]
 
@@ -193,7 +199,7 @@ def main():
     ap.add_argument("--ncu-log", action="append", default=[], metavar="FILE")
     a = ap.parse_args()
     if a.metrics:
-        print(",".join(EXACT + PREDICTED))
+        print(",".join(EXACT + INSTRUCTIONS + PREDICTED))
         return 0
     if a.simulate:
         os.makedirs(a.out, exist_ok=True)
