@@ -140,6 +140,7 @@ def ncu_rows(path):
 
 def compare(d):
     differ = agree = kernels = 0
+    inst_err = []
     for name, files, args, flags in checks():
         jp, np_ = os.path.join(d, name + ".memsim.json"), os.path.join(d, name + ".ncu.txt")
         if not os.path.exists(np_):   # the stored measurements: the CSV rows alone
@@ -171,6 +172,13 @@ def compare(d):
                 ok = abs(s - v) < 0.5
                 bad += not ok
                 print("   %-66s %12d %12d %s" % (metric, s, v, "" if ok else "DIFFERS"))
+            # warp instructions: estimated from the PTX run through the SASS
+            # (docs/model.md), so an error, not a difference
+            si, vi = launch["metrics"].get("smsp__inst_executed.sum"), m.get("smsp__inst_executed.sum")
+            if si is not None and vi:
+                inst_err.append(si / vi - 1)
+                print("   %-66s %12d %12d (%+.1f%%)" % ("smsp__inst_executed.sum", si, vi,
+                                                     100.0 * (si / vi - 1)))
             # both Nsight's meaning: the kernel alone, no launch latency (memsim's
             # memsim__event_time adds it; ncu does not measure that)
             t = launch.get("time", {}).get("gpu__time_duration.sum")
@@ -182,6 +190,12 @@ def compare(d):
             agree += bad == 0
     print("%d of %d kernels agree on every exact metric; %d exact metric(s) differ"
           % (agree, kernels, differ))
+    if inst_err:
+        e = sorted(abs(x) for x in inst_err)
+        print("smsp__inst_executed.sum: %d kernels, %d within 10%%, %d exact; median error "
+              "%.1f%%, 90th percentile %.1f%%, worst %.1f%%"
+              % (len(e), sum(x <= 0.10 for x in e), sum(x == 0 for x in e),
+                 100 * e[len(e) // 2], 100 * e[min(len(e) - 1, int(0.9 * len(e)))], 100 * e[-1]))
     return 1 if differ else 0
 
 

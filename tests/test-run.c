@@ -319,6 +319,18 @@ test_compiler_exact (void)
       JsonObject *l = json_array_get_object_element (launches, 0);
       g_assert_cmpstr (json_object_get_string_member (l, "counts"), ==, source ? "source" : "sass");
       g_assert_cmpint (metric (metrics_of (launches, 0), ld), ==, want[source]);
+      /* nvcc's device code: every warp instruction counted, at least the
+       * memory ones, from the SASS line by line (the g++ build of
+       * --source-counts has no instructions to count) */
+      g_assert_true (json_object_has_member (l, "instructions") == !source);
+      if (source)
+        continue;
+      JsonObject *inst = json_object_get_object_member (l, "instructions");
+      g_assert_cmpstr (json_object_get_string_member (inst, "basis"), ==, "sass-lines");
+      gint64 all = metric (metrics_of (launches, 0), "smsp__inst_executed.sum");
+      g_assert_cmpint (all, ==, json_object_get_int_member (inst, "executed"));
+      g_assert_cmpint (all, >, want[source] + metric (metrics_of (launches, 0),
+                                                      "smsp__sass_inst_executed_op_global_ld.sum"));
     }
 }
 

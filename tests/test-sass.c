@@ -14,6 +14,7 @@
 
 #include "reduction.h"
 #include "regroup.h"
+#include "instructions.h"
 #include "sass.h"
 
 static MsSass *
@@ -840,10 +841,125 @@ test_unroll_plans (void)
   g_assert_false (g.compiler_dependent);
 }
 
+/* Every instruction counted on its line: the prologue before the first
+ * mark on "", NOPs and the closing self-branch left out, a predicated
+ * instruction counted like any other; vectorAdd's SASS (nvcc 13, sm_90). */
+static void
+test_line_counts (void)
+{
+  static const char text[] =
+    ".text._Z9vectorAddPKfS0_Pfi:\n"
+    "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+    "\t//## File \"/x/vectorAdd.cu\", line 49\n"
+    "        /*0010*/                   S2R R9, SR_CTAID.X ;\n"
+    "        /*0020*/                   IMAD R9, R9, UR4, R0 ;\n"
+    "\t//## File \"/x/vectorAdd.cu\", line 51\n"
+    "        /*0060*/                   ISETP.GE.AND P0, PT, R9, UR4, PT ;\n"
+    "        /*0070*/               @P0 EXIT ;\n"
+    "\t//## File \"/x/vectorAdd.cu\", line 52\n"
+    "        /*00d0*/                   LDG.E R3, desc[UR4][R2.64] ;\n"
+    "\t//## File \"/x/helper.cuh\", line 7 inlined at \"/x/vectorAdd.cu\", line 52\n"
+    "        /*0110*/                   FADD R0, R4, R3 ;\n"
+    "\t//## File \"/x/vectorAdd.cu\", line 54\n"
+    "        /*0140*/                   EXIT ;\n"
+    ".L_x_0:\n"
+    "        /*0150*/                   BRA `(.L_x_0);\n"
+    "        /*0160*/                   NOP;\n"
+    "        /*0170*/                   NOP;\n"
+    ".L_x_1:\n";
+  g_autoptr (MsSass) sass = ms_sass_parse (text);
+  g_autoptr (GHashTable) lines = ms_sass_line_counts (sass, "vectorAdd", FALSE);
+  g_assert_cmpuint (g_hash_table_size (lines), ==, 6);
+  struct { const char *where; guint n; } want[] = {
+    { "", 1 }, { "vectorAdd.cu:49", 2 }, { "vectorAdd.cu:51", 2 }, { "vectorAdd.cu:52", 1 },
+    { "helper.cuh:7", 1 }, { "vectorAdd.cu:54", 1 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (want); k++)
+    g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (lines, want[k].where)), ==,
+                      want[k].n);
+  g_autoptr (GHashTable) none = ms_sass_line_counts (sass, "other", FALSE);
+  g_assert_cmpuint (g_hash_table_size (none), ==, 0);
+  /* the predicated: the guarded EXIT on line 51 */
+  g_autoptr (GHashTable) predicated = ms_sass_line_counts (sass, "vectorAdd", TRUE);
+  g_assert_cmpuint (g_hash_table_size (predicated), ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (predicated, "vectorAdd.cu:51")), ==, 1);
+}
+
+/* The estimate, worked by hand: block 0 (line 10: 2 PTX, line 11: 1 PTX)
+ * ran 4 times, block 1 (line 11: 3 PTX) 10 times.  The SASS has 3
+ * instructions on line 10, 2 on line 11, 1 before any mark.
+ *   line 10: 2 x 4 = 8 PTX runs of 2 -> 8 x 3 / 2 = 12
+ *   line 11: 1 x 4 + 3 x 10 = 34 PTX runs of 4 -> 34 x 2 / 4 = 17
+ *   "": no PTX line: once a warp, 5 warps -> 5
+ * 34 in all; PTX alone: 8 + 34 = 42. */
+static void
+test_inst_estimate (void)
+{
+  g_autoptr (MsInstMap) map = ms_inst_map_new ();
+  ms_inst_map_add (map, 0, 0, "k.cu:10", "", 1);
+  ms_inst_map_add (map, 0, 0, "k.cu:10", NULL, 1);
+  ms_inst_map_add (map, 0, 0, "k.cu:11", "", 1);
+  ms_inst_map_add (map, 1, 1, "k.cu:11", "", 3);
+  g_assert_cmpuint (map->n_blocks, ==, 2);
+  g_assert_cmpuint (map->lines->len, ==, 3);   /* one entry per block and line */
+  guint64 counts[2] = { 4, 10 };
+  g_autoptr (GHashTable) sass = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (sass, "k.cu:10", GUINT_TO_POINTER (3));
+  g_hash_table_insert (sass, "k.cu:11", GUINT_TO_POINTER (2));
+  g_hash_table_insert (sass, "", GUINT_TO_POINTER (1));
+  MsInstBasis basis;
+  GArray *per_line = NULL;
+  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, &per_line), ==, 34);
+  g_assert_cmpint (basis, ==, MS_INST_SASS_LINES);
+  g_assert_cmpuint (per_line->len, ==, 3);
+  const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, 2);
+  g_assert_cmpstr (c->where, ==, "k.cu:11");
+  g_assert_cmpuint (c->ptx, ==, 4);
+  g_assert_cmpfloat (c->executed, ==, 17);
+  g_array_unref (per_line);
+  g_assert_cmpuint (ms_inst_executed (map, counts, NULL, NULL, 5, &basis, NULL), ==, 42);
+  g_assert_cmpint (basis, ==, MS_INST_PTX);
+  g_assert_cmpuint (ms_inst_executed (NULL, counts, sass, NULL, 5, &basis, NULL), ==, 0);
+  g_assert_cmpint (basis, ==, MS_INST_NONE);
+
+  /* A function memsim inlined at line 11 (block 1 ran 10 times), 2 PTX
+   * instructions on its own line 87, where ptxas kept nothing: they count
+   * at line 11, now 4 + 30 + 20 = 54 PTX runs of 6 -> 54 x 2 / 6 = 18; where ptxas
+   * kept its line (1 SASS instruction), they count there: 20 x 1 / 2. */
+  ms_inst_map_add (map, 1, 1, "h.h:87", "k.cu:11", 2);
+  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, NULL), ==, 12 + 18 + 5);
+  g_hash_table_insert (sass, "h.h:87", GUINT_TO_POINTER (1));
+  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, NULL), ==,
+                    12 + 17 + 5 + 10);
+
+  /* A branch in block 0 (run 4 times) skips line 20's 4 PTX instructions
+   * in block 2, which ran twice (8 runs): 2 SASS instructions, 1 of them
+   * predicated.  The unpredicated one runs as its block: 8 / 4 = 2; the
+   * predicated one as the branch's block: 16 / 4 = 4. */
+  g_autoptr (MsInstMap) skip = ms_inst_map_new ();
+  ms_inst_map_add (skip, 2, 0, "k.cu:20", "", 4);
+  guint64 skip_counts[3] = { 4, 0, 2 };
+  g_autoptr (GHashTable) sass20 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (sass20, "k.cu:20", GUINT_TO_POINTER (2));
+  g_autoptr (GHashTable) pred20 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 4);
+  g_hash_table_insert (pred20, "k.cu:20", GUINT_TO_POINTER (1));
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 6);
+
+  /* Header code nvcc inlined (line h.h:5, no SASS of its own) after line
+   * 20's: its 5 instructions of block 0 (20 runs, guard 20) join line 20's
+   * 4: 28 runs, 36 at the guard's rate, of 9 -> unpredicated 28 / 9,
+   * predicated 36 / 9: 64 / 9 = 7.1. */
+  ms_inst_map_add (skip, 0, 0, "h.h:5", "", 5);
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 7);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sass/line-counts", test_line_counts);
+  g_test_add_func ("/sass/inst-estimate", test_inst_estimate);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/grouping", test_grouping);
   g_test_add_func ("/sass/contended", test_contended);

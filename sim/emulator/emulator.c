@@ -174,6 +174,8 @@ typedef struct {
   gboolean warp_blocked;  /* lanes wait at a collective that cannot run */
   guint64 warp_wide_done; /* warps run warp-wide */
   GString *dev_out;       /* what the block's device code printed */
+  guint64 *block_counts;  /* device code's block runs (ms_ptx_block_counts) */
+  guint n_block_counts;
   gboolean asserted;      /* a lane's assert failed */
 } Worker;
 
@@ -2078,6 +2080,19 @@ ms_ptx_clock (void)
   return cur_worker->ctl.block_ops;
 }
 
+uint64_t *
+ms_ptx_block_counts (unsigned n)
+{
+  Worker *W = cur_worker;
+  if (W->n_block_counts < n)
+    {
+      W->block_counts = g_renew (guint64, W->block_counts, n);
+      memset (W->block_counts + W->n_block_counts, 0, (n - W->n_block_counts) * sizeof (guint64));
+      W->n_block_counts = n;
+    }
+  return W->block_counts;
+}
+
 void
 ms_ptx_bar_red_lane (int pred)
 {
@@ -3291,6 +3306,7 @@ worker_free (Worker *W)
   __atomic_add_fetch (&warp_wide_warps, W->warp_wide_done, __ATOMIC_RELAXED);
   if (W->dev_out != NULL)
     g_string_free (W->dev_out, TRUE);
+  g_free (W->block_counts);
   ms_stack_pool_free (W->pool);
   if (W->warp_pool)
     ms_stack_pool_free (W->warp_pool);
@@ -3533,9 +3549,14 @@ ms_emulate (const MsLaunch *launch, GError **error)
   /* the sinks' per-worker parts end in worker order: merges are deterministic */
   if (launch->races != NULL)
     ms_race_log_clear (launch->races);
+  if (launch->block_counts != NULL)
+    memset (launch->block_counts, 0, launch->n_block_counts * sizeof (guint64));
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
+        for (guint b = 0; launch->block_counts != NULL
+                          && b < MIN (launch->n_block_counts, job.workers[w]->n_block_counts); b++)
+          launch->block_counts[b] += job.workers[w]->block_counts[b];
         if (launch->races != NULL)
           ms_race_log_merge (launch->races, job.workers[w]->race.log);
         if (job.workers[w]->sinks.sinks != NULL)

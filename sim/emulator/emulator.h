@@ -81,6 +81,10 @@ typedef struct {
    * those stops, not in lockstep: no records (sinks must be NULL), and the
    * race check sees only the accesses that stop (docs/model.md). */
   gboolean free_running;
+  /* Device code run from PTX: each of its n_block_counts blocks' runs
+   * (ms_ptx_block_counts), summed over the launch; NULL: not wanted */
+  guint64 *block_counts;
+  guint n_block_counts;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

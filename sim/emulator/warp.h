@@ -62,6 +62,9 @@ void ms_ptx_fail (const char *message) __attribute__ ((noreturn));
 uint8_t *ms_ptx_local (unsigned bytes);
 unsigned ms_ptx_warp_index (void);
 uint64_t ms_ptx_clock (void);
+/* The running worker's counters of a kernel's n blocks (sim/models/
+ * instructions.h): each run of block b by a group of lanes adds 1 to [b]. */
+uint64_t *ms_ptx_block_counts (unsigned n);
 /* bar.red: a lane's predicate at the barrier (the block's count of them
  * and of the lanes), then after it the block's reduction: 0 popc, 1 and,
  * 2 or. */

@@ -16,6 +16,8 @@ ms_stats_free (MsStats *stats)
   if (stats == NULL)
     return;
   g_array_unref (stats->sites);
+  if (stats->inst_lines)
+    g_array_unref (stats->inst_lines);
   g_free (stats);
 }
 

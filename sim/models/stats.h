@@ -11,6 +11,7 @@
 #include <glib.h>
 
 #include "access.h"
+#include "instructions.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,11 @@ typedef struct {
                          * merged into another's wider instruction (regroup.h); 0 at
                          * source level */
   guint64 unrolled;     /* instructions the regrouping of loops nvcc unrolled added */
+  /* warp instructions executed, all kinds (smsp__inst_executed.sum), and
+   * how they were counted (instructions.h); MS_INST_NONE: not counted */
+  guint64 inst_executed;
+  MsInstBasis inst_basis;
+  GArray *inst_lines;   /* MsInstLineCount by source line (scaled like the counts), or NULL */
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -25,6 +25,7 @@ typedef struct {
   guint module, func;        /* the entry's */
   MsKernel *kernel;          /* warp_entry NULL until built */
   gboolean failed;           /* its build failed (said once) */
+  MsInstMap *inst;           /* its blocks' instructions by line (kernel->inst_map) */
 } Entry;
 
 typedef struct {
@@ -111,6 +112,8 @@ ms_ptx_program_free (MsPtxProgram *p)
     return;
   g_ptr_array_unref (p->modules);
   g_array_unref (p->kernels);
+  for (guint k = 0; k < p->entries->len; k++)
+    ms_inst_map_free (g_array_index (p->entries, Entry, k).inst);
   g_array_unref (p->entries);
   g_ptr_array_unref (p->owned);
   g_ptr_array_unref (p->sass);
@@ -394,7 +397,8 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
                       "#if defined(__GNUC__) && !defined(__clang__)\n"
                       "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
                       "#endif\n\n");
-  if (!ms_ptx_translate_entry (m, e->module, e->func, c, error))
+  g_autoptr (MsInstMap) inst = ms_inst_map_new ();
+  if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, error))
     return FALSE;
   void *dl = build_load (c, error);
   if (dl == NULL)
@@ -428,6 +432,7 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
         *aggs[a].flag = sass_aggregated (e->kernel->sass, aggs[a].site);
     }
   e->kernel->warp_entry = (MsEntryFn) fn;
+  e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
   return TRUE;
 }
 

@@ -73,6 +73,10 @@ typedef struct {
   int *branch_join;
   guint *join_at;
   guint n_joins;
+  /* the instruction count: the block being made (its counter ms_IC[n]),
+   * and each block's instructions by source line, or NULL */
+  guint block_no;
+  MsInstMap *inst;
 } Tr;
 
 /* ------------------------------------------------------------ types */
@@ -1852,6 +1856,54 @@ typedef struct {
   guint bad;
 } Mark;
 
+/* Per instruction, its block's number (the place of its start in
+ * sorted), or, in the straight code a conditional forward branch skips
+ * (at most 32 instructions, no branch, return or barrier in it: what
+ * ptxas may predicate instead), the number of the branch's block
+ * (MsInstLine.guard). */
+static guint *
+skip_guards (Tr *t, GArray *sorted)
+{
+  guint *block = g_new0 (guint, t->n + 1), *guard = g_new0 (guint, t->n + 1);
+  for (guint k = 0, b = 0; k < t->n; k++)
+    {
+      while (b + 1 < sorted->len && g_array_index (sorted, guint, b + 1) <= k)
+        b++;
+      block[k] = guard[k] = b;
+    }
+  for (guint k = 0; k < t->n; k++)
+    {
+      const MsPtxInsn *i = t->ins[k];
+      int to = kind_of (i) == K_BRA && i->guard >= 0 ? target (t, i) : -1;
+      if (to <= (int) k + 1 || to - (int) k - 1 > 32)
+        continue;
+      gboolean straight = TRUE;
+      for (int j = (int) k + 1; j < to && straight; j++)
+        {
+          Kind kj = kind_of (t->ins[j]);
+          straight = kj != K_BRA && kj != K_RET && kj != K_BAR && kj != K_BARRED
+                     && kj != K_SYNCWARP && kj != K_CALL;
+        }
+      for (int j = (int) k + 1; j < to && straight; j++)
+        guard[j] = block[k];
+    }
+  g_free (block);
+  return guard;
+}
+
+/* "file.cu:LINE" (basename) of a .loc, "" for none: the key by which
+ * instructions meet nvdisasm's line marks (instructions.h) */
+static char *
+loc_key (const MsPtxModule *m, int file, int line)
+{
+  const char *path = file > 0 && (guint) file < m->files->len ? g_ptr_array_index (m->files, file)
+                                                               : NULL;
+  if (path == NULL || line <= 0)
+    return g_strdup ("");
+  g_autofree char *base = g_path_get_basename (path);
+  return g_strdup_printf ("%s:%d", base, line);
+}
+
 static gboolean
 failed_since (Tr *t, const Mark *k, GString *after, guint idx)
 {
@@ -1874,6 +1926,8 @@ emit_block (Tr *t, guint start, GString *after)
 {
   g_string_append_printf (t->o, "    B%u:\n", start);
   emit_join_wait (t, start);
+  /* the group runs the block: one issue of each of its instructions */
+  g_string_append_printf (t->o, "      ms_IC[%u]++;\n", t->block_no);
   for (guint idx = start; idx < t->n; idx++)
     {
       if (idx > start && g_hash_table_contains (t->starts, GUINT_TO_POINTER (idx)))
@@ -2514,6 +2568,7 @@ typedef struct {
   GHashTable *map;          /* a parameter's or result's name -> the caller's .param */
   GHashTable *labels;       /* the callee's labels */
   const char *end;          /* the label after the call */
+  int at_file, at_line;     /* the outermost call's .loc */
 } Inst;
 
 /* Instructions a flattened entry may grow to. */
@@ -2548,6 +2603,8 @@ flat_add (Flat *F, const MsPtxInsn *src, const Inst *I)
   MsPtxInsn in = *src;
   if (I != NULL)
     {
+      in.at_file = I->at_file;
+      in.at_line = I->at_line;
       if (in.label)
         in.label = (char *) flat_sym (F, I, in.label);
       if (in.guard >= 0)
@@ -2643,7 +2700,8 @@ flat_inline (Flat *F, const MsPtxInsn *i, const Inst *I, const CallOps *cp, cons
           g_array_append_val (F->flat->vars, v);
         }
     }
-  Inst J = { g, ++F->instances, (int) GPOINTER_TO_UINT (base) - 1, NULL, NULL, NULL };
+  Inst J = { g, ++F->instances, (int) GPOINTER_TO_UINT (base) - 1, NULL, NULL, NULL,
+             I ? I->at_file : i->file, I ? I->at_line : i->line };
   J.map = g_hash_table_new (g_str_hash, g_str_equal);
   J.labels = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint k = 0; k < c.n_args; k++)
@@ -2963,11 +3021,22 @@ translate_entry (Tr *t, GString *out)
   for (guint k = 0; k <= t->n; k++)
     if (g_hash_table_contains (t->starts, GUINT_TO_POINTER (k)))
       g_array_append_val (sorted, k);
+  g_autofree guint *guard = t->inst ? skip_guards (t, sorted) : NULL;
   for (guint k = 0; k < sorted->len; k++)
     {
       guint s = g_array_index (sorted, guint, k);
-      if (s < t->n)
-        emit_block (t, s, after);
+      if (s >= t->n)
+        continue;
+      t->block_no = k;
+      emit_block (t, s, after);
+      guint end = k + 1 < sorted->len ? MIN (g_array_index (sorted, guint, k + 1), t->n) : t->n;
+      for (guint idx = s; t->inst != NULL && idx < end; idx++)
+        {
+          const MsPtxInsn *i = t->ins[idx];
+          g_autofree char *where = loc_key (t->m, i->file, i->line);
+          g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
+          ms_inst_map_add (t->inst, k, guard[idx], where, at, 1);
+        }
     }
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);
 
@@ -3002,6 +3071,7 @@ translate_entry (Tr *t, GString *out)
   g_string_append (out, "  uint8_t *ms_res = (uint8_t *) ms_shared_alloc_at (&ms_reserved_key, 1024, 16);\n"
                         "  (void) ms_res;\n");
   g_string_append (out, "  uint32_t ms_ptx_dyn_bytes = 0;\n  (void) ms_ptx_dyn_bytes;\n");
+  g_string_append_printf (out, "  uint64_t *ms_IC = ms_ptx_block_counts (%u);\n", sorted->len);
   if (t->local_bytes)
     g_string_append_printf (out, "  uint8_t *ms_loc = ms_ptx_local (%u);\n", t->local_bytes);
   else
@@ -3080,7 +3150,7 @@ translate_vars (const MsPtxModule *m, guint mod, GString *out)
 }
 
 static void
-translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out)
+translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsInstMap *inst)
 {
   const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
   Tr t = { 0 };
@@ -3090,6 +3160,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out)
   t.f = flat;
   t.mod = mod;
   t.fn = fi;
+  t.inst = inst;
   t.labels = g_hash_table_new (g_str_hash, g_str_equal);
   t.starts = g_hash_table_new (NULL, NULL);
   t.body = g_string_new (NULL);
@@ -3131,18 +3202,19 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
     {
       const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
       if (f->entry && f->defined)
-        translate_function (m, mod, fi, out);
+        translate_function (m, mod, fi, out, NULL);
     }
   return TRUE;
 }
 
 gboolean
-ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out, GError **error)
+ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out,
+                        MsInstMap *inst, GError **error)
 {
   (void) error;
   const MsPtxFunc *f = fn < m->funcs->len ? g_ptr_array_index (m->funcs, fn) : NULL;
   g_return_val_if_fail (f != NULL && f->entry && f->defined, FALSE);
   translate_vars (m, mod, out);
-  translate_function (m, mod, fn, out);
+  translate_function (m, mod, fn, out, inst);
   return TRUE;
 }

@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "kernel.h"
+#include "instructions.h"
 #include "ptx.h"
 
 G_BEGIN_DECLS
@@ -13,9 +14,11 @@ G_BEGIN_DECLS
  * variables' pointers (uint8_t *ms_ptx_g_MOD_VAR, set by the loader). */
 gboolean ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error);
 /* The same for entry fn of m alone (and the variables' pointers): what
- * one kernel needs, compiled when it is first launched. */
+ * one kernel needs, compiled when it is first launched.  inst (may be
+ * NULL) gets its blocks' instructions by source line: the blocks whose
+ * runs the code counts (ms_ptx_block_counts, warp.h). */
 gboolean ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out,
-                                 GError **error);
+                                 MsInstMap *inst, GError **error);
 
 /* Parameter k's offset in f's parameter block (its size and alignment). */
 guint ms_ptx_param_layout (const MsPtxFunc *f, guint k, guint *size, guint *align);

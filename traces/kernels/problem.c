@@ -830,6 +830,10 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   launch.shared_bytes = p->shared_bytes;
   launch.sinks = &sinks;
   launch.warp_hazards = ms_arch_independent_threads (arch);
+  const MsInstMap *inst = p->kernel->inst_map;
+  g_autofree guint64 *block_counts = inst ? g_new0 (guint64, inst->n_blocks) : NULL;
+  launch.block_counts = block_counts;
+  launch.n_block_counts = inst ? inst->n_blocks : 0;
   gboolean emulated = ms_emulate (&launch, error);
   g_strfreev (reductions.sass_lines);
   if (!emulated)
@@ -841,6 +845,23 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   double scale = blocks_run > 0 ? (double) blocks / (double) blocks_run : 1.0;
   s->fused = regroup ? (guint64) (ms_regroup_merged (regroup) * scale + 0.5) : 0;
   s->unrolled = regroup ? (guint64) (ms_regroup_unrolled (regroup) * scale + 0.5) : 0;
+  if (inst)
+    {
+      const MsSass *sass = function ? problem_sass (p, function) : NULL;
+      g_autoptr (GHashTable) lines = sass ? ms_sass_line_counts (sass, function, FALSE) : NULL;
+      g_autoptr (GHashTable) predicated = sass ? ms_sass_line_counts (sass, function, TRUE) : NULL;
+      guint64 block_threads = (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2];
+      guint64 warps = blocks_run * ((block_threads + 31) / 32);
+      s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, lines, predicated, warps,
+                                                      &s->inst_basis, &s->inst_lines)
+                                    * scale + 0.5);
+      for (guint k = 0; s->inst_lines && k < s->inst_lines->len; k++)
+        {
+          MsInstLineCount *c = &g_array_index (s->inst_lines, MsInstLineCount, k);
+          c->ptx_runs *= scale;
+          c->executed *= scale;
+        }
+    }
   if (stats)
     *stats = s;
   else

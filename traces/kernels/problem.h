@@ -7,6 +7,7 @@
 
 #include "arch.h"
 #include "emulator.h"
+#include "instructions.h"
 #include "kernel.h"
 #include "launch.h"
 #include "model.h"
@@ -78,6 +79,9 @@ typedef struct {
    * theirs; NULL: source-level. */
   const MsSass *sass;
   const char *sass_function;   /* its identifier in sass */
+  /* Device code run from PTX: its blocks' instructions by source line,
+   * for smsp__inst_executed.sum (instructions.h); NULL otherwise. */
+  const MsInstMap *inst_map;
 } MsKernel;
 
 struct MsProblem {

@@ -33,6 +33,8 @@ ms_sass_free (MsSass *sass)
   if (sass == NULL)
     return;
   g_ptr_array_unref (sass->instrs);
+  g_hash_table_unref (sass->line_counts);
+  g_hash_table_unref (sass->line_predicated);
   g_free (sass);
 }
 
@@ -146,7 +148,13 @@ ms_sass_parse (const char *text)
 {
   MsSass *sass = g_new0 (MsSass, 1);
   sass->instrs = g_ptr_array_new_with_free_func (instr_free);
+  sass->line_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sass->line_predicated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  /* the last label, and whether an instruction came after it (a branch to
+   * it right after it is the closing loop nvdisasm shows, never run) */
+  g_autofree char *label = NULL;
+  gboolean after_label = FALSE;
   g_autofree char *function = NULL;
   g_autofree char *file = g_strdup ("");
   int line = 0;
@@ -171,6 +179,7 @@ ms_sass_parse (const char *text)
           file = g_strdup ("");
           line = 0;
           g_ptr_array_set_size (where, 0);
+          g_clear_pointer (&label, g_free);
           continue;
         }
       if (g_str_has_prefix (s, "//## File \""))
@@ -212,6 +221,29 @@ ms_sass_parse (const char *text)
       for (char **w = word; *w && opcode == NULL; w++)
         if (**w != '\0' && **w != '@' && **w != '{')
           opcode = *w;
+      if (opcode != NULL && opcode[0] == '.' && g_str_has_suffix (opcode, ":"))
+        {
+          g_free (label);
+          label = g_strndup (opcode, strlen (opcode) - 1);
+          after_label = FALSE;
+          continue;
+        }
+      if (opcode != NULL && g_ascii_isupper (opcode[0]) && strchr (s, ';') != NULL
+          && strncmp (opcode, "NOP", 3) != 0
+          && !(strcmp (opcode, "BRA") == 0 && label != NULL && !after_label
+               && strstr (s, label) != NULL))
+        {
+          char *key = g_strdup_printf ("%s\n%s", function, where->len ? (char *) where->pdata[0] : "");
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_counts, key));
+          const char *first = s + strspn (s, " \t");
+          if (first[0] == '@' && strcmp (opcode, "BRA") != 0)
+            {
+              guint p = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_predicated, key));
+              g_hash_table_replace (sass->line_predicated, g_strdup (key), GUINT_TO_POINTER (p + 1));
+            }
+          g_hash_table_replace (sass->line_counts, key, GUINT_TO_POINTER (n + 1));
+          after_label = TRUE;
+        }
       guint spaces, width;
       MsOp op;
       gboolean cas;
@@ -240,6 +272,20 @@ ms_sass_parse (const char *text)
       g_ptr_array_add (sass->instrs, in);
     }
   return sass;
+}
+
+GHashTable *
+ms_sass_line_counts (const MsSass *sass, const char *function, gboolean predicated)
+{
+  GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gsize n = strlen (function);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, predicated ? sass->line_predicated : sass->line_counts);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (strncmp (key, function, n) == 0 && ((const char *) key)[n] == '\n')
+      g_hash_table_insert (t, g_strdup ((const char *) key + n + 1), value);
+  return t;
 }
 
 gboolean

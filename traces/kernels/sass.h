@@ -35,6 +35,13 @@ typedef struct {
 
 typedef struct {
   GPtrArray *instrs;   /* MsSassInstr, in the order of the text */
+  /* every instruction that can execute (NOPs and a function's closing
+   * branch to itself aside), counted by function and innermost line mark:
+   * "FUNCTION\nFILE:LINE" ("FUNCTION\n" before the first mark) -> count */
+  GHashTable *line_counts;
+  /* ... and those of them under a predicate (@P, @!P), branches aside:
+   * code ptxas predicated rather than branch around */
+  GHashTable *line_predicated;
 } MsSass;
 
 /* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
@@ -45,6 +52,11 @@ typedef struct {
 MsSass *ms_sass_parse (const char *text);
 void ms_sass_free (MsSass *sass);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsSass, ms_sass_free)
+
+/* The instructions of function by line (MsSass.line_counts, or
+ * line_predicated when predicated): a new table "FILE:LINE" (or "") ->
+ * GUINT_TO_POINTER (count); empty when the text has no instruction of it. */
+GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, gboolean predicated);
 
 /* Whether the SASS has the __global__ function. */
 gboolean ms_sass_has_function (const MsSass *sass, const char *function);

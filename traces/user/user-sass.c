@@ -176,12 +176,19 @@ ms_user_sass_kernel (const char *text, const char *symbol, char **function)
     }
   MsSass *sass = ms_sass_parse (mine->str);
   g_string_free (mine, TRUE);
-  if (sass->instrs->len == 0)
+  if (g_hash_table_size (sass->line_counts) == 0)
     {
       ms_sass_free (sass);
       return NULL;
     }
   if (function)
-    *function = g_strdup (((MsSassInstr *) sass->instrs->pdata[0])->function);
+    {
+      /* the identifier: any instruction's (each key starts with it) */
+      GHashTableIter it;
+      gpointer key;
+      g_hash_table_iter_init (&it, sass->line_counts);
+      g_hash_table_iter_next (&it, &key, NULL);
+      *function = g_strndup (key, strcspn (key, "\n"));
+    }
   return sass;
 }

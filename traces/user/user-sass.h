@@ -23,7 +23,7 @@ char *ms_user_sass_text (const char *const *files, const char *const *include_di
 
 /* The instructions of one kernel of that text, the function whose symbol
  * (the mangled name, as the CPU build's: both follow the Itanium C++ ABI)
- * is `symbol`; NULL when the text has no memory instruction of it.
+ * is `symbol`; NULL when the text has no instruction of it.
  * *function (may be NULL) gets the identifier the instructions carry. */
 MsSass *ms_user_sass_kernel (const char *text, const char *symbol, char **function);
 

@@ -172,7 +172,43 @@ write_json (const MsTraceReport *r, GString *out)
         for_each_metric (r->arch, (MsSpace) sp, (MsOp) op, &c, add_json_metric, b);
       }
   for_each_launch_metric (r->arch, r->stats, add_json_metric, b);
+  if (r->stats->inst_basis != MS_INST_NONE)
+    add_json_metric ("smsp__inst_executed.sum", r->stats->inst_executed, b);
   json_builder_end_object (b);
+  if (r->stats->inst_basis != MS_INST_NONE)
+    {
+      /* how the instruction count was made (instructions.h) */
+      json_builder_set_member_name (b, "instructions");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "executed");
+      json_builder_add_int_value (b, (gint64) r->stats->inst_executed);
+      json_builder_set_member_name (b, "basis");
+      json_builder_add_string_value (b, r->stats->inst_basis == MS_INST_SASS_LINES ? "sass-lines"
+                                        : "ptx");
+      if (r->stats->inst_lines)
+        {
+          json_builder_set_member_name (b, "lines");
+          json_builder_begin_array (b);
+          for (guint k = 0; k < r->stats->inst_lines->len; k++)
+            {
+              const MsInstLineCount *c = &g_array_index (r->stats->inst_lines, MsInstLineCount, k);
+              json_builder_begin_object (b);
+              json_builder_set_member_name (b, "where");
+              json_builder_add_string_value (b, c->where);
+              json_builder_set_member_name (b, "ptx");
+              json_builder_add_int_value (b, c->ptx);
+              json_builder_set_member_name (b, "ptx_executed");
+              json_builder_add_int_value (b, (gint64) (c->ptx_runs + 0.5));
+              json_builder_set_member_name (b, "sass");
+              json_builder_add_int_value (b, c->sass);
+              json_builder_set_member_name (b, "executed");
+              json_builder_add_int_value (b, (gint64) (c->executed + 0.5));
+              json_builder_end_object (b);
+            }
+          json_builder_end_array (b);
+        }
+      json_builder_end_object (b);
+    }
 
   MsDivergence dv;
   ms_report_divergence (r->stats, &dv);
@@ -397,6 +433,12 @@ write_text (const MsTraceReport *r, GString *out)
                           "), %.1f active lanes on average\n",
                           100.0 * dv.partial_warp_share, dv.partial, dv.executions,
                           dv.avg_active_lanes);
+  if (r->stats->inst_basis != MS_INST_NONE)
+    g_string_append_printf (out, "Instructions: %" G_GUINT64_FORMAT " warp instructions executed "
+                            "(smsp__inst_executed.sum, %s)\n", r->stats->inst_executed,
+                            r->stats->inst_basis == MS_INST_SASS_LINES
+                              ? "estimated: the PTX run, line by line in ptxas's SASS"
+                              : "PTX instructions: no SASS to map them to");
 
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
     {

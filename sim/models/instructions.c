@@ -1,0 +1,177 @@
+/* instructions.c - smsp__inst_executed.sum from the engine's block counts
+ * and ptxas's SASS (see instructions.h).
+ *
+ * Assumptions:
+ *  - Nsight counts a warp instruction once per issue, whatever its active
+ *    lanes and predicate: so does a block's count (one per group of lanes).
+ *  - ptxas keeps each instruction on the source line its PTX came from,
+ *    and a line's SASS instructions run as often, on average, as its PTX
+ *    ones: a line's SASS count is its PTX count times S(line) / P(line),
+ *    its static SASS and PTX instructions.  Exact when every instruction of
+ *    a line runs equally often on both sides (straight code, a loop body);
+ *    off where one line spans code run at different rates (a for header's
+ *    start and its step) and ptxas moves a different share of it.
+ *  - ptxas predicates short code a conditional branch skips instead of
+ *    branching: its SASS is then issued by every group that reaches the
+ *    branch.  A line's predicated SASS instructions count at the rate of
+ *    the guarding branch's block (MsInstLine.guard), the others at their
+ *    own block's.
+ *  - Code memsim inlined from a .func (the PTX's call) whose own line has
+ *    no SASS counts at the call's line, where ptxas put it.  Other PTX
+ *    lines with no SASS (code nvcc inlined from a header, which ptxas
+ *    marks with the caller's line) count with the nearest instructions
+ *    before them (else after them) whose line has SASS.
+ *  - SASS lines with no PTX line (the prologue before the first line mark,
+ *    code ptxas attributes elsewhere) run once a warp.
+ */
+#include "config.h"
+
+#include "instructions.h"
+
+#include <string.h>
+
+static void
+line_clear (gpointer p)
+{
+  g_free (((MsInstLine *) p)->where);
+  g_free (((MsInstLine *) p)->at);
+}
+
+MsInstMap *
+ms_inst_map_new (void)
+{
+  MsInstMap *map = g_new0 (MsInstMap, 1);
+  map->lines = g_array_new (FALSE, FALSE, sizeof (MsInstLine));
+  g_array_set_clear_func (map->lines, line_clear);
+  return map;
+}
+
+void
+ms_inst_map_free (MsInstMap *map)
+{
+  if (map == NULL)
+    return;
+  g_array_unref (map->lines);
+  g_free (map);
+}
+
+void
+ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where, const char *at,
+                 guint n)
+{
+  where = where ? where : "";
+  at = at ? at : "";
+  if (block >= map->n_blocks)
+    map->n_blocks = block + 1;
+  /* one entry per (block, line): the block's instructions come in order */
+  if (map->lines->len > 0)
+    {
+      MsInstLine *last = &g_array_index (map->lines, MsInstLine, map->lines->len - 1);
+      if (last->block == block && last->guard == guard && strcmp (last->where, where) == 0
+          && strcmp (last->at, at) == 0)
+        {
+          last->n += n;
+          return;
+        }
+    }
+  MsInstLine l = { block, guard, n, g_strdup (where), g_strdup (at) };
+  g_array_append_val (map->lines, l);
+}
+
+typedef struct {
+  double runs;    /* PTX instructions of the line run */
+  double guard;   /* ... had every group that reached their guarding branch run them */
+  guint n;        /* PTX instructions of the line */
+} Line;
+
+static gint
+by_where (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (((const MsInstLineCount *) a)->where, ((const MsInstLineCount *) b)->where);
+}
+
+static void
+count_clear (gpointer p)
+{
+  g_free (((MsInstLineCount *) p)->where);
+}
+
+guint64
+ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_lines,
+                  GHashTable *sass_predicated, guint64 warps, MsInstBasis *basis,
+                  GArray **per_line)
+{
+  *basis = MS_INST_NONE;
+  if (per_line)
+    *per_line = NULL;
+  if (map == NULL || counts == NULL)
+    return 0;
+  g_autoptr (GHashTable) ptx = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  double total = 0;
+  g_autofree const char **keys = g_new0 (const char *, map->lines->len + 1);
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      keys[k] = sass_lines == NULL || g_hash_table_contains (sass_lines, l->where) ? l->where
+                : *l->at && g_hash_table_contains (sass_lines, l->at) ? l->at : NULL;
+    }
+  for (guint k = 0; sass_lines != NULL && k < map->lines->len; k++)
+    for (guint d = 1; keys[k] == NULL && (d <= k || k + d < map->lines->len); d++)
+      {
+        const char *before = d <= k ? keys[k - d] : NULL, *after = k + d < map->lines->len
+                                                                 ? keys[k + d] : NULL;
+        keys[k] = before && g_hash_table_contains (sass_lines, before) ? before
+                  : after && g_hash_table_contains (sass_lines, after) ? after : NULL;
+      }
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      const char *key = keys[k] ? keys[k] : l->where;
+      Line *line = g_hash_table_lookup (ptx, key);
+      if (line == NULL)
+        g_hash_table_insert (ptx, (gpointer) key, line = g_new0 (Line, 1));
+      line->runs += (double) counts[l->block] * l->n;
+      line->guard += (double) counts[l->guard] * l->n;
+      line->n += l->n;
+      total += (double) counts[l->block] * l->n;
+    }
+  if (sass_lines == NULL || g_hash_table_size (sass_lines) == 0)
+    {
+      *basis = MS_INST_PTX;
+      return (guint64) (total + 0.5);
+    }
+  double sass = 0;
+  GArray *lines = g_array_new (FALSE, TRUE, sizeof (MsInstLineCount));
+  g_array_set_clear_func (lines, count_clear);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, sass_lines);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      double s = GPOINTER_TO_UINT (value);
+      double p = sass_predicated ? GPOINTER_TO_UINT (g_hash_table_lookup (sass_predicated, key)) : 0;
+      const Line *line = g_hash_table_lookup (ptx, key);
+      double e = line != NULL && line->n > 0 ? (line->runs * (s - p) + line->guard * p) / line->n
+                                             : (double) warps * s;
+      sass += e;
+      MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->runs : 0,
+                            GPOINTER_TO_UINT (value), e };
+      g_array_append_val (lines, c);
+    }
+  /* PTX lines ptxas left no instruction on */
+  g_hash_table_iter_init (&it, ptx);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    if (!g_hash_table_contains (sass_lines, key))
+      {
+        const Line *line = value;
+        MsInstLineCount c = { g_strdup (key), line->n, line->runs, 0, 0 };
+        g_array_append_val (lines, c);
+      }
+  g_array_sort (lines, by_where);
+  if (per_line)
+    *per_line = lines;
+  else
+    g_array_unref (lines);
+  *basis = MS_INST_SASS_LINES;
+  return (guint64) (sass + 0.5);
+}

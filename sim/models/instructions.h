@@ -1,0 +1,70 @@
+/* instructions.h - warp-level instructions executed (Nsight Compute's
+ * smsp__inst_executed.sum) of a launch of device code run from PTX.
+ *
+ * The engine counts how often each of its blocks of PTX ran, one count per
+ * group of lanes that ran it (a divergent warp's paths each count, as each
+ * is issued on the GPU).  The GPU executes ptxas's SASS, not the PTX: the
+ * two share source lines (.loc, nvdisasm's line marks), so each line's
+ * PTX count is turned into SASS instructions by the line's ratio of SASS
+ * to PTX instructions (instructions.c says when that is exact).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* n PTX instructions of source line `where` ("file.cu:LINE", basename; ""
+ * none) in the engine's block `block`; `at`: the line of the call they
+ * were inlined at by memsim (a .func's body), "" none; `guard`: the block
+ * of the conditional branch that skips them (a short forward branch over
+ * straight code, which ptxas may predicate instead: then every warp that
+ * reaches the branch issues them), else `block`. */
+typedef struct {
+  guint block, guard;
+  guint n;
+  char *where;
+  char *at;
+} MsInstLine;
+
+/* A kernel's blocks and their lines, as the translator made them. */
+typedef struct {
+  guint n_blocks;
+  GArray *lines;   /* MsInstLine */
+} MsInstMap;
+
+MsInstMap *ms_inst_map_new (void);
+void ms_inst_map_free (MsInstMap *map);
+/* Adds n instructions of line where (inlined at line at, or "") to block
+ * (skipped by the branch of block guard). */
+void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
+                      const char *at, guint n);
+
+typedef enum {
+  MS_INST_NONE,        /* not counted (kernels not run from PTX) */
+  MS_INST_PTX,         /* PTX instructions: no SASS to map them to */
+  MS_INST_SASS_LINES,  /* mapped per source line to the SASS */
+} MsInstBasis;
+
+/* One source line's part of the count. */
+typedef struct {
+  char *where;       /* "file.cu:LINE", "" before the first line mark */
+  guint ptx;         /* its PTX instructions */
+  double ptx_runs;   /* ... and how often they ran, all together */
+  guint sass;        /* its SASS instructions */
+  double executed;   /* the estimate: ptx_runs * sass / ptx (or warps * sass) */
+} MsInstLineCount;
+
+/* The launch's warp instructions: counts[b] runs of each block b of map;
+ * sass_lines (ms_sass_line_counts: "file.cu:LINE" -> SASS instructions) or
+ * NULL, and sass_predicated (those under a predicate) or NULL; warps: the
+ * warps that ran (a SASS line with no PTX line runs once a warp).  *basis
+ * says how it was counted; *per_line (may be NULL) gets the lines' parts
+ * (MsInstLineCount, by line; NULL without SASS). */
+guint64 ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_lines,
+                          GHashTable *sass_predicated, guint64 warps, MsInstBasis *basis,
+                          GArray **per_line);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsInstMap, ms_inst_map_free)
+
+G_END_DECLS
