@@ -81,6 +81,13 @@ typedef struct {
    * those stops, not in lockstep: no records (sinks must be NULL), and the
    * race check sees only the accesses that stop (docs/model.md). */
   gboolean free_running;
+  /* A cooperative launch (cudaLaunchCooperativeKernel): every block is
+   * resident at once, so a block waiting at a grid-wide barrier lets the
+   * others run (warp-wide kernels only; every block runs, unsampled);
+   * grid_workspace: the zeroed memory its barrier counts in (%envreg1/2),
+   * inside one of the buffers. */
+  gboolean cooperative;
+  void *grid_workspace;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;
