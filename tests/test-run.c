@@ -77,6 +77,18 @@ json_root (JsonParser *parser, const char *text)
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* The launches of tests/data/programs/NAME run with --format json, parsed
+ * by parser: the program exits 0 and says `passed` (on stderr). */
+static JsonArray *
+json_launches (JsonParser *parser, const char *name, const char *passed)
+{
+  g_autofree char *p = program (name);
+  g_auto (Result) r = run (p, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, passed));
+  return json_object_get_array_member (json_root (parser, r.out), "launches");
+}
+
 static JsonObject *
 metrics_of (JsonArray *launches, guint i)
 {
@@ -333,11 +345,8 @@ static void
 test_textures (void)
 {
   g_autofree char *p = program ("texture.cu");
-  g_auto (Result) r = run (p, "--format", "json", NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.err, "texture: all checks passed"));
   g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonArray *launches = json_launches (parser, "texture.cu", "texture: all checks passed");
   JsonObject *first = json_array_get_object_element (launches, 0);
   g_assert_cmpstr (json_object_get_string_member (first, "kernel"), ==, "sample2d");
   JsonObject *m = metrics_of (launches, 0);
@@ -409,12 +418,8 @@ test_host_flags (void)
 static void
 test_grid_sync (void)
 {
-  g_autofree char *p = program ("gridsync.cu");
-  g_auto (Result) r = run (p, "--format", "json", NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.err, "gridsync: all checks passed"));
   g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonArray *launches = json_launches (parser, "gridsync.cu", "gridsync: all checks passed");
   g_assert_cmpint (json_array_get_length (launches), ==, 3);
   for (guint i = 0; i < 2; i++)   /* cudaLaunchCooperativeKernel, then cudaLaunchKernelEx */
     {
@@ -431,6 +436,7 @@ test_grid_sync (void)
   g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), ==, 30);
   g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 40);
 
+  g_autofree char *p = program ("gridsync.cu");
   g_auto (Result) plain = run (p, "--", "plain", NULL);
   assert_one_line_error (&plain, 1, "needs a cooperative launch (cudaLaunchCooperativeKernel)");
   g_assert_nonnull (strstr (plain.err, "gridsync.cu:23"));
