@@ -77,6 +77,18 @@ json_root (JsonParser *parser, const char *text)
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* The launches of tests/data/programs/NAME run with --format json, parsed
+ * by parser: the program exits 0 and says `passed` (on stderr). */
+static JsonArray *
+json_launches (JsonParser *parser, const char *name, const char *passed)
+{
+  g_autofree char *p = program (name);
+  g_auto (Result) r = run (p, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, passed));
+  return json_object_get_array_member (json_root (parser, r.out), "launches");
+}
+
 static JsonObject *
 metrics_of (JsonArray *launches, guint i)
 {
@@ -345,11 +357,8 @@ static void
 test_textures (void)
 {
   g_autofree char *p = program ("texture.cu");
-  g_auto (Result) r = run (p, "--format", "json", NULL);
-  g_assert_cmpint (r.status, ==, 0);
-  g_assert_nonnull (strstr (r.err, "texture: all checks passed"));
   g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonArray *launches = json_launches (parser, "texture.cu", "texture: all checks passed");
   JsonObject *first = json_array_get_object_element (launches, 0);
   g_assert_cmpstr (json_object_get_string_member (first, "kernel"), ==, "sample2d");
   JsonObject *m = metrics_of (launches, 0);
@@ -407,6 +416,46 @@ test_host_flags (void)
   assert_one_line_error (&none, 1, "omp_get_num_procs");
 }
 
+/* Grid-wide barriers (tests/data/programs/gridsync.cu checks its results,
+ * worked out by hand).  exchange, 4 blocks of 64 threads (2 warps): each
+ * warp stores 32 ints (8 stores of 4 sectors), the grid syncs, each warp
+ * loads the next block's 32 ints (8 loads of 4 sectors) and stores them
+ * (8 more stores).  The barrier: thread 0 of each block adds to the
+ * workspace's counter (4 atomics of 1 sector) and polls it once (4 loads
+ * of 1 sector: each block steps aside before its poll, so the last block
+ * has arrived when the first polls).  So 12 loads, 36 sectors; 16 stores,
+ * 64 sectors; 4 atomics.  <<< >>> instead of a cooperative launch: the
+ * kernel finds no workspace and traps, a one-line error; a barrier that
+ * one block never reaches: a one-line deadlock error, never a hang. */
+static void
+test_grid_sync (void)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_launches (parser, "gridsync.cu", "gridsync: all checks passed");
+  g_assert_cmpint (json_array_get_length (launches), ==, 3);
+  for (guint i = 0; i < 2; i++)   /* cudaLaunchCooperativeKernel, then cudaLaunchKernelEx */
+    {
+      JsonObject *m = metrics_of (launches, i);
+      g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 12);
+      g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 36);
+      g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 16);
+      g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 64);
+      g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), ==, 4);
+    }
+  /* relay, 3 blocks, 10 barriers: 30 atomics and 30 polls, and the 10
+   * rounds' loads of v[r] */
+  JsonObject *m = metrics_of (launches, 2);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), ==, 30);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 40);
+
+  g_autofree char *p = program ("gridsync.cu");
+  g_auto (Result) plain = run (p, "--", "plain", NULL);
+  assert_one_line_error (&plain, 1, "needs a cooperative launch (cudaLaunchCooperativeKernel)");
+  g_assert_nonnull (strstr (plain.err, "gridsync.cu:23"));
+  g_auto (Result) deadlock = run (p, "--", "deadlock", NULL);
+  assert_one_line_error (&deadlock, 1, "a grid-wide barrier that some block never reaches");
+}
+
 static void
 skip_without_compiler (void)
 {
@@ -435,5 +484,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);
+  g_test_add_func ("/run/grid-sync", test_grid_sync);
   return g_test_run ();
 }

@@ -145,6 +145,8 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
       }
   p->guard_bytes = L->guard_bytes;
   p->dynamic_shared = L->dynamic_shared;
+  p->cooperative = L->cooperative;
+  p->grid_workspace = L->grid_workspace;
   p->allow_races = s->allow_races;
   p->threads = s->threads;
   guint shared_bytes = 0;

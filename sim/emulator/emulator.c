@@ -18,6 +18,11 @@
  *    __syncwarp.  Reading a lane that is not taking part is an error.
  *  - Blocks are independent and run in parallel on a GThreadPool; counters
  *    are integer sums, so they do not depend on the number of threads.
+ *  - A cooperative launch's blocks are all resident at once: each is a
+ *    fiber of one thread, run in turn; a block steps aside before a strong
+ *    load of global memory (a grid barrier's poll) and the next one runs,
+ *    so every block polls once per barrier it waits at.  Its records reach
+ *    the ordered sinks in the order the blocks run them.
  *  - Global accesses must fall inside one of the launch's buffers, shared
  *    accesses inside the block's shared window; anything else is an error.
  *  - Shared memory starts zeroed in every block (the GPU's is undefined).
@@ -177,6 +182,19 @@ typedef struct {
   guint64 *block_counts;  /* device code's block runs (ms_ptx_block_counts) */
   guint n_block_counts;
   gboolean asserted;      /* a lane's assert failed */
+  /* the lanes' local memory, a buffer per warp (kept for the next block) */
+  guint8 *local_mem[MAX_BLOCK_THREADS / 32];
+  unsigned local_bytes[MAX_BLOCK_THREADS / 32];
+  /* a cooperative launch's block (run_grid): its fiber, the grid
+   * scheduler's context, its coordinates while other blocks run, the
+   * ordered sinks it hands its records to as it makes them, and whether a
+   * warp stepped aside before a poll (then so does the block) */
+  MsFiber block_fiber;
+  MsFiber *grid;
+  MsBlockInfo block_info;
+  const MsSinks *in_order;
+  gboolean poll;
+  gboolean block_ran, block_ended;
 } Worker;
 
 static __thread Worker *cur_worker;
@@ -714,6 +732,9 @@ emit (Worker *W, const MsWarpAccess *acc)
    * filters, nor another worker's block buffer) */
   if (W->order && (!(W->ordered_skips >> acc->space & 1) || ms_ordered_keep))
     ms_stream_order_emit (W->order, W->seq, W->ordered, acc);
+  else if (G_UNLIKELY (W->in_order != NULL)
+           && (!(W->ordered_skips >> acc->space & 1) || ms_ordered_keep))
+    ms_sinks_ordered_access (W->in_order, acc);
 }
 
 /* Hands on a shared record just compared or recorded by the race memo,
@@ -1827,7 +1848,7 @@ run_direct (Worker *W, Lane *warp, guint n)
   if (!W->direct_ran)
     {
       /* abandoned in the middle of a lane: start the fiber afresh */
-      ms_fiber_init (&W->direct_fiber, W->pool, W->n_lanes, direct_main, W);
+      ms_fiber_init (&W->direct_fiber, W->pool, ms_stack_pool_size (W->pool) - 1, direct_main, W);
       if (++W->direct_abandoned > W->direct_done + 8)
         W->direct_off = TRUE;   /* e.g. a kernel with barriers: stop trying */
       return 0;
@@ -1966,7 +1987,7 @@ run_block (Worker *W, guint64 b)
   W->shared_used = 0;
   W->n_shared_arrays = 0;
   W->dynamic_declared = FALSE;
-  ms_block = (MsBlockInfo) { bidx, bdim, gdim };
+  ms_block = W->block_info = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
   ms_racememo_block_begin (&W->race_memo, &W->race);
@@ -2110,28 +2131,26 @@ ms_ptx_bar_red_result (int op)
   return op == 0 ? trues : op == 1 ? trues == lanes : trues > 0;
 }
 
-static __thread guint8 *local_mem[1024 / 32];
-static __thread unsigned local_bytes[1024 / 32];
-
 /* Whether [a, a + size) lies in the running warp's local memory. */
 static gboolean
 in_local (const Worker *W, const volatile void *a, gsize size)
 {
-  const guint8 *p = (const guint8 *) a, *lo = local_mem[W->warp];
-  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= (gsize) local_bytes[W->warp] * 32;
+  const guint8 *p = (const guint8 *) a, *lo = W->local_mem[W->warp];
+  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= (gsize) W->local_bytes[W->warp] * 32;
 }
 
 uint8_t *
 ms_ptx_local (unsigned bytes)
 {
-  guint w = cur_worker->warp;
-  if (local_bytes[w] < bytes)
+  Worker *W = cur_worker;
+  guint w = W->warp;
+  if (W->local_bytes[w] < bytes)
     {
-      g_free (local_mem[w]);
-      local_mem[w] = g_malloc0 ((gsize) bytes * 32);
-      local_bytes[w] = bytes;
+      g_free (W->local_mem[w]);
+      W->local_mem[w] = g_malloc0 ((gsize) bytes * 32);
+      W->local_bytes[w] = bytes;
     }
-  return local_mem[w];
+  return W->local_mem[w];
 }
 
 /* The running warp has used its budget: the other warps run now.  They
@@ -2676,6 +2695,25 @@ ms_ptx_spin (void)
   warp_yield (W);
 }
 
+uint64_t
+ms_ptx_grid_workspace (void)
+{
+  return (uint64_t) (guintptr) cur_worker->launch->grid_workspace;
+}
+
+/* Outside a cooperative launch nothing: a block that polls another
+ * block's writes there waits for a block that runs after it (the spin
+ * ends on the block's op limit, a deadlock error). */
+void
+ms_ptx_poll (void)
+{
+  Worker *W = cur_worker;
+  if (G_LIKELY (W->grid == NULL))
+    return;
+  W->poll = TRUE;
+  warp_yield (W);
+}
+
 /* A warp-level instruction ran, as run_warp counts it (count_instruction:
  * lanes `others` waited at later sites), then the warp's budget, after
  * which the other warps run.  (Inline: every access and shuffle passes
@@ -3008,6 +3046,12 @@ run_block_warps (Worker *W, guint n)
               ms_fiber_switch (&W->ctl.sched, &W->warp_fiber[w]);
               if (G_UNLIKELY (W->error != NULL))
                 return FALSE;
+              if (G_UNLIKELY (W->poll))
+                {
+                  /* before a poll (ms_ptx_poll): the grid's other blocks run */
+                  W->poll = FALSE;
+                  ms_fiber_switch (&W->block_fiber, W->grid);
+                }
             }
           done += W->warp_state[w] == MS_LANE_DONE;
           waiting += W->warp_state[w] == MS_LANE_AT_BARRIER;
@@ -3200,10 +3244,11 @@ launch_sample (const MsLaunch *launch)
 {
   const MsLaunchArgs *A = &launch->args;
   guint64 n = (guint64) A->grid[0] * A->grid[1] * A->grid[2];
-  if (launch->max_blocks > 0)
+  if (launch->max_blocks > 0 && !launch->cooperative)
     n = MIN (n, launch->max_blocks);
   Sample S = { n, MAX (launch->sample_group, 1), launch->sample_period };
-  if (S.period <= 1 || n == 0)
+  /* a grid barrier waits for every block: a cooperative launch runs all */
+  if (S.period <= 1 || n == 0 || launch->cooperative)
     S.period = 1;
   return S;
 }
@@ -3238,9 +3283,12 @@ worker_new (const MsLaunch *launch, GError **error)
 {
   const MsLaunchArgs *A = &launch->args;
   guint n = A->block[0] * A->block[1] * A->block[2];
-  /* a stack per thread of the block, and the straight runs' */
+  /* a stack per thread of the block, and the straight runs'; a warp-wide
+   * kernel's lanes run on their warp's stack (a cooperative launch has a
+   * worker per block: no stacks it does not use) */
   guint n_warps = (n + 31) / 32;
-  MsStackPool *pool = ms_stack_pool_new (n + 1, STACK_BYTES, error);
+  guint n_lane_stacks = launch->warp_entry ? 0 : n;
+  MsStackPool *pool = ms_stack_pool_new (n_lane_stacks + 1, STACK_BYTES, error);
   if (pool == NULL)
     return NULL;
   /* a warp-wide kernel's warp holds 32 lanes' locals: 32 fibers' stack */
@@ -3281,9 +3329,10 @@ worker_new (const MsLaunch *launch, GError **error)
       l->thread_idx.y = W->tid[n + t] = t / bx % by;
       l->thread_idx.z = W->tid[2 * n + t] = t / (bx * by);
       l->lane = (guint8) (t % 32);
-      ms_fiber_init (&l->fiber, pool, t, lane_main, l);
+      if (t < n_lane_stacks)
+        ms_fiber_init (&l->fiber, pool, t, lane_main, l);
     }
-  ms_fiber_init (&W->direct_fiber, pool, n, direct_main, W);
+  ms_fiber_init (&W->direct_fiber, pool, n_lane_stacks, direct_main, W);
   if (launch->warp_entry)
     for (guint w = 0; w < n_warps; w++)
       ms_fiber_init (&W->warp_fiber[w], warp_pool, w, warp_main, GUINT_TO_POINTER (w));
@@ -3318,6 +3367,8 @@ worker_free (Worker *W)
   ms_racecheck_clear (&W->race);
   ms_racememo_clear (&W->race_memo);
   g_free (W->site_memo);
+  for (guint w = 0; w < G_N_ELEMENTS (W->local_mem); w++)
+    g_free (W->local_mem[w]);
   g_aligned_free (W->direct.note);
   g_aligned_free (W->direct.val);
   g_free (W->signal_stack);
@@ -3367,6 +3418,22 @@ record_failure (Job *job, Worker *W, gint64 b)
 
 /* ------------------------------------------------------------ workers */
 
+/* The static shared memory the block declared, into the launch's most
+ * (without the extern __shared__ array). */
+static void
+note_shared_bytes (Worker *W)
+{
+  if (W->launch->shared_bytes == NULL)
+    return;
+  guint used = W->shared_used
+               - (W->dynamic_declared ? MIN (W->launch->dynamic_shared, W->shared_used) : 0);
+  guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
+  while (used > seen
+         && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen, used, TRUE,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
 static void
 worker_run (gpointer data, gpointer user_data)
 {
@@ -3401,19 +3468,7 @@ worker_run (gpointer data, gpointer user_data)
               record_failure (job, W, b);
               goto out;
             }
-          if (W->launch->shared_bytes != NULL)
-            {
-              /* static shared memory: without the extern __shared__ array */
-              guint used = W->shared_used
-                           - (W->dynamic_declared ? MIN (W->launch->dynamic_shared,
-                                                         W->shared_used) : 0);
-              guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
-              while (used > seen
-                     && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen,
-                                                      used, TRUE, __ATOMIC_RELAXED,
-                                                      __ATOMIC_RELAXED))
-                ;
-            }
+          note_shared_bytes (W);
           if (job->order)
             ms_stream_order_submit (job->order, (guint64) b, &W->ordered);
           if (job->launch->progress)
@@ -3425,6 +3480,90 @@ out:
   ms_warp_ctl = NULL;
   cur_worker = NULL;
   uninstall_crash_handler ();
+}
+
+/* ------------------------------------------------------------ cooperative launches */
+
+/* Turns in a row in which no block did more than poll before a grid
+ * launch is a deadlock (a poll that passes may lead to another: a few). */
+#define GRID_IDLE_TURNS 16
+
+/* A block of a cooperative launch, on its own fiber: runs, then parks. */
+static void
+block_main (void *arg)
+{
+  Worker *W = arg;
+  W->block_ran = run_block (W, W->seq);
+  W->block_ended = TRUE;
+  for (;;)
+    ms_fiber_switch (&W->block_fiber, W->grid);
+}
+
+/* A cooperative launch: every block resident at once, as on the GPU (the
+ * launch checked that they fit), each with a worker of its own and a
+ * fiber on this thread.  The blocks take turns in block order, each
+ * running until it ends or steps aside before a poll (ms_ptx_poll), so a
+ * grid barrier's waiters poll once more after the last block arrived. */
+static void
+run_grid (Job *job)
+{
+  GError *error = NULL;
+  MsStackPool *pool = ms_stack_pool_new ((guint) job->n_blocks, 4 * STACK_BYTES, &error);
+  if (pool == NULL)
+    {
+      job->error = error;
+      return;
+    }
+  MsFiber grid;
+  for (guint b = 0; b < job->n_blocks; b++)
+    {
+      Worker *W = job->workers[b];
+      W->seq = b;
+      W->grid = &grid;
+      ms_fiber_init (&W->block_fiber, pool, b, block_main, W);
+    }
+  install_crash_handler (job->workers[0]->signal_stack);
+  guint64 left = job->n_blocks;
+  for (guint idle = 0; left > 0 && idle < GRID_IDLE_TURNS;)
+    {
+      gboolean moved = FALSE;
+      for (guint b = 0; b < job->n_blocks; b++)
+        {
+          Worker *W = job->workers[b];
+          if (W->block_ended)
+            continue;
+          guint64 ops = W->ctl.block_ops;
+          cur_worker = W;
+          ms_warp_ctl = &W->ctl;
+          ms_block = W->block_info;
+          ms_fiber_switch (&grid, &W->block_fiber);
+          moved |= W->block_ended || W->ctl.block_ops > ops + 1;
+          if (!W->block_ended)
+            continue;
+          left--;
+          device_output_block_end (W);
+          if (!W->block_ran || !ms_racememo_block_end (&W->race_memo, &W->race, &W->error))
+            {
+              record_failure (job, W, b);
+              goto out;
+            }
+          note_shared_bytes (W);
+          if (job->launch->progress)
+            report_progress (job, W);
+        }
+      idle = moved ? 0 : idle + 1;
+    }
+  if (left > 0)
+    g_set_error (&job->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_DEADLOCK,
+                 "%s: every block of the cooperative launch that has not ended waits on "
+                 "global memory no block changes any more (a grid-wide barrier that some "
+                 "block never reaches: a deadlock)", job->launch->kernel);
+out:
+  ms_cur_lane = NULL;
+  ms_warp_ctl = NULL;
+  cur_worker = NULL;
+  uninstall_crash_handler ();
+  ms_stack_pool_free (pool);
 }
 
 gboolean
@@ -3505,13 +3644,17 @@ ms_emulate (const MsLaunch *launch, GError **error)
   n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + chunk - 1) / chunk);
   n_workers = MIN (n_workers, max_workers (A));
   n_workers = MAX (n_workers, 1);
+  /* a cooperative launch: a worker per block, all on this thread (run_grid) */
+  gboolean grid = launch->cooperative && launch->warp_entry != NULL;
+  if (grid)
+    n_workers = (guint) n_blocks;
 
   Job job = { .launch = launch, .n_blocks = n_blocks, .sample = sample,
               .error_block = (gint64) n_blocks,
               .chunk = chunk, .n_workers = n_workers,
               .next_report = g_get_monotonic_time () + MS_PROGRESS_INTERVAL_US };
   g_mutex_init (&job.lock);
-  if (ordered)
+  if (ordered && !grid)
     job.order = ms_stream_order_new (sinks, 0, 2 * n_workers,
                                      n_workers > 1 && n_workers <= g_get_num_processors ());
   job.workers = g_new0 (Worker *, n_workers);
@@ -3523,6 +3666,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
         {
           ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
           job.workers[w]->order = job.order;
+          job.workers[w]->in_order = grid && ordered ? sinks : NULL;
           job.workers[w]->ordered_skips = ordered_skips;
           /* only where the ordered part would leave the record out too */
           if (!ordered || (ordered_skips >> MS_SPACE_SHARED & 1))
@@ -3530,7 +3674,9 @@ ms_emulate (const MsLaunch *launch, GError **error)
         }
     }
 
-  if (ok && n_workers == 1)
+  if (ok && grid)
+    run_grid (&job);
+  else if (ok && n_workers == 1)
     worker_run (job.workers[0], &job);
   else if (ok)
     {

@@ -85,6 +85,13 @@ typedef struct {
    * (ms_ptx_block_counts), summed over the launch; NULL: not wanted */
   guint64 *block_counts;
   guint n_block_counts;
+  /* A cooperative launch (cudaLaunchCooperativeKernel): every block is
+   * resident at once, so a block waiting at a grid-wide barrier lets the
+   * others run (warp-wide kernels only; every block runs, unsampled);
+   * grid_workspace: the zeroed memory its barrier counts in (%envreg1/2),
+   * inside one of the buffers. */
+  gboolean cooperative;
+  void *grid_workspace;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

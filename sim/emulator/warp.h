@@ -95,6 +95,11 @@ enum {
 };
 uint64_t ms_ptx_mbarrier (uint8_t *p, unsigned op, uint64_t arg);
 void ms_ptx_spin (void);
+/* A cooperative launch's grid workspace (%envreg1/2), else 0; before a
+ * load that may poll another block's writes: in a cooperative launch the
+ * block steps aside and the grid's other blocks run. */
+uint64_t ms_ptx_grid_workspace (void);
+void ms_ptx_poll (void);
 
 /* A warp-wide build's kernels (warp-compile.py's output), by name. */
 typedef struct {

@@ -231,6 +231,12 @@ special (Tr *t, const MsPtxInsn *i, const char *s)
     return g_strdup ("((uint32_t) ms_ptx_clock ())");
   if (strcmp (s, "%clock64") == 0 || strcmp (s, "%globaltimer") == 0)
     return g_strdup ("((uint64_t) ms_ptx_clock ())");
+  /* a cooperative launch's grid workspace (cooperative groups' grid
+   * barrier), its high half in %envreg1: 0 outside one */
+  if (strcmp (s, "%envreg1") == 0)
+    return g_strdup ("((uint32_t) (ms_ptx_grid_workspace () >> 32))");
+  if (strcmp (s, "%envreg2") == 0)
+    return g_strdup ("((uint32_t) ms_ptx_grid_workspace ())");
   if (strcmp (s, "%smid") == 0 || strncmp (s, "%envreg", 7) == 0)
     return g_strdup ("((uint32_t) 0)");
   if (strcmp (s, "%nsmid") == 0)
@@ -1460,6 +1466,17 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
       unsupported (t, i, "an access of this size");
       return;
     }
+  if (ld && s == MS_PTX_SPACE_GLOBAL
+      && (ms_ptx_has_mod (i, "volatile")
+          || ((ms_ptx_has_mod (i, "relaxed") || ms_ptx_has_mod (i, "acquire"))
+              && (ms_ptx_has_mod (i, "gpu") || ms_ptx_has_mod (i, "sys")))))
+    {
+      /* a strong load of global memory may poll what another block writes
+       * (a grid barrier's spin): in a cooperative launch the block steps
+       * aside first, so that the others can write it */
+      flush (t);
+      g_string_append (t->o, "      ms_ptx_poll ();\n");
+    }
   guint ai = st || !strcmp (i->op, "red") ? 0 : 1;
   g_autofree char *addr = host_addr (t, i, ai, s, generic);
   g_string_append_printf (t->body, "ms_warp.addr[L] = (volatile uint8_t *) %s;\n", addr);
@@ -2339,6 +2356,22 @@ emit_spin (Tr *t, const MsPtxInsn *i, const char *s)
   g_string_append (t->o, "      });\n      if (ms_spin_)\n        ms_ptx_spin ();\n      }\n");
 }
 
+/* Whether the function reads the grid workspace's address (%envreg1/2:
+ * cooperative groups' grid barrier). */
+static gboolean
+reads_grid_workspace (const Tr *t)
+{
+  for (guint k = 0; k < t->n; k++)
+    for (guint o = 0; o < t->ins[k]->n_opd; o++)
+      {
+        const MsPtxOperand *p = &t->ins[k]->opd[o];
+        if (p->kind == MS_PTX_OPD_SPECIAL && p->sym
+            && (!strcmp (p->sym, "%envreg1") || !strcmp (p->sym, "%envreg2")))
+          return TRUE;
+      }
+  return FALSE;
+}
+
 /* cp.async (LDGSTS: the copy is made when it is issued, which gives a
  * correct program its results; commit and wait are then nothing),
  * cp.async.bulk (TMA, to an mbarrier's transaction count), mbarrier.*
@@ -2389,8 +2422,14 @@ device_insn (Tr *t, const MsPtxInsn *i)
       g_autofree char *base = file ? g_path_get_basename (file) : NULL;
       if (base)
         g_string_append_printf (msg, "%s:%d: ", base, i->line);
+      g_autoptr (GString) grid = g_string_new (msg->str);
       g_string_append_printf (msg, "the kernel executed 'trap' (%s line %d); a GPU ends the "
                               "launch with an error", t->m->path, i->ptx_line);
+      g_string_append_printf (grid, "the kernel executed 'trap' (%s line %d) without a grid "
+                              "workspace: a grid-wide barrier (cg::this_grid().sync()) needs a "
+                              "cooperative launch (cudaLaunchCooperativeKernel); a GPU ends this "
+                              "launch with cudaErrorLaunchFailure",
+                              t->m->path, i->ptx_line);
       flush (t);
       g_string_append (t->o, "      {\n      int ms_trap_ = 0;\n      MS_WARP_LANES (m, L, {\n");
       guard_open (t, i);
@@ -2399,7 +2438,16 @@ device_insn (Tr *t, const MsPtxInsn *i)
       g_string_append (t->o, t->body->str);
       g_string_truncate (t->body, 0);
       g_string_append (t->o, "      });\n      if (ms_trap_)\n        ms_ptx_fail (");
-      c_string (t->o, msg->str);
+      if (reads_grid_workspace (t))
+        {
+          /* nvcc's grid.sync() traps where the launch gave no workspace */
+          g_string_append (t->o, "ms_ptx_grid_workspace () ? ");
+          c_string (t->o, msg->str);
+          g_string_append (t->o, " : ");
+          c_string (t->o, grid->str);
+        }
+      else
+        c_string (t->o, msg->str);
       g_string_append (t->o, ");\n      }\n");
       return TRUE;
     }

@@ -589,6 +589,8 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->races = p->races;
   launch->source_line = kernel_source_line;
   launch->dynamic_shared = p->dynamic_shared;
+  launch->cooperative = p->cooperative;
+  launch->grid_workspace = p->grid_workspace;
   launch->oob_margin = p->guard_bytes;
   launch->site_at = p->kernel->site_at;
   launch->site_data = p->kernel->site_data;

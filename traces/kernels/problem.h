@@ -109,6 +109,8 @@ struct MsProblem {
   MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
                                 run (not owned; ms_problem_set_race_log) */
   guint dynamic_shared;      /* bytes of `extern __shared__` memory per block */
+  gboolean cooperative;      /* a cooperative launch (MsLaunch.cooperative) ... */
+  void *grid_workspace;      /* ... and its grid workspace, one of the buffers */
   gsize guard_bytes;         /* > 0: buffers get this many bytes of guard pages on
                                 both sides (users' kernels: MsLaunch.oob_margin) */
   gsize buffer_map_bytes[MS_MAX_BUFFERS];  /* guarded buffers: their mapping */

@@ -103,6 +103,9 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 
 #define GUARD_BYTES ((gsize) 1 << 20)   /* as users' kernels' buffers (user-kernel.c) */
 #define ALIGN_BYTES 256                 /* cudaMalloc's alignment */
+/* cooperative groups' grid workspace: { wsSize, barrier }, 32-bit each
+ * (cooperative_groups/details/driver_abi.h) */
+#define WORKSPACE_BYTES 8
 
 typedef struct {
   guint8 *base;
@@ -155,6 +158,7 @@ static struct {
   void (*thunk) (const void *);
   const void *closure;
   GHashTable *variables;         /* device name -> its memory (the module's variables) */
+  guint8 *workspace;             /* cooperative launches' grid workspace (guarded), or NULL */
 } rt;
 
 /* nvcc's host code: <<<...>>>'s configurations, pushed then popped by
@@ -254,6 +258,8 @@ ms_cuda_runtime_end (void)
 #ifdef MS_CUDA_RUNTIME_API_H
   ms_graph_end ();
 #endif
+  if (rt.workspace)
+    munmap (rt.workspace - GUARD_BYTES, 2 * GUARD_BYTES + (gsize) sysconf (_SC_PAGESIZE));
   memset (&rt, 0, sizeof rt);
 }
 
@@ -988,7 +994,33 @@ typedef struct {
   const void *const *more;
   const char *const *more_names;
   guint n_more;
+  gboolean cooperative;   /* cudaLaunchCooperativeKernel's */
 } LaunchParams;
+
+/* The grid workspace a cooperative launch's barrier counts in, zeroed for
+ * the launch (the program's memory knows nothing of it: no allocation of
+ * its own, guard pages on both sides as theirs); NULL if it cannot be
+ * mapped. */
+static guint8 *
+grid_workspace (void)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  if (rt.workspace == NULL)
+    {
+      guint8 *m = mmap (NULL, page + 2 * GUARD_BYTES, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED)
+        return NULL;
+      if (mprotect (m + GUARD_BYTES, page, PROT_READ | PROT_WRITE) != 0)
+        {
+          munmap (m, page + 2 * GUARD_BYTES);
+          return NULL;
+        }
+      rt.workspace = m + GUARD_BYTES;
+    }
+  memset (rt.workspace, 0, WORKSPACE_BYTES);
+  return rt.workspace;
+}
 
 static gboolean
 chosen_already (const Allocation *const *chosen, guint n, const Allocation *a)
@@ -1067,6 +1099,21 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
                   P->more_names[m] ? P->more_names[m] : "?");
       chosen[L.n_buffers++] = a;
     }
+  /* the workspace, right after the arguments' memory, where there is room */
+  guint workspace_at = MS_MAX_BUFFERS;
+  if (P->cooperative)
+    {
+      L.cooperative = TRUE;
+      L.grid_workspace = grid_workspace ();
+      if (L.grid_workspace == NULL || L.n_buffers == MS_MAX_BUFFERS)
+        {
+          refuse (k->name, "no room for the cooperative launch's grid workspace",
+                  cudaErrorMemoryAllocation);
+          return;
+        }
+      workspace_at = L.n_buffers;
+      chosen[L.n_buffers++] = NULL;
+    }
   for (int pass = 0; pass < 2; pass++)
     for (guint i = 0; i < rt.allocations->len && L.n_buffers < MS_MAX_BUFFERS; i++)
       {
@@ -1082,6 +1129,13 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
       }
   for (guint b = 0; b < L.n_buffers; b++)
     {
+      if (b == workspace_at)
+        {
+          L.args.buf[b] = L.grid_workspace;
+          L.buffer_bytes[b] = WORKSPACE_BYTES;
+          L.buffer_names[b] = "grid workspace";
+          continue;
+        }
       L.args.buf[b] = chosen[b]->base;
       L.buffer_bytes[b] = chosen[b]->bytes;
       L.buffer_names[b] = buffer_names[b];
@@ -1434,7 +1488,8 @@ integer_of (const guint8 *p, guint size)
 }
 
 static cudaError_t
-launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
+launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+            gboolean cooperative)
 {
   if (!rt.active)
     return fail (cudaErrorInitializationError);
@@ -1501,7 +1556,8 @@ launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
         }
     }
   unsigned g[3] = { grid.x, grid.y, grid.z }, b[3] = { block.x, block.y, block.z };
-  LaunchParams P = { kinds, names, pointers, ints, floats, block_bytes, more, more_names, n_more };
+  LaunchParams P = { kinds, names, pointers, ints, floats, block_bytes, more, more_names, n_more,
+                     cooperative };
   cudaError_t before = rt.last_error;
   rt.last_error = cudaSuccess;
   launch (k->kernel, &P, g, b, shared);
@@ -1518,7 +1574,7 @@ __cudaLaunchKernel (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, siz
   MS_CUDA_LOCKED;
   if (ms_graph_capturing (stream))
     return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
-  return launch_ptx ((const void *) kernel, grid, block, args, shared);
+  return launch_ptx ((const void *) kernel, grid, block, args, shared, FALSE);
 }
 
 cudaError_t
@@ -1528,7 +1584,7 @@ __cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 grid, dim3 block, void **args
   MS_CUDA_LOCKED;
   if (ms_graph_capturing (stream))
     return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
-  return launch_ptx ((const void *) kernel, grid, block, args, shared);
+  return launch_ptx ((const void *) kernel, grid, block, args, shared, FALSE);
 }
 
 cudaError_t
@@ -1538,7 +1594,7 @@ cudaLaunchKernel (const void *func, dim3 grid, dim3 block, void **args, size_t s
   MS_CUDA_LOCKED;
   if (ms_graph_capturing (stream))
     return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
-  return launch_ptx (func, grid, block, args, shared);
+  return launch_ptx (func, grid, block, args, shared, FALSE);
 }
 
 cudaError_t
@@ -1568,7 +1624,7 @@ cudaError_t
 ms_cuda_launch (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
 {
   MS_CUDA_LOCKED;
-  return launch_ptx (func, grid, block, args, shared);
+  return launch_ptx (func, grid, block, args, shared, FALSE);
 }
 
 cudaError_t
@@ -2097,7 +2153,8 @@ cudaLaunchKernelExC (const cudaLaunchConfig_t *config, const void *func, void **
   if (ms_graph_capturing (config->stream))
     return ms_graph_capture_kernel (config->stream, func, config->gridDim, config->blockDim, args,
                                     config->dynamicSmemBytes);
-  return launch_ptx (func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes);
+  return launch_ptx (func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                     FALSE);
 }
 
 /* ------------------------------------------------------------ device queries' extras */
@@ -2195,6 +2252,6 @@ cudaLaunchCooperativeKernel (const void *func, dim3 grid, dim3 block, void **arg
     return fail (cudaErrorCooperativeLaunchTooLarge);
   if (ms_graph_capturing (stream))
     return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
-  return launch_ptx (func, grid, block, args, shared);
+  return launch_ptx (func, grid, block, args, shared, TRUE);
 }
 #endif /* MS_CUDA_RUNTIME_API_H */

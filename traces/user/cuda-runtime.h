@@ -34,6 +34,10 @@ typedef struct {
   guint n_buffers;
   gsize guard_bytes;             /* guard pages around every buffer */
   guint dynamic_shared;          /* bytes of extern __shared__ memory */
+  /* cudaLaunchCooperativeKernel's: its zeroed grid workspace (one of the
+   * buffers), else NULL */
+  gboolean cooperative;
+  void *grid_workspace;
 } MsProgramLaunch;
 
 /* Runs a launch (the kernel descriptor's cpu_entry is
