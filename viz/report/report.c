@@ -329,6 +329,14 @@ op_totals (const MsTraceReport *r, MsSpace space, int op, MsCounters *c)
   return !MS_OP_IS_ATOMIC (op) || c->executions != 0;
 }
 
+/* most executed first (MsInstLineCount *, in a GPtrArray) */
+static gint
+by_executed (gconstpointer a, gconstpointer b)
+{
+  const MsInstLineCount *x = *(MsInstLineCount *const *) a, *y = *(MsInstLineCount *const *) b;
+  return (x->executed < y->executed) - (x->executed > y->executed);
+}
+
 static void
 write_text (const MsTraceReport *r, GString *out)
 {
@@ -439,6 +447,24 @@ write_text (const MsTraceReport *r, GString *out)
                             r->stats->inst_basis == MS_INST_SASS_LINES
                               ? "estimated: the PTX run, line by line in ptxas's SASS"
                               : "PTX instructions: no SASS to map them to");
+  if (r->stats->inst_lines && r->stats->inst_executed > 0)
+    {
+      /* where they go: the lines that issue the most */
+      g_autoptr (GPtrArray) top = g_ptr_array_new ();
+      for (guint k = 0; k < r->stats->inst_lines->len; k++)
+        g_ptr_array_add (top, &g_array_index (r->stats->inst_lines, MsInstLineCount, k));
+      g_ptr_array_sort (top, by_executed);
+      g_string_append (out, "  most issued:");
+      for (guint k = 0; k < MIN (top->len, 5u); k++)
+        {
+          const MsInstLineCount *c = g_ptr_array_index (top, k);
+          if (c->executed < 0.5)
+            break;
+          g_string_append_printf (out, "%s %s %.1f%%", k ? "," : "", *c->where ? c->where : "(prologue)",
+                                  100.0 * c->executed / (double) r->stats->inst_executed);
+        }
+      g_string_append (out, "\n");
+    }
 
   for (int sp = MS_SPACE_GLOBAL; sp <= MS_SPACE_SHARED; sp++)
     {
