@@ -924,8 +924,7 @@ cudaStreamCreate (cudaStream_t *stream)
 cudaError_t
 cudaStreamCreateWithFlags (cudaStream_t *stream, unsigned flags)
 {
-  MS_CUDA_LOCKED;
-  return cudaStreamCreate (stream);
+  return cudaStreamCreateWithPriority (stream, flags, 0);
 }
 
 cudaError_t
@@ -2075,6 +2074,8 @@ cudaError_t
 cudaStreamCreateWithPriority (cudaStream_t *stream, unsigned flags, int priority)
 {
   MS_CUDA_LOCKED;
+  if (flags & ~(unsigned) cudaStreamNonBlocking)
+    return fail (cudaErrorInvalidValue);
   cudaError_t e = cudaStreamCreate (stream);
   if (e == cudaSuccess)
     {

@@ -30,6 +30,41 @@ int main()
     int prio = 0;
     cudaStreamGetPriority(s2, &prio);
     check(prio == -1, "stream priority");
+    // flags kept, as cudaStreamGetFlags gives them back; an unknown flag refused
+    cudaStream_t s3, s4;
+    unsigned flags = 7;
+    check(cudaStreamCreateWithFlags(&s3, cudaStreamNonBlocking) == cudaSuccess
+              && cudaStreamGetFlags(s3, &flags) == cudaSuccess && flags == cudaStreamNonBlocking,
+          "stream flags");
+    check(cudaStreamCreateWithFlags(&s4, 0x10) == cudaErrorInvalidValue, "unknown stream flag");
+    cudaGetLastError();
+    cudaStreamDestroy(s3);
+
+    // device attributes: the properties' own values, and the facts of
+    // compute capability 9.0 (the CUDA Programming Guide's table of
+    // technical specifications: 32 threads a warp, 1 024 a block, 64 K
+    // registers and 228 KB of shared memory an SM, 1 KB reserved a block)
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, 0);
+    struct { cudaDeviceAttr a; int want; const char *what; } attrs[] = {
+        {cudaDevAttrMultiProcessorCount, prop.multiProcessorCount, "SMs"},
+        {cudaDevAttrL2CacheSize, prop.l2CacheSize, "L2 size"},
+        {cudaDevAttrMaxThreadsPerMultiProcessor, prop.maxThreadsPerMultiProcessor, "threads an SM"},
+        {cudaDevAttrGlobalMemoryBusWidth, prop.memoryBusWidth, "bus width"},
+        {cudaDevAttrWarpSize, 32, "warp size"},
+        {cudaDevAttrMaxThreadsPerBlock, 1024, "threads a block"},
+        {cudaDevAttrComputeCapabilityMajor, 9, "compute capability"},
+        {cudaDevAttrComputeCapabilityMinor, 0, "compute capability (minor)"},
+        {cudaDevAttrMaxRegistersPerMultiprocessor, 65536, "registers an SM"},
+        {cudaDevAttrMaxSharedMemoryPerMultiprocessor, 228 * 1024, "shared memory an SM"},
+        {cudaDevAttrReservedSharedMemoryPerBlock, 1024, "reserved shared memory"},
+        {cudaDevAttrCooperativeLaunch, 1, "cooperative launch"},
+        {cudaDevAttrStreamPrioritiesSupported, 1, "stream priorities"},
+    };
+    for (auto &t : attrs) {
+        int v = -1;
+        check(cudaDeviceGetAttribute(&v, t.a, 0) == cudaSuccess && v == t.want, t.what);
+    }
 
     // a capture over two streams: s2's memset joins through events
     cudaEvent_t fork, join;
