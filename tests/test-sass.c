@@ -868,7 +868,7 @@ test_line_counts (void)
     "        /*0170*/                   NOP;\n"
     ".L_x_1:\n";
   g_autoptr (MsSass) sass = ms_sass_parse (text);
-  g_autoptr (GHashTable) lines = ms_sass_line_counts (sass, "vectorAdd", FALSE);
+  g_autoptr (GHashTable) lines = ms_sass_line_counts (sass, "vectorAdd", MS_SASS_ALL);
   g_assert_cmpuint (g_hash_table_size (lines), ==, 6);
   struct { const char *where; guint n; } want[] = {
     { "", 1 }, { "vectorAdd.cu:49", 2 }, { "vectorAdd.cu:51", 2 }, { "vectorAdd.cu:52", 1 },
@@ -877,10 +877,10 @@ test_line_counts (void)
   for (guint k = 0; k < G_N_ELEMENTS (want); k++)
     g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (lines, want[k].where)), ==,
                       want[k].n);
-  g_autoptr (GHashTable) none = ms_sass_line_counts (sass, "other", FALSE);
+  g_autoptr (GHashTable) none = ms_sass_line_counts (sass, "other", MS_SASS_ALL);
   g_assert_cmpuint (g_hash_table_size (none), ==, 0);
   /* the predicated: the guarded EXIT on line 51 */
-  g_autoptr (GHashTable) predicated = ms_sass_line_counts (sass, "vectorAdd", TRUE);
+  g_autoptr (GHashTable) predicated = ms_sass_line_counts (sass, "vectorAdd", MS_SASS_PREDICATED);
   g_assert_cmpuint (g_hash_table_size (predicated), ==, 1);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (predicated, "vectorAdd.cu:51")), ==, 1);
 }
@@ -896,10 +896,10 @@ static void
 test_inst_estimate (void)
 {
   g_autoptr (MsInstMap) map = ms_inst_map_new ();
-  ms_inst_map_add (map, 0, 0, "k.cu:10", "", 1);
-  ms_inst_map_add (map, 0, 0, "k.cu:10", NULL, 1);
-  ms_inst_map_add (map, 0, 0, "k.cu:11", "", 1);
-  ms_inst_map_add (map, 1, 1, "k.cu:11", "", 3);
+  ms_inst_map_add (map, 0, 0, "k.cu:10", "", 1, 0);
+  ms_inst_map_add (map, 0, 0, "k.cu:10", NULL, 1, 0);
+  ms_inst_map_add (map, 0, 0, "k.cu:11", "", 1, 0);
+  ms_inst_map_add (map, 1, 1, "k.cu:11", "", 3, 0);
   g_assert_cmpuint (map->n_blocks, ==, 2);
   g_assert_cmpuint (map->lines->len, ==, 3);   /* one entry per block and line */
   guint64 counts[2] = { 4, 10 };
@@ -907,9 +907,10 @@ test_inst_estimate (void)
   g_hash_table_insert (sass, "k.cu:10", GUINT_TO_POINTER (3));
   g_hash_table_insert (sass, "k.cu:11", GUINT_TO_POINTER (2));
   g_hash_table_insert (sass, "", GUINT_TO_POINTER (1));
+  MsInstSass by_line = { sass, NULL, NULL, NULL };
   MsInstBasis basis;
   GArray *per_line = NULL;
-  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, &per_line), ==, 34);
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 5, &basis, &per_line), ==, 34);
   g_assert_cmpint (basis, ==, MS_INST_SASS_LINES);
   g_assert_cmpuint (per_line->len, ==, 3);
   const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, 2);
@@ -917,19 +918,19 @@ test_inst_estimate (void)
   g_assert_cmpuint (c->ptx, ==, 4);
   g_assert_cmpfloat (c->executed, ==, 17);
   g_array_unref (per_line);
-  g_assert_cmpuint (ms_inst_executed (map, counts, NULL, NULL, 5, &basis, NULL), ==, 42);
+  g_assert_cmpuint (ms_inst_executed (map, counts, NULL, 5, &basis, NULL), ==, 42);
   g_assert_cmpint (basis, ==, MS_INST_PTX);
-  g_assert_cmpuint (ms_inst_executed (NULL, counts, sass, NULL, 5, &basis, NULL), ==, 0);
+  g_assert_cmpuint (ms_inst_executed (NULL, counts, &by_line, 5, &basis, NULL), ==, 0);
   g_assert_cmpint (basis, ==, MS_INST_NONE);
 
   /* A function memsim inlined at line 11 (block 1 ran 10 times), 2 PTX
    * instructions on its own line 87, where ptxas kept nothing: they count
    * at line 11, now 4 + 30 + 20 = 54 PTX runs of 6 -> 54 x 2 / 6 = 18; where ptxas
    * kept its line (1 SASS instruction), they count there: 20 x 1 / 2. */
-  ms_inst_map_add (map, 1, 1, "h.h:87", "k.cu:11", 2);
-  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, NULL), ==, 12 + 18 + 5);
+  ms_inst_map_add (map, 1, 1, "h.h:87", "k.cu:11", 2, 0);
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 5, &basis, NULL), ==, 12 + 18 + 5);
   g_hash_table_insert (sass, "h.h:87", GUINT_TO_POINTER (1));
-  g_assert_cmpuint (ms_inst_executed (map, counts, sass, NULL, 5, &basis, NULL), ==,
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 5, &basis, NULL), ==,
                     12 + 17 + 5 + 10);
 
   /* A branch in block 0 (run 4 times) skips line 20's 4 PTX instructions
@@ -937,21 +938,48 @@ test_inst_estimate (void)
    * predicated.  The unpredicated one runs as its block: 8 / 4 = 2; the
    * predicated one as the branch's block: 16 / 4 = 4. */
   g_autoptr (MsInstMap) skip = ms_inst_map_new ();
-  ms_inst_map_add (skip, 2, 0, "k.cu:20", "", 4);
+  ms_inst_map_add (skip, 2, 0, "k.cu:20", "", 4, 0);
   guint64 skip_counts[3] = { 4, 0, 2 };
   g_autoptr (GHashTable) sass20 = g_hash_table_new (g_str_hash, g_str_equal);
   g_hash_table_insert (sass20, "k.cu:20", GUINT_TO_POINTER (2));
   g_autoptr (GHashTable) pred20 = g_hash_table_new (g_str_hash, g_str_equal);
-  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 4);
+  MsInstSass by20 = { sass20, pred20, NULL, NULL };
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, &by20, 1, &basis, NULL), ==, 4);
   g_hash_table_insert (pred20, "k.cu:20", GUINT_TO_POINTER (1));
-  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 6);
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, &by20, 1, &basis, NULL), ==, 6);
 
   /* Header code nvcc inlined (line h.h:5, no SASS of its own) after line
    * 20's: its 5 instructions of block 0 (20 runs, guard 20) join line 20's
    * 4: 28 runs, 36 at the guard's rate, of 9 -> unpredicated 28 / 9,
    * predicated 36 / 9: 64 / 9 = 7.1. */
-  ms_inst_map_add (skip, 0, 0, "h.h:5", "", 5);
-  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, sass20, pred20, 1, &basis, NULL), ==, 7);
+  ms_inst_map_add (skip, 0, 0, "h.h:5", "", 5, 0);
+  g_assert_cmpuint (ms_inst_executed (skip, skip_counts, &by20, 1, &basis, NULL), ==, 7);
+
+  /* A loop line ptxas unrolled again: 4 PTX instructions (1 a store) run
+   * 10 times, 12 SASS instructions (4 stores).  Static shares: 12 / 4 = 3
+   * a PTX instruction, 4 SASS stores a PTX store; but the models ran the
+   * SASS stores 10 times, as many as the PTX one: scale (10 / 10) / 4.
+   * 40 x 3 / 4 = 30, where the static share alone says 120. */
+  g_autoptr (MsInstMap) loop = ms_inst_map_new ();
+  ms_inst_map_add (loop, 0, 0, "k.cu:30", "", 4, 1);
+  guint64 loop_counts[1] = { 10 };
+  g_autoptr (GHashTable) sass30 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (sass30, "k.cu:30", GUINT_TO_POINTER (12));
+  MsInstSass by30 = { sass30, NULL, NULL, NULL };
+  g_assert_cmpuint (ms_inst_executed (loop, loop_counts, &by30, 1, &basis, NULL), ==, 120);
+  g_autoptr (GHashTable) mem30 = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (mem30, "k.cu:30", GUINT_TO_POINTER (4));
+  g_autoptr (GHashTable) runs30 = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_hash_table_insert (runs30, "k.cu:30", g_memdup2 (&(gdouble) { 10 }, sizeof (gdouble)));
+  by30.memory = mem30;
+  by30.memory_runs = runs30;
+  g_assert_cmpuint (ms_inst_executed (loop, loop_counts, &by30, 1, &basis, NULL), ==, 30);
+  /* fused (the line's 2 PTX memory instructions, 20 runs, in 1 SASS one
+   * that ran 10 times): as many runs as its static share, no scale */
+  g_hash_table_insert (mem30, "k.cu:30", GUINT_TO_POINTER (1));
+  g_hash_table_insert (runs30, "k.cu:30", g_memdup2 (&(gdouble) { 10 }, sizeof (gdouble)));
+  ms_inst_map_add (loop, 0, 0, "k.cu:30", "", 0, 1);
+  g_assert_cmpuint (ms_inst_executed (loop, loop_counts, &by30, 1, &basis, NULL), ==, 120);
 }
 
 int

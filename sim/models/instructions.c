@@ -21,6 +21,13 @@
  *    lines with no SASS (code nvcc inlined from a header, which ptxas
  *    marks with the caller's line) count with the nearest instructions
  *    before them (else after them) whose line has SASS.
+ *  - ptxas unrolls or versions some loops again (a loop with a run-time
+ *    trip count: an unrolled body and a remainder): a line's SASS then
+ *    has more copies than run.  Where the line has memory instructions,
+ *    whose SASS executions the models know exactly, the line's count is
+ *    scaled by how much fewer of its SASS memory instructions ran than
+ *    their static share says: (SASS runs / PTX runs) / (SASS static /
+ *    PTX static), when below 1.
  *  - SASS lines with no PTX line (the prologue before the first line mark,
  *    code ptxas attributes elsewhere) run once a warp.
  */
@@ -57,7 +64,7 @@ ms_inst_map_free (MsInstMap *map)
 
 void
 ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where, const char *at,
-                 guint n)
+                 guint n, guint memory)
 {
   where = where ? where : "";
   at = at ? at : "";
@@ -71,10 +78,11 @@ ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where, co
           && strcmp (last->at, at) == 0)
         {
           last->n += n;
+          last->memory += memory;
           return;
         }
     }
-  MsInstLine l = { block, guard, n, g_strdup (where), g_strdup (at) };
+  MsInstLine l = { block, guard, n, memory, g_strdup (where), g_strdup (at) };
   g_array_append_val (map->lines, l);
 }
 
@@ -82,7 +90,28 @@ typedef struct {
   double runs;    /* PTX instructions of the line run */
   double guard;   /* ... had every group that reached their guarding branch run them */
   guint n;        /* PTX instructions of the line */
+  double memory_runs;   /* its memory instructions run */
+  guint memory;         /* ... and how many */
 } Line;
+
+static double
+lookup_uint (GHashTable *t, const char *key)
+{
+  return t ? GPOINTER_TO_UINT (g_hash_table_lookup (t, key)) : 0;
+}
+
+/* The scale of a line whose SASS memory instructions ran less than their
+ * static share (assumptions above); 1 otherwise. */
+static double
+unrolled_scale (const Line *line, const MsInstSass *sass, const char *key)
+{
+  double s_mem = lookup_uint (sass->memory, key);
+  const gdouble *s_runs = sass->memory_runs ? g_hash_table_lookup (sass->memory_runs, key) : NULL;
+  if (line->memory == 0 || line->memory_runs <= 0 || s_mem <= 0 || s_runs == NULL)
+    return 1;
+  double f = (*s_runs / line->memory_runs) / (s_mem / line->memory);
+  return f > 0 && f < 1 ? f : 1;
+}
 
 static gint
 by_where (gconstpointer a, gconstpointer b)
@@ -97,10 +126,11 @@ count_clear (gpointer p)
 }
 
 guint64
-ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_lines,
-                  GHashTable *sass_predicated, guint64 warps, MsInstBasis *basis,
-                  GArray **per_line)
+ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
+                  guint64 warps, MsInstBasis *basis, GArray **per_line)
 {
+  GHashTable *sass_lines = sass && sass->lines && g_hash_table_size (sass->lines) ? sass->lines
+                                                                                 : NULL;
   *basis = MS_INST_NONE;
   if (per_line)
     *per_line = NULL;
@@ -133,14 +163,16 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_
       line->runs += (double) counts[l->block] * l->n;
       line->guard += (double) counts[l->guard] * l->n;
       line->n += l->n;
+      line->memory_runs += (double) counts[l->block] * l->memory;
+      line->memory += l->memory;
       total += (double) counts[l->block] * l->n;
     }
-  if (sass_lines == NULL || g_hash_table_size (sass_lines) == 0)
+  if (sass_lines == NULL)
     {
       *basis = MS_INST_PTX;
       return (guint64) (total + 0.5);
     }
-  double sass = 0;
+  double executed = 0;
   GArray *lines = g_array_new (FALSE, TRUE, sizeof (MsInstLineCount));
   g_array_set_clear_func (lines, count_clear);
   GHashTableIter it;
@@ -149,11 +181,13 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_
   while (g_hash_table_iter_next (&it, &key, &value))
     {
       double s = GPOINTER_TO_UINT (value);
-      double p = sass_predicated ? GPOINTER_TO_UINT (g_hash_table_lookup (sass_predicated, key)) : 0;
+      double p = lookup_uint (sass->predicated, key);
       const Line *line = g_hash_table_lookup (ptx, key);
-      double e = line != NULL && line->n > 0 ? (line->runs * (s - p) + line->guard * p) / line->n
-                                             : (double) warps * s;
-      sass += e;
+      double e = line != NULL && line->n > 0
+                   ? (line->runs * (s - p) + line->guard * p) / line->n
+                       * unrolled_scale (line, sass, key)
+                   : (double) warps * s;
+      executed += e;
       MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->runs : 0,
                             GPOINTER_TO_UINT (value), e };
       g_array_append_val (lines, c);
@@ -173,5 +207,5 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_
   else
     g_array_unref (lines);
   *basis = MS_INST_SASS_LINES;
-  return (guint64) (sass + 0.5);
+  return (guint64) (executed + 0.5);
 }

@@ -23,6 +23,7 @@ G_BEGIN_DECLS
 typedef struct {
   guint block, guard;
   guint n;
+  guint memory;   /* of the n, global and shared memory instructions (records) */
   char *where;
   char *at;
 } MsInstLine;
@@ -36,9 +37,21 @@ typedef struct {
 MsInstMap *ms_inst_map_new (void);
 void ms_inst_map_free (MsInstMap *map);
 /* Adds n instructions of line where (inlined at line at, or "") to block
- * (skipped by the branch of block guard). */
+ * (skipped by the branch of block guard), `memory` of them memory ones. */
 void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
-                      const char *at, guint n);
+                      const char *at, guint n, guint memory);
+
+/* What the SASS says of each source line ("file.cu:LINE" keys; any table
+ * may be NULL): its instructions (GUINT_TO_POINTER counts), those under a
+ * predicate, its global and shared memory instructions, and how often
+ * those ran in the launch (gdouble *: the models' per-site counts, which
+ * follow ptxas's regrouping). */
+typedef struct {
+  GHashTable *lines;
+  GHashTable *predicated;
+  GHashTable *memory;
+  GHashTable *memory_runs;
+} MsInstSass;
 
 typedef enum {
   MS_INST_NONE,        /* not counted (kernels not run from PTX) */
@@ -56,14 +69,12 @@ typedef struct {
 } MsInstLineCount;
 
 /* The launch's warp instructions: counts[b] runs of each block b of map;
- * sass_lines (ms_sass_line_counts: "file.cu:LINE" -> SASS instructions) or
- * NULL, and sass_predicated (those under a predicate) or NULL; warps: the
- * warps that ran (a SASS line with no PTX line runs once a warp).  *basis
- * says how it was counted; *per_line (may be NULL) gets the lines' parts
- * (MsInstLineCount, by line; NULL without SASS). */
-guint64 ms_inst_executed (const MsInstMap *map, const guint64 *counts, GHashTable *sass_lines,
-                          GHashTable *sass_predicated, guint64 warps, MsInstBasis *basis,
-                          GArray **per_line);
+ * sass (NULL, or no lines: no SASS); warps: the warps that ran (a SASS
+ * line with no PTX line runs once a warp).  *basis says how it was
+ * counted; *per_line (may be NULL) gets the lines' parts (MsInstLineCount,
+ * by line; NULL without SASS). */
+guint64 ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
+                          guint64 warps, MsInstBasis *basis, GArray **per_line);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsInstMap, ms_inst_map_free)
 

@@ -3083,7 +3083,7 @@ translate_entry (Tr *t, GString *out)
           const MsPtxInsn *i = t->ins[idx];
           g_autofree char *where = loc_key (t->m, i->file, i->line);
           g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
-          ms_inst_map_add (t->inst, k, guard[idx], where, at, 1);
+          ms_inst_map_add (t->inst, k, guard[idx], where, at, 1, kind_of (i) == K_MEM);
         }
     }
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);

@@ -775,6 +775,30 @@ site_is_reduction (gpointer data, const MsSite *site)
   return line != NULL && ms_sass_source_reduction (line, previous);
 }
 
+/* The global and shared memory instructions each source line ran (the
+ * models' counts, after the regrouping: ptxas's instructions), by
+ * "file.cu:LINE" (MsInstSass.memory_runs). */
+static GHashTable *
+memory_runs (const MsStats *s)
+{
+  GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint i = 0; i < s->sites->len; i++)
+    {
+      const MsSiteStats *x = &g_array_index (s->sites, MsSiteStats, i);
+      if (x->space == MS_SPACE_LOCAL || x->site == NULL || x->site->file == NULL)
+        continue;
+      g_autofree char *base = g_path_get_basename (x->site->file);
+      char *key = g_strdup_printf ("%s:%d", base, x->site->line);
+      gdouble *v = g_hash_table_lookup (t, key);
+      if (v == NULL)
+        g_hash_table_insert (t, key, v = g_new0 (gdouble, 1));
+      else
+        g_free (key);
+      *v += (double) x->c.executions;
+    }
+  return t;
+}
+
 gboolean
 ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      const MsSinks *extra, MsStats **stats, GError **error)
@@ -850,13 +874,23 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   if (inst)
     {
       const MsSass *sass = function ? problem_sass (p, function) : NULL;
-      g_autoptr (GHashTable) lines = sass ? ms_sass_line_counts (sass, function, FALSE) : NULL;
-      g_autoptr (GHashTable) predicated = sass ? ms_sass_line_counts (sass, function, TRUE) : NULL;
+      MsInstSass by_line = { 0 };
+      if (sass)
+        {
+          by_line.lines = ms_sass_line_counts (sass, function, MS_SASS_ALL);
+          by_line.predicated = ms_sass_line_counts (sass, function, MS_SASS_PREDICATED);
+          by_line.memory = ms_sass_line_counts (sass, function, MS_SASS_MEMORY);
+          by_line.memory_runs = memory_runs (s);
+        }
       guint64 block_threads = (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2];
       guint64 warps = blocks_run * ((block_threads + 31) / 32);
-      s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, lines, predicated, warps,
+      s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, &by_line, warps,
                                                       &s->inst_basis, &s->inst_lines)
                                     * scale + 0.5);
+      g_clear_pointer (&by_line.lines, g_hash_table_unref);
+      g_clear_pointer (&by_line.predicated, g_hash_table_unref);
+      g_clear_pointer (&by_line.memory, g_hash_table_unref);
+      g_clear_pointer (&by_line.memory_runs, g_hash_table_unref);
       for (guint k = 0; s->inst_lines && k < s->inst_lines->len; k++)
         {
           MsInstLineCount *c = &g_array_index (s->inst_lines, MsInstLineCount, k);

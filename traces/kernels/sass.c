@@ -275,9 +275,30 @@ ms_sass_parse (const char *text)
 }
 
 GHashTable *
-ms_sass_line_counts (const MsSass *sass, const char *function, gboolean predicated)
+ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what)
 {
   GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (what == MS_SASS_MEMORY)
+    {
+      for (guint i = 0; i < sass->instrs->len; i++)
+        {
+          const MsSassInstr *in = sass->instrs->pdata[i];
+          if (strcmp (in->function, function) != 0
+              || !(in->spaces & ((1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED))))
+            continue;
+          for (char **w = in->where; w && *w; w++)
+            {
+              gboolean seen = FALSE;   /* a line twice in the chain: once */
+              for (char **v = in->where; v != w && !seen; v++)
+                seen = strcmp (*v, *w) == 0;
+              if (!seen)
+                g_hash_table_replace (t, g_strdup (*w),
+                                      GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (t, *w)) + 1));
+            }
+        }
+      return t;
+    }
+  gboolean predicated = what == MS_SASS_PREDICATED;
   gsize n = strlen (function);
   GHashTableIter it;
   gpointer key, value;

@@ -53,10 +53,18 @@ MsSass *ms_sass_parse (const char *text);
 void ms_sass_free (MsSass *sass);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsSass, ms_sass_free)
 
-/* The instructions of function by line (MsSass.line_counts, or
- * line_predicated when predicated): a new table "FILE:LINE" (or "") ->
- * GUINT_TO_POINTER (count); empty when the text has no instruction of it. */
-GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, gboolean predicated);
+/* What ms_sass_line_counts counts. */
+typedef enum {
+  MS_SASS_ALL,          /* every instruction (MsSass.line_counts) */
+  MS_SASS_PREDICATED,   /* those under a predicate (line_predicated) */
+  MS_SASS_MEMORY,       /* global and shared memory instructions, on every
+                         * line of their mark (inlined code: the call's too) */
+} MsSassCount;
+
+/* The instructions of function by line: a new table "FILE:LINE" (or "")
+ * -> GUINT_TO_POINTER (count); empty when the text has no instruction of
+ * it. */
+GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what);
 
 /* Whether the SASS has the __global__ function. */
 gboolean ms_sass_has_function (const MsSass *sass, const char *function);
