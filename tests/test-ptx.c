@@ -313,6 +313,61 @@ test_counters (void)
   g_free (c);
 }
 
+/* Instructions (key NULL) or a counter of the sites of a space and op,
+ * ATOM and RED apart. */
+static guint64
+count_exact (const MsStats *s, MsSpace space, MsOp op, const char *key)
+{
+  const MsCounterDef *d = key ? ms_counter_find (space, key) : NULL;
+  guint64 n = 0;
+  for (guint i = 0; i < s->sites->len; i++)
+    {
+      const MsSiteStats *x = &g_array_index (s->sites, MsSiteStats, i);
+      if (x->space == space && x->op == op)
+        n += d ? x->c.v[d->slot] : x->c.executions;
+    }
+  return n;
+}
+
+/* reductions, one warp: atomicMax (&c[t % 4], t) inside bucket_max, whose
+ * result nothing reads (the PTX's atom.global.max's register is never
+ * read: ptxas's REDG.E.MAX, which its line table marks with the caller's
+ * line, not the atomic's); old[t] = atomicAdd (&c[4 + t % 2], 1),
+ * whose result is stored, and atomicExch (&c[8 + t % 2], t), whose result
+ * is not but which has no RED form (both ATOMG).  One RED: 8 lanes on each
+ * of c[0..3], one 32-byte sector, served one lane per address a pass: 8
+ * passes of 1 sector.  Two ATOM: 16 lanes on each of c[4], c[5], then of
+ * c[8], c[9]: 16 passes of 1 sector each.  (The class was taken from the
+ * SASS's line marks before: the max an ATOM too.) */
+static void
+test_reductions (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  int *c = device (64), *old = device (128);
+  struct { int *c, *old; } params = { c, old };
+  void *bufs[] = { c, old };
+  gsize bytes[] = { 64, 128 };
+  Run r;
+  run ("_Z10reductionsPiS_", 1, 32, bufs, bytes, 2, &params, &r);
+  for (int k = 0; k < 4; k++)
+    g_assert_cmpint (c[k], ==, 28 + k);
+  g_assert_cmpint (c[4], ==, 16);
+  g_assert_cmpint (c[5], ==, 16);
+  guint seen = 0;
+  for (int t = 0; t < 32; t++)
+    seen |= 1u << (old[t] + 16 * (t % 2));
+  g_assert_cmpuint (seen, ==, 0xffffffffu);
+  g_assert_cmpint (c[8] % 2, ==, 0);
+  g_assert_cmpint (c[9] % 2, ==, 1);
+  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, NULL), ==, 1);
+  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, "sectors"), ==, 8);
+  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, NULL), ==, 2);
+  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, "sectors"), ==, 32);
+  run_clear (&r);
+  g_free (c);
+  g_free (old);
+}
+
 /* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
  * 1, the top bit, all bits and others (CUDA's __ffs(0) is 0). */
 static void
@@ -825,6 +880,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
+  g_test_add_func ("/ptx/reductions", test_reductions);
   g_test_add_func ("/ptx/absdiff4", test_absdiff4);
   g_test_add_func ("/ptx/barrier-reductions", test_barrier_reductions);
   g_test_add_func ("/ptx/printf", test_printf);

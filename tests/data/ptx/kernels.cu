@@ -107,3 +107,20 @@ __global__ void barrier_reductions(unsigned *out)
   unsigned c2 = __syncthreads_count(t >= 60);
   out[t] = c | a << 8 | o << 9 | z << 10 | c2 << 16;
 }
+
+// atomics as ptxas classes them: a reduction inlined from a function
+// (its RED marked with the caller's line in ptxas's line table, the
+// callee's in the PTX's), an atomic whose result is used and an exchange
+// whose result is not (both ATOM: exch has no RED form)
+__device__ void bucket_max(int *c, int v)
+{
+  atomicMax(c, v);
+}
+
+__global__ void reductions(int *c, int *old)
+{
+  int t = threadIdx.x;
+  bucket_max(&c[t % 4], t);
+  old[t] = atomicAdd(&c[4 + t % 2], 1);
+  atomicExch(&c[8 + t % 2], t);
+}
