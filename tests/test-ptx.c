@@ -368,6 +368,39 @@ test_reductions (void)
   g_free (old);
 }
 
+/* symbol_pair, 2 warps: s[t] = in[t] (one STS a warp), then thread 0's
+ * pair_load: ld.shared [s+4] and [s] in the PTX (addresses from the
+ * symbol), which ptxas fused into one LDS.64 of s[0..1] marked with the
+ * chain pair_load's line, pair_sum's (the PTX's site: the call one level
+ * up), symbol_pair's.  Where the SASS is at hand: 1 shared load
+ * instruction, 1 wavefront (8 bytes of one lane), as the LDS.64; else 2
+ * (source-level).  Before the SASS reader took nvdisasm -gi's marks, one
+ * a level of inlining, as one chain, the LDS.64 had the kernel's line
+ * alone and the loads stayed 2. */
+static void
+test_symbol_pair (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *in = device (256), *out = device (4);
+  for (unsigned k = 0; k < 64; k++)
+    in[k] = 3 * k + 1;
+  struct { unsigned *in, *out; } params = { in, out };
+  void *bufs[] = { in, out };
+  gsize bytes[] = { 256, 4 };
+  Run r;
+  run ("_Z11symbol_pairPKjPj", 1, 64, bufs, bytes, 2, &params, &r);
+  g_assert_cmpuint (out[0], ==, 1 + 4);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
+  gboolean sass = ms_ptx_program_kernel (program, "_Z11symbol_pairPKjPj")->kernel->sass != NULL;
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, sass ? 1 : 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, "wavefronts"), ==, sass ? 1 : 2);
+  if (!sass)
+    g_test_message ("no SASS (nvdisasm): the fusion is not known");
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
+}
+
 /* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
  * 1, the top bit, all bits and others (CUDA's __ffs(0) is 0). */
 static void
@@ -881,6 +914,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/reductions", test_reductions);
+  g_test_add_func ("/ptx/symbol-pair", test_symbol_pair);
   g_test_add_func ("/ptx/absdiff4", test_absdiff4);
   g_test_add_func ("/ptx/barrier-reductions", test_barrier_reductions);
   g_test_add_func ("/ptx/printf", test_printf);

@@ -124,3 +124,26 @@ __global__ void reductions(int *c, int *old)
   old[t] = atomicAdd(&c[4 + t % 2], 1);
   atomicExch(&c[8 + t % 2], t);
 }
+
+// two loads of a shared array by its symbol, s[0] and s[1], two inlined
+// calls deep (as fp16ScalarProduct's last step): ptxas fuses the PTX's
+// ld.shared [s] and [s+4] into one LDS.64, whose line marks name the
+// loads' line, the line that called it and the kernel's call line
+__device__ __forceinline__ unsigned pair_load(const unsigned *v)
+{
+  return v[0] + v[1];
+}
+
+__device__ __forceinline__ void pair_sum(const unsigned *v, unsigned *out)
+{
+  out[0] = pair_load(v);
+}
+
+__global__ void symbol_pair(const unsigned *in, unsigned *out)
+{
+  __shared__ unsigned s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    pair_sum(s, out);
+}
