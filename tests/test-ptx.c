@@ -97,6 +97,17 @@ run (const char *name, unsigned grid, unsigned block, void **bufs, gsize *bytes,
   g_assert_true (ok);
 }
 
+/* run () of a kernel whose parameters are two buffers, a and b. */
+static void
+run_two (const char *name, unsigned grid, unsigned block, void *a, gsize a_bytes, void *b,
+         gsize b_bytes, Run *r)
+{
+  struct { void *a, *b; } params = { a, b };
+  void *bufs[] = { a, b };
+  gsize bytes[] = { a_bytes, b_bytes };
+  run (name, grid, block, bufs, bytes, 2, &params, r);
+}
+
 static void
 run_clear (Run *r)
 {
@@ -105,19 +116,27 @@ run_clear (Run *r)
     ms_stats_free (r->stats);
 }
 
-/* Instructions (key NULL) or a counter of the sites of a space and op. */
+/* Instructions (key NULL) or a counter of the sites of a space and op;
+ * ATOM and RED apart, or (apart FALSE) together. */
 static guint64
-count (const MsStats *s, MsSpace space, MsOp op, const char *key)
+count_ops (const MsStats *s, MsSpace space, MsOp op, gboolean apart, const char *key)
 {
   const MsCounterDef *d = key ? ms_counter_find (space, key) : NULL;
   guint64 n = 0;
   for (guint i = 0; i < s->sites->len; i++)
     {
       const MsSiteStats *x = &g_array_index (s->sites, MsSiteStats, i);
-      if (x->space == space && (x->op == op || (MS_OP_IS_ATOMIC (op) && MS_OP_IS_ATOMIC (x->op))))
+      if (x->space == space
+          && (x->op == op || (!apart && MS_OP_IS_ATOMIC (op) && MS_OP_IS_ATOMIC (x->op))))
         n += d ? x->c.v[d->slot] : x->c.executions;
     }
   return n;
+}
+
+static guint64
+count (const MsStats *s, MsSpace space, MsOp op, const char *key)
+{
+  return count_ops (s, space, op, FALSE, key);
 }
 
 #define SKIP_WITHOUT_NVCC()                                   \
@@ -313,22 +332,6 @@ test_counters (void)
   g_free (c);
 }
 
-/* Instructions (key NULL) or a counter of the sites of a space and op,
- * ATOM and RED apart. */
-static guint64
-count_exact (const MsStats *s, MsSpace space, MsOp op, const char *key)
-{
-  const MsCounterDef *d = key ? ms_counter_find (space, key) : NULL;
-  guint64 n = 0;
-  for (guint i = 0; i < s->sites->len; i++)
-    {
-      const MsSiteStats *x = &g_array_index (s->sites, MsSiteStats, i);
-      if (x->space == space && x->op == op)
-        n += d ? x->c.v[d->slot] : x->c.executions;
-    }
-  return n;
-}
-
 /* reductions, one warp: atomicMax (&c[t % 4], t) inside bucket_max, whose
  * result nothing reads (the PTX's atom.global.max's register is never
  * read: ptxas's REDG.E.MAX, which its line table marks with the caller's
@@ -344,11 +347,8 @@ test_reductions (void)
 {
   SKIP_WITHOUT_NVCC ();
   int *c = device (64), *old = device (128);
-  struct { int *c, *old; } params = { c, old };
-  void *bufs[] = { c, old };
-  gsize bytes[] = { 64, 128 };
   Run r;
-  run ("_Z10reductionsPiS_", 1, 32, bufs, bytes, 2, &params, &r);
+  run_two ("_Z10reductionsPiS_", 1, 32, c, 64, old, 128, &r);
   for (int k = 0; k < 4; k++)
     g_assert_cmpint (c[k], ==, 28 + k);
   g_assert_cmpint (c[4], ==, 16);
@@ -359,10 +359,11 @@ test_reductions (void)
   g_assert_cmpuint (seen, ==, 0xffffffffu);
   g_assert_cmpint (c[8] % 2, ==, 0);
   g_assert_cmpint (c[9] % 2, ==, 1);
-  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, NULL), ==, 1);
-  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_RED, "sectors"), ==, 8);
-  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, NULL), ==, 2);
-  g_assert_cmpuint (count_exact (r.stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, "sectors"), ==, 32);
+  const MsStats *st = r.stats;
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_RED, TRUE, NULL), ==, 1);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_RED, TRUE, "sectors"), ==, 8);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_ATOMIC, TRUE, NULL), ==, 2);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_ATOMIC, TRUE, "sectors"), ==, 32);
   run_clear (&r);
   g_free (c);
   g_free (old);
@@ -374,22 +375,17 @@ test_reductions (void)
  * chain pair_load's line, pair_sum's (the PTX's site: the call one level
  * up), symbol_pair's.  Where the SASS is at hand: 1 shared load
  * instruction, 1 wavefront (8 bytes of one lane), as the LDS.64; else 2
- * (source-level).  Before the SASS reader took nvdisasm -gi's marks, one
- * a level of inlining, as one chain, the LDS.64 had the kernel's line
- * alone and the loads stayed 2. */
+ * (source-level). */
 static void
 test_symbol_pair (void)
 {
   SKIP_WITHOUT_NVCC ();
   unsigned *in = device (256), *out = device (4);
-  for (unsigned k = 0; k < 64; k++)
-    in[k] = 3 * k + 1;
-  struct { unsigned *in, *out; } params = { in, out };
-  void *bufs[] = { in, out };
-  gsize bytes[] = { 256, 4 };
+  in[0] = 7;
+  in[1] = 11;
   Run r;
-  run ("_Z11symbol_pairPKjPj", 1, 64, bufs, bytes, 2, &params, &r);
-  g_assert_cmpuint (out[0], ==, 1 + 4);
+  run_two ("_Z11symbol_pairPKjPj", 1, 64, in, 256, out, 4, &r);
+  g_assert_cmpuint (out[0], ==, 18);
   g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
   gboolean sass = ms_ptx_program_kernel (program, "_Z11symbol_pairPKjPj")->kernel->sass != NULL;
   g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, sass ? 1 : 2);
