@@ -97,6 +97,17 @@ run (const char *name, unsigned grid, unsigned block, void **bufs, gsize *bytes,
   g_assert_true (ok);
 }
 
+/* run () of a kernel whose parameters are two buffers, a and b. */
+static void
+run_two (const char *name, unsigned grid, unsigned block, void *a, gsize a_bytes, void *b,
+         gsize b_bytes, Run *r)
+{
+  struct { void *a, *b; } params = { a, b };
+  void *bufs[] = { a, b };
+  gsize bytes[] = { a_bytes, b_bytes };
+  run (name, grid, block, bufs, bytes, 2, &params, r);
+}
+
 static void
 run_clear (Run *r)
 {
@@ -105,19 +116,27 @@ run_clear (Run *r)
     ms_stats_free (r->stats);
 }
 
-/* Instructions (key NULL) or a counter of the sites of a space and op. */
+/* Instructions (key NULL) or a counter of the sites of a space and op;
+ * ATOM and RED apart, or (apart FALSE) together. */
 static guint64
-count (const MsStats *s, MsSpace space, MsOp op, const char *key)
+count_ops (const MsStats *s, MsSpace space, MsOp op, gboolean apart, const char *key)
 {
   const MsCounterDef *d = key ? ms_counter_find (space, key) : NULL;
   guint64 n = 0;
   for (guint i = 0; i < s->sites->len; i++)
     {
       const MsSiteStats *x = &g_array_index (s->sites, MsSiteStats, i);
-      if (x->space == space && (x->op == op || (MS_OP_IS_ATOMIC (op) && MS_OP_IS_ATOMIC (x->op))))
+      if (x->space == space
+          && (x->op == op || (!apart && MS_OP_IS_ATOMIC (op) && MS_OP_IS_ATOMIC (x->op))))
         n += d ? x->c.v[d->slot] : x->c.executions;
     }
   return n;
+}
+
+static guint64
+count (const MsStats *s, MsSpace space, MsOp op, const char *key)
+{
+  return count_ops (s, space, op, FALSE, key);
 }
 
 #define SKIP_WITHOUT_NVCC()                                   \
@@ -311,6 +330,71 @@ test_counters (void)
     g_test_message ("no SASS (nvdisasm): the aggregation is not known");
   run_clear (&r);
   g_free (c);
+}
+
+/* reductions, one warp: atomicMax (&c[t % 4], t) inside bucket_max, whose
+ * result nothing reads (the PTX's atom.global.max's register is never
+ * read: ptxas's REDG.E.MAX, which its line table marks with the caller's
+ * line, not the atomic's); old[t] = atomicAdd (&c[4 + t % 2], 1),
+ * whose result is stored, and atomicExch (&c[8 + t % 2], t), whose result
+ * is not but which has no RED form (both ATOMG).  One RED: 8 lanes on each
+ * of c[0..3], one 32-byte sector, served one lane per address a pass: 8
+ * passes of 1 sector.  Two ATOM: 16 lanes on each of c[4], c[5], then of
+ * c[8], c[9]: 16 passes of 1 sector each.  (The class was taken from the
+ * SASS's line marks before: the max an ATOM too.) */
+static void
+test_reductions (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  int *c = device (64), *old = device (128);
+  Run r;
+  run_two ("_Z10reductionsPiS_", 1, 32, c, 64, old, 128, &r);
+  for (int k = 0; k < 4; k++)
+    g_assert_cmpint (c[k], ==, 28 + k);
+  g_assert_cmpint (c[4], ==, 16);
+  g_assert_cmpint (c[5], ==, 16);
+  guint seen = 0;
+  for (int t = 0; t < 32; t++)
+    seen |= 1u << (old[t] + 16 * (t % 2));
+  g_assert_cmpuint (seen, ==, 0xffffffffu);
+  g_assert_cmpint (c[8] % 2, ==, 0);
+  g_assert_cmpint (c[9] % 2, ==, 1);
+  const MsStats *st = r.stats;
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_RED, TRUE, NULL), ==, 1);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_RED, TRUE, "sectors"), ==, 8);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_ATOMIC, TRUE, NULL), ==, 2);
+  g_assert_cmpuint (count_ops (st, MS_SPACE_GLOBAL, MS_OP_ATOMIC, TRUE, "sectors"), ==, 32);
+  run_clear (&r);
+  g_free (c);
+  g_free (old);
+}
+
+/* symbol_pair, 2 warps: s[t] = in[t] (one STS a warp), then thread 0's
+ * pair_load: ld.shared [s+4] and [s] in the PTX (addresses from the
+ * symbol), which ptxas fused into one LDS.64 of s[0..1] marked with the
+ * chain pair_load's line, pair_sum's (the PTX's site: the call one level
+ * up), symbol_pair's.  Where the SASS is at hand: 1 shared load
+ * instruction, 1 wavefront (8 bytes of one lane), as the LDS.64; else 2
+ * (source-level). */
+static void
+test_symbol_pair (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *in = device (256), *out = device (4);
+  in[0] = 7;
+  in[1] = 11;
+  Run r;
+  run_two ("_Z11symbol_pairPKjPj", 1, 64, in, 256, out, 4, &r);
+  g_assert_cmpuint (out[0], ==, 18);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
+  gboolean sass = ms_ptx_program_kernel (program, "_Z11symbol_pairPKjPj")->kernel->sass != NULL;
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, sass ? 1 : 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, "wavefronts"), ==, sass ? 1 : 2);
+  if (!sass)
+    g_test_message ("no SASS (nvdisasm): the fusion is not known");
+  run_clear (&r);
+  g_free (in);
+  g_free (out);
 }
 
 /* bits: __ffs, __clz, __popc, __brev against their definitions, on 0,
@@ -825,6 +909,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
+  g_test_add_func ("/ptx/reductions", test_reductions);
+  g_test_add_func ("/ptx/symbol-pair", test_symbol_pair);
   g_test_add_func ("/ptx/absdiff4", test_absdiff4);
   g_test_add_func ("/ptx/barrier-reductions", test_barrier_reductions);
   g_test_add_func ("/ptx/printf", test_printf);

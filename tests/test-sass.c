@@ -102,6 +102,50 @@ test_grouping (void)
   g_assert_cmpuint (g.n_instrs, ==, 0);
 }
 
+/* nvdisasm -c -gi of fp16ScalarProduct (cuda-samples, ptxas 13.0, sm_90),
+ * the last step of scalarProductKernel_native: its LDS.64 reads
+ * shArray[0..1] for __hadd2 (cuda_fp16.h:5122) inlined in operator+
+ * (cuda_fp16.hpp:307) inlined in reduceInShared_native (line 84) inlined
+ * in the kernel (line 127): one mark a level, innermost first, on four
+ * lines.  They are one chain, each location a site matches; the next
+ * instruction's single mark starts a new one. */
+static void
+test_inlined_chain (void)
+{
+  const char *text =
+    ".text._Z26scalarProductKernel_nativePK7__half2S1_Pfm:\n"
+    "\t//## File \"/c/include/cuda_fp16.h\", line 5122 inlined at \"/c/include/cuda_fp16.hpp\", line 307\n"
+    "\t//## File \"/c/include/cuda_fp16.hpp\", line 307 inlined at \"/s/fp16ScalarProduct.cu\", line 84\n"
+    "\t//## File \"/s/fp16ScalarProduct.cu\", line 84 inlined at \"/s/fp16ScalarProduct.cu\", line 127\n"
+    "\t//## File \"/s/fp16ScalarProduct.cu\", line 127\n"
+    "        /*0540*/              @!P1 LDS.64 R6, [UR4] ;\n"
+    "        /*0550*/              @!P1 HADD2 R6, R6, R7 ;\n"
+    "\t//## File \"/s/fp16ScalarProduct.cu\", line 130\n"
+    "        /*0590*/                   LDS R5, [UR4] ;\n";
+  g_autoptr (MsSass) s = ms_sass_parse (text);
+  g_assert_cmpuint (s->instrs->len, ==, 2);
+  const MsSassInstr *fused = s->instrs->pdata[0], *last = s->instrs->pdata[1];
+  const char *chain[] = { "cuda_fp16.h:5122", "cuda_fp16.hpp:307", "fp16ScalarProduct.cu:84",
+                          "fp16ScalarProduct.cu:127", NULL };
+  g_assert_cmpstrv (fused->where, chain);
+  g_assert_cmpstr (fused->file, ==, "cuda_fp16.h");
+  g_assert_cmpint (fused->line, ==, 5122);
+  const char *alone[] = { "fp16ScalarProduct.cu:130", NULL };
+  g_assert_cmpstrv (last->where, alone);
+  /* the PTX's site of the loads: operator+'s line (its .loc's inlined_at) */
+  const char *fn = "scalarProductKernel_native";
+  MsSite op = { "cuda_fp16.hpp", 307, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, fn, &op, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 2);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+  MsSite step = { "fp16ScalarProduct.cu", 84, 0, -1 };
+  g_assert_cmpuint (ms_sass_grouping (s, fn, &step, MS_SPACE_SHARED, MS_OP_LD, 4).fuse, ==, 2);
+  MsSite result = { "fp16ScalarProduct.cu", 130, 0, -1 };
+  g = ms_sass_grouping (s, fn, &result, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+}
+
 /* tests.cu's filtered SASS (nvcc-sass.sh extract): test_atomics' atomicCAS
  * on line 120 is an ATOMS.CAS inlined from CUDA's header (the mark names
  * both), its atomicAdd on line 117 an ATOMS.POPC.INC (no CAS), its global
@@ -989,6 +1033,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/line-counts", test_line_counts);
   g_test_add_func ("/sass/inst-estimate", test_inst_estimate);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
+  g_test_add_func ("/sass/inlined-chain", test_inlined_chain);
   g_test_add_func ("/sass/grouping", test_grouping);
   g_test_add_func ("/sass/contended", test_contended);
   g_test_add_func ("/sass/reduction-lines", test_reduction_lines);

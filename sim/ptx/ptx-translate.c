@@ -60,7 +60,6 @@ typedef struct {
   guint n_bad;              /* unsupported instructions so far */
   GString *last_fail;       /* the last one's message */
   GString *sites;           /* the function's MsSite definitions */
-  GString *reds;            /* its atomics that are reductions (RED) */
   GString *aggs;            /* its reductions ptxas may aggregate: { &site, &flag } */
   GString *agg_flags;       /* ... their flags' definitions */
   GHashTable *agg_sites;    /* ... their site numbers + 1 */
@@ -1208,8 +1207,10 @@ guard_close (Tr *t, const MsPtxInsn *i)
     g_string_append (t->body, "}\n");
 }
 
+/* A site of instruction i; reduction: a global atomic whose records are
+ * RED (MsSite.reduction). */
 static guint
-site (Tr *t, const MsPtxInsn *i, guint idx)
+site_of (Tr *t, const MsPtxInsn *i, guint idx, gboolean reduction)
 {
   const char *file = i->file > 0 && (guint) i->file < t->m->files->len
                        ? g_ptr_array_index (t->m->files, i->file) : NULL;
@@ -1219,9 +1220,15 @@ site (Tr *t, const MsPtxInsn *i, guint idx)
   int ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "acq_rel")
                   ? MS_SITE_ACQUIRE
                   : ms_ptx_has_mod (i, "release") || ms_ptx_has_mod (i, "relaxed");
-  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1 };\n", file ? i->line : i->ptx_line, idx,
-                          ordered);
+  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1, %d };\n", file ? i->line : i->ptx_line,
+                          idx, ordered, reduction);
   return t->n_sites++;
+}
+
+static guint
+site (Tr *t, const MsPtxInsn *i, guint idx)
+{
+  return site_of (t, i, idx, FALSE);
 }
 
 /* The site of a memory instruction: one per source access, as the source
@@ -1232,18 +1239,18 @@ site (Tr *t, const MsPtxInsn *i, guint idx)
  * instructions of one region at once), the line, the instruction without
  * its operands, the width and the address's base. */
 static guint
-access_site (Tr *t, const MsPtxInsn *i, guint idx, guint size, guint addr_opd)
+access_site (Tr *t, const MsPtxInsn *i, guint idx, guint size, guint addr_opd, gboolean reduction)
 {
   const MsPtxOperand *a = &i->opd[addr_opd];
   g_autoptr (GString) key = g_string_new (NULL);
-  g_string_append_printf (key, "%u %d %d %s %u %d %s", t->region[idx], i->file, i->line, i->op,
-                          size, a->reg, a->sym ? a->sym : "");
+  g_string_append_printf (key, "%u %d %d %s %u %d %s %d", t->region[idx], i->file, i->line, i->op,
+                          size, a->reg, a->sym ? a->sym : "", reduction);
   for (char **m = i->mods; m && *m; m++)
     g_string_append_printf (key, ".%s", *m);
   gpointer v = g_hash_table_lookup (t->access_sites, key->str);
   if (v != NULL)
     return GPOINTER_TO_UINT (v) - 1;
-  guint sn = site (t, i, idx);
+  guint sn = site_of (t, i, idx, reduction);
   g_hash_table_insert (t->access_sites, g_string_free (g_steal_pointer (&key), FALSE),
                        GUINT_TO_POINTER (sn + 1));
   return sn;
@@ -1434,6 +1441,24 @@ reg_read (const Tr *t, int r)
   return FALSE;
 }
 
+/* Whether atomic i is a reduction: a `red`, or an `atom` whose result
+ * nothing reads and whose operation has a RED form (not exch, not cas:
+ * ptxas keeps those ATOM).  ptxas makes it a RED instruction (Nsight's
+ * op_red), and memsim counts its global records so (MsSite.reduction): one
+ * answer per instruction, which ptxas's line marks cannot give (they may
+ * put an inlined atomic on its caller's line, or two atomics on one
+ * line). */
+static gboolean
+reduction (const Tr *t, const MsPtxInsn *i)
+{
+  if (!strcmp (i->op, "red"))
+    return TRUE;
+  int op = atomic_code (i);
+  if (op == MS_ATOMIC_EXCH || op == MS_ATOMIC_CAS)
+    return FALSE;
+  return i->opd[0].kind != MS_PTX_OPD_REG || !reg_read (t, i->opd[0].reg);
+}
+
 /* Whether atomic i (operation op) is a reduction ptxas may aggregate over
  * a warp: its result unused, an operation whose lanes combine into one
  * (add, min, max, and, or, xor), on a global address. */
@@ -1443,9 +1468,7 @@ aggregable (const Tr *t, const MsPtxInsn *i, int op)
   gboolean generic;
   if (space_of (i, &generic) != MS_PTX_SPACE_GLOBAL)
     return FALSE;
-  gboolean red = !strcmp (i->op, "red") || i->opd[0].kind != MS_PTX_OPD_REG
-                 || !reg_read (t, i->opd[0].reg);
-  return red && (op == MS_ATOMIC_ADD || op == MS_ATOMIC_MIN || op == MS_ATOMIC_MAX
+  return reduction (t, i) && (op == MS_ATOMIC_ADD || op == MS_ATOMIC_MIN || op == MS_ATOMIC_MAX
                  || op == MS_ATOMIC_AND || op == MS_ATOMIC_OR || op == MS_ATOMIC_XOR);
 }
 
@@ -1542,7 +1565,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
     }
   guint next = idx + 1;
   stop_lanes (t, i, next);
-  guint sn = access_site (t, i, idx, size, ai);
+  guint sn = access_site (t, i, idx, size, ai, atomic && reduction (t, i));
   if (atomic && aggregable (t, i, op))
     {
       /* ptxas aggregates a reduction on an address it proves uniform: one
@@ -1607,10 +1630,6 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                             "        goto B%u;\n"
                             "      continue;\n",
                             t->mod, t->fn, sn, kind, size, next, next);
-  /* an atomic whose result nothing reads is a reduction (RED), as ptxas makes it */
-  if (atomic && (!strcmp (i->op, "red") || i->opd[0].kind != MS_PTX_OPD_REG
-                 || !reg_read (t, i->opd[0].reg)))
-    g_string_append_printf (t->reds, "&ms_site_%u_%u_%u, ", t->mod, t->fn, sn);
 }
 
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask: one stop */
@@ -3090,8 +3109,6 @@ translate_entry (Tr *t, GString *out)
 
   /* the function */
   g_string_append (out, t->sites->str);
-  g_string_append_printf (out, "const MsSite *const ms_ptx_reds_%u_%u[] = { %sNULL };\n", t->mod,
-                          t->fn, t->reds->str);
   g_string_append (out, t->agg_flags->str);
   g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
                           t->mod, t->fn, t->aggs->str);
@@ -3213,7 +3230,6 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   t.starts = g_hash_table_new (NULL, NULL);
   t.body = g_string_new (NULL);
   t.sites = g_string_new (NULL);
-  t.reds = g_string_new (NULL);
   t.aggs = g_string_new (NULL);
   t.agg_flags = g_string_new (NULL);
   t.agg_sites = g_hash_table_new (NULL, NULL);
@@ -3228,7 +3244,6 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_hash_table_unref (t.starts);
   g_string_free (t.body, TRUE);
   g_string_free (t.sites, TRUE);
-  g_string_free (t.reds, TRUE);
   g_string_free (t.aggs, TRUE);
   g_string_free (t.agg_flags, TRUE);
   g_hash_table_unref (t.agg_sites);

@@ -10,8 +10,9 @@
 G_BEGIN_DECLS
 
 /* Appends the C of module m's entries (ms_ptx_k_MOD_FUNC, FUNC its index
- * in m->funcs; ms_ptx_reds_MOD_FUNC: its reduction sites) and of its
- * variables' pointers (uint8_t *ms_ptx_g_MOD_VAR, set by the loader). */
+ * in m->funcs; its sites' MsSite.reduction set where an atomic's result is
+ * unused) and of its variables' pointers (uint8_t *ms_ptx_g_MOD_VAR, set
+ * by the loader). */
 gboolean ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error);
 /* The same for entry fn of m alone (and the variables' pointers): what
  * one kernel needs, compiled when it is first launched.  inst (may be

@@ -4,8 +4,9 @@
  * nvcc compiles a global atomic whose result is unused into a RED
  * instruction, which Nsight Compute counts under the `_op_red` metrics, not
  * `_op_atom`.  The emulator cannot see whether a result is used; the caller
- * decides per site (traces/kernels/problem.c: from the SASS of the nvcc
- * build, else from the source text) and this filter rewrites the op of
+ * decides per site (traces/kernels/problem.c: for device code run from
+ * its PTX, the translator's MsSite.reduction; else from the SASS of the
+ * nvcc build, else from the source text) and this filter rewrites the op of
  * that site's global atomic records from MS_OP_ATOMIC to MS_OP_RED before
  * they reach the inner sinks.  Every other record passes unchanged.  Both
  * parts of a sink are filtered, the parallel part per worker.

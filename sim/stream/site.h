@@ -26,6 +26,10 @@ struct MsSite {
                        * code run from its PTX and SASS): the models infer
                        * nothing the compiler may have done to them (an
                        * atomic's warp aggregation) */
+  int reduction;      /* device code run from its PTX: an atomic whose result
+                       * the code never reads, which ptxas makes a RED; its
+                       * global records are counted as reductions (MS_OP_RED,
+                       * sim/stream/reduction.h) */
 };
 
 #endif /* MEMSIM_SITE_H */

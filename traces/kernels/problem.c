@@ -731,19 +731,23 @@ sass_grouping (gpointer data, const MsWarpAccess *a, MsGrouping *out)
   out->remainder_first = g.remainder_first;
 }
 
-/* Which global atomics are reductions (RED): from the SASS when the problem
- * counts compiler-exact, else by the source-level rule on the site's line
- * (sass.h: ms_sass_source_reduction). */
+/* Which global atomics are reductions (RED): for device code run from its
+ * PTX, the instruction's own answer (MsSite.reduction: its result unused);
+ * else from the SASS when the problem counts compiler-exact, else by the
+ * source-level rule on the site's line (sass.h: ms_sass_source_reduction). */
 typedef struct {
   const MsKernel *kernel;
   char **sass_lines;     /* the SASS's reduction lines, or NULL */
   gboolean sass;
+  gboolean ptx;          /* the kernel runs from its PTX */
 } Reductions;
 
 static gboolean
 site_is_reduction (gpointer data, const MsSite *site)
 {
   const Reductions *d = data;
+  if (d->ptx)
+    return site->reduction != 0;
   if (site->file == NULL || site->line < 1)
     return FALSE;
   g_autofree char *base = g_path_get_basename (site->file);
@@ -836,15 +840,16 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      "too many consumers of the access stream (at most %d)", MS_MAX_SINKS);
         return FALSE;
       }
-  Reductions reductions = { .kernel = p->kernel, .sass = function != NULL };
+  Reductions reductions = { .kernel = p->kernel, .sass = function != NULL,
+                            .ptx = p->kernel->warp_entry != NULL };
   SassRef ref = { function ? problem_sass (p, function) : NULL, function };
-  if (function)
+  if (function && !reductions.ptx)
     reductions.sass_lines = ms_sass_reduction_lines (ref.sass, function);
   /* no filter where the nvcc build has no RED: every record would pass it
    * unchanged, at a few tens of instructions each (callgrind,
    * reduce_interleaved: 4%) */
   g_autoptr (MsReduction) reduce =
-    function == NULL || reductions.sass_lines != NULL
+    function == NULL || reductions.sass_lines != NULL || reductions.ptx
     ? ms_reduction_new (&inner, site_is_reduction, &reductions) : NULL;
   if (reduce)
     ms_sinks_add (&middle, ms_reduction_sink (reduce));

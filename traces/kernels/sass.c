@@ -160,6 +160,7 @@ ms_sass_parse (const char *text)
   int line = 0;
   /* the line mark's locations, innermost first: "gemm.cu:91" */
   g_autoptr (GPtrArray) where = g_ptr_array_new_with_free_func (g_free);
+  gboolean in_marks = FALSE;   /* the line before was a mark */
   for (char **lp = lines; *lp; lp++)
     {
       const char *s = *lp;
@@ -184,8 +185,15 @@ ms_sass_parse (const char *text)
         }
       if (g_str_has_prefix (s, "//## File \""))
         {
-          /* //## File "PATH", line N[ inlined at "PATH2", line M ...] */
-          g_ptr_array_set_size (where, 0);
+          /* //## File "PATH", line N[ inlined at "PATH2", line M ...];
+           * nvdisasm -gi writes one such mark a level of inlining,
+           * innermost first, on consecutive lines ("A", line 5 inlined
+           * at "B", line 9; then "B", line 9 inlined at "K", line 30;
+           * then "K", line 30): one chain, each location once */
+          if (!in_marks)
+            g_ptr_array_set_size (where, 0);
+          gboolean chain = in_marks && where->len > 0;
+          in_marks = TRUE;
           const char *p = s;
           for (;;)
             {
@@ -196,17 +204,23 @@ ms_sass_parse (const char *text)
               g_autofree char *full = g_strndup (open + 1, (gsize) (close - open - 1));
               g_autofree char *b = g_path_get_basename (full);
               int n = atoi (close + 8);
+              g_autofree char *loc = g_strdup_printf ("%s:%d", b, n);
               if (where->len == 0)
                 {
                   g_free (file);
                   file = g_strdup (b);
                   line = n;
                 }
-              g_ptr_array_add (where, g_strdup_printf ("%s:%d", b, n));
+              gboolean seen = FALSE;
+              for (guint k = 0; chain && k < where->len && !seen; k++)
+                seen = strcmp (where->pdata[k], loc) == 0;
+              if (!seen)
+                g_ptr_array_add (where, g_steal_pointer (&loc));
               p = close + 8;
             }
           continue;
         }
+      in_marks = FALSE;
       if (function == NULL)
         continue;
       if (g_str_has_prefix (s, "/*"))
@@ -423,24 +437,30 @@ ms_sass_dependent_lines (const MsSass *sass, const char *function)
   for (guint i = 0; sass && i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
-      if (in->op == MS_OP_ATOMIC || in->where[0] == NULL || strcmp (in->function, function) != 0)
+      if (in->op == MS_OP_ATOMIC || strcmp (in->function, function) != 0)
         continue;
-      /* the mark's innermost location stands for the site */
-      MsSite site = { in->file, in->line, 0, -1 };
-      gboolean seen = FALSE;
-      g_autofree char *key = g_strdup_printf ("%s:%d", in->file, in->line);
-      for (guint k = 0; k < out->len && !seen; k++)
-        seen = strcmp (out->pdata[k], key) == 0;
-      if (seen)
-        continue;
-      for (int sp = 0; sp < MS_N_SPACES && !seen; sp++)
-        if ((in->spaces & (1u << sp))
-            && ms_sass_grouping (sass, function, &site, (MsSpace) sp, in->op, in->width)
-                 .compiler_dependent)
-          {
-            g_ptr_array_add (out, g_steal_pointer (&key));
-            seen = TRUE;
-          }
+      /* each location of the mark's chain may be a site */
+      for (char **w = in->where; *w; w++)
+        {
+          const char *colon = strrchr (*w, ':');
+          if (colon == NULL)
+            continue;
+          gboolean seen = FALSE;
+          for (guint k = 0; k < out->len && !seen; k++)
+            seen = strcmp (out->pdata[k], *w) == 0;
+          if (seen)
+            continue;
+          g_autofree char *file = g_strndup (*w, (gsize) (colon - *w));
+          MsSite site = { file, atoi (colon + 1), 0, -1 };
+          for (int sp = 0; sp < MS_N_SPACES && !seen; sp++)
+            if ((in->spaces & (1u << sp))
+                && ms_sass_grouping (sass, function, &site, (MsSpace) sp, in->op, in->width)
+                     .compiler_dependent)
+              {
+                g_ptr_array_add (out, g_strdup (*w));
+                seen = TRUE;
+              }
+        }
     }
   if (out->len == 0)
     return NULL;

@@ -17,11 +17,12 @@ G_BEGIN_DECLS
 /* One memory instruction of the SASS. */
 typedef struct {
   char *function;   /* the __global__ function's identifier ("gemm_tiled_nopad") */
-  char *file;       /* basename of the source file of its line mark ("gemm.cu"); "" unknown */
+  char *file;       /* basename of the source file of its innermost line mark
+                     * ("gemm.cu"); "" unknown */
   int line;         /* 0: no line mark before it */
   char **where;     /* "FILE:LINE" of the mark, innermost first, then each
-                     * call site it was inlined at (nvdisasm -gi); a site
-                     * matches any of them */
+                     * call site it was inlined at (nvdisasm -gi), each
+                     * once; a site matches any of them */
   char *opcode;     /* "LDS.128", "LDG.E", "ATOMS.CAS" */
   guint spaces;     /* bit MsSpace: global, shared, local; generic LD/ST/ATOM: global | shared */
   MsOp op;          /* LD*: ld; ST*: st; ATOM*, RED*: atomic */
@@ -46,9 +47,11 @@ typedef struct {
 
 /* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
  * function headers `.text.MANGLED:`, line marks `//## File "PATH", line N`
- * (with `inlined at "PATH", line M` call sites under -gi)
- * and instruction lines `/\*ADDR*\/ [@P] OPCODE operands ;` (the address
- * comment is optional).  Other lines are skipped; never fails. */
+ * (with `inlined at "PATH", line M` call sites under -gi, one mark a level
+ * of inlining on consecutive lines, innermost first: read as one chain,
+ * MsSassInstr.where) and instruction lines `/\*ADDR*\/ [@P] OPCODE
+ * operands ;` (the address comment is optional).  Other lines are skipped;
+ * never fails. */
 MsSass *ms_sass_parse (const char *text);
 void ms_sass_free (MsSass *sass);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsSass, ms_sass_free)

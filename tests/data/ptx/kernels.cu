@@ -107,3 +107,43 @@ __global__ void barrier_reductions(unsigned *out)
   unsigned c2 = __syncthreads_count(t >= 60);
   out[t] = c | a << 8 | o << 9 | z << 10 | c2 << 16;
 }
+
+// atomics as ptxas classes them: a reduction inlined from a function
+// (its RED marked with the caller's line in ptxas's line table, the
+// callee's in the PTX's), an atomic whose result is used and an exchange
+// whose result is not (both ATOM: exch has no RED form)
+__device__ void bucket_max(int *c, int v)
+{
+  atomicMax(c, v);
+}
+
+__global__ void reductions(int *c, int *old)
+{
+  int t = threadIdx.x;
+  bucket_max(&c[t % 4], t);
+  old[t] = atomicAdd(&c[4 + t % 2], 1);
+  atomicExch(&c[8 + t % 2], t);
+}
+
+// two loads of a shared array by its symbol, s[0] and s[1], two inlined
+// calls deep (as fp16ScalarProduct's last step): ptxas fuses the PTX's
+// ld.shared [s] and [s+4] into one LDS.64, whose line marks name the
+// loads' line, the line that called it and the kernel's call line
+__device__ __forceinline__ unsigned pair_load(const unsigned *v)
+{
+  return v[0] + v[1];
+}
+
+__device__ __forceinline__ void pair_sum(const unsigned *v, unsigned *out)
+{
+  out[0] = pair_load(v);
+}
+
+__global__ void symbol_pair(const unsigned *in, unsigned *out)
+{
+  __shared__ unsigned s[64];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    pair_sum(s, out);
+}
