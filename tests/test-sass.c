@@ -916,7 +916,7 @@ test_line_counts (void)
   g_assert_cmpuint (g_hash_table_size (lines), ==, 6);
   struct { const char *where; guint n; } want[] = {
     { "", 1 }, { "vectorAdd.cu:49", 2 }, { "vectorAdd.cu:51", 2 }, { "vectorAdd.cu:52", 1 },
-    { "helper.cuh:7", 1 }, { "vectorAdd.cu:54", 1 },
+    { "helper.cuh:7\tvectorAdd.cu:52", 1 }, { "vectorAdd.cu:54", 1 },
   };
   for (guint k = 0; k < G_N_ELEMENTS (want); k++)
     g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (lines, want[k].where)), ==,
@@ -962,6 +962,11 @@ test_inst_estimate (void)
   g_assert_cmpuint (c->ptx, ==, 4);
   g_assert_cmpfloat (c->executed, ==, 17);
   g_array_unref (per_line);
+  /* a mark's chain counts at its first line the PTX has: a header's line
+   * 3 inlined at line 10 adds to line 10 (now 4 SASS: 8 x 4 / 2 = 16) */
+  g_hash_table_insert (sass, "h.h:3\tk.cu:10", GUINT_TO_POINTER (1));
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 5, &basis, NULL), ==, 38);
+  g_hash_table_remove (sass, "h.h:3\tk.cu:10");
   g_assert_cmpuint (ms_inst_executed (map, counts, NULL, 5, &basis, NULL), ==, 42);
   g_assert_cmpint (basis, ==, MS_INST_PTX);
   g_assert_cmpuint (ms_inst_executed (NULL, counts, &by_line, 5, &basis, NULL), ==, 0);

@@ -86,6 +86,32 @@ ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where, co
   g_array_append_val (map->lines, l);
 }
 
+/* SASS counts by mark chain ("a.h:5\tk.cu:30") to counts by the line of
+ * the chain that the PTX has (the first, else the last). */
+static GHashTable *
+by_ptx_line (const MsInstMap *map, GHashTable *chains)
+{
+  g_autoptr (GHashTable) ptx = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < map->lines->len; k++)
+    g_hash_table_add (ptx, g_array_index (map->lines, MsInstLine, k).where);
+  GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, chains);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      g_auto (GStrv) loc = g_strsplit (key, "\t", -1);
+      guint n = g_strv_length (loc), k = 0;
+      while (k + 1 < n && !g_hash_table_contains (ptx, loc[k]))
+        k++;
+      const char *line = n ? loc[k] : "";
+      g_hash_table_replace (t, g_strdup (line),
+                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (t, line))
+                                              + GPOINTER_TO_UINT (value)));
+    }
+  return t;
+}
+
 typedef struct {
   double runs;    /* PTX instructions of the line run */
   double guard;   /* ... had every group that reached their guarding branch run them */
@@ -129,8 +155,13 @@ guint64
 ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
                   guint64 warps, MsInstBasis *basis, GArray **per_line)
 {
-  GHashTable *sass_lines = sass && sass->lines && g_hash_table_size (sass->lines) ? sass->lines
-                                                                                 : NULL;
+  g_autoptr (GHashTable) by_line = NULL, predicated = NULL;
+  if (map != NULL && sass && sass->lines && g_hash_table_size (sass->lines))
+    {
+      by_line = by_ptx_line (map, sass->lines);
+      predicated = sass->predicated ? by_ptx_line (map, sass->predicated) : NULL;
+    }
+  GHashTable *sass_lines = by_line;
   *basis = MS_INST_NONE;
   if (per_line)
     *per_line = NULL;
@@ -181,7 +212,7 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
   while (g_hash_table_iter_next (&it, &key, &value))
     {
       double s = GPOINTER_TO_UINT (value);
-      double p = lookup_uint (sass->predicated, key);
+      double p = lookup_uint (predicated, key);
       const Line *line = g_hash_table_lookup (ptx, key);
       double e = line != NULL && line->n > 0
                    ? (line->runs * (s - p) + line->guard * p) / line->n

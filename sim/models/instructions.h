@@ -41,11 +41,14 @@ void ms_inst_map_free (MsInstMap *map);
 void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
                       const char *at, guint n, guint memory);
 
-/* What the SASS says of each source line ("file.cu:LINE" keys; any table
- * may be NULL): its instructions (GUINT_TO_POINTER counts), those under a
- * predicate, its global and shared memory instructions, and how often
- * those ran in the launch (gdouble *: the models' per-site counts, which
- * follow ptxas's regrouping). */
+/* What the SASS says of each source line (any table may be NULL): its
+ * instructions (GUINT_TO_POINTER counts) and those under a predicate, by
+ * line mark ("a.h:5\tk.cu:30": code inlined at line 30 from line 5 of a
+ * header, innermost first; they count at the first location the PTX has
+ * instructions of, else the last); by "file.cu:LINE", its global and
+ * shared memory instructions and how often those ran in the launch
+ * (gdouble *: the models' per-site counts, which follow ptxas's
+ * regrouping). */
 typedef struct {
   GHashTable *lines;
   GHashTable *predicated;

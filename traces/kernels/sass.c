@@ -247,7 +247,10 @@ ms_sass_parse (const char *text)
           && !(strcmp (opcode, "BRA") == 0 && label != NULL && !after_label
                && strstr (s, label) != NULL))
         {
-          char *key = g_strdup_printf ("%s\n%s", function, where->len ? (char *) where->pdata[0] : "");
+          g_ptr_array_add (where, NULL);
+          g_autofree char *chain = g_strjoinv ("\t", (char **) where->pdata);
+          g_ptr_array_set_size (where, where->len - 1);
+          char *key = g_strdup_printf ("%s\n%s", function, chain);
           guint n = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_counts, key));
           const char *first = s + strspn (s, " \t");
           if (first[0] == '@' && strcmp (opcode, "BRA") != 0)

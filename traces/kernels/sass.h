@@ -37,8 +37,9 @@ typedef struct {
 typedef struct {
   GPtrArray *instrs;   /* MsSassInstr, in the order of the text */
   /* every instruction that can execute (NOPs and a function's closing
-   * branch to itself aside), counted by function and innermost line mark:
-   * "FUNCTION\nFILE:LINE" ("FUNCTION\n" before the first mark) -> count */
+   * branch to itself aside), counted by function and line mark:
+   * "FUNCTION\nFILE:LINE[\tFILE:LINE ...]" (the mark's chain, innermost
+   * first, as MsSassInstr.where; "FUNCTION\n" before the first mark) -> count */
   GHashTable *line_counts;
   /* ... and those of them under a predicate (@P, @!P), branches aside:
    * code ptxas predicated rather than branch around */
@@ -64,9 +65,10 @@ typedef enum {
                          * line of their mark (inlined code: the call's too) */
 } MsSassCount;
 
-/* The instructions of function by line: a new table "FILE:LINE" (or "")
- * -> GUINT_TO_POINTER (count); empty when the text has no instruction of
- * it. */
+/* The instructions of function by line: a new table "FILE:LINE" (or "";
+ * MS_SASS_ALL and MS_SASS_PREDICATED: the mark's chain, "FILE:LINE\t..."
+ * innermost first) -> GUINT_TO_POINTER (count); empty when the text has
+ * no instruction of it. */
 GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what);
 
 /* Whether the SASS has the __global__ function. */
