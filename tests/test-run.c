@@ -416,6 +416,24 @@ test_host_flags (void)
   assert_one_line_error (&none, 1, "omp_get_num_procs");
 }
 
+/* A read of shared memory no thread wrote (tests/data/programs/
+ * unwritten.cu: lanes 4..31 read s[4..31], never written): the one-line
+ * error by default; with --allow-races a one-line warning, and the program
+ * goes on to its own result (0 + 1 + 2 + 3). */
+static void
+test_unwritten (void)
+{
+  g_autofree char *p = program ("unwritten.cu");
+  g_auto (Result) strict = run (p, "--launches", "0", NULL);
+  assert_one_line_error (&strict, 1, "reads shared memory no thread of the block has written");
+  g_auto (Result) allowed = run (p, "--launches", "0", "--allow-races", NULL);
+  g_assert_cmpint (allowed.status, ==, 0);
+  g_assert_nonnull (strstr (allowed.out, "unwritten: sum 6"));
+  const char *w = strstr (allowed.err, "memsim: warning: partial: reads shared memory no thread");
+  g_assert_nonnull (w);
+  g_assert_null (strstr (w + 1, "memsim: warning:"));   /* once */
+}
+
 /* Grid-wide barriers (tests/data/programs/gridsync.cu checks its results,
  * worked out by hand).  exchange, 4 blocks of 64 threads (2 warps): each
  * warp stores 32 ints (8 stores of 4 sectors), the grid syncs, each warp
@@ -484,6 +502,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);
+  g_test_add_func ("/run/unwritten", test_unwritten);
   g_test_add_func ("/run/grid-sync", test_grid_sync);
   return g_test_run ();
 }

@@ -348,7 +348,8 @@ ms_cmd_run (int argc, char **argv)
       "Build the program from its source with g++ instead of nvcc (memsim's CUDA subset) and "
       "count one instruction per source access; with nvdisasm, grouped as nvcc's SASS", NULL },
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &allow_races,
-      "Report shared-memory races and go on instead of stopping the program", NULL },
+      "Report shared-memory races and reads of unwritten shared memory and go on instead "
+      "of stopping the program", NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_text, "text (default), json or csv", "FMT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the reports to FILE when the program ends (never a partial file)", "FILE" },

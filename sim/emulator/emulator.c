@@ -825,11 +825,21 @@ fail_uninitialised (Worker *W, const MsRacePending *p)
   while (k + 1 < W->n_shared_arrays && W->shared_offsets[k + 1] <= p->offset)
     k++;
   Lane l = { .site = p->site, .thread_idx = W->lanes[p->thread].thread_idx };
-  return fail_at (W, &l, MS_EMULATOR_ERROR_UNINITIALISED,
-                  "reads shared memory no thread of the block has written (byte %u of shared "
-                  "array #%u, which holds garbage on the GPU); write it before the "
-                  "__syncthreads that precedes this read",
-                  p->offset - W->shared_offsets[k], k + 1);
+  gboolean failing = W->error != NULL;
+  fail_at (W, &l, MS_EMULATOR_ERROR_UNINITIALISED,
+           "reads shared memory no thread of the block has written (byte %u of shared "
+           "array #%u, which holds garbage on the GPU); write it before the "
+           "__syncthreads that precedes this read",
+           p->offset - W->shared_offsets[k], k + 1);
+  if (failing || !W->launch->allow_races)
+    return FALSE;
+  /* allowed: said once a launch, and the block goes on (the GPU reads
+   * garbage; a correct program does not use it) */
+  static const MsLaunch *warned;
+  if (g_atomic_pointer_exchange (&warned, W->launch) != W->launch)
+    g_printerr ("memsim: warning: %s (going on: --allow-races)\n", W->error->message);
+  g_clear_error (&W->error);
+  return TRUE;
 }
 
 /* The end of a barrier interval: a pending unwritten read that no other
