@@ -1029,6 +1029,25 @@ test_inst_estimate (void)
   g_hash_table_insert (runs30, "k.cu:30", g_memdup2 (&(gdouble) { 10 }, sizeof (gdouble)));
   ms_inst_map_add (loop, 0, 0, "k.cu:30", "", 0, 1);
   g_assert_cmpuint (ms_inst_executed (loop, loop_counts, &by30, 1, &basis, NULL), ==, 120);
+
+  /* The rest of an unrolled loop body: line 31 (2 PTX, no memory) in
+   * block 1, which ran as often as block 0, takes block 0's scale; its 16
+   * SASS instructions: 20 runs x 8 = 160, scaled by 1/4 -> 40.  Scaled
+   * further it would keep one SASS instruction a PTX one run (20). */
+  g_autoptr (MsInstMap) body = ms_inst_map_new ();
+  ms_inst_map_add (body, 0, 0, "k.cu:30", "", 4, 1);
+  ms_inst_map_add (body, 1, 1, "k.cu:31", "", 2, 0);
+  guint64 body_counts[2] = { 10, 10 };
+  g_hash_table_insert (mem30, "k.cu:30", GUINT_TO_POINTER (4));
+  g_hash_table_insert (runs30, "k.cu:30", g_memdup2 (&(gdouble) { 10 }, sizeof (gdouble)));
+  g_hash_table_insert (sass30, "k.cu:31", GUINT_TO_POINTER (16));
+  g_assert_cmpuint (ms_inst_executed (body, body_counts, &by30, 1, &basis, NULL), ==, 30 + 40);
+  body_counts[1] = 9;   /* not the same loop: its own rate, unscaled */
+  g_assert_cmpuint (ms_inst_executed (body, body_counts, &by30, 1, &basis, NULL), ==, 30 + 144);
+  g_hash_table_insert (mem30, "k.cu:30", GUINT_TO_POINTER (16));   /* scale 1/16 */
+  body_counts[1] = 10;
+  g_assert_cmpuint (ms_inst_executed (body, body_counts, &by30, 1, &basis, NULL), ==,
+                    28);   /* 120 / 16 = 7.5, + 20 */
 }
 
 int

@@ -118,6 +118,7 @@ typedef struct {
   guint n;        /* PTX instructions of the line */
   double memory_runs;   /* its memory instructions run */
   guint memory;         /* ... and how many */
+  double scaled;  /* runs, each scaled as its block (unrolled_blocks) */
 } Line;
 
 static double
@@ -137,6 +138,39 @@ unrolled_scale (const Line *line, const MsInstSass *sass, const char *key)
     return 1;
   double f = (*s_runs / line->memory_runs) / (s_mem / line->memory);
   return f > 0 && f < 1 ? f : 1;
+}
+
+/* Each block's scale: that of its lines with memory instructions (the
+ * least), else that of the block before or after it that ran as often (the
+ * rest of a loop body ptxas unrolled again); 1 where nothing says. */
+static double *
+unrolled_blocks (const MsInstMap *map, const guint64 *counts, const char *const *keys,
+                 GHashTable *ptx, const MsInstSass *sass)
+{
+  guint n = map->n_blocks;
+  double *f = g_new (double, n + 1);
+  for (guint b = 0; b <= n; b++)
+    f[b] = -1;
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      const char *key = keys[k] ? keys[k] : l->where;
+      if (l->memory == 0)
+        continue;
+      double s = unrolled_scale (g_hash_table_lookup (ptx, key), sass, key);
+      if (f[l->block] < 0 || s < f[l->block])
+        f[l->block] = s;
+    }
+  for (guint b = 1; b < n; b++)
+    if (f[b] < 0 && f[b - 1] >= 0 && counts[b] == counts[b - 1])
+      f[b] = f[b - 1];
+  for (guint b = n; b-- > 1;)
+    if (f[b - 1] < 0 && f[b] >= 0 && counts[b] == counts[b - 1])
+      f[b - 1] = f[b];
+  for (guint b = 0; b <= n; b++)
+    if (f[b] < 0)
+      f[b] = 1;
+  return f;
 }
 
 static gint
@@ -203,6 +237,13 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       *basis = MS_INST_PTX;
       return (guint64) (total + 0.5);
     }
+  g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, sass);
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      Line *line = g_hash_table_lookup (ptx, keys[k] ? keys[k] : l->where);
+      line->scaled += (double) counts[l->block] * l->n * block_scale[l->block];
+    }
   double executed = 0;
   GArray *lines = g_array_new (FALSE, TRUE, sizeof (MsInstLineCount));
   g_array_set_clear_func (lines, count_clear);
@@ -214,9 +255,12 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       double s = GPOINTER_TO_UINT (value);
       double p = lookup_uint (predicated, key);
       const Line *line = g_hash_table_lookup (ptx, key);
+      /* a line without memory instructions takes its blocks' scale, but
+       * keeps at least one SASS instruction a PTX one run */
+      double f = line == NULL ? 1 : line->memory ? unrolled_scale (line, sass, key)
+                 : line->runs > 0 ? MAX (line->scaled / line->runs, MIN (1, line->n / s)) : 1;
       double e = line != NULL && line->n > 0
-                   ? (line->runs * (s - p) + line->guard * p) / line->n
-                       * unrolled_scale (line, sass, key)
+                   ? (line->runs * (s - p) + line->guard * p) / line->n * f
                    : (double) warps * s;
       executed += e;
       MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->runs : 0,
