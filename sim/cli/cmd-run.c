@@ -148,6 +148,7 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
   p->cooperative = L->cooperative;
   p->grid_workspace = L->grid_workspace;
   p->allow_races = s->allow_races;
+  p->allow_unwritten = s->allow_races;
   p->threads = s->threads;
   guint shared_bytes = 0;
   p->shared_bytes = &shared_bytes;

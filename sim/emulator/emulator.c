@@ -831,7 +831,7 @@ fail_uninitialised (Worker *W, const MsRacePending *p)
            "array #%u, which holds garbage on the GPU); write it before the "
            "__syncthreads that precedes this read",
            p->offset - W->shared_offsets[k], k + 1);
-  if (failing || !W->launch->allow_races)
+  if (failing || !W->launch->allow_unwritten)
     return FALSE;
   /* allowed: said once a launch, and the block goes on (the GPU reads
    * garbage; a correct program does not use it) */

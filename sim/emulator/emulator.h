@@ -73,6 +73,11 @@ typedef struct {
    * scheduling, sm_70+) go to races when set (emptied first). */
   gboolean allow_races;
   gboolean warp_hazards;
+  /* A read of shared memory no thread of the block wrote is an error
+   * (MS_EMULATOR_ERROR_UNINITIALISED) unless allow_unwritten: then a
+   * warning on stderr, once a launch, and the block goes on (a whole
+   * program whose GPU run reads garbage it does not use) */
+  gboolean allow_unwritten;
   /* Users' kernels run for their results only (memsim run's untraced
    * launches): a lane does a load or store of a buffer or of the block's
    * declared shared memory, in bounds and aligned, without stopping; it

@@ -106,6 +106,8 @@ struct MsProblem {
    * where it has it (ms_problem_counts). */
   gboolean source_counts;
   gboolean allow_races;      /* races are counted, not an error (--allow-races) */
+  gboolean allow_unwritten;  /* reads of unwritten shared memory are a warning
+                              * (memsim run --allow-races: MsLaunch's) */
   MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
                                 run (not owned; ms_problem_set_race_log) */
   guint dynamic_shared;      /* bytes of `extern __shared__` memory per block */
