@@ -146,14 +146,21 @@ reg_bits (const MsPtxReg *r)
 
 /* ------------------------------------------------------------ messages */
 
+/* The basename of .file number `file` of m, or NULL (none, or unknown). */
+static char *
+file_base (const MsPtxModule *m, int file)
+{
+  const char *path = file > 0 && (guint) file < m->files->len ? g_ptr_array_index (m->files, file)
+                                                               : NULL;
+  return path ? g_path_get_basename (path) : NULL;
+}
+
 static void
 unsupported (Tr *t, const MsPtxInsn *i, const char *what)
 {
   t->n_bad++;
   g_string_truncate (t->last_fail, 0);
-  const char *file = i->file > 0 && (guint) i->file < t->m->files->len
-                       ? g_ptr_array_index (t->m->files, i->file) : NULL;
-  g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+  g_autofree char *base = file_base (t->m, i->file);
   GString *w = g_string_new (i->op);
   for (char **p = i->mods; p && *p; p++)
     g_string_append_printf (w, ".%s", *p);
@@ -1932,12 +1939,8 @@ skip_guards (Tr *t, GArray *sorted)
 static char *
 loc_key (const MsPtxModule *m, int file, int line)
 {
-  const char *path = file > 0 && (guint) file < m->files->len ? g_ptr_array_index (m->files, file)
-                                                               : NULL;
-  if (path == NULL || line <= 0)
-    return g_strdup ("");
-  g_autofree char *base = g_path_get_basename (path);
-  return g_strdup_printf ("%s:%d", base, line);
+  g_autofree char *base = file_base (m, file);
+  return base && line > 0 ? g_strdup_printf ("%s:%d", base, line) : g_strdup ("");
 }
 
 static gboolean
@@ -2436,9 +2439,7 @@ device_insn (Tr *t, const MsPtxInsn *i)
   if (!strcmp (i->op, "trap"))
     {
       g_autoptr (GString) msg = g_string_new (NULL);
-      const char *file = i->file > 0 && (guint) i->file < t->m->files->len
-                           ? g_ptr_array_index (t->m->files, i->file) : NULL;
-      g_autofree char *base = file ? g_path_get_basename (file) : NULL;
+      g_autofree char *base = file_base (t->m, i->file);
       if (base)
         g_string_append_printf (msg, "%s:%d: ", base, i->line);
       g_autoptr (GString) grid = g_string_new (msg->str);
