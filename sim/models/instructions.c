@@ -89,11 +89,8 @@ ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where, co
 /* SASS counts by mark chain ("a.h:5\tk.cu:30") to counts by the line of
  * the chain that the PTX has (the first, else the last). */
 static GHashTable *
-by_ptx_line (const MsInstMap *map, GHashTable *chains)
+by_ptx_line (GHashTable *ptx, GHashTable *chains)
 {
-  g_autoptr (GHashTable) ptx = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint k = 0; k < map->lines->len; k++)
-    g_hash_table_add (ptx, g_array_index (map->lines, MsInstLine, k).where);
   GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   GHashTableIter it;
   gpointer key, value;
@@ -192,8 +189,12 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
   g_autoptr (GHashTable) by_line = NULL, predicated = NULL;
   if (map != NULL && sass && sass->lines && g_hash_table_size (sass->lines))
     {
-      by_line = by_ptx_line (map, sass->lines);
-      predicated = sass->predicated ? by_ptx_line (map, sass->predicated) : NULL;
+      /* the lines the PTX has */
+      g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint k = 0; k < map->lines->len; k++)
+        g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
+      by_line = by_ptx_line (wheres, sass->lines);
+      predicated = sass->predicated ? by_ptx_line (wheres, sass->predicated) : NULL;
     }
   GHashTable *sass_lines = by_line;
   *basis = MS_INST_NONE;
