@@ -343,6 +343,14 @@ test_compiler_exact (void)
       g_assert_cmpint (all, ==, json_object_get_int_member (inst, "executed"));
       g_assert_cmpint (all, >, want[source] + metric (metrics_of (launches, 0),
                                                       "smsp__sass_inst_executed_op_global_ld.sum"));
+      /* the text report says the same number, and where they go */
+      g_auto (Result) t = run (p, "--launches", "1", NULL);
+      g_assert_cmpint (t.status, ==, 0);
+      g_autofree char *line = g_strdup_printf ("Instructions: %" G_GINT64_FORMAT " warp instructions "
+                                               "executed (smsp__inst_executed.sum, estimated", all);
+      const char *at = strstr (t.out, line);
+      g_assert_nonnull (at);
+      g_assert_nonnull (strstr (at, "\n  most issued: tiled-gemm.cu:"));
     }
 }
 
