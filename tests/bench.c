@@ -13,8 +13,6 @@
  *      least time of 3 runs);
  *   4. the same streams replayed from trace files (memsim replay).
  * Usage: bench [SIZE] (default 4096x4096); memsim is $MEMSIM or ./memsim.
- * bench --warp-wide [ROUNDS [KERNEL]]: the warp-wide builds against fibers
- * (all of bench_warp_wide's kernels, or KERNEL's row alone, for perf).
  * bench --families: every built-in kernel of the families issue 11's goal
  * names (transpose, reduce, gemm), emulator alone, one core.
  * docs/performance.md records the figures. */
@@ -281,56 +279,6 @@ bench_process (const char *size)
           1e3 * median_run (tiny, 21, NULL, NULL));
 }
 
-/* The warp-wide builds (sim/emulator/warp.h) against the fiber path
- * (MEMSIM_FIBERS=1, straight runs included) for issue 11's kernel families,
- * in turn, `rounds` times; the least CPU time of each, one core. */
-static int
-bench_warp_wide (guint rounds, const char *only)
-{
-  static const char *const cases[][2] = {
-    { "transpose_naive", "4096x4096" }, { "transpose_padded", "4096x4096" },
-    { "reduce_sequential", "4194304" }, { "reduce_interleaved", "4194304" },
-    { "reduce_shfl", "4194304" }, { "gemm_naive", "256" }, { "gemm_tiled", "256" },
-    { "gemm_regtile", "512" }, { "stencil_shared", "256x256x64" },
-  };
-  printf ("Warp-wide builds against fibers (MEMSIM_FIBERS=1): emulator and models alone, "
-          "least CPU time of %u alternating runs, one core\n%-18s %-10s %10s %10s %14s %14s\n",
-          rounds, "kernel", "size", "fibers s", "wide s", "fibers Mlane/s", "wide Mlane/s");
-  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
-    {
-      if (only != NULL && strcmp (only, cases[c][0]) != 0)
-        continue;
-      double best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
-      guint64 lanes = 0;
-      for (guint r = 0; r < rounds; r++)
-        for (int wide = 0; wide < 2; wide++)
-          {
-            g_autoptr (GError) error = NULL;
-            if (wide)
-              g_unsetenv ("MEMSIM_FIBERS");
-            else
-              g_setenv ("MEMSIM_FIBERS", "1", TRUE);
-            g_autoptr (MsProblem) p = ms_problem_new (ms_kernel_find (cases[c][0]));
-            g_autoptr (MsStats) stats = NULL;
-            double wall, cpu;
-            if (!ms_problem_set_size (p, cases[c][1], &error) || !ms_problem_setup (p, &error)
-                || !simulate_timed (p, 1, &stats, &wall, &cpu, &error)
-                || !p->kernel->check (p, &error))
-              goto fail;
-            best[wide] = MIN (best[wide], cpu);
-            lanes = lane_accesses (stats, NULL);
-            continue;
-          fail:
-            fprintf (stderr, "bench: %s\n", error->message);
-            return 1;
-          }
-      printf ("%-18s %-10s %10.3f %10.3f %14.1f %14.1f\n", cases[c][0], cases[c][1], best[0],
-              best[1], lanes / best[0] / 1e6, lanes / best[1] / 1e6);
-    }
-  g_unsetenv ("MEMSIM_FIBERS");
-  return 0;
-}
-
 /* Every kernel of the transpose, reduction and GEMM families, not only
  * the rows above: emulator and models alone, one core, least of
  * BENCH_ROUNDS (bench_one), at a size of about a tenth of a second or
@@ -411,8 +359,6 @@ main (int argc, char **argv)
     return bench_kernel (argv[2], argv[3], argc > 4 ? (guint) atoi (argv[4]) : 5);
   if (argc > 1 && strcmp (argv[1], "--families") == 0)
     return bench_families ();
-  if (argc > 1 && strcmp (argv[1], "--warp-wide") == 0)
-    return bench_warp_wide (argc > 2 ? (guint) atoi (argv[2]) : 5, argc > 3 ? argv[3] : NULL);
   const char *size = argc > 1 ? argv[1] : "4096x4096";
   const char *kernels[] = { "transpose_naive", "transpose_padded" };
   bench_process (size);

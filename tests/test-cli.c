@@ -357,8 +357,9 @@ test_trace_shared_json (void)
     }
 }
 
-/* The kernel's JSON report marks exactly one line with flag, whose source
- * text contains fragment. */
+/* The kernel's JSON report marks exactly one source line with flag (in
+ * as many rows as nvcc made instructions of it), whose text contains
+ * fragment. */
 static void
 assert_one_flagged_line (const char *kernel, const char *flag, const char *fragment)
 {
@@ -366,17 +367,18 @@ assert_one_flagged_line (const char *kernel, const char *flag, const char *fragm
   g_assert_cmpint (r.status, ==, 0);
   g_autoptr (JsonParser) p = json_parser_new ();
   JsonArray *lines = json_object_get_array_member (parse_object (p, r.out), "lines");
-  guint flagged = 0;
+  gint64 flagged = -1;
   for (guint i = 0; i < json_array_get_length (lines); i++)
     {
       JsonObject *l = json_array_get_object_element (lines, i);
       if (json_object_has_member (l, flag))
         {
-          flagged++;
+          g_assert_true (flagged < 0 || flagged == json_object_get_int_member (l, "line"));
+          flagged = json_object_get_int_member (l, "line");
           g_assert_nonnull (strstr (json_object_get_string_member (l, "source"), fragment));
         }
     }
-  g_assert_cmpuint (flagged, ==, 1);
+  g_assert_cmpint (flagged, >, 0);
 }
 
 /* Compiler-exact counts (docs/model.md): with the nvcc build's SASS, the
@@ -436,10 +438,10 @@ test_compiler_exact (void)
 
 /* per_thread_sum's data-dependent loop, unrolled by nvcc (16, 8, 4 after a
  * remainder loop): the default launch has the global load instructions and
- * sectors the H100 measured (docs/validation.md: 371 598 and 764 538,
- * against 347 083 and 743 915 source-level).  per_thread_sum_capped's loop
+ * sectors the H100 measured (docs/validation.md: 371 598 and 764 538; the
+ * source's loop has 347 083 and 743 915).  per_thread_sum_capped's loop
  * is unrolled in a way memsim does not model: its line is marked
- * compiler_dependent and keeps the source-level counts. */
+ * compiler_dependent. */
 static void
 test_unrolled (void)
 {
@@ -452,7 +454,6 @@ test_unrolled (void)
   JsonObject *m = json_object_get_object_member (o, "metrics");
   if (strcmp (json_object_get_string_member (o, "counts"), "sass") != 0)
     {
-      g_assert_cmpint (json_object_get_int_member (m, ld), ==, 347083);
       g_test_skip ("this memsim has no SASS of the nvcc build");
       return;
     }
@@ -462,8 +463,10 @@ test_unrolled (void)
                                 NULL);
   g_autoptr (JsonParser) ps = json_parser_new ();
   JsonObject *ms = json_object_get_object_member (parse_object (ps, src.out), "metrics");
-  g_assert_cmpint (json_object_get_int_member (ms, ld), ==, 347083);
-  g_assert_cmpint (json_object_get_int_member (ms, sectors), ==, 743915);
+  /* nvcc's PTX unrolls by 4 where ptxas unrolls again: fewer instructions
+   * than the SASS, as many lanes */
+  g_assert_cmpint (json_object_get_int_member (ms, ld), <, 371598);
+  g_assert_cmpint (json_object_get_int_member (ms, sectors), <, 764538);
 
   assert_one_flagged_line ("per_thread_sum_capped", "compiler_dependent", "data[j]");
 }
@@ -499,6 +502,11 @@ test_compiler_exact_others (void)
           g_test_skip ("this memsim has no SASS of the nvcc build");
           return;
         }
+      /* (the instruction count is the SASS's in one, PTX's in the other) */
+      json_object_remove_member (json_object_get_object_member (oa, "metrics"),
+                                 "smsp__inst_executed.sum");
+      json_object_remove_member (json_object_get_object_member (ob, "metrics"),
+                                 "smsp__inst_executed.sum");
       g_autofree char *ma = json_to_string (json_object_get_member (oa, "metrics"), FALSE);
       g_autofree char *mb = json_to_string (json_object_get_member (ob, "metrics"), FALSE);
       gboolean fused = strcmp (k, "gemm_tiled_nopad") == 0 || strcmp (k, "test_early_exit") == 0
@@ -629,9 +637,7 @@ test_bad_input (void)
     { { "trace", "transpose_naive", "--bogus" }, 2, "--bogus" },
     { { "trace", "test_barrier_divergence" }, 1, "deadlock" },
     { { "trace", "test_oob" }, 1, "tests.cu:" },
-    { { "trace", "test_wild_pointer" }, 1, "invalid memory access outside LD/ST" },
-    { { "trace", "test_stack_overflow" }, 1, "stack overflow in a kernel thread" },
-    { { "trace", "test_float3_access" }, 1, "12-byte load" },
+    { { "trace", "test_wild_pointer" }, 1, "which is in no buffer of the launch" },
     { { "trace", "test_uninitialised" }, 1, "no thread of the block has written" },
     { { "trace", "test_race_transpose" }, 1, "put a __syncthreads between the two accesses" },
     { { "trace", "test_race_phases", "--format", "json" }, 1, "race on shared memory" },
@@ -842,14 +848,20 @@ test_save_and_replay (void)
   g_auto (Result) rep = memsim ("replay", t, "--format", "json", NULL);
   g_assert_cmpint (rep.status, ==, 0);
   /* the live report adds the launch's occupancy and predicted time (a
-   * trace file has no registers per thread); the rest is the replay's */
+   * trace file has no registers per thread) and the instructions executed
+   * (the engine's, not the access stream's); the rest is the replay's */
   g_autoptr (JsonParser) lp = json_parser_new ();
   g_assert_true (json_parser_load_from_data (lp, live.out, -1, NULL));
   JsonNode *live_root = json_parser_get_root (lp);
-  g_assert_true (json_object_has_member (json_node_get_object (live_root), "occupancy"));
-  json_object_remove_member (json_node_get_object (live_root), "occupancy");
-  g_assert_true (json_object_has_member (json_node_get_object (live_root), "time"));
-  json_object_remove_member (json_node_get_object (live_root), "time");
+  JsonObject *live_object = json_node_get_object (live_root);
+  g_assert_true (json_object_has_member (live_object, "occupancy"));
+  json_object_remove_member (live_object, "occupancy");
+  g_assert_true (json_object_has_member (live_object, "time"));
+  json_object_remove_member (live_object, "time");
+  g_assert_true (json_object_has_member (live_object, "instructions"));
+  json_object_remove_member (live_object, "instructions");
+  json_object_remove_member (json_object_get_object_member (live_object, "metrics"),
+                             "smsp__inst_executed.sum");
   g_autoptr (JsonGenerator) gen = json_generator_new ();
   json_generator_set_root (gen, live_root);
   json_generator_set_pretty (gen, TRUE);

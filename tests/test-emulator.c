@@ -246,90 +246,10 @@ test_thread_count_invariance (void)
     ms_stats_free (s[t]);
 }
 
-/* Runs a case without, then with, the environment variable `env` set (two
- * worker threads, the output checked both times) and asserts that every
- * site's counts are the same; grew[k]: how much `counter` grew in run k. */
-static void
-same_counts_both_ways (const char *kernel, const char *const *settings, const char *block,
-                       const char *env, guint64 (*counter) (void), guint64 grew[2])
-{
-  MsStats *s[2];
-  for (int set = 0; set < 2; set++)
-    {
-      if (set)
-        g_setenv (env, "1", TRUE);
-      guint64 before = counter ();
-      gboolean checked = FALSE;
-      g_autoptr (GError) error = NULL;
-      s[set] = run (kernel, settings, block, 2, &checked, &error);
-      g_assert_no_error (error);
-      g_assert_true (checked);
-      grew[set] = counter () - before;
-      g_unsetenv (env);
-    }
-  g_assert_cmpuint (s[1]->sites->len, ==, s[0]->sites->len);
-  for (guint i = 0; i < s[0]->sites->len; i++)
-    {
-      const MsSiteStats *a = &g_array_index (s[0]->sites, MsSiteStats, i);
-      const MsSiteStats *b = &g_array_index (s[1]->sites, MsSiteStats, i);
-      g_assert_cmpint (a->site->line, ==, b->site->line);
-      g_assert_cmpmem (&a->c, sizeof (MsCounters), &b->c, sizeof (MsCounters));
-    }
-  ms_stats_free (s[0]);
-  ms_stats_free (s[1]);
-}
-
-/* Straight runs (sim/emulator/direct.h): a warp run without fibers gives
- * the same counts, every one, and the same output (checked) as on fibers
- * (MEMSIM_NO_DIRECT), including diverged warps (test_divergence, the edges
- * of an odd-sized transpose), and a warp that loads what it stores
- * (test_warp_global: lockstep on global memory) runs on fibers. */
-static void
-test_direct_runs (void)
-{
-  static const struct { const char *kernel; const char *settings[7]; gboolean straight; } cases[] = {
-    { "transpose_naive", { "width", "1000", "height", "700" }, TRUE },
-    { "gemm_naive", { "n", "96", "m", "40", "k", "72" }, TRUE },
-    /* 2201 accesses a lane: notes in many runs, the warp's steps past the
-     * budget of lockstep-then-replay (run_direct checks convergence first) */
-    { "gemm_naive", { "n", "32", "m", "32", "k", "1100" }, TRUE },
-    /* 4091 accesses a lane: the last run of notes of every lane */
-    { "gemm_naive", { "n", "32", "m", "32", "k", "2045" }, TRUE },
-    /* diverged lanes of 151 accesses: the steps counted first */
-    { "test_long_divergence", { "n", "3000" }, TRUE },
-    /* uneven lanes, a long row of 1502 accesses among short ones */
-    { "per_thread_sum", { "n", "3000", "peak", "1500" }, TRUE },
-    { "test_divergence", { "n", "20000" }, TRUE },
-    { "test_late_divergence", { "n", "5000" }, TRUE },
-    { "gmem_stride", { "n", "5000", "stride", "3", "width", "16" }, TRUE },
-    { "aos_read", { "n", "3000" }, TRUE },
-    { "test_3d", { "width", "33", "height", "5", "depth", "9" }, TRUE },
-    { "transpose_shared", { "width", "100", "height", "70" }, FALSE },
-  };
-  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
-    {
-      guint64 straight[2];
-      g_setenv ("MEMSIM_FIBERS", "1", TRUE);   /* straight runs are the fiber path's */
-      same_counts_both_ways (cases[c].kernel, cases[c].settings, NULL, "MEMSIM_NO_DIRECT",
-                             ms_emulator_direct_warps, straight);
-      g_test_message ("%s: %" G_GUINT64_FORMAT " warps straight through", cases[c].kernel,
-                      straight[0]);
-      g_assert_true ((straight[0] > 0) == cases[c].straight);
-      g_assert_cmpuint (straight[1], ==, 0);
-    }
-  /* 1000 threads in blocks of 128: 31 whole warps, which fall back, and
-   * one warp past n that returns at once (straight through, no access) */
-  guint64 before = ms_emulator_direct_warps ();
-  assert_correct ("test_warp_global", (const char *[]) { "n", "1000", NULL }, NULL);
-  g_assert_cmpuint (ms_emulator_direct_warps () - before, ==, 1);
-  g_unsetenv ("MEMSIM_FIBERS");
-}
-
-/* Warp-wide kernels (sim/emulator/warp.h; MEMSIM_FIBERS=1 runs a kernel
- * on fibers instead of its warp-wide build): every count of every site, and
- * the output (checked), the same as on fibers, for every kernel with a
- * warp-wide build at its default size, and for ragged tiles, partial warps
- * and small blocks; two worker threads. */
+/* The built-in kernels run from their PTX, warp-wide (sim/emulator/warp.h):
+ * every one at its default size, and ragged tiles, partial warps, small
+ * blocks, divergence, collectives, atomics and long warps, each with its
+ * output checked; two worker threads. */
 static void
 test_warp_wide (void)
 {
@@ -365,25 +285,17 @@ test_warp_wide (void)
     {
       if (g_str_has_prefix ((*k)->name, "test_"))
         continue;
-      /* every built-in kernel has one (a construct warp-compile.py does
-       * not take leaves the reason in the generated -warp.c) */
-      g_assert_nonnull (ms_kernel_warp_entry (*k));
-      guint64 wide[2];
-      same_counts_both_ways ((*k)->name, NULL, NULL, "MEMSIM_FIBERS",
-                             ms_emulator_warp_wide_warps, wide);
-      g_assert_cmpuint (wide[0], >, 0);
-      g_assert_cmpuint (wide[1], ==, 0);
+      guint64 before = ms_emulator_warp_wide_warps ();
+      assert_correct ((*k)->name, NULL, NULL);
+      g_assert_cmpuint (ms_emulator_warp_wide_warps (), >, before);
       n_builds++;
     }
-  g_test_message ("%u built-in kernels have a warp-wide build", n_builds);
   g_assert_cmpuint (n_builds, >=, 36);   /* (the registry's) */
   for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
     {
-      guint64 wide[2];
-      same_counts_both_ways (cases[c].kernel, cases[c].settings, cases[c].block,
-                             "MEMSIM_FIBERS", ms_emulator_warp_wide_warps, wide);
-      g_assert_cmpuint (wide[0], >, 0);
-      g_assert_cmpuint (wide[1], ==, 0);
+      guint64 before = ms_emulator_warp_wide_warps ();
+      assert_correct (cases[c].kernel, cases[c].settings, cases[c].block);
+      g_assert_cmpuint (ms_emulator_warp_wide_warps (), >, before);
     }
 }
 
@@ -515,9 +427,6 @@ test_shuffle_arguments (void)
    * path's own check in ms_shfl give the same error */
   const char *frags[] = { "tests.cu:", "__shfl width 3 is not a power of two in 1..32", NULL };
   assert_fails ("test_shfl_width", NULL, 1, MS_EMULATOR_ERROR_LAUNCH, frags);
-  g_setenv ("MEMSIM_FIBERS", "1", TRUE);
-  assert_fails ("test_shfl_width", NULL, 1, MS_EMULATOR_ERROR_LAUNCH, frags);
-  g_unsetenv ("MEMSIM_FIBERS");
 }
 
 static void
@@ -536,10 +445,10 @@ test_spin_waits (void)
 {
   /* warp 0 spins on a flag warp 1 sets: the warp budget lets warp 1 run */
   assert_correct ("test_warp_flag", (const char *[]) { "n", "256", NULL }, NULL);
-  /* an intra-warp lock: reported, not hung */
-  const char *frags[] = { "test_lane_lock", "spin-wait on a lane of the same warp", NULL };
-  assert_fails ("test_lane_lock", (const char *[]) { "n", "64", NULL }, 1,
-                MS_EMULATOR_ERROR_DEADLOCK, frags);
+  /* an intra-warp lock: the lanes that spin wait at the loop's join for
+   * the lane that holds it (reconvergence at the immediate post-dominator),
+   * which releases it, as on sm_70+ */
+  assert_correct ("test_lane_lock", (const char *[]) { "n", "64", NULL }, NULL);
 }
 
 static void
@@ -930,7 +839,6 @@ main (int argc, char **argv)
   g_test_add_func ("/emulator/error/shuffle-arguments", test_shuffle_arguments);
   g_test_add_func ("/emulator/error/uninitialised-shared", test_uninitialised_shared);
   g_test_add_func ("/emulator/spin-waits", test_spin_waits);
-  g_test_add_func ("/emulator/direct-runs", test_direct_runs);
   g_test_add_func ("/emulator/warp-wide", test_warp_wide);
   g_test_add_func ("/emulator/warp-wide-bounds", test_warp_wide_bounds);
   g_test_add_func ("/emulator/warp-wide-meet", test_warp_wide_meet);

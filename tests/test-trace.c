@@ -54,6 +54,11 @@ live_with_trace (const char *kernel, const char *path, guint threads)
   gboolean ok = p->kernel->check (p, &check_error);
   g_autoptr (MsRunInfo) info = ms_problem_run_info (p, arch, ok ? "passed" : check_error->message);
   g_assert_true (ms_trace_writer_finish (w, info->check, &error));
+  /* the instruction count comes from the engine's blocks, not from the
+   * access stream: a trace file has none to replay */
+  stats->inst_executed = 0;
+  stats->inst_basis = MS_INST_NONE;
+  g_clear_pointer (&stats->inst_lines, g_array_unref);
   return json_of (info, stats);
 }
 
@@ -75,10 +80,6 @@ test_roundtrip_all (void)
   guint n = 0;
   for (const MsKernel *const *k = ms_kernels (); *k; k++)
     {
-      /* these end the process on purpose (the crash handler's tests) */
-      if (strcmp ((*k)->name, "test_wild_pointer") == 0
-          || strcmp ((*k)->name, "test_stack_overflow") == 0)
-        continue;
       g_autofree char *path = tmp_path ("rt.trace");
       g_unlink (path);
       g_autofree char *live = live_with_trace ((*k)->name, path, 2);

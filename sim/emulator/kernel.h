@@ -38,6 +38,17 @@ typedef struct {
   const void *params;         /* a PTX kernel's parameter block (sim/ptx), else NULL */
 } MsLaunchArgs;
 
+#ifndef __CUDACC__
+/* A built-in kernel's entry built as C (MS_BIND_BUILD below) tells which
+ * kernel it launches and with which arguments, each its bytes as the
+ * kernel's parameter takes them (traces/kernels/builtin-ptx.h). */
+typedef struct {
+  const void *value;
+  unsigned size;
+} MsBindArg;
+void ms_bind_launch (const MsLaunchArgs *L, const char *kernel, unsigned n, const MsBindArg *args);
+#endif
+
 #ifdef __CUDACC__
 /* ------------------------------------------------------------------ GPU */
 
@@ -57,6 +68,97 @@ typedef struct {
 /* The address-trace build (--check-trace) includes gpu/trace-device.cuh
  * after this header: it redefines LD/ST/atomics to also record every
  * warp-level access on the GPU (see the %.gputrace.o rule in Makefile.am). */
+
+#elif defined (MS_BIND_BUILD)
+/* ------------------------------------------------- CPU, the entries alone */
+
+/* The built-in kernels run from nvcc's PTX (traces/kernels/builtin-ptx.h):
+ * the host compiler builds only their entries, whose MS_LAUNCH records
+ * which __global__ function to launch with which arguments.  The kernels'
+ * bodies need only parse; they are unused and never emitted. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* what only the bodies would use */
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
+#pragma GCC diagnostic ignored "-Wstrict-aliasing"
+
+typedef struct { unsigned x, y, z; } uint3;
+typedef struct __attribute__ ((aligned (8))) { float x, y; } float2;
+typedef struct { float x, y, z; } float3;
+typedef struct __attribute__ ((aligned (16))) { float x, y, z, w; } float4;
+typedef struct __attribute__ ((aligned (8))) { int x, y; } int2;
+typedef struct __attribute__ ((aligned (16))) { int x, y, z, w; } int4;
+static inline float2 make_float2 (float x, float y) { float2 r = { x, y }; return r; }
+static inline float3 make_float3 (float x, float y, float z) { float3 r = { x, y, z }; return r; }
+static inline float4 make_float4 (float x, float y, float z, float w) { float4 r = { x, y, z, w }; return r; }
+static inline int2 make_int2 (int x, int y) { int2 r = { x, y }; return r; }
+static inline int4 make_int4 (int x, int y, int z, int w) { int4 r = { x, y, z, w }; return r; }
+
+static const uint3 ms_bind_dim_ __attribute__ ((unused)) = { 1, 1, 1 };
+#define threadIdx ms_bind_dim_
+#define blockIdx ms_bind_dim_
+#define blockDim ms_bind_dim_
+#define gridDim ms_bind_dim_
+#define warpSize 32
+#define __global__ static __attribute__ ((unused))
+#define __device__ static inline __attribute__ ((unused))
+#define __forceinline__
+#define __noinline__
+#define __restrict__ restrict
+#define __host__
+#define MS_NO_UBSAN
+#define LD(x) (x)
+#define ST(x, v) ((x) = (v))
+#define SHARED_ARRAY(T, name, n) static T name[n]
+#define SHARED_ARRAY2(T, name, n, m) static T name[n][m]
+#define __syncthreads() ((void) 0)
+#define __syncwarp(...) ((void) 0)
+#define MS_BIND_VALUE_(x) ({ __typeof__ (x) ms_v_ = (x); ms_v_; })
+#define __shfl_sync(mask, v, ...) MS_BIND_VALUE_ (v)
+#define __shfl_up_sync(mask, v, ...) MS_BIND_VALUE_ (v)
+#define __shfl_down_sync(mask, v, ...) MS_BIND_VALUE_ (v)
+#define __shfl_xor_sync(mask, v, ...) MS_BIND_VALUE_ (v)
+#define __ballot_sync(mask, pred) ((unsigned) !!(pred))
+#define __any_sync(mask, pred) (!!(pred))
+#define __all_sync(mask, pred) (!!(pred))
+#define __activemask() 0xffffffffu
+#define atomicAdd(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicSub(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicMin(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicMax(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicExch(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicCAS(p, c, v) MS_BIND_VALUE_ (*(p))
+#define atomicAnd(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicOr(p, v) MS_BIND_VALUE_ (*(p))
+#define atomicXor(p, v) MS_BIND_VALUE_ (*(p))
+
+/* (the value in a struct of its own: `{ a }` also initialises a struct
+ * from a struct) */
+#define MS_BIND_ARG_(a) { &(struct { __typeof__ (a) v; }) { a }, sizeof (a) },
+#define MS_BIND_EACH_1_(a) MS_BIND_ARG_ (a)
+#define MS_BIND_EACH_2_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_1_ (__VA_ARGS__)
+#define MS_BIND_EACH_3_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_2_ (__VA_ARGS__)
+#define MS_BIND_EACH_4_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_3_ (__VA_ARGS__)
+#define MS_BIND_EACH_5_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_4_ (__VA_ARGS__)
+#define MS_BIND_EACH_6_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_5_ (__VA_ARGS__)
+#define MS_BIND_EACH_7_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_6_ (__VA_ARGS__)
+#define MS_BIND_EACH_8_(a, ...) MS_BIND_ARG_ (a) MS_BIND_EACH_7_ (__VA_ARGS__)
+#define MS_BIND_PICK_(_1, _2, _3, _4, _5, _6, _7, _8, name, ...) name
+#define MS_BIND_ARGS_(...) \
+  MS_BIND_PICK_ (__VA_ARGS__, MS_BIND_EACH_8_, MS_BIND_EACH_7_, MS_BIND_EACH_6_, \
+                 MS_BIND_EACH_5_, MS_BIND_EACH_4_, MS_BIND_EACH_3_, MS_BIND_EACH_2_, \
+                 MS_BIND_EACH_1_, ) (__VA_ARGS__)
+
+#define MS_ENTRY(name) \
+  void ms_bind_entry_##name (const MsLaunchArgs *L); \
+  void ms_bind_entry_##name (const MsLaunchArgs *L)
+#define MS_LAUNCH(kernel, L, ...) \
+  do { const MsBindArg ms_args_[] = { MS_BIND_ARGS_ (__VA_ARGS__) }; \
+       (void) kernel; \
+       ms_bind_launch ((L), #kernel, sizeof ms_args_ / sizeof ms_args_[0], ms_args_); } while (0)
 
 #else
 /* ------------------------------------------------------------------ CPU */

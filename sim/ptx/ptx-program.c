@@ -42,6 +42,7 @@ struct MsPtxProgram {
   GPtrArray *sass;           /* MsSass * of the kernels (ptxas's SASS) */
   GArray *globals;           /* MsPtxGlobal */
   GArray *global_places;     /* Global, one a global */
+  const MsPtxCompiled *compiled;  /* built into memsim (ms_ptx_program_load_compiled), or NULL */
 };
 
 /* The headers the generated C includes, from memsim's source tree. */
@@ -384,6 +385,35 @@ build_load (const GString *c, GError **error)
   return dl;
 }
 
+/* Which of entry e's reductions ptxas aggregated (aggs: its MsPtxAgg
+ * table), from its SASS; none without one. */
+static void
+set_aggregation (Entry *e, const MsPtxAgg *aggs)
+{
+  for (guint a = 0; e->kernel->sass != NULL && aggs != NULL && aggs[a].site != NULL; a++)
+    *aggs[a].flag = sass_aggregated (e->kernel->sass, aggs[a].site);
+}
+
+/* Entry e of a program built into memsim: its function from the table. */
+static gboolean
+compiled_entry (MsPtxProgram *p, Entry *e, MsInstMap *inst, GError **error)
+{
+  const MsPtxModule *m = g_ptr_array_index (p->modules, e->module);
+  const MsPtxFunc *f = g_ptr_array_index (m->funcs, e->func);
+  for (const MsPtxCompiled *c = p->compiled; c->name != NULL; c++)
+    if (strcmp (c->name, f->name) == 0)
+      {
+        set_aggregation (e, c->aggs);
+        e->kernel->warp_entry = c->fn;
+        e->kernel->inst_map = e->inst = inst;
+        return TRUE;
+      }
+  ms_inst_map_free (inst);
+  g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD,
+               "memsim's build has no compiled %s of %s: rebuild memsim", f->name, m->path);
+  return FALSE;
+}
+
 /* Builds kernel k's entry: its C, compiled and loaded; its variables'
  * slots bound; ptxas's aggregation of its reductions set. */
 static gboolean
@@ -398,8 +428,12 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
                       "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
                       "#endif\n\n");
   g_autoptr (MsInstMap) inst = ms_inst_map_new ();
+  /* (a compiled-in entry is translated again for its instruction map
+   * alone: the same text, block for block) */
   if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, error))
     return FALSE;
+  if (p->compiled != NULL)
+    return compiled_entry (p, e, g_steal_pointer (&inst), error);
   void *dl = build_load (c, error);
   if (dl == NULL)
     return FALSE;
@@ -424,20 +458,15 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
       if (g->device != NULL)
         *slot = g->device;
     }
-  if (e->kernel->sass != NULL)
-    {
-      g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", e->module, e->func);
-      const MsPtxAgg *aggs = dlsym (dl, aggs_name);
-      for (guint a = 0; aggs != NULL && aggs[a].site != NULL; a++)
-        *aggs[a].flag = sass_aggregated (e->kernel->sass, aggs[a].site);
-    }
+  g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", e->module, e->func);
+  set_aggregation (e, dlsym (dl, aggs_name));
   e->kernel->warp_entry = (MsEntryFn) fn;
   e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
   return TRUE;
 }
 
-MsPtxProgram *
-ms_ptx_program_load (const char *const *ptx_files, GError **error)
+static MsPtxProgram *
+program_new (void)
 {
   MsPtxProgram *p = g_new0 (MsPtxProgram, 1);
   p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
@@ -447,32 +476,16 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
   p->sass = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_sass_free);
   p->globals = g_array_new (FALSE, TRUE, sizeof (MsPtxGlobal));
   p->global_places = g_array_new (FALSE, TRUE, sizeof (Global));
-  for (guint k = 0; ptx_files[k]; k++)
-    {
-      g_autofree char *text = NULL;
-      gsize len = 0;
-      g_autoptr (GError) read_error = NULL;
-      if (!g_file_get_contents (ptx_files[k], &text, &len, &read_error))
-        {
-          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_SYNTAX, "%s", read_error->message);
-          ms_ptx_program_free (p);
-          return NULL;
-        }
-      MsPtxModule *m = ms_ptx_read (ptx_files[k], text, len, error);
-      if (m == NULL)
-        {
-          ms_ptx_program_free (p);
-          return NULL;
-        }
-      g_ptr_array_add (p->modules, m);
-    }
+  return p;
+}
 
-  /* ptxas's SASS of the PTX, where nvdisasm is there: the instructions
-   * the GPU runs, which the counts then follow (sim/stream/regroup.h);
-   * without it they are PTX's */
-  g_autofree char *why = NULL;
-  g_autofree char *sass_text = ms_user_sass_text (ptx_files, NULL, &why);
-
+/* The program's kernels and variables, once its modules are read: each
+ * kernel's SASS from sass_text (nvdisasm's of the whole program) or
+ * sass_of; parameter names from the sources where names_from_source. */
+static void
+program_index (MsPtxProgram *p, const char *sass_text, MsPtxSassFn sass_of,
+               gboolean names_from_source)
+{
   /* the kernels and the variables */
   for (guint mi = 0; mi < p->modules->len; mi++)
     {
@@ -510,16 +523,19 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           char *sass_function = NULL;
           MsSass *sass = sass_text ? ms_user_sass_kernel (sass_text, f->name, &sass_function) : NULL;
           if (sass != NULL)
+            g_ptr_array_add (p->sass, sass);
+          const MsSass *shared = sass_of && !sass ? sass_of (shown, &sass_function) : NULL;
+          if (sass != NULL || shared != NULL)
             {
-              g_ptr_array_add (p->sass, sass);
               g_ptr_array_add (p->owned, sass_function);
-              k->sass = sass;
+              k->sass = sass ? sass : shared;
               k->sass_function = sass_function;
             }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
           g_ptr_array_add (p->owned, params);
           guint end = 0;
-          char **source_names = source_param_names (m, f, shown, f->params->len);
+          char **source_names = names_from_source
+            ? source_param_names (m, f, shown, f->params->len) : NULL;
           for (guint a = 0; a < f->params->len; a++)
             {
               const MsPtxVar *v = &g_array_index (f->params, MsPtxVar, a);
@@ -540,6 +556,52 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
           g_array_append_val (p->entries, e);
         }
     }
+}
+
+MsPtxProgram *
+ms_ptx_program_load (const char *const *ptx_files, GError **error)
+{
+  MsPtxProgram *p = program_new ();
+  for (guint k = 0; ptx_files[k]; k++)
+    {
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      g_autoptr (GError) read_error = NULL;
+      if (!g_file_get_contents (ptx_files[k], &text, &len, &read_error))
+        {
+          g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_SYNTAX, "%s", read_error->message);
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      MsPtxModule *m = ms_ptx_read (ptx_files[k], text, len, error);
+      if (m == NULL)
+        {
+          ms_ptx_program_free (p);
+          return NULL;
+        }
+      g_ptr_array_add (p->modules, m);
+    }
+
+  /* ptxas's SASS of the PTX, where nvdisasm is there: the instructions
+   * the GPU runs, which the counts then follow (sim/stream/regroup.h);
+   * without it they are PTX's */
+  g_autofree char *why = NULL;
+  g_autofree char *sass_text = ms_user_sass_text (ptx_files, NULL, &why);
+  program_index (p, sass_text, NULL, TRUE);
+  return p;
+}
+
+MsPtxProgram *
+ms_ptx_program_load_compiled (const char *path, const char *text, gsize len,
+                              const MsPtxCompiled *compiled, MsPtxSassFn sass_of, GError **error)
+{
+  MsPtxModule *m = ms_ptx_read (path, text, len, error);
+  if (m == NULL)
+    return NULL;
+  MsPtxProgram *p = program_new ();
+  g_ptr_array_add (p->modules, m);
+  p->compiled = compiled;
+  program_index (p, NULL, sass_of, FALSE);
   return p;
 }
 
@@ -562,6 +624,18 @@ ms_ptx_program_kernel (MsPtxProgram *p, const char *name)
             }
         }
       return e->kernel->warp_entry ? pk : NULL;
+    }
+  return NULL;
+}
+
+const MsPtxKernel *
+ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown)
+{
+  for (guint k = 0; k < p->kernels->len; k++)
+    {
+      const MsPtxKernel *pk = &g_array_index (p->kernels, MsPtxKernel, k);
+      if (strcmp (pk->kernel->name, shown) == 0)
+        return ms_ptx_program_kernel (p, pk->name);
     }
   return NULL;
 }

@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "problem.h"
+#include "ptx-compiled.h"
 
 G_BEGIN_DECLS
 
@@ -58,10 +59,21 @@ typedef struct {
 /* Reads, translates, compiles (or finds in the cache) and loads the PTX
  * files as one program.  NULL with a one-line MS_PTX_ERROR. */
 MsPtxProgram *ms_ptx_program_load (const char *const *ptx_files, GError **error);
+/* The same for one module whose entries were translated and compiled
+ * when memsim was built (compiled, NULL-terminated: ptx-to-c.c's table):
+ * text is the PTX they came from, named path in messages; sass_of gives
+ * the SASS of an entry's kernel (its name as the source says it) and the
+ * function in it, or NULL. */
+typedef const MsSass *(*MsPtxSassFn) (const char *kernel, char **function);
+MsPtxProgram *ms_ptx_program_load_compiled (const char *path, const char *text, gsize len,
+                                            const MsPtxCompiled *compiled, MsPtxSassFn sass_of,
+                                            GError **error);
 void ms_ptx_program_free (MsPtxProgram *p);
 
 /* The kernel of entry `name`, or NULL. */
 const MsPtxKernel *ms_ptx_program_kernel (MsPtxProgram *p, const char *name);
+/* The same by the kernel's name as its source says it ("clamp", "red<128>"). */
+const MsPtxKernel *ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown);
 
 /* The module-scope variables (n of them). */
 const MsPtxGlobal *ms_ptx_program_globals (MsPtxProgram *p, guint *n);

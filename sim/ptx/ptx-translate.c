@@ -76,6 +76,10 @@ typedef struct {
    * and each block's instructions by source line, or NULL */
   guint block_no;
   MsInstMap *inst;
+  /* per register: 1 when its only write is an unguarded mov of a constant
+   * (its value in const_value), 2 when not; NULL until asked */
+  guint8 *const_state;
+  gint64 *const_value;
 } Tr;
 
 /* ------------------------------------------------------------ types */
@@ -320,6 +324,64 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   return g_strdup ("0");
 }
 
+/* Whether register reg holds one value in every lane all along: its only
+ * write in the function is an unguarded mov of an immediate or of WARP_SZ
+ * (nvcc puts a shuffle's arguments and warpSize so); the value, cut to the
+ * register's width, in *value.  Read as a literal, it lets the host
+ * compiler fold a division by warpSize into a shift. */
+static gboolean
+const_reg (Tr *t, int reg, gint64 *value)
+{
+  guint n_regs = t->f->regs->len;
+  if (reg < 0 || (guint) reg >= n_regs)
+    return FALSE;
+  if (t->const_state == NULL)
+    {
+      t->const_state = g_new0 (guint8, n_regs);
+      t->const_value = g_new0 (gint64, n_regs);
+      for (guint x = 0; x < t->f->insns->len; x++)
+        {
+          const MsPtxInsn *w = &g_array_index (t->f->insns, MsPtxInsn, x);
+          if (w->op == NULL || w->n_opd == 0)
+            continue;
+          const MsPtxOperand *d = &w->opd[0], *s = w->n_opd == 2 ? &w->opd[1] : NULL;
+          gboolean mov = strcmp (w->op, "mov") == 0 && w->guard < 0 && s != NULL
+                         && d->kind == MS_PTX_OPD_REG && d->reg2 < 0
+                         && (s->kind == MS_PTX_OPD_IMM
+                             || ((s->kind == MS_PTX_OPD_SPECIAL || s->kind == MS_PTX_OPD_SYM)
+                                 && s->sym != NULL && strcmp (s->sym, "WARP_SZ") == 0));
+          int written[10], n_written = 0;
+          if (d->kind == MS_PTX_OPD_REG)
+            {
+              written[n_written++] = d->reg;
+              written[n_written++] = d->reg2;
+            }
+          for (int e = 0; d->kind == MS_PTX_OPD_VEC && e < d->n_vec && e < 8; e++)
+            written[n_written++] = d->vec[e];
+          for (int e = 0; e < n_written; e++)
+            {
+              int r = written[e];
+              if (r < 0 || (guint) r >= n_regs)
+                continue;
+              const MsPtxReg *rr = &g_array_index (t->f->regs, MsPtxReg, r);
+              if (t->const_state[r] == 0 && mov && rr->cls != MS_PTX_PRED)
+                {
+                  guint bits = reg_bits (rr);
+                  guint64 v = s->kind == MS_PTX_OPD_IMM ? (guint64) s->imm : 32;
+                  t->const_state[r] = 1;
+                  t->const_value[r] = (gint64) (bits >= 64 ? v : v & ((G_GUINT64_CONSTANT (1) << bits) - 1));
+                }
+              else
+                t->const_state[r] = 2;
+            }
+        }
+    }
+  if (t->const_state[reg] != 1)
+    return FALSE;
+  *value = t->const_value[reg];
+  return TRUE;
+}
+
 /* Operand k of i read as type y, for lane L. */
 static char *
 rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
@@ -346,6 +408,10 @@ rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
           return g_strdup_printf ("ms_f16_f32 ((uint16_t) %s)", raw);
         if (r->cls == MS_PTX_PRED)
           return g_strdup_printf ("((%s) (%s%s))", ctype (y), o->neg ? "!" : "", raw);
+        gint64 c;
+        if ((y.kind == 'u' || y.kind == 's' || y.kind == 'b') && const_reg (t, o->reg, &c))
+          return g_strdup_printf ("((%s) (%s) UINT64_C (%" G_GUINT64_FORMAT "))", ctype (y),
+                                  utype (reg_bits (r)), (guint64) c);
         return g_strdup_printf ("((%s) %s)", ctype (y), raw);
       }
     case MS_PTX_OPD_IMM:
@@ -1639,6 +1705,20 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                             t->mod, t->fn, sn, kind, size, next, next);
 }
 
+/* Whether operand k of i is a constant: an immediate, or a register of
+ * constant value (const_reg) */
+static gboolean
+constant_operand (Tr *t, const MsPtxInsn *i, guint k, gint64 *value)
+{
+  const MsPtxOperand *o = k < i->n_opd ? &i->opd[k] : NULL;
+  if (o != NULL && o->kind == MS_PTX_OPD_IMM)
+    {
+      *value = o->imm;
+      return TRUE;
+    }
+  return o != NULL && o->kind == MS_PTX_OPD_REG && !o->neg && const_reg (t, o->reg, value);
+}
+
 /* shfl.sync.MODE.b32 d[|p], a, b, c, membermask: one stop */
 static void
 shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
@@ -1662,6 +1742,50 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
   guint sn = site (t, i, idx);
   GString *save;
   guint comp = completion_begin (t, idx, after, &save);
+  /* constant arguments of a whole-warp shuffle (the full mask, width 32,
+   * an argument of 0..31): a converged warp shuffles in place and goes
+   * on, as warp.h's ms_warp_shfl_whole does for its kernels */
+  gint64 b_c = 0, c_c = 0, mk_c = 0;
+  if (constant_operand (t, i, 2, &b_c) && constant_operand (t, i, 3, &c_c)
+      && constant_operand (t, i, 4, &mk_c) && (guint32) mk_c == 0xffffffffu
+      && ((c_c >> 8) & 31) == 0 && b_c >= 0 && b_c < 32 && i->opd[0].kind == MS_PTX_OPD_REG
+      && i->opd[1].kind == MS_PTX_OPD_REG && !i->opd[1].neg && i->guard < 0)
+    {
+      g_string_append_printf (t->o,
+                              "      if (m == 0xffffffffu && S.n_ready == 0 && S.n_stop == 0\n"
+                              "          && ms_warp_shfl_counted (&ms_site_%u_%u_%u, 4))\n"
+                              "        {\n"
+                              "          MS_WARP_LANES (m, L, {\n",
+                              t->mod, t->fn, sn);
+      GString *saved = t->body;
+      t->body = g_string_new (NULL);
+      g_autofree char *from = g_strdup_printf ("(uint32_t) ms_warp.val[MS_SHFL_SOURCE (%d, L, %u)][0]",
+                                               sub, (guint) b_c);
+      wr_reg (t, i->opd[0].reg, u, from);
+      if (i->opd[0].reg2 >= 0)
+        {
+          guint a_c = (guint) b_c;
+          const char *valid = sub == MS_SHFL_UP ? (a_c == 0 ? "1" : NULL)
+                              : sub == MS_SHFL_DOWN ? NULL : "1";
+          g_autofree char *v = valid ? g_strdup (valid)
+                               : sub == MS_SHFL_UP ? g_strdup_printf ("(L >= %uu)", a_c)
+                                                   : g_strdup_printf ("(L + %uu < 32u)", a_c);
+          wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, v);
+        }
+      g_string_append (t->o, t->body->str);
+      g_string_free (t->body, TRUE);
+      t->body = saved;
+      g_string_append_printf (t->o,
+                              "          });\n"
+                              "          goto B%u;\n"
+                              "        }\n",
+                              idx + 1 < t->n ? idx + 1 : t->n);
+    }
+  else
+    g_string_append_printf (t->o,
+                            "      if (ms_ptx_shfl_whole (&S, &ms_site_%u_%u_%u, m, %d))\n"
+                            "        goto B%u;\n",
+                            t->mod, t->fn, sn, sub, comp);
   g_string_append_printf (t->o,
                           "      ms_warp_sched_stop (&S, &ms_site_%u_%u_%u, MS_K_SHFL, 4, %d, m, %u);\n"
                           "      continue;\n",
@@ -1671,12 +1795,13 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
     {
       /* the source lane is inside the lane's segment */
       g_autofree char *valid = NULL;
+      /* (a width is a power of two, 32 less the segment mask: no division) */
       if (sub == MS_SHFL_UP)
-        valid = g_strdup_printf ("((L %% ms_warp.width[L]) >= (uint32_t) ms_warp.arg[L])");
+        valid = g_strdup_printf ("((L & (ms_warp.width[L] - 1u)) >= (uint32_t) ms_warp.arg[L])");
       else if (sub == MS_SHFL_DOWN)
-        valid = g_strdup_printf ("((L %% ms_warp.width[L]) + (uint32_t) ms_warp.arg[L] < ms_warp.width[L])");
+        valid = g_strdup_printf ("((L & (ms_warp.width[L] - 1u)) + (uint32_t) ms_warp.arg[L] < ms_warp.width[L])");
       else if (sub == MS_SHFL_XOR)
-        valid = g_strdup_printf ("(((L ^ (uint32_t) ms_warp.arg[L]) & 31) / ms_warp.width[L] == L / ms_warp.width[L])");
+        valid = g_strdup_printf ("(((uint32_t) ms_warp.arg[L] & 31) < ms_warp.width[L])");
       else
         valid = g_strdup ("1");
       wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, valid);
@@ -3254,6 +3379,8 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_hash_table_unref (t.bparam_off);
   g_string_free (t.last_fail, TRUE);
   g_hash_table_unref (t.access_sites);
+  g_free (t.const_state);
+  g_free (t.const_value);
   flat_free (flat, pool);
 }
 

@@ -13,6 +13,7 @@
 
 #include "texture.h"
 #include "warp.h"
+#include "ptx-compiled.h"
 
 static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }
 static inline double ms_f64 (uint64_t b) { double f; memcpy (&f, &b, 8); return f; }
@@ -122,6 +123,29 @@ typedef struct {
   const MsSite *site;
   int *flag;
 } MsPtxAgg;
+
+
+/* A shuffle of 4-byte values by a whole converged warp (all 32 lanes in
+ * m, no other group ready or stopped) with one argument (0..31), width 32
+ * and the full mask, as reduce loops make: done here, into the lanes'
+ * results, and counted as its stop would count it (1; the kernel goes on
+ * at the stop's completion); 0: the stop does it.  Spares the stop and the
+ * jump through the kernel's switch of blocks (warp.h: ms_warp_shfl_counted). */
+static inline int
+ms_ptx_shfl_whole (MsWarpSched *S, const MsSite *site, uint32_t m, int sub)
+{
+  if (m != 0xffffffffu || S->n_ready != 0 || S->n_stop != 0)
+    return 0;
+  int a = ms_warp.arg[0];
+  unsigned same = a >= 0 && a < 32;
+  for (unsigned L = 0; L < 32; L++)
+    same &= (ms_warp.arg[L] == a) & (ms_warp.width[L] == 32) & (ms_warp.mask[L] == 0xffffffffu);
+  if (!same || !ms_warp_shfl_counted (site, 4))
+    return 0;
+  for (unsigned L = 0; L < 32; L++)
+    ms_warp.res[L] = ms_warp.val[MS_SHFL_SOURCE (sub, L, (unsigned) a)][0];
+  return 1;
+}
 
 /* An aggregated reduction: when the lanes of m all hit one address, the
  * lowest of them gets their combined value (op MS_ATOMIC_*, num

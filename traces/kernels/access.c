@@ -641,7 +641,7 @@ per_thread_sum_check (MsProblem *p, GError **error)
     .name = #kname, .family = "access", .origin = orig, .description = desc,              \
     .source = "access.cu", .params = params_, .size_params = size0,                        \
     .block = { bx, by, 1 }, .block_rule = rule, .setup = setup_fn, .check = check_fn,      \
-    .cpu_entry = ms_cpu_entry_##kname,                                                     \
+    .bind_entry = ms_bind_entry_##kname,                                                     \
   };
 #define N_SIZE { "n" }
 #define WH_SIZE { "width", "height" }

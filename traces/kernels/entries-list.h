@@ -13,7 +13,7 @@
   X (test_oob) X (test_barrier_divergence) X (test_collective_deadlock) \
   X (test_shfl_width) X (test_warp_sync) X (test_shuffle) \
   X (test_divergence) X (test_atomics) X (test_early_exit) X (test_3d) \
-  X (test_wild_pointer) X (test_stack_overflow) X (test_uninitialised) X (test_float3_access) \
+  X (test_wild_pointer) X (test_uninitialised) \
   X (test_warp_flag) X (test_lane_lock) X (test_race_transpose) X (test_race_phases) \
   X (test_warp_global) X (test_late_divergence) X (test_long_divergence)
 

@@ -1,12 +1,13 @@
 /* entries.h - the kernels' launch entries, one per built-in kernel: the
- * CPU one (gcc build of the .cu) and, in CUDA builds, the GPU one (nvcc),
- * which is in the GPU plug-in (gpu/backend-cuda.c), not in memsim. */
+ * one that says what it launches (the .cu's entries built as C:
+ * builtin-ptx.h) and, in CUDA builds, the GPU one (nvcc), which is in the
+ * GPU plug-in (gpu/backend-cuda.c), not in memsim. */
 #pragma once
 
 #include "kernel.h"
 
 #define MS_DECLARE_ENTRY(name) \
-  void ms_cpu_entry_##name (const MsLaunchArgs *L); \
+  void ms_bind_entry_##name (const MsLaunchArgs *L); \
   void ms_gpu_entry_##name (const MsLaunchArgs *L);
 
 #include "entries-list.h"

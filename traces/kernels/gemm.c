@@ -132,7 +132,7 @@ gemm_check (MsProblem *p, GError **error)
     .origin = "seed 004 (shared memory, bank conflicts and tiled GEMM)",             \
     .description = desc, .source = "gemm.cu", .params = gemm_params,                 \
     .size_params = { "n", "m", "k" }, .block = { bx, by, 1 }, .block_rule = rule,    \
-    .setup = setup_fn, .check = gemm_check, .cpu_entry = ms_cpu_entry_##kname,       \
+    .setup = setup_fn, .check = gemm_check, .bind_entry = ms_bind_entry_##kname,       \
   };
 
 GEMM_KERNEL (gemm_naive, gemm_setup_naive, 32, 8, MS_BLOCK_ANY,

@@ -31,6 +31,11 @@ ms_kernel_usage_find (const MsProblem *p)
 gboolean
 ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
 {
+  if (p->warp_entry != NULL)   /* a built-in run from its PTX, which says */
+    {
+      *bytes = p->static_shared;
+      return TRUE;
+    }
   MsLaunch launch;
   ms_problem_launch (p, &launch);
   void *copies[MS_MAX_BUFFERS] = { 0 };

@@ -34,9 +34,10 @@ extern const MsKernelUsage ms_kernel_usage_table[];   /* ends with { NULL } */
  * (ms_problem_function), or NULL. */
 const MsKernelUsage *ms_kernel_usage_find (const MsProblem *p);
 
-/* The shared bytes the emulator sees block 0 declare (its SHARED_ARRAYs,
- * aligned as the emulator places them): runs block 0 alone, on copies of
- * the problem's buffers, without sinks; the problem is left unchanged. */
+/* The shared bytes block 0 declares: a built-in's, as its PTX declares
+ * them; else those the emulator sees (its SHARED_ARRAYs, aligned as the
+ * emulator places them), running block 0 alone, on copies of the problem's
+ * buffers, without sinks; the problem is left unchanged. */
 gboolean ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error);
 
 G_END_DECLS

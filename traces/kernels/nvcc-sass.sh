@@ -1,7 +1,7 @@
 #!/bin/sh
-# nvcc-sass.sh - the memory instructions nvcc emitted for the built-in
-# kernels, with their source lines, for memsim's compiler-exact counts
-# (docs/model.md, "Compiler-exact counts").
+# nvcc-sass.sh - the instructions nvcc emitted for the built-in kernels,
+# with their source lines, for memsim's compiler-exact counts and its
+# instruction count (docs/model.md, "Compiler-exact counts").
 #
 #   nvcc-sass.sh extract CUOBJDUMP NVDISASM OBJ   > KERNELS.gpu.sass
 #       The SASS of every cubin in OBJ (an nvcc -lineinfo object: the
@@ -9,8 +9,8 @@
 #       (`cuobjdump -xelf all`, `nvdisasm -c -gi`: a line inlined from a
 #       header also names the kernel line it was inlined at), kept to what memsim reads:
 #       function headers (.text.NAME:), the `//## File "...", line N` marks
-#       that precede memory instructions, and the memory instructions
-#       (LD*, ST*, ATOM*, RED*; not LDC, the constant bank).
+#       (one a level of inlining), the labels and the instructions, without
+#       their addresses and encodings.
 #   nvcc-sass.sh table [SASS ...]   > kernel-sass-table.c
 #       A C file holding those texts as one string, ms_kernel_sass_text,
 #       parsed at run time by traces/kernels/sass.c; empty without files
@@ -30,17 +30,13 @@ extract)
     found=yes
     "$nvdisasm" -c -gi "$c"
   done | awk '
-    /^\.text\./ { print; mark = ""; shown = ""; next }
-    /\/\/## File/ { mark = $0; sub(/^[ \t]+/, "", mark); next }
+    /^\.text\./ { print; next }
+    /^\.L_[A-Za-z0-9_]*:/ { print; next }
+    /\/\/## File/ { m = $0; sub(/^[ \t]+/, "", m); print m; next }
     /^[ \t]+\/\*[0-9a-f]+\*\// {
       s = $0; sub(/^[ \t]+\/\*[0-9a-f]+\*\/[ \t]+/, "", s)
-      n = split(s, w, /[ \t]+/); op = w[1]
-      if (op ~ /^@/) op = w[2]
-      if (op ~ /^(LD|ST|ATOM|RED)/ && op !~ /^LDC/) {
-        if (mark != shown) { print mark; shown = mark }
-        sub(/[ \t]*;.*$/, "", s)
-        print "    " s
-      }
+      sub(/[ \t]*;.*$/, " ;", s)
+      print "    " s
     }'
   ;;
 table)

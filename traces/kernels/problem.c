@@ -1,16 +1,7 @@
 /* problem.c - parameters, buffers and launch geometry of a built-in kernel. */
 #include "config.h"
 #include "problem.h"
-#include "warp.h"
-
-/* the warp-wide builds (the -warp.c files of traces/kernels, warp-compile.py) */
-extern const MsWarpEntry ms_warp_entries_transpose[], ms_warp_entries_reduce[],
-  ms_warp_entries_stencil[], ms_warp_entries_gemm[], ms_warp_entries_access[],
-  ms_warp_entries_tests[];
-static const MsWarpEntry *const warp_builds[] = {
-  ms_warp_entries_transpose, ms_warp_entries_reduce, ms_warp_entries_stencil,
-  ms_warp_entries_gemm, ms_warp_entries_access, ms_warp_entries_tests,
-};
+#include "builtin-ptx.h"
 
 #include "reduction.h"
 #include "regroup.h"
@@ -65,6 +56,7 @@ ms_problem_free (MsProblem *p)
       munmap (p->args.buf[b], p->buffer_mapped[b]);
     else
       free (p->args.buf[b]);
+  g_free (p->params);
   g_free (p);
 }
 
@@ -269,7 +261,26 @@ ms_problem_buffers_bytes (const MsProblem *p)
 gboolean
 ms_problem_setup (MsProblem *p, GError **error)
 {
-  return p->kernel->setup (p, error);
+  if (!p->kernel->setup (p, error))
+    return FALSE;
+  if (p->kernel->bind_entry == NULL)
+    return TRUE;
+  MsBuiltinLaunch b;
+  if (!ms_builtin_ptx_bind (p->kernel, &p->args, &b, error))
+    return FALSE;
+  g_free (p->params);
+  p->args.params = p->params = b.params;
+  p->warp_entry = b.warp_entry;
+  p->inst_map = b.inst_map;
+  p->static_shared = b.static_shared;
+  return TRUE;
+}
+
+/* What the launch runs (MsProblem.warp_entry). */
+static MsEntryFn
+problem_warp_entry (const MsProblem *p)
+{
+  return p->warp_entry ? p->warp_entry : p->kernel->warp_entry;
 }
 
 /* What the problem's buffers may take: the memory the machine has available
@@ -557,30 +568,13 @@ kernel_source_line (gpointer data, const MsSite *site)
   return ms_kernel_source_line (site->file, site->line);
 }
 
-MsEntryFn
-ms_kernel_warp_entry (const MsKernel *k)
-{
-  if (ms_kernel_find (k->name) != k)
-    return NULL;   /* a user's kernel of a built-in's name */
-  for (gsize b = 0; b < G_N_ELEMENTS (warp_builds); b++)
-    for (const MsWarpEntry *e = warp_builds[b]; e->name != NULL; e++)
-      if (strcmp (e->name, k->name) == 0)
-        return e->fn;
-  return NULL;
-}
-
 void
 ms_problem_launch (const MsProblem *p, MsLaunch *launch)
 {
   memset (launch, 0, sizeof *launch);
   launch->kernel = p->kernel->name;
   launch->entry = p->kernel->cpu_entry;
-  /* a kernel with a warp-wide build runs it (sim/emulator/warp.h: the same
-   * counts, faster); MEMSIM_FIBERS=1: a fiber per thread, to compare */
-  if (p->kernel->warp_entry != NULL)
-    launch->warp_entry = p->kernel->warp_entry;   /* device code has no fiber build */
-  else if (g_getenv ("MEMSIM_FIBERS") == NULL)
-    launch->warp_entry = ms_kernel_warp_entry (p->kernel);
+  launch->warp_entry = problem_warp_entry (p);
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;
   launch->progress = p->progress;
@@ -842,7 +836,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
         return FALSE;
       }
   Reductions reductions = { .kernel = p->kernel, .sass = function != NULL,
-                            .ptx = p->kernel->warp_entry != NULL };
+                            .ptx = problem_warp_entry (p) != NULL };
   SassRef ref = { function ? problem_sass (p, function) : NULL, function };
   if (function && !reductions.ptx)
     reductions.sass_lines = ms_sass_reduction_lines (ref.sass, function);
@@ -862,7 +856,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   launch.shared_bytes = p->shared_bytes;
   launch.sinks = &sinks;
   launch.warp_hazards = ms_arch_independent_threads (arch);
-  const MsInstMap *inst = p->kernel->inst_map;
+  const MsInstMap *inst = p->warp_entry ? p->inst_map : p->kernel->inst_map;
   g_autofree guint64 *block_counts = inst ? g_new0 (guint64, inst->n_blocks) : NULL;
   launch.block_counts = block_counts;
   launch.n_block_counts = inst ? inst->n_blocks : 0;

@@ -60,7 +60,10 @@ typedef struct {
   gboolean (*setup) (MsProblem *p, GError **error);
   /* compares the output buffers with a plain-C reference */
   gboolean (*check) (MsProblem *p, GError **error);
-  MsEntryFn cpu_entry;
+  MsEntryFn cpu_entry;       /* a user's kernel run a fiber per thread, or NULL */
+  /* a built-in kernel: its entry built as C, which says what it launches
+   * (builtin-ptx.h); NULL otherwise */
+  MsEntryFn bind_entry;
   /* a kernel run from nvcc's device code (sim/ptx): its warp-wide entry,
    * which reads MsLaunchArgs.params; NULL otherwise */
   MsEntryFn warp_entry;
@@ -126,6 +129,13 @@ struct MsProblem {
   const MsArch *arch;        /* the preset the launch is sized for (reduce_multiple's
                                 default blocks fill its SMs); NULL: the default, h100;
                                 not owned: set it before ms_problem_setup */
+  /* what the launch runs, once set up: a built-in's function from its PTX
+   * (builtin-ptx.h), with its parameter block in args.params, else the
+   * kernel's own warp_entry and inst_map (or its fiber build) */
+  MsEntryFn warp_entry;
+  const MsInstMap *inst_map;
+  guint8 *params;
+  guint static_shared;       /* ... and the __shared__ bytes its PTX declares */
   guint *shared_bytes;       /* if set: ms_problem_simulate puts there the most static
                                 shared memory a block declared (MsLaunch.shared_bytes),
                                 which occupancy then takes instead of a probe run
@@ -136,9 +146,6 @@ struct MsProblem {
 /* The registry (traces/kernels/registry.c). */
 const MsKernel *const *ms_kernels (void);          /* NULL-terminated */
 const MsKernel *ms_kernel_find (const char *name);
-/* The warp-wide build of built-in kernel k (sim/emulator/warp.h: the
- * -warp.c files of traces/kernels), or NULL. */
-MsEntryFn ms_kernel_warp_entry (const MsKernel *k);
 
 MsProblem *ms_problem_new (const MsKernel *kernel);
 void ms_problem_free (MsProblem *p);

@@ -150,7 +150,7 @@ reduce_check (MsProblem *p, GError **error)
     .name = #kname, .family = "reduce", .origin = orig, .description = desc,        \
     .source = "reduce.cu", .params = params_, .size_params = { "n" },                \
     .block = { 256, 1, 1 }, .block_rule = MS_BLOCK_POW2, .setup = setup_fn,          \
-    .check = reduce_check, .cpu_entry = ms_cpu_entry_##kname,                        \
+    .check = reduce_check, .bind_entry = ms_bind_entry_##kname,                        \
   };
 
 #define SEED_003 "seed 003 (reduction table, after Harris's \"Optimizing Parallel Reduction\")"

@@ -98,7 +98,7 @@ stencil_check (MsProblem *p, GError **error)
     .description = desc, .source = "stencil.cu", .params = stencil_params,           \
     .size_params = { "width", "height", "depth" }, .block = { bx, by, bz },          \
     .block_rule = rule, .setup = setup_fn, .check = stencil_check,                   \
-    .cpu_entry = ms_cpu_entry_##kname,                                               \
+    .bind_entry = ms_bind_entry_##kname,                                               \
   };
 
 STENCIL_KERNEL (stencil_naive, stencil_setup_3d, 32, 4, 2, MS_BLOCK_ANY,

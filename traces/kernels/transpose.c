@@ -153,7 +153,7 @@ copy_check (MsProblem *p, GError **error)
     .source = "transpose.cu", .params = transpose_params,                      \
     .size_params = { "width", "height" }, .block = { bx, by, 1 },              \
     .block_rule = rule, .setup = setup_fn, .check = check_fn,                  \
-    .cpu_entry = ms_cpu_entry_##kname,                                         \
+    .bind_entry = ms_bind_entry_##kname,                                         \
   };
 
 TRANSPOSE_KERNEL (transpose_naive, transpose_setup_naive, transpose_check, 32, 32, MS_BLOCK_ANY,

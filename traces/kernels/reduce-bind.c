@@ -1,0 +1,6 @@
+/* The entries of reduce.cu (MS_ENTRY), compiled as C: what each launches, with
+ * which arguments (traces/kernels/builtin-ptx.h); the kernels themselves run
+ * from the PTX nvcc made of the same file. */
+#include "config.h"
+#define MS_BIND_BUILD 1
+#include "reduce.cu"

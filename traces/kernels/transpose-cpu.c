@@ -1,4 +1,0 @@
-/* The CPU build of transpose.cu: the kernel source compiled as C (see sim/emulator/kernel.h). */
-#include "config.h"
-#define MS_KERNEL_SOURCE 1
-#include "transpose.cu"
