@@ -66,62 +66,23 @@ ms_trace_check_clear (MsTraceCheck *check)
   g_clear_pointer (&check->message, g_free);
 }
 
-/* ------------------------------------------------------------ sites */
-
-typedef struct {
-  int line, order;
-} LineOrder;
-
-static int
-cmp_line_order (const void *a, const void *b)
-{
-  const LineOrder *x = a, *y = b;
-  if (x->line != y->line)
-    return x->line < y->line ? -1 : 1;
-  return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* rank[i] = the rank of record i's site among the sites of its line. */
-static int *
-site_ranks (const GArray *recs)
-{
-  guint n = recs->len;
-  LineOrder *lo = g_new (LineOrder, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      const MsTraceRecord *r = &g_array_index (recs, MsTraceRecord, i);
-      lo[i] = (LineOrder) { r->line, r->order };
-    }
-  qsort (lo, n, sizeof *lo, cmp_line_order);
-  guint u = 0;
-  for (guint i = 0; i < n; i++)
-    if (u == 0 || cmp_line_order (&lo[u - 1], &lo[i]) != 0)
-      lo[u++] = lo[i];
-  int *rank = g_new (int, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    {
-      const MsTraceRecord *r = &g_array_index (recs, MsTraceRecord, i);
-      LineOrder want = { r->line, r->order };
-      const LineOrder *hit = bsearch (&want, lo, u, sizeof *lo, cmp_line_order);
-      int k = 0;
-      while (hit - k > lo && (hit - k - 1)->line == r->line)
-        k++;
-      rank[i] = k;
-    }
-  g_free (lo);
-  return rank;
-}
-
 /* ------------------------------------------------------------ keys */
 
-/* A warp-level access (lane = 32) or one lane's part of it. */
+/* A warp-level access (lane = 32) or one lane's part of it.  Lane keys
+ * pair the k-th lowest address a lane accessed on a line (in one space, op
+ * and width) on both sides: the emulator runs nvcc's compiled code, whose
+ * instructions for a line may be more (an unrolled loop), fewer or in
+ * another order than the GPU's instrumented source accesses, while the
+ * addresses each lane touches are the same.  Warp keys pair the k-th
+ * access of a line in program order. */
 typedef struct {
   guint32 block;
   guint16 warp;
   guint8 lane;
   int line;
-  int rank;       /* among the access sites of the line, in textual order */
-  guint32 inst;   /* k-th execution of the site by this warp / lane */
+  guint32 cls;    /* lane keys: space, op and width */
+  guint64 addr;   /* lane keys: the lane's address (shared: as recorded) */
+  guint32 inst;   /* k-th of the line's keys, in the order above */
   guint idx;      /* the record, in trace order (program order per warp) */
 } Key;
 
@@ -134,7 +95,8 @@ cmp_key_seq (const void *a, const void *b)
   CMP_FIELD (warp);
   CMP_FIELD (lane);
   CMP_FIELD (line);
-  CMP_FIELD (rank);
+  CMP_FIELD (cls);
+  CMP_FIELD (addr);
   CMP_FIELD (idx);
   return 0;
 }
@@ -146,7 +108,7 @@ cmp_key (const Key *x, const Key *y)
   CMP_FIELD (warp);
   CMP_FIELD (lane);
   CMP_FIELD (line);
-  CMP_FIELD (rank);
+  CMP_FIELD (cls);
   CMP_FIELD (inst);
   return 0;
 }
@@ -154,7 +116,7 @@ cmp_key (const Key *x, const Key *y)
 
 /* per_lane: one key per active lane, else one per record. */
 static Key *
-build_keys (const GArray *recs, const int *rank, gboolean per_lane, guint64 *n_out)
+build_keys (const GArray *recs, gboolean per_lane, guint64 *n_out)
 {
   guint64 n = 0;
   for (guint i = 0; i < recs->len; i++)
@@ -164,13 +126,15 @@ build_keys (const GArray *recs, const int *rank, gboolean per_lane, guint64 *n_o
   for (guint i = 0; i < recs->len; i++)
     {
       const MsTraceRecord *r = &g_array_index (recs, MsTraceRecord, i);
-      Key k = { r->block, r->warp, 32, r->line, rank[i], 0, i };
+      Key k = { r->block, r->warp, 32, r->line, 0, 0, 0, i };
       if (!per_lane)
         keys[j++] = k;
       else
         for (guint32 m = r->mask; m; m &= m - 1)
           {
             k.lane = (guint8) __builtin_ctz (m);
+            k.cls = ((guint32) r->space << 24) | ((guint32) r->op << 16) | r->width;
+            k.addr = r->addr[k.lane];
             keys[j++] = k;
           }
     }
@@ -178,7 +142,7 @@ build_keys (const GArray *recs, const int *rank, gboolean per_lane, guint64 *n_o
   for (guint64 i = 1; i < n; i++)
     if (keys[i].block == keys[i - 1].block && keys[i].warp == keys[i - 1].warp
         && keys[i].lane == keys[i - 1].lane && keys[i].line == keys[i - 1].line
-        && keys[i].rank == keys[i - 1].rank)
+        && keys[i].cls == keys[i - 1].cls)
       keys[i].inst = keys[i - 1].inst + 1;
   *n_out = n;
   return keys;
@@ -204,8 +168,9 @@ describe_site (GString *s, const Key *k, const MsTraceRecord *r, const char *sou
   g_string_append_printf (s, "line %d", k->line);
   if (text)
     g_string_append_printf (s, " (`%s`)", text);
-  g_string_append_printf (s, ", its %u%s %s %s", k->inst + 1, ordinal_suffix (k->inst + 1),
-                          ms_space_name ((MsSpace) r->space), ms_op_name ((MsOp) r->op));
+  g_string_append_printf (s, ", its %u%s %s %s%s", k->inst + 1, ordinal_suffix (k->inst + 1),
+                          ms_space_name ((MsSpace) r->space), ms_op_name ((MsOp) r->op),
+                          k->lane < 32 ? " in address order" : "");
 }
 
 static void
@@ -223,17 +188,17 @@ describe_addr (GString *s, const MsTraceRecord *r, int lane)
 
 /* The records of one warp, in trace order, one line each. */
 static void
-dump_warp (const char *path, const GArray *recs, const int *rank, guint32 block, guint16 warp)
+dump_warp (const char *path, const GArray *recs, guint32 block, guint16 warp)
 {
   g_autoptr (GString) s = g_string_new (NULL);
-  g_string_append_printf (s, "# block %u warp %u: seq line rank order space op width mask "
+  g_string_append_printf (s, "# block %u warp %u: seq line order space op width mask "
                              "addresses of the active lanes (lane:address)\n", block, warp);
   for (guint i = 0; i < recs->len; i++)
     {
       const MsTraceRecord *r = &g_array_index (recs, MsTraceRecord, i);
       if (r->block != block || r->warp != warp)
         continue;
-      g_string_append_printf (s, "%u %d %d %d %s %s %u 0x%08x", i, r->line, rank[i], r->order,
+      g_string_append_printf (s, "%u %d %d %s %s %u 0x%08x", i, r->line, r->order,
                               ms_space_name ((MsSpace) r->space), ms_op_name ((MsOp) r->op),
                               r->width, r->mask);
       for (guint32 m = r->mask; m; m &= m - 1)
@@ -250,11 +215,11 @@ dump_warp (const char *path, const GArray *recs, const int *rank, guint32 block,
 
 /* Per-lane addresses; appends the first difference to s.  TRUE if equal. */
 static gboolean
-compare_lanes (const GArray *emu, const int *erank, const GArray *gpu, const int *grank,
+compare_lanes (const GArray *emu, const GArray *gpu,
                const char *source, MsTraceCheck *check, GString *s, Key *where)
 {
   guint64 ne, ng;
-  Key *ek = build_keys (emu, erank, TRUE, &ne), *gk = build_keys (gpu, grank, TRUE, &ng);
+  Key *ek = build_keys (emu, TRUE, &ne), *gk = build_keys (gpu, TRUE, &ng);
   guint64 i = 0, j = 0;
   gboolean same = TRUE;
   while (i < ne || j < ng)
@@ -328,11 +293,11 @@ compare_lanes (const GArray *emu, const int *erank, const GArray *gpu, const int
 
 /* Warp-level masks; appends the first difference to s.  TRUE if equal. */
 static gboolean
-compare_grouping (const GArray *emu, const int *erank, const GArray *gpu, const int *grank,
+compare_grouping (const GArray *emu, const GArray *gpu,
                   const char *source, GString *s, Key *where)
 {
   guint64 ne, ng;
-  Key *ek = build_keys (emu, erank, FALSE, &ne), *gk = build_keys (gpu, grank, FALSE, &ng);
+  Key *ek = build_keys (emu, FALSE, &ne), *gk = build_keys (gpu, FALSE, &ng);
   guint64 i = 0, j = 0;
   gboolean same = TRUE;
   while (i < ne || j < ng)
@@ -387,12 +352,11 @@ ms_trace_compare (const GArray *emu, guint64 emu_total, const GArray *gpu, guint
       else
         check->global++;
     }
-  int *erank = site_ranks (emu), *grank = site_ranks (gpu);
   Key where = { 0 };
-  check->identical = compare_lanes (emu, erank, gpu, grank, source, check, s, &where);
+  check->identical = compare_lanes (emu, gpu, source, check, s, &where);
   g_autoptr (GString) grouping = g_string_new (NULL);
   Key gwhere = { 0 };
-  check->grouping_identical = compare_grouping (emu, erank, gpu, grank, source, grouping, &gwhere);
+  check->grouping_identical = compare_grouping (emu, gpu, source, grouping, &gwhere);
   if (check->identical)
     {
       g_string_printf (s, "identical: every lane's address in %" G_GUINT64_FORMAT " warp-level "
@@ -423,11 +387,9 @@ ms_trace_compare (const GArray *emu, guint64 emu_total, const GArray *gpu, guint
       const Key *k = check->identical ? &gwhere : &where;
       g_autofree char *pe = g_strconcat (dump, "-emulator.txt", NULL);
       g_autofree char *pg = g_strconcat (dump, "-gpu.txt", NULL);
-      dump_warp (pe, emu, erank, k->block, k->warp);
-      dump_warp (pg, gpu, grank, k->block, k->warp);
+      dump_warp (pe, emu, k->block, k->warp);
+      dump_warp (pg, gpu, k->block, k->warp);
     }
-  g_free (erank);
-  g_free (grank);
   check->message = g_string_free (g_steal_pointer (&s), FALSE);
 }
 
