@@ -31,9 +31,6 @@ run_clear (Run *r)
 /* Runs kernel `name` with optional --size, --block and NULL-terminated
  * "name=value" parameters; asserts that it runs and that its output check
  * passes. */
-/* TRUE: run_kernel counts one instruction per source access
- * (--source-counts), for tests derived from the source's semantics. */
-
 static Run
 run_kernel (const char *name, const char *size, const char *block, const char *const *params)
 {

@@ -28,7 +28,7 @@ ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with
       "Architecture: h100 (default; with --gpu, the measured device's), h200, a100, v100, "
       "kepler32, kepler64, fermi, cc13 or a .arch file", "ARCH" },
     { "source-counts", 0, 0, G_OPTION_ARG_NONE, &opts->source_counts,
-      "Count one instruction per source access, even where the nvcc build fused accesses",
+      "Count nvcc's PTX memory instructions as they are, even where ptxas fused or unrolled them",
       NULL },
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &opts->allow_races,
       "Count shared-memory races between warps and go on (default: a race is an error)",

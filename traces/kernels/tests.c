@@ -249,7 +249,7 @@ TEST_KERNEL (test_early_exit, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_b
 TEST_KERNEL (test_3d, box_params, BOX_SIZE, 8, 4, 2, MS_BLOCK_ANY, setup_3d, check_3d,
              "3D grid of 3D blocks; each thread writes its coordinates")
 TEST_KERNEL (test_wild_pointer, n_params, N_SIZE, 128, 1, 1, MS_BLOCK_ANY, setup_copy, check_copy,
-             "writes through a null pointer without ST (must fail)")
+             "stores through an address made from a number (must fail)")
 TEST_KERNEL (test_uninitialised, n_params, N_SIZE, 64, 1, 1, MS_BLOCK_FIXED, setup_copy,
              check_copy, "reads shared memory half of which was never written (must fail)")
 

@@ -102,10 +102,10 @@ write_text (const char *family, const MsArch *arch, const char *arch_note,
     }
   if (any_sass)
     g_string_append (out, "counts: compiler-exact (the instructions of the nvcc build's SASS; "
-                          "--source-counts: one per source access)\n");
+                          "--source-counts: one per memory access the emulator ran)\n");
   else if (any_source)
-    g_string_append (out, "counts: source-level (one instruction per source access; nvcc may "
-                          "emit fewer, wider ones: docs/model.md)\n");
+    g_string_append (out, "counts: source-level (one instruction per memory access the emulator "
+                          "ran; ptxas may emit fewer, wider ones: docs/model.md)\n");
   for (guint i = 0; i < n; i++)
     if (rows[i].fused > 0)
       g_string_append_printf (out, "  %s: %" G_GUINT64_FORMAT " fewer instructions than "

@@ -365,8 +365,8 @@ write_text (const MsTraceReport *r, GString *out)
     g_string_append (out, "  counts: compiler-exact (the instructions of the nvcc build's SASS: "
                           "fused accesses, unrolled loops)\n");
   else if (g_strcmp0 (info->counts, "source") == 0)
-    g_string_append (out, "  counts: source-level (one instruction per source access; nvcc may "
-                          "emit fewer, wider ones: docs/model.md)\n");
+    g_string_append (out, "  counts: source-level (one instruction per memory access the emulator "
+                          "ran; ptxas may emit fewer, wider ones: docs/model.md)\n");
   g_string_append (out, "\n");
   if (ms_stats_sampled (r->stats))
     g_string_append_printf (out, "Sampled: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
