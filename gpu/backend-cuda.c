@@ -232,6 +232,7 @@ static const char *const dram_metrics[] = {
   "lts__t_sectors_srcunit_tex_op_read.sum",
   "lts__t_sectors_srcunit_tex_op_write.sum",
   "gpu__time_duration.sum",
+  "smsp__inst_executed.sum",
 };
 
 static gboolean

@@ -227,6 +227,15 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
       if (row.have_measured)
         g_array_append_val (rows, row);
     }
+  /* warp instructions executed, estimated from the PTX run line by line in
+   * the SASS (docs/model.md, "Warp instructions executed") */
+  Row inst = { .metric = "smsp__inst_executed.sum", .kind = MS_ROW_PREDICTED };
+  inst.have_measured = ms_gpu_result_metric (s->result, inst.metric, &inst.measured);
+  inst.have_sim = stats->inst_basis != MS_INST_NONE;
+  inst.simulated = (double) stats->inst_executed;
+  inst.note = "estimated (the PTX run, line by line in the SASS); difference in percent";
+  if (inst.have_measured && inst.have_sim)
+    g_array_append_val (rows, inst);
   /* CUDA events' time, ns, beside CUPTI's gpu__time_duration.sum: the
    * figure memsim__event_time predicts (the report's "time") */
   if (s->result->time_ms > 0)

@@ -1733,53 +1733,53 @@ shfl_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
     }
   g_autofree char *a = rd (t, i, 1, u), *b = rd (t, i, 2, u), *c = rd (t, i, 3, u),
                   *mk = rd (t, i, 4, u);
-  g_string_append_printf (t->body,
-                          "ms_warp.val[L][0] = %s; ms_warp.arg[L] = (int) (%s);\n"
-                          "ms_warp.width[L] = (uint8_t) (32 - ((%s) >> 8 & 31));\n"
-                          "ms_warp.mask[L] = %s;\n",
-                          a, b, c, mk);
+  g_autofree char *fill = g_strdup_printf ("ms_warp.val[L][0] = %s; ms_warp.arg[L] = (int) (%s);\n"
+                                           "ms_warp.width[L] = (uint8_t) (32 - ((%s) >> 8 & 31));\n"
+                                           "ms_warp.mask[L] = %s;\n",
+                                           a, b, c, mk);
+  /* constant arguments of a whole-warp shuffle (the full mask, width 32,
+   * an argument of 0..31): a converged warp shuffles its registers in
+   * place and goes on, no stop; the lanes' records are filled only for
+   * the stop */
+  gint64 b_c = 0, c_c = 0, mk_c = 0;
+  gboolean constant = constant_operand (t, i, 2, &b_c) && constant_operand (t, i, 3, &c_c)
+                      && constant_operand (t, i, 4, &mk_c) && (guint32) mk_c == 0xffffffffu
+                      && ((c_c >> 8) & 31) == 0 && b_c >= 0 && b_c < 32
+                      && i->opd[0].kind == MS_PTX_OPD_REG && i->guard < 0;
+  if (!constant)
+    g_string_append (t->body, fill);
   stop_lanes (t, i, idx + 1);
   guint sn = site (t, i, idx);
   GString *save;
   guint comp = completion_begin (t, idx, after, &save);
-  /* constant arguments of a whole-warp shuffle (the full mask, width 32,
-   * an argument of 0..31): a converged warp shuffles in place and goes
-   * on, as warp.h's ms_warp_shfl_whole does for its kernels */
-  gint64 b_c = 0, c_c = 0, mk_c = 0;
-  if (constant_operand (t, i, 2, &b_c) && constant_operand (t, i, 3, &c_c)
-      && constant_operand (t, i, 4, &mk_c) && (guint32) mk_c == 0xffffffffu
-      && ((c_c >> 8) & 31) == 0 && b_c >= 0 && b_c < 32 && i->opd[0].kind == MS_PTX_OPD_REG
-      && i->opd[1].kind == MS_PTX_OPD_REG && !i->opd[1].neg && i->guard < 0)
+  if (constant)
     {
-      g_string_append_printf (t->o,
-                              "      if (m == 0xffffffffu && S.n_ready == 0 && S.n_stop == 0\n"
-                              "          && ms_warp_shfl_counted (&ms_site_%u_%u_%u, 4))\n"
-                              "        {\n"
-                              "          MS_WARP_LANES (m, L, {\n",
-                              t->mod, t->fn, sn);
       GString *saved = t->body;
       t->body = g_string_new (NULL);
-      g_autofree char *from = g_strdup_printf ("(uint32_t) ms_warp.val[MS_SHFL_SOURCE (%d, L, %u)][0]",
-                                               sub, (guint) b_c);
+      g_autofree char *from = g_strdup_printf ("v_[MS_SHFL_SOURCE (%d, L, %u)]", sub, (guint) b_c);
       wr_reg (t, i->opd[0].reg, u, from);
       if (i->opd[0].reg2 >= 0)
         {
           guint a_c = (guint) b_c;
-          const char *valid = sub == MS_SHFL_UP ? (a_c == 0 ? "1" : NULL)
-                              : sub == MS_SHFL_DOWN ? NULL : "1";
-          g_autofree char *v = valid ? g_strdup (valid)
-                               : sub == MS_SHFL_UP ? g_strdup_printf ("(L >= %uu)", a_c)
-                                                   : g_strdup_printf ("(L + %uu < 32u)", a_c);
+          g_autofree char *v = sub == MS_SHFL_UP ? g_strdup_printf ("(L >= %uu)", a_c)
+                               : sub == MS_SHFL_DOWN ? g_strdup_printf ("(L + %uu < 32u)", a_c)
+                               : g_strdup ("1");
           wr_reg (t, i->opd[0].reg2, (Ty) { 'p', 1 }, v);
         }
-      g_string_append (t->o, t->body->str);
+      g_string_append_printf (t->o,
+                              "      if (m == 0xffffffffu && S.n_ready == 0 && S.n_stop == 0\n"
+                              "          && ms_warp_shfl_counted (&ms_site_%u_%u_%u, 4))\n"
+                              "        {\n"
+                              "          uint32_t v_[32];\n"
+                              "          MS_WARP_LANES (m, L, { v_[L] = %s; });\n"
+                              "          MS_WARP_LANES (m, L, {\n%s});\n"
+                              "          goto B%u;\n"
+                              "        }\n"
+                              "      MS_WARP_LANES (m, L, {\n%s});\n",
+                              t->mod, t->fn, sn, a, t->body->str, idx + 1 < t->n ? idx + 1 : t->n,
+                              fill);
       g_string_free (t->body, TRUE);
       t->body = saved;
-      g_string_append_printf (t->o,
-                              "          });\n"
-                              "          goto B%u;\n"
-                              "        }\n",
-                              idx + 1 < t->n ? idx + 1 : t->n);
     }
   else
     g_string_append_printf (t->o,
