@@ -143,8 +143,9 @@ nvcc_version (const char *nvcc)
   return text;
 }
 
-/* The cache key: each file as nvcc preprocesses it (what it includes,
- * with the flags' macros), the flags, nvcc's version. */
+/* The cache key: each file's absolute path and text as nvcc preprocesses
+ * it (what it includes, with the flags' macros), the flags, nvcc's
+ * version. */
 static char *
 build_key (const char *nvcc, const char *const *files, const char *const *flags, GError **error)
 {
@@ -178,7 +179,11 @@ build_key (const char *nvcc, const char *const *files, const char *const *flags,
           g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "%s", first);
           return NULL;
         }
-      g_checksum_update (sum, (const guchar *) files[i], -1);
+      /* the file's absolute path: the PTX names it (.file), and memsim reads
+       * the kernels' parameter names there, so a build made from another
+       * copy of the same text, since deleted, must not be taken */
+      g_autofree char *abs = g_canonicalize_filename (files[i], NULL);
+      g_checksum_update (sum, (const guchar *) abs, -1);
       g_checksum_update (sum, (const guchar *) out, -1);
     }
   return g_strdup (g_checksum_get_string (sum));
