@@ -779,6 +779,11 @@ alu (Tr *t, const MsPtxInsn *i)
       else if (y.kind == 's')
         v = g_strdup_printf ("((%s) == 0 ? (%s) : (%s) == -1 ? (%s) 0 : (%s) %% (%s))", B, A, B,
                              ctype (y), A, B);
+      else if (i->n_opd > 2 && i->opd[2].kind == MS_PTX_OPD_REG
+               && !const_reg (t, i->opd[2].reg, &(gint64) { 0 }) && (y.bits == 32 || y.bits == 64))
+        /* a divisor that varies (a reduction's tid % (2 * s)): a power of
+         * two is a mask or a shift, no division */
+        v = g_strdup_printf ("ms_ptx_u%s%u (%s, %s)", op[0] == 'd' ? "div" : "rem", y.bits, A, B);
       else
         v = g_strdup_printf ("((%s) == 0 ? (%s) %s : (%s) %s (%s))", B, ctype (y),
                              op[0] == 'd' ? "~0ull" : A, A, op[0] == 'd' ? "/" : "%", B);

@@ -125,6 +125,27 @@ typedef struct {
 } MsPtxAgg;
 
 
+/* Unsigned division and remainder as PTX defines them (by 0: all ones,
+ * and the dividend), a power-of-two divisor as a shift or a mask: a
+ * hardware division takes tens of cycles, and reductions divide by
+ * powers of two that vary (tid % (2 * s)). */
+static inline uint32_t ms_ptx_udiv32 (uint32_t a, uint32_t b)
+{
+  return b == 0 ? ~(uint32_t) 0 : (b & (b - 1)) == 0 ? a >> __builtin_ctz (b) : a / b;
+}
+static inline uint32_t ms_ptx_urem32 (uint32_t a, uint32_t b)
+{
+  return b == 0 ? a : (b & (b - 1)) == 0 ? a & (b - 1) : a % b;
+}
+static inline uint64_t ms_ptx_udiv64 (uint64_t a, uint64_t b)
+{
+  return b == 0 ? ~(uint64_t) 0 : (b & (b - 1)) == 0 ? a >> __builtin_ctzll (b) : a / b;
+}
+static inline uint64_t ms_ptx_urem64 (uint64_t a, uint64_t b)
+{
+  return b == 0 ? a : (b & (b - 1)) == 0 ? a & (b - 1) : a % b;
+}
+
 /* A shuffle of 4-byte values by a whole converged warp (all 32 lanes in
  * m, no other group ready or stopped) with one argument (0..31), width 32
  * and the full mask, as reduce loops make: done here, into the lanes'
