@@ -10,4 +10,7 @@ typedef struct {
   const char *name;       /* the .entry's (mangled) name */
   MsEntryFn fn;           /* its warp-wide function */
   const void *aggs;       /* its reductions' MsPtxAgg table (ptx-warp.h) */
+  const char *ptx;        /* the module's PTX without its other entries: what
+                           * memsim reads of it at run time (a launch reads
+                           * one entry, not the module's tens) */
 } MsPtxCompiled;

@@ -43,6 +43,7 @@ struct MsPtxProgram {
   GArray *globals;           /* MsPtxGlobal */
   GArray *global_places;     /* Global, one a global */
   const MsPtxCompiled *compiled;  /* built into memsim (ms_ptx_program_load_compiled), or NULL */
+  MsPtxSassFn sass_of;            /* ... and its kernels' SASS, asked for as each is built */
 };
 
 /* The headers the generated C includes, from memsim's source tree. */
@@ -128,20 +129,21 @@ ms_ptx_program_free (MsPtxProgram *p)
 
 /* The kernel's name as its source says it: "clamp" for _Z5clampPfi,
  * "red<128>" for a template's instance (the C++ runtime's demangler, when
- * the process has one; else the mangled name's first identifier). */
+ * the process has one and demangle is set; else the mangled name's first
+ * identifier: memsim's own kernels, plain functions, spare loading it). */
 static char *
-display_name (const char *mangled)
+display_name (const char *mangled, gboolean demangle_it)
 {
   typedef char *(*Demangle) (const char *, char *, size_t *, int *);
   static Demangle demangle;
   static gsize once;
-  if (g_once_init_enter (&once))
+  if (demangle_it && g_once_init_enter (&once))
     {
       void *lib = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_GLOBAL);
       demangle = (Demangle) dlsym (lib ? lib : RTLD_DEFAULT, "__cxa_demangle");
       g_once_init_leave (&once, 1);
     }
-  if (demangle != NULL)
+  if (demangle_it && demangle != NULL)
     {
       int status = 0;
       char *d = demangle (mangled, NULL, NULL, &status);
@@ -403,6 +405,14 @@ compiled_entry (MsPtxProgram *p, Entry *e, MsInstMap *inst, GError **error)
   for (const MsPtxCompiled *c = p->compiled; c->name != NULL; c++)
     if (strcmp (c->name, f->name) == 0)
       {
+        char *function = NULL;
+        const MsSass *sass = p->sass_of ? p->sass_of (e->kernel->name, &function) : NULL;
+        if (sass != NULL)
+          {
+            g_ptr_array_add (p->owned, function);
+            e->kernel->sass = sass;
+            e->kernel->sass_function = function;
+          }
         set_aggregation (e, c->aggs);
         e->kernel->warp_entry = c->fn;
         e->kernel->inst_map = e->inst = inst;
@@ -480,11 +490,11 @@ program_new (void)
 }
 
 /* The program's kernels and variables, once its modules are read: each
- * kernel's SASS from sass_text (nvdisasm's of the whole program) or
- * sass_of; parameter names from the sources where names_from_source. */
+ * kernel's SASS from sass_text (nvdisasm's of the whole program), if any;
+ * names demangled and parameter names from the sources where
+ * names_from_source (a user's program). */
 static void
-program_index (MsPtxProgram *p, const char *sass_text, MsPtxSassFn sass_of,
-               gboolean names_from_source)
+program_index (MsPtxProgram *p, const char *sass_text, gboolean names_from_source)
 {
   /* the kernels and the variables */
   for (guint mi = 0; mi < p->modules->len; mi++)
@@ -509,7 +519,7 @@ program_index (MsPtxProgram *p, const char *sass_text, MsPtxSassFn sass_of,
             continue;
           MsKernel *k = g_new0 (MsKernel, 1);
           g_ptr_array_add (p->owned, k);
-          char *shown = display_name (f->name);
+          char *shown = display_name (f->name, names_from_source);
           g_ptr_array_add (p->owned, shown);
           k->name = shown;
           k->family = "user";
@@ -523,12 +533,10 @@ program_index (MsPtxProgram *p, const char *sass_text, MsPtxSassFn sass_of,
           char *sass_function = NULL;
           MsSass *sass = sass_text ? ms_user_sass_kernel (sass_text, f->name, &sass_function) : NULL;
           if (sass != NULL)
-            g_ptr_array_add (p->sass, sass);
-          const MsSass *shared = sass_of && !sass ? sass_of (shown, &sass_function) : NULL;
-          if (sass != NULL || shared != NULL)
             {
+              g_ptr_array_add (p->sass, sass);
               g_ptr_array_add (p->owned, sass_function);
-              k->sass = sass ? sass : shared;
+              k->sass = sass;
               k->sass_function = sass_function;
             }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
@@ -587,7 +595,7 @@ ms_ptx_program_load (const char *const *ptx_files, GError **error)
    * without it they are PTX's */
   g_autofree char *why = NULL;
   g_autofree char *sass_text = ms_user_sass_text (ptx_files, NULL, &why);
-  program_index (p, sass_text, NULL, TRUE);
+  program_index (p, sass_text, TRUE);
   return p;
 }
 
@@ -601,7 +609,8 @@ ms_ptx_program_load_compiled (const char *path, const char *text, gsize len,
   MsPtxProgram *p = program_new ();
   g_ptr_array_add (p->modules, m);
   p->compiled = compiled;
-  program_index (p, NULL, sass_of, FALSE);
+  p->sass_of = sass_of;
+  program_index (p, NULL, FALSE);
   return p;
 }
 

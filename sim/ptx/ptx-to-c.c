@@ -18,6 +18,86 @@
 #include "ptx-translate.h"
 #include "ptx.h"
 
+/* Whether line l opens a function (.entry or .func); its name in *name. */
+static gboolean
+function_start (const char *l, char **name)
+{
+  while (*l == ' ' || *l == '\t')
+    l++;
+  for (const char *w; (w = g_str_has_prefix (l, ".visible ") ? ".visible "
+                          : g_str_has_prefix (l, ".weak ") ? ".weak "
+                          : g_str_has_prefix (l, ".extern ") ? ".extern " : NULL) != NULL;)
+    l += strlen (w);
+  const char *kw = g_str_has_prefix (l, ".entry ") ? ".entry " : g_str_has_prefix (l, ".func ")
+                   ? ".func " : NULL;
+  if (kw == NULL)
+    return FALSE;
+  l += strlen (kw);
+  while (*l == ' ' || *l == '\t')
+    l++;
+  if (*l == '(')   /* .func (.param ...) name: the name follows the return list */
+    {
+      const char *close = strchr (l, ')');
+      if (close == NULL)
+        return FALSE;
+      l = close + 1;
+      while (*l == ' ' || *l == '\t')
+        l++;
+    }
+  *name = g_strndup (l, strcspn (l, " \t(;"));
+  return TRUE;
+}
+
+/* The PTX text of entry `entry` alone: every line outside the module's
+ * entries (its declarations, its .func bodies, .file, debug sections),
+ * and the lines of this entry. */
+static char *
+entry_text (char **lines, const char *entry)
+{
+  GString *out = g_string_new (NULL);
+  for (guint k = 0; lines[k]; k++)
+    {
+      g_autofree char *name = NULL;
+      gboolean is_entry = function_start (lines[k], &name) && strstr (lines[k], ".entry") != NULL;
+      if (!is_entry)
+        {
+          g_string_append_printf (out, "%s\n", lines[k]);
+          continue;
+        }
+      /* the entry's lines: to its closing brace at the start of a line */
+      gboolean mine = strcmp (name, entry) == 0;
+      for (; lines[k]; k++)
+        {
+          if (mine)
+            g_string_append_printf (out, "%s\n", lines[k]);
+          if (strcmp (lines[k], "}") == 0 || strcmp (lines[k], "}\r") == 0)
+            break;
+        }
+      if (lines[k] == NULL)
+        break;
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* text as a C string literal, a line of it a line of C */
+static void
+c_literal (GString *c, const char *text)
+{
+  g_string_append (c, "    \"");
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '\\' || *p == '"')
+        g_string_append_printf (c, "\\%c", *p);
+      else if (*p == '\n')
+        g_string_append (c, p[1] ? "\\n\"\n    \"" : "\\n");
+      else if ((guchar) *p < 0x20 || (guchar) *p >= 0x7f)
+        g_string_append_printf (c, "\\%03o", (guchar) *p);
+      else
+        g_string_append_c (c, *p);
+    }
+  g_string_append (c, "\"");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -52,14 +132,19 @@ main (int argc, char **argv)
                              "#pragma GCC visibility push(hidden)\n\n", out, in);
   ms_ptx_translate (m, mod, c, NULL);
   g_string_append_printf (c, "\nconst MsPtxCompiled %s[] = {\n", table);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
   for (guint fi = 0; fi < m->funcs->len; fi++)
     {
       const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
-      if (f->entry && f->defined)
-        g_string_append_printf (c, "  { \"%s\", ms_ptx_k_%u_%u, ms_ptx_aggs_%u_%u },\n", f->name,
-                                mod, fi, mod, fi);
+      if (!f->entry || !f->defined)
+        continue;
+      g_string_append_printf (c, "  { \"%s\", ms_ptx_k_%u_%u, ms_ptx_aggs_%u_%u,\n", f->name,
+                              mod, fi, mod, fi);
+      g_autofree char *own = entry_text (lines, f->name);
+      c_literal (c, own);
+      g_string_append (c, " },\n");
     }
-  g_string_append (c, "  { NULL, NULL, NULL },\n};\n#pragma GCC visibility pop\n");
+  g_string_append (c, "  { NULL, NULL, NULL, NULL },\n};\n#pragma GCC visibility pop\n");
   ms_ptx_module_free (m);
   g_autofree char *tmp = g_strconcat (out, ".tmp", NULL);
   if (!g_file_set_contents (tmp, c->str, (gssize) c->len, &error) || rename (tmp, out) != 0)

@@ -8,8 +8,6 @@
 #include "ptx-program.h"
 #include "sass.h"
 
-GBytes *ms_kernel_sources_lookup (const char *path);   /* kernels-resources.c (generated) */
-
 /* the modules compiled into memsim (Makefile.am: PTX_KERNEL_FILES) */
 extern const MsPtxCompiled ms_ptx_compiled_transpose[], ms_ptx_compiled_tests[],
   ms_ptx_compiled_reduce[], ms_ptx_compiled_stencil[], ms_ptx_compiled_gemm[],
@@ -24,7 +22,7 @@ static const struct {
 };
 
 static GMutex programs_lock;
-static MsPtxProgram *programs[G_N_ELEMENTS (modules)];   /* loaded once, kept */
+static GHashTable *programs;   /* MsPtxCompiled * -> MsPtxProgram *, loaded once, kept */
 
 /* The SASS of the nvcc build (sass.h) for a kernel of the module. */
 static const MsSass *
@@ -39,35 +37,47 @@ builtin_sass (const char *kernel, char **function)
   return sass;
 }
 
-static MsPtxProgram *
-program_of (const char *source, GError **error)
+/* Whether mangled name m is that of plain function `name` (_Z<len><name>...:
+ * the built-ins are neither templates nor in namespaces). */
+static gboolean
+names (const char *m, const char *name)
 {
-  for (gsize m = 0; m < G_N_ELEMENTS (modules); m++)
+  gsize n = strlen (name);
+  g_autofree char *prefix = g_strdup_printf ("_Z%zu", n);
+  return g_str_has_prefix (m, prefix) && strncmp (m + strlen (prefix), name, n) == 0;
+}
+
+/* The program of kernel `kernel` of source (its entry's PTX alone), or
+ * NULL with the error. */
+static MsPtxProgram *
+program_of (const char *source, const char *kernel, GError **error)
+{
+  const MsPtxCompiled *c = NULL;
+  for (gsize m = 0; m < G_N_ELEMENTS (modules) && c == NULL; m++)
+    if (strcmp (modules[m].source, source) == 0)
+      for (const MsPtxCompiled *e = modules[m].compiled; e->name != NULL && c == NULL; e++)
+        if (names (e->name, kernel))
+          c = e;
+  if (c == NULL)
     {
-      if (strcmp (modules[m].source, source) != 0)
-        continue;
-      g_mutex_lock (&programs_lock);
-      if (programs[m] == NULL)
-        {
-          g_autofree char *base = g_strndup (source, strlen (source) - strlen (".cu"));
-          g_autofree char *name = g_strconcat (base, ".ptx", NULL);
-          g_autofree char *path = g_strconcat ("/org/memsim/kernels/", name, NULL);
-          g_autoptr (GBytes) text = ms_kernel_sources_lookup (path);
-          if (text != NULL)
-            programs[m] = ms_ptx_program_load_compiled (name, g_bytes_get_data (text, NULL),
-                                                        g_bytes_get_size (text),
-                                                        modules[m].compiled, builtin_sass, error);
-          else
-            g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                         "memsim's build has no PTX of %s: rebuild memsim", source);
-        }
-      MsPtxProgram *p = programs[m];
-      g_mutex_unlock (&programs_lock);
-      return p;
+      g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
+                   "memsim's build of %s has no kernel %s: rebuild memsim", source, kernel);
+      return NULL;
     }
-  g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-               "no PTX module holds the kernels of %s", source);
-  return NULL;
+  g_mutex_lock (&programs_lock);
+  if (programs == NULL)
+    programs = g_hash_table_new (NULL, NULL);
+  MsPtxProgram *p = g_hash_table_lookup (programs, c);
+  if (p == NULL)
+    {
+      g_autofree char *base = g_strndup (source, strcspn (source, "."));
+      g_autofree char *name = g_strconcat (base, ".ptx", NULL);
+      p = ms_ptx_program_load_compiled (name, c->ptx, strlen (c->ptx), c, builtin_sass, error);
+      if (p != NULL)
+        g_hash_table_insert (programs, (gpointer) c, p);
+    }
+  g_mutex_unlock (&programs_lock);
+  return p;
 }
 
 /* What the entry being bound launched (ms_bind_launch). */
@@ -144,7 +154,7 @@ ms_builtin_ptx_bind (const MsKernel *k, const MsLaunchArgs *args, MsBuiltinLaunc
                  b.twice ? "more than one" : "no");
   else
     {
-      MsPtxProgram *p = program_of (k->source, error);
+      MsPtxProgram *p = program_of (k->source, b.kernel, error);
       pk = p ? ms_ptx_program_kernel_shown (p, b.kernel) : NULL;
       if (p != NULL && pk == NULL)
         g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,

@@ -4,9 +4,11 @@
  * A built-in's entry (MS_ENTRY in its .cu) is built as C with the kernels
  * left out (kernel.h, MS_BIND_BUILD): called once with the problem's
  * MsLaunchArgs, its MS_LAUNCH says which __global__ function it launches
- * and with which arguments.  The PTX module of the kernel's source (each
- * compiled into memsim: Makefile.am, ptx-to-c.c) gives that function's
- * warp-wide build and its parameter block is packed from the arguments.
+ * and with which arguments.  The modules of the kernels' sources are
+ * compiled into memsim (Makefile.am, ptx-to-c.c), each entry with its own
+ * PTX text: that function's warp-wide build, its parameters' layout and
+ * its instructions by line come from there, read once a process, and its
+ * parameter block is packed from the arguments.
  */
 #pragma once
 
