@@ -84,73 +84,6 @@ test_warp_synchronous (void)
     assert_correct ("test_warp_sync", (const char *[]) { "n", sizes[i], NULL }, NULL);
 }
 
-/* warp.h's in-place whole-warp shuffle (the warp-wide kernels' constant
- * shuffles) against the closed form MS_SHFL_SOURCE, lane by lane: every
- * kind, every argument 0..31, 4- and 8-byte values (the XOR's vector
- * swaps, the shifts' memmoves, the broadcast) */
-static void
-test_shuffle_whole_in_place (void)
-{
-  for (int sub = MS_SHFL_IDX; sub <= MS_SHFL_XOR; sub++)
-    for (unsigned a = 0; a < 32; a++)
-      {
-        guint32 v4[32];
-        guint64 v8[32];
-        for (unsigned L = 0; L < 32; L++)
-          {
-            v4[L] = 0x1000u + L;
-            v8[L] = G_GUINT64_CONSTANT (0x100000000) * (L + 7) + L;
-          }
-        ms_warp_shfl_whole (v4, 4, sub, a);
-        ms_warp_shfl_whole (v8, 8, sub, a);
-        for (unsigned L = 0; L < 32; L++)
-          {
-            unsigned src = MS_SHFL_SOURCE (sub, L, a);
-            g_assert_cmpuint (v4[L], ==, 0x1000u + src);
-            g_assert_cmpuint (v8[L], ==, G_GUINT64_CONSTANT (0x100000000) * (src + 7) + src);
-          }
-      }
-}
-
-/* warp.h's branch on a run-time % (warp-compile.py writes it for a pure
- * condition such as reduce_interleaved's tid % (2 * s) == 0): its mask
- * pass against C's %, lane by lane, for a whole warp and a partial one,
- * signed and unsigned operands, divisors that are powers of two and ones
- * that are not, negative dividends (the division's pass) */
-static void
-test_branch_mod (void)
-{
-  static const int divisors[] = { 1, 2, 3, 4, 6, 8, 64, 96, 1 << 30, -4, -7 };
-  static const guint32 masks[] = { 0xffffffffu, 0x55555555u, 0x80000001u, 0x10u };
-  for (gsize d = 0; d < G_N_ELEMENTS (divisors); d++)
-    for (gsize k = 0; k < G_N_ELEMENTS (masks); k++)
-      for (int base = -40; base <= 40; base += 40)
-        {
-          int sv[32], sd[32];
-          unsigned uv[32], ud[32];
-          for (unsigned L = 0; L < 32; L++)
-            {
-              sv[L] = base + (int) L * 3;
-              sd[L] = divisors[d];
-              uv[L] = (unsigned) sv[L];
-              ud[L] = (unsigned) divisors[d];
-            }
-          guint32 st = 0, ut = 0, want_s = 0, want_u = 0;
-          MS_WARP_BRANCH_MOD (masks[k], ms_L, st, (MS_MOD_P2_ (sv[ms_L], sd[ms_L]) == 1),
-                              (MS_MOD_ (sv[ms_L], sd[ms_L]) == 1));
-          MS_WARP_BRANCH_MOD (masks[k], ms_L, ut, (MS_MOD_P2_ (uv[ms_L], ud[ms_L]) == 0),
-                              (MS_MOD_ (uv[ms_L], ud[ms_L]) == 0));
-          for (unsigned L = 0; L < 32; L++)
-            if (masks[k] >> L & 1)
-              {
-                want_s |= (guint32) (sv[L] % sd[L] == 1) << L;
-                want_u |= (guint32) (uv[L] % ud[L] == 0) << L;
-              }
-          g_assert_cmphex (st, ==, want_s);
-          g_assert_cmphex (ut, ==, want_u);
-        }
-}
-
 static void
 test_shuffles_and_votes (void)
 {
@@ -649,13 +582,12 @@ window_entry (const MsLaunchArgs *L)
     }
 }
 
-/* A hand-written warp-wide kernel as warp-compile.py writes one, of
+/* A hand-written warp-wide kernel as ptx-translate.c writes one, of
  *   v = tid + 1; if (lane & 1) v += 100;
  *   v += __shfl_xor_sync (~0u, v, A); out[tid] = v;   (A: i[0], 1 or 16)
- * the odd and even lanes' groups meet at the shuffle, which they reach as
- * stops without their records (warp.h, ms_warp_sched_stop_whole): a whole
- * warp shuffles in place (block P), a warp of fewer lanes goes back to
- * store its records (block F) and shuffles as a group. */
+ * the odd and even lanes' groups meet at the shuffle as two stops, which
+ * run as one group; a whole converged warp shuffles in place (block 2), a
+ * warp of fewer lanes stores its records (block 5) and stops. */
 static MsSite meet_shfl_site = { "test-emulator.c", 3, 3, -1 };
 static MsSite meet_store_site = { "test-emulator.c", 4, 4, -1 };
 
@@ -679,7 +611,6 @@ meet_entry (const MsLaunchArgs *L)
         case 3: goto B3;
         case 4: goto B4;
         case 5: goto B5;
-        case 6: goto B6;
         default: continue;   /* 7: the end */
         }
     B0:   /* the branch: the even lanes go on at the join, the odd add first */
@@ -705,13 +636,16 @@ meet_entry (const MsLaunchArgs *L)
       for (unsigned l = 0; l < 32; l++)
         if (m & (1u << l))
           t[l] = v[l];
-      if (m == 0xffffffffu && ms_warp_shfl_counted (&meet_shfl_site, 4))
+      if (m == 0xffffffffu && S.n_ready == 0 && S.n_stop == 0
+          && ms_warp_shfl_counted (&meet_shfl_site, 4))
         {
-          ms_warp_shfl_whole (t, 4, MS_SHFL_XOR, a);
+          int u[32];
+          for (unsigned l = 0; l < 32; l++)
+            u[l] = t[MS_SHFL_SOURCE (MS_SHFL_XOR, l, a)];
+          memcpy (t, u, sizeof t);
           goto B4;
         }
-      ms_warp_sched_stop_whole (&S, &meet_shfl_site, 4, m, 5, 6);
-      continue;
+      goto B5;
     B3:   /* the results of a group's shuffle */
       for (unsigned l = 0; l < 32; l++)
         if (m & (1u << l))
@@ -738,9 +672,6 @@ meet_entry (const MsLaunchArgs *L)
           }
       ms_warp_sched_stop (&S, &meet_shfl_site, MS_K_SHFL, 4, MS_SHFL_XOR, m, 3);
       continue;
-    B6:   /* in place: the whole warp met at the shuffle */
-      ms_warp_shfl_whole (t, 4, MS_SHFL_XOR, a);
-      goto B4;
     }
 }
 
@@ -826,8 +757,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/emulator/warp-synchronous", test_warp_synchronous);
   g_test_add_func ("/emulator/shuffles-and-votes", test_shuffles_and_votes);
-  g_test_add_func ("/emulator/shuffle-whole-in-place", test_shuffle_whole_in_place);
-  g_test_add_func ("/emulator/branch-mod", test_branch_mod);
   g_test_add_func ("/emulator/divergence-masks", test_divergence_masks);
   g_test_add_func ("/emulator/atomics", test_atomics);
   g_test_add_func ("/emulator/early-exit", test_early_exit);

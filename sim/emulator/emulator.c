@@ -1127,7 +1127,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
   /* a warp-wide kernel's load: how its lanes may read their values
-   * (warp.h, MS_WARP_LOAD) */
+   * (warp.h, MS_WARP_ROW) */
   if (load_pattern != NULL)
     *load_pattern = kind != MS_K_LD || !strided ? 0
                     : stride == size ? MS_WARP_ROW : stride == 0 ? MS_WARP_BROADCAST : 0;
@@ -2892,18 +2892,18 @@ ms_warp_shfl_counted_out (const MsSite *site, unsigned size)
 {
   /* warp_collective's shuffle for a whole converged warp: every lane of
    * the mask is there, the width is valid; the kernel copies the results
-   * (exec_shfl_view's closed form, warp-compile.py) */
+   * (exec_shfl_view's closed form, ptx-translate.c) */
   if (shfl_size_bad (size))
     return 0;
   warp_counted (cur_worker, site, 0xffffffffu, 0);
   return 1;
 }
 
-/* The stops whose lanes are all in `lanes` go on (at their block in_place
- * if in_place, else at pc), the others stay in their order; lanes that go
- * on at the same place go on as one group. */
+/* The stops whose lanes are all in `lanes` go on at their pc, the others
+ * stay in their order; lanes that go on at the same place go on as one
+ * group. */
 static void
-stops_go_on (MsWarpSched *S, guint32 lanes, gboolean in_place)
+stops_go_on (MsWarpSched *S, guint32 lanes)
 {
   guint k = 0;
   for (guint i = 0; i < S->n_stop; i++)
@@ -2916,39 +2916,9 @@ stops_go_on (MsWarpSched *S, guint32 lanes, gboolean in_place)
           k++;
           continue;
         }
-      ms_warp_sched_ready (S, in_place ? st->in_place : st->pc, st->mask);
+      ms_warp_sched_ready (S, st->pc, st->mask);
     }
   S->n_stop = k;
-}
-
-/* The stops at the site of `order` when one of them, run, has not stored
- * its lanes' records (warp.h, ms_warp_sched_stop_whole): if they are the
- * whole warp, all from one text of the kernel (one block in_place), the
- * shuffle is counted here and the warp goes on to shuffle in place; else
- * those stops go back to store their records (block fill) and stop again
- * as other shuffles, which the next step runs.  FALSE, and nothing done,
- * while lanes the shuffle waits for are elsewhere. */
-static gboolean
-stops_whole (MsWarpSched *S, int order, guint32 group, const MsWarpStop *run)
-{
-  /* the full mask: the shuffle waits for every lane that has not ended,
-   * as warp_collective decides */
-  guint32 live = S->barrier_mask, whole = 0;   /* whole: the lanes of such stops */
-  for (guint i = 0; i < S->n_stop; i++)
-    {
-      live |= S->stop[i].mask;
-      if (S->stop[i].order == order && S->stop[i].whole)
-        whole |= S->stop[i].mask;
-    }
-  if ((live & ~group) != 0)
-    return FALSE;
-  gboolean in_place = whole == 0xffffffffu && (run->size == 4 || run->size == 8);
-  for (guint i = 0; i < S->n_stop && in_place; i++)
-    in_place = S->stop[i].in_place == run->in_place;
-  if (in_place)
-    warp_counted (cur_worker, run->site, group, 0);
-  stops_go_on (S, whole, in_place);
-  return TRUE;
 }
 
 /* The stops of the groups: the earliest site's runs for all lanes waiting
@@ -2986,16 +2956,6 @@ ms_warp_sched_step (MsWarpSched *S)
       if (best == G_MAXINT)
         return FALSE;
       MsWarpStop run = S->stop[first];
-      guint w = first;
-      while (w < S->n_stop && !(S->stop[w].order == best && S->stop[w].whole))
-        w++;
-      if (w < S->n_stop)
-        {
-          if (stops_whole (S, best, group, &S->stop[w]))
-            return TRUE;
-          floor = best;   /* lanes it waits for are elsewhere */
-          continue;
-        }
       if (run.kind == MS_K_LD || run.kind == MS_K_ST || run.kind == MS_K_ATOMIC)
         ms_warp_access (run.site, group, run.size, (MsLaneOp) run.kind, waiting & ~group);
       else
@@ -3009,7 +2969,7 @@ ms_warp_sched_step (MsWarpSched *S)
         }
       /* the stops run (a __syncwarp's: every stop whose lanes it took)
        * go on */
-      stops_go_on (S, group, FALSE);
+      stops_go_on (S, group);
       return TRUE;
     }
 }

@@ -1,7 +1,8 @@
 /* warp.h - what a warp-wide kernel sees of the emulator.
  *
- * A warp-wide kernel is a built-in kernel compiled (warp-compile/) to run
- * one whole warp per call: every per-thread variable is an array of 32
+ * A warp-wide kernel is device code translated from nvcc's PTX
+ * (sim/ptx/ptx-translate.c) to run one whole warp per call: every
+ * per-thread variable (a PTX register) is an array of 32
  * lane values, straight-line code is a loop over the lanes of a group (a
  * mask), and each warp-level instruction is one stop of the group with its
  * lanes' addresses and values in the arrays below.  No fiber per CUDA
@@ -101,14 +102,8 @@ void ms_ptx_spin (void);
 uint64_t ms_ptx_grid_workspace (void);
 void ms_ptx_poll (void);
 
-/* A warp-wide build's kernels (warp-compile.py's output), by name. */
-typedef struct {
-  const char *name;
-  void (*fn) (const MsLaunchArgs *L);
-} MsWarpEntry;
-
-/* The lanes of a warp in groups, as a warp-wide kernel runs them (see
- * warp-compile.py): ready groups run to their next stop; then the stop of
+/* The lanes of a warp in groups, as a warp-wide kernel runs them
+ * (sim/ptx/ptx-translate.c): ready groups run to their next stop; then the stop of
  * the earliest site runs for all lanes waiting there, as the fiber
  * scheduler does (emulator.c, run_warp). */
 typedef struct {
@@ -121,9 +116,6 @@ typedef struct {
   int pc;
   uint32_t mask;
   uint8_t kind, size, sub;   /* sub: a shuffle's or vote's kind */
-  uint8_t whole;             /* ms_warp_sched_stop_whole's: pc is the block
-                                fill, in_place the whole warp's block */
-  int in_place;
 } MsWarpStop;
 typedef struct {
   int pc;
@@ -157,122 +149,15 @@ ms_warp_copy_row (void *dst, const volatile void *src, size_t n)
     }
 }
 
-/* Each lane L of mask m reads into t[L] the value of the load that just
- * ran, at its address ms_warp.addr[L]: a whole warp's row of consecutive
- * values is one copy, a broadcast one read (ms_warp.load_pattern). */
-#define MS_WARP_LOAD(m, t)                                                      \
-  do {                                                                          \
-    if ((m) == 0xffffffffu && ms_warp.load_pattern == MS_WARP_ROW)              \
-      ms_warp_copy_row ((t), ms_warp.addr[0], sizeof (t));                      \
-    else if ((m) == 0xffffffffu && ms_warp.load_pattern == MS_WARP_BROADCAST)   \
-      {                                                                         \
-        __typeof__ ((t)[0]) ms_v_;                                              \
-        memcpy (&ms_v_, (const void *) ms_warp.addr[0], sizeof ms_v_);          \
-        for (unsigned ms_L = 0; ms_L < 32; ms_L++)                              \
-          (t)[ms_L] = ms_v_;                                                    \
-      }                                                                         \
-    else                                                                        \
-      MS_WARP_LANES ((m), ms_L, {                                               \
-        memcpy (&(t)[ms_L], (const void *) ms_warp.addr[ms_L], sizeof (t)[0]);  \
-      });                                                                       \
-  } while (0)
-
 /* The lane whose value lane L reads in a shuffle of kind sub (MS_SHFL_*)
  * by a whole warp with argument a (0..31) and width 32: the closed form of
  * the fiber path's shuffles of one argument (exec_shfl_view) and of the
- * warp-wide kernels' constant ones (warp-compile.py), one text for both. */
+ * warp-wide kernels' constant ones (ptx-translate.c), one text for both. */
 #define MS_SHFL_SOURCE(sub, L, a)                                               \
   ((sub) == MS_SHFL_IDX ? (a)                                                   \
    : (sub) == MS_SHFL_UP ? ((L) >= (a) ? (L) - (a) : (L))                       \
    : (sub) == MS_SHFL_DOWN ? ((L) + (a) < 32 ? (L) + (a) : (L))                 \
    : (L) ^ (a))
-
-/* The same shuffle in place on a whole warp's 32 values of `size` (4 or 8)
- * bytes: value L becomes value MS_SHFL_SOURCE (sub, L, a).  sub and a are
- * constants where warp-compile.py calls it, so one case remains: a shift
- * is one memmove (the lanes past the end keep their own values), an index
- * a broadcast, an XOR whole vectors in swapped places (a's high bits) with
- * their elements swapped within (its low bits) -- 24 instructions for 32
- * ints instead of a loop of 32 copies through the lanes' result words. */
-static inline __attribute__ ((always_inline)) void
-ms_warp_shfl_whole (void *values, unsigned size, int sub, unsigned a)
-{
-  uint8_t *v = (uint8_t *) values;
-  if (size != 4 && size != 8)
-    return;   /* ms_warp_shfl_counted refuses these */
-  if (sub == MS_SHFL_DOWN)
-    memmove (v, v + a * size, (32 - a) * size);
-  else if (sub == MS_SHFL_UP)
-    memmove (v + a * size, v, (32 - a) * size);
-  else if (sub == MS_SHFL_IDX)
-    {
-      uint64_t x = 0;
-      memcpy (&x, v + a * size, size);
-      for (unsigned L = 0; L < 32; L++)
-        memcpy (v + L * size, &x, size);
-    }
-  else if (MS_CPU_HAS_AVX2 ())
-    {
-      /* 32 bytes a step where the AVX2 copies run: the kernel's next loop
-       * reads the results 32 bytes at a time, and a load that spans two
-       * 16-byte stores waits for both (perf annotate, reduce_shfl: the
-       * adds after its five shuffles, 15% of the kernel's samples).  The
-       * element order within a vector, by lo, a constant mask each (the
-       * kernels' arguments are constants: one instruction or none). */
-      typedef uint32_t V8 __attribute__ ((vector_size (32)));
-      unsigned n = 32 / size, hi = a / n, lo = (a % n) * (size / 4);
-      V8 y[8];
-#pragma GCC unroll 8
-      for (unsigned i = 0; i < size; i++)
-        memcpy (&y[i], v + 32 * (i ^ hi), 32);
-#pragma GCC unroll 8
-      for (unsigned i = 0; i < size; i++)
-        {
-          switch (lo)
-            {
-            case 1: y[i] = __builtin_shuffle (y[i], (V8) { 1, 0, 3, 2, 5, 4, 7, 6 }); break;
-            case 2: y[i] = __builtin_shuffle (y[i], (V8) { 2, 3, 0, 1, 6, 7, 4, 5 }); break;
-            case 3: y[i] = __builtin_shuffle (y[i], (V8) { 3, 2, 1, 0, 7, 6, 5, 4 }); break;
-            case 4: y[i] = __builtin_shuffle (y[i], (V8) { 4, 5, 6, 7, 0, 1, 2, 3 }); break;
-            case 5: y[i] = __builtin_shuffle (y[i], (V8) { 5, 4, 7, 6, 1, 0, 3, 2 }); break;
-            case 6: y[i] = __builtin_shuffle (y[i], (V8) { 6, 7, 4, 5, 2, 3, 0, 1 }); break;
-            case 7: y[i] = __builtin_shuffle (y[i], (V8) { 7, 6, 5, 4, 3, 2, 1, 0 }); break;
-            default: break;
-            }
-          memcpy (v + 32 * i, &y[i], 32);
-        }
-    }
-  else
-    {
-#ifdef __SSE2__
-      /* element e of vector i: lane (i * n + e) with n = 16 / size lanes
-       * a vector (8 vectors of 4-byte values, 16 of 8-byte ones); its
-       * source is lane (i ^ (a / n)) * n + (e ^ (a % n)) */
-      unsigned n = 16 / size, hi = a / n, lo = a % n;
-      __m128i x[16];
-#pragma GCC unroll 16
-      for (unsigned i = 0; i < 2 * size; i++)
-        x[i] = _mm_loadu_si128 ((const __m128i *) (v + 16 * (i ^ hi)));
-#pragma GCC unroll 16
-      for (unsigned i = 0; i < 2 * size; i++)
-        {
-          if (size == 8 ? lo == 1 : lo == 2)
-            x[i] = _mm_shuffle_epi32 (x[i], 0x4E);   /* swap the halves */
-          else if (size == 4 && lo == 1)
-            x[i] = _mm_shuffle_epi32 (x[i], 0xB1);
-          else if (size == 4 && lo == 3)
-            x[i] = _mm_shuffle_epi32 (x[i], 0x1B);
-          _mm_storeu_si128 ((__m128i *) (v + 16 * i), x[i]);
-        }
-#else
-      uint64_t x[32];
-      for (unsigned L = 0; L < 32; L++)
-        memcpy (&x[L], v + (L ^ a) * size, size);
-      for (unsigned L = 0; L < 32; L++)
-        memcpy (v + L * size, &x[L], size);
-#endif
-    }
-}
 
 /* A shuffle of `size`-byte values by every lane of the warp, all in the
  * group that runs (so none waits elsewhere: the warp is converged), of mask
@@ -343,25 +228,6 @@ ms_warp_sched_stop (MsWarpSched *S, const MsSite *site, MsLaneOp kind, unsigned 
 {
   S->stop[S->n_stop++] = (MsWarpStop) { site, site->order, pc, mask, (uint8_t) kind,
                                         (uint8_t) size, (uint8_t) sub };
-}
-
-/* The stop of a group at a shuffle of constant arguments (the full mask,
- * an argument of 0..31, width 32: warp-compile.py) that has not stored its
- * lanes' records: when the stop runs (ms_warp_sched_step), a whole warp
- * met there is counted and goes on at in_place, the kernel's block that
- * shuffles the values' array in place, as a converged warp does; other
- * lanes go on at fill, the block that stores their records and stops as
- * any other shuffle.  Spares the records and the general shuffle where a
- * warp that split rejoins at a shuffle (reduce_shfl's first warp, after
- * `tid < blockDim.x / 32 ? smem[lane] : 0`).  (The values' array itself
- * is not passed: a local array whose address escapes keeps gcc from
- * vectorising the kernel's loops.) */
-static inline void
-ms_warp_sched_stop_whole (MsWarpSched *S, const MsSite *site, unsigned size, uint32_t mask,
-                          int fill, int in_place)
-{
-  S->stop[S->n_stop++] = (MsWarpStop) { site, site->order, fill, mask, MS_K_SHFL, (uint8_t) size,
-                                        0, 1, in_place };
 }
 
 /* A load, store or atomic of the group that runs: when the warp has
@@ -471,40 +337,6 @@ ms_warp_pack32 (const uint8_t *c)
     else                                                                       \
       MS_WARP_BITS_ (ms_m_, L)                                                 \
         { __VA_ARGS__ t |= (uint32_t) !!(cond) << L; }                         \
-  } while (0)
-
-/* a % b where b is not a constant (warp-compile.py; only where neither
- * operand has side effects).  In a lane statement it is the division. */
-#define MS_MOD_(a, b) ((a) % (b))
-
-/* A branch whose condition has such a %: a first pass reads a % b as
- * a & (b - 1), valid for a non-negative a and a power-of-two b (a
- * reduction's tid % (2 * s), a stride), and notes in ms_mod_bad_ any lane
- * where that does not hold; then the condition is evaluated again, lane by
- * lane, with the division (its operands have no side effects).  A
- * division costs tens of cycles a lane and keeps gcc from vectorising the
- * whole warp's loop: reduce_interleaved 4096^2 took 12-15% less time
- * (docs/performance.md). */
-#define MS_MOD_P2_(a, b)                                                       \
-  ((__typeof__ ((a) % (b))) (ms_mod_bad_ |= MS_MOD_P2_BAD_ (                   \
-     (__typeof__ ((a) % (b))) (a), (__typeof__ ((a) % (b))) (b)),              \
-   (__typeof__ ((a) % (b))) (a) & ((__typeof__ ((a) % (b))) (b) - 1)))
-/* x negative or top-bit set, y not a power of two (0 included); in the
- * operands' own type (promoted: int at least), so that a warp's loop over
- * 32-bit lanes stays 32 bits wide */
-#define MS_MOD_P2_BAD_(x, y)                                                   \
-  ((((x) >> (sizeof (x) * 8 - 1) | (y) >> (sizeof (y) * 8 - 1) | ((y) & ((y) - 1))) != 0) \
-   | ((y) == 0))
-#define MS_WARP_BRANCH_MOD(mask, L, t, fast, slow)                             \
-  do {                                                                         \
-    uint32_t ms_mm_ = (mask);                                                  \
-    int ms_mod_bad_ = 0;                                                       \
-    MS_WARP_BRANCH (ms_mm_, L, t, fast, {});                                   \
-    if (__builtin_expect (ms_mod_bad_, 0))                                     \
-      {                                                                        \
-        t = 0;                                                                 \
-        MS_WARP_BRANCH (ms_mm_, L, t, slow, {});                               \
-      }                                                                        \
   } while (0)
 
 /* body for each lane L of mask, in lane order: a whole warp's loop has no

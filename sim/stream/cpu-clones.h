@@ -4,7 +4,7 @@
  * and for AVX2, and the dynamic loader picks the copy for the CPU it runs
  * on (GCC's target_clones: an ifunc).  The functions so marked are the
  * per-record work whose loops over a warp's 32 lanes gcc vectorises: the
- * warp-wide kernels (warp-compile.py), ms_warp_access and the coalescing
+ * warp-wide kernels (translated from PTX), ms_warp_access and the coalescing
  * cost.  (Not the cache and bank costs: a cloned function stops gcc from
  * inlining the static helpers that hold their loops -- the bank memo,
  * the cache's column and line list -- which then ran once, uncloned, as
