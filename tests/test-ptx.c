@@ -426,6 +426,47 @@ test_bits (void)
   g_free (out);
 }
 
+/* Division and remainder by run-time divisors (the translator shifts and
+ * masks for powers of two, divides otherwise), by warpSize, and a shuffle
+ * of constant arguments run in place with its predicate: against the
+ * host's arithmetic, over 64 threads (two whole warps). */
+static void
+test_divide (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  static const unsigned divisors[] = { 1, 2, 3, 4, 5, 7, 8, 16, 1000, 1024, 65536, 0x80000000u,
+                                       0xffffffffu, 6, 64, 12345 };
+  unsigned *a = device (256), *b = device (256), *out = device (1024);
+  unsigned long long *out64 = device (1024);
+  for (unsigned t = 0; t < 64; t++)
+    {
+      a[t] = t * 2654435761u;
+      b[t] = divisors[t % G_N_ELEMENTS (divisors)];
+    }
+  struct { unsigned *a, *b, *out; unsigned long long *out64; } params = { a, b, out, out64 };
+  void *bufs[] = { a, b, out, out64 };
+  gsize bytes[] = { 256, 256, 1024, 1024 };
+  Run r;
+  run ("_Z6dividePKjS0_PjPy", 1, 64, bufs, bytes, 4, &params, &r);
+  for (unsigned t = 0; t < 64; t++)
+    {
+      unsigned x = a[t], y = b[t], lane = t % 32;
+      g_assert_cmpuint (out[4 * t], ==, x / y);
+      g_assert_cmpuint (out[4 * t + 1], ==, (x ^ 0x5a5a5a5au) % y);
+      g_assert_cmpuint (out[4 * t + 2], ==, t / 32 + t % 32);
+      gboolean valid = lane + 5 < 32;
+      g_assert_cmphex (out[4 * t + 3], ==, (valid ? a[t + 5] : x) + ((unsigned) valid << 31));
+      guint64 X = (guint64) x << 20 | t, Y = y;
+      g_assert_cmpuint (out64[2 * t], ==, X / Y);
+      g_assert_cmpuint (out64[2 * t + 1], ==, X % Y);
+    }
+  run_clear (&r);
+  g_free (a);
+  g_free (b);
+  g_free (out);
+  g_free (out64);
+}
+
 /* bar.red over a block of 64: t % 3 == 0 holds for 0, 3, ..., 63 (22
  * threads); t < 64 for all; t == 63 for one; t >= 60 for 4.  So every
  * thread gets 22 | and 1 << 8 | or 1 << 9 | and 0 << 10 | 4 << 16. */
@@ -907,6 +948,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/shfl-sum", test_shfl_sum);
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
+  g_test_add_func ("/ptx/divide", test_divide);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/reductions", test_reductions);

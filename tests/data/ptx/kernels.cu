@@ -62,6 +62,27 @@ __global__ void bits(const unsigned *in, unsigned *out)
   out[4 * threadIdx.x + 3] = __brev(x);
 }
 
+// unsigned division and remainder by divisors known only at run time
+// (div/rem.u32 and .u64 by a register: powers of two and others), by a
+// warpSize held in a register, and a shuffle whose lane offset, clamp and
+// mask are constants, with the source lane's validity (shfl.sync's
+// predicate)
+__global__ void divide(const unsigned *a, const unsigned *b, unsigned *out,
+                       unsigned long long *out64)
+{
+  unsigned t = threadIdx.x, x = a[t], y = b[t];
+  out[4 * t] = x / y;
+  out[4 * t + 1] = (x ^ 0x5a5a5a5au) % y;
+  out[4 * t + 2] = t / warpSize + t % warpSize;
+  unsigned v, p;
+  asm("{ .reg .pred q; shfl.sync.down.b32 %0|q, %2, 5, 31, -1; selp.u32 %1, 1, 0, q; }"
+      : "=r"(v), "=r"(p) : "r"(x));
+  out[4 * t + 3] = v + (p << 31);
+  unsigned long long X = (unsigned long long) x << 20 | t, Y = y;
+  out64[2 * t] = X / Y;
+  out64[2 * t + 1] = X % Y;
+}
+
 // vabsdiff4 with .add (cuda-samples stereoDisparity's inline asm): the
 // four byte lanes' |a - b| summed into c
 __global__ void absdiff4(const unsigned *a, const unsigned *b, unsigned *out)
