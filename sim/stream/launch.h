@@ -41,6 +41,10 @@ typedef struct {
    * them, docs/model.md), "source" (one record per source access), NULL
    * (not said: as the producer recorded them, e.g. an imported trace). */
   char *counts;
+  /* The records are device code's instructions as compiled (the emulator
+   * ran its PTX): its sites are MsSite.compiled, which the models read
+   * (an atomic ptxas aggregated has its one lane already). */
+  gboolean compiled;
   /* "FILE:LINE" of the atomics whose counts depend on contention (nvcc
    * made them compare-and-swap loops), NULL-terminated; NULL: none. */
   char **contended;

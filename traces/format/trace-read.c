@@ -261,6 +261,7 @@ parse_launch (Reader *r, const char *text, GError **error)
   g_autofree char *warps = g_key_file_get_string (kf, "launch", "warps", NULL);
   info->warp_is_slot = g_strcmp0 (warps, "slots") == 0;
   info->counts = g_key_file_get_string (kf, "launch", "counts", NULL);
+  info->compiled = g_key_file_get_boolean (kf, "launch", "compiled", NULL);
   info->contended = g_key_file_get_string_list (kf, "launch", "contended", NULL, NULL);
   if (info->contended && info->contended[0] == NULL)
     g_clear_pointer (&info->contended, g_strfreev);
@@ -330,7 +331,7 @@ read_site (Reader *r, GError **error)
   gint64 o = ms_unzigzag (order);
   if (o < G_MININT || o > G_MAXINT)
     return corrupt (r, error, "site %" G_GUINT64_FORMAT " has order %" G_GINT64_FORMAT, id, o);
-  const MsSite *site = ms_trace_site_intern (file, (int) line, (int) o);
+  const MsSite *site = ms_trace_site_intern (file, (int) line, (int) o, r->info->compiled);
   if (site == NULL)
     return corrupt (r, error, "more than %d distinct sites in this process", MS_MAX_SITES);
   g_ptr_array_add (r->sites, (gpointer) site);

@@ -164,6 +164,8 @@ launch_text (const MsRunInfo *info)
   /* how records map to instructions, and the contention-dependent lines */
   if (info->counts)
     g_key_file_set_string (kf, "launch", "counts", info->counts);
+  if (info->compiled)
+    g_key_file_set_boolean (kf, "launch", "compiled", TRUE);
   if (info->contended)
     g_key_file_set_string_list (kf, "launch", "contended", (const char *const *) info->contended,
                                 g_strv_length (info->contended));

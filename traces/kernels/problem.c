@@ -641,6 +641,7 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   info->source_line = kernel_source_line;
   g_autofree char *function = sass_function (p);
   info->counts = g_strdup (function ? MS_COUNTS_SASS : MS_COUNTS_SOURCE);
+  info->compiled = problem_warp_entry (p) != NULL;
   if (function)
     {
       info->contended = ms_sass_contended_lines (problem_sass (p, function), function);
