@@ -388,12 +388,14 @@ build_load (const GString *c, GError **error)
 }
 
 /* Which of entry e's reductions ptxas aggregated (aggs: its MsPtxAgg
- * table), from its SASS; none without one. */
+ * table), from its SASS.  Without the SASS (no nvdisasm), the models'
+ * source-level guess (sim/models/coalescing.c): a reduction whose lanes
+ * all hit one address is aggregated. */
 static void
 set_aggregation (Entry *e, const MsPtxAgg *aggs)
 {
-  for (guint a = 0; e->kernel->sass != NULL && aggs != NULL && aggs[a].site != NULL; a++)
-    *aggs[a].flag = sass_aggregated (e->kernel->sass, aggs[a].site);
+  for (guint a = 0; aggs != NULL && aggs[a].site != NULL; a++)
+    *aggs[a].flag = e->kernel->sass ? sass_aggregated (e->kernel->sass, aggs[a].site) : 1;
 }
 
 /* Entry e of a program built into memsim: its function from the table. */
