@@ -18,32 +18,21 @@
 #include "ptx-translate.h"
 #include "ptx.h"
 
-/* Whether line l opens a function (.entry or .func); its name in *name. */
+/* Whether line l opens an entry (".visible .entry NAME("); its name in
+ * *name. */
 static gboolean
-function_start (const char *l, char **name)
+entry_start (const char *l, char **name)
 {
   while (*l == ' ' || *l == '\t')
     l++;
   for (const char *w; (w = g_str_has_prefix (l, ".visible ") ? ".visible "
-                          : g_str_has_prefix (l, ".weak ") ? ".weak "
-                          : g_str_has_prefix (l, ".extern ") ? ".extern " : NULL) != NULL;)
+                          : g_str_has_prefix (l, ".weak ") ? ".weak " : NULL) != NULL;)
     l += strlen (w);
-  const char *kw = g_str_has_prefix (l, ".entry ") ? ".entry " : g_str_has_prefix (l, ".func ")
-                   ? ".func " : NULL;
-  if (kw == NULL)
+  if (!g_str_has_prefix (l, ".entry "))
     return FALSE;
-  l += strlen (kw);
+  l += strlen (".entry ");
   while (*l == ' ' || *l == '\t')
     l++;
-  if (*l == '(')   /* .func (.param ...) name: the name follows the return list */
-    {
-      const char *close = strchr (l, ')');
-      if (close == NULL)
-        return FALSE;
-      l = close + 1;
-      while (*l == ' ' || *l == '\t')
-        l++;
-    }
   *name = g_strndup (l, strcspn (l, " \t(;"));
   return TRUE;
 }
@@ -58,8 +47,7 @@ entry_text (char **lines, const char *entry)
   for (guint k = 0; lines[k]; k++)
     {
       g_autofree char *name = NULL;
-      gboolean is_entry = function_start (lines[k], &name) && strstr (lines[k], ".entry") != NULL;
-      if (!is_entry)
+      if (!entry_start (lines[k], &name))
         {
           g_string_append_printf (out, "%s\n", lines[k]);
           continue;
