@@ -231,9 +231,12 @@ static const char *const dram_metrics[] = {
   "dram__bytes_write.sum",
   "lts__t_sectors_srcunit_tex_op_read.sum",
   "lts__t_sectors_srcunit_tex_op_write.sum",
-  "gpu__time_duration.sum",
   "smsp__inst_executed.sum",
 };
+
+/* Nsight Compute's meaning: each kernel's start to its end, L2 cold; the
+ * user range of the DRAM pass would add the host's launch and wait */
+static const char *const duration_metrics[] = { "gpu__time_duration.sum" };
 
 static gboolean
 run_trace (Device *d, MsGpuResult *r, GError **error)
@@ -368,7 +371,9 @@ gpu_run (const MsProblem *p, const MsGpuSnapshot *input, guint flags, GError **e
     }
   if (ok && (flags & MS_GPU_RUN_DRAM))
     ok = profile (&d, dram_metrics, G_N_ELEMENTS (dram_metrics), MS_GPU_PROFILE_FLUSH_L2, r,
-                  error);
+                  error)
+         && profile (&d, duration_metrics, G_N_ELEMENTS (duration_metrics),
+                     MS_GPU_PROFILE_COLD_START, r, error);
   if (ok && (flags & MS_GPU_RUN_TIME))
     {
       char err[1024] = "";

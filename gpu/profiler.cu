@@ -362,6 +362,7 @@ profile_impl (void (*launch) (void *), void *user,
 {
   const bool dbg = debug_on ();
   const bool flush = (flags & MS_GPU_PROFILE_FLUSH_L2) != 0;
+  const bool cold = flush || (flags & MS_GPU_PROFILE_COLD_START) != 0;
   int dev = 0;
   if (ensure_device (&dev, err, errlen) != 0)
     return -1;
@@ -417,7 +418,7 @@ profile_impl (void (*launch) (void *), void *user,
   }
 
   L2Flusher F;
-  if (flush && F.init (dev, err, errlen) != 0)
+  if (cold && F.init (dev, err, errlen) != 0)
     return -1;
 
   Session S;
@@ -526,7 +527,7 @@ profile_impl (void (*launch) (void *), void *user,
     sc.counterDataImageSize = counter_data.size ();
     sc.pCounterDataImage = counter_data.data ();
     sc.range = flush ? CUPTI_UserRange : CUPTI_AutoRange;
-    sc.replayMode = flush ? CUPTI_UserReplay : CUPTI_KernelReplay;
+    sc.replayMode = cold ? CUPTI_UserReplay : CUPTI_KernelReplay;
     sc.maxRangesPerPass = max_ranges;
     sc.numNestingLevels = 1;
     sc.minNestingLevel = 1;
@@ -540,7 +541,7 @@ profile_impl (void (*launch) (void *), void *user,
   int rounds = 0;
   for (;;)
     {
-      if (flush)
+      if (cold)
         {
           if (F.run (err, errlen) != 0)
             return -1;

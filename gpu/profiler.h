@@ -75,6 +75,14 @@ int ms_gpu_profile (void (*launch) (void *user), void *user,
  *   again), there is no limit on the number of kernels, and ranges are not
  *   split per kernel (gpu__time_duration covers the whole range). */
 #define MS_GPU_PROFILE_FLUSH_L2 0x1u
+/* MS_GPU_PROFILE_COLD_START: a range per kernel, as with flags 0, but user
+ *   replay with an L2 flush before every pass (launch is called once per
+ *   pass, as with MS_GPU_PROFILE_FLUSH_L2): gpu__time_duration as Nsight
+ *   Compute means it (each kernel from its start to its end, the L2 cold:
+ *   ncu's --cache-control all).  A user range cannot give it (it spans the
+ *   host's launch and synchronisation too), nor kernel replay (its save of
+ *   device memory before the first pass leaves the L2 full of that copy). */
+#define MS_GPU_PROFILE_COLD_START 0x2u
 int ms_gpu_profile_ex (void (*launch) (void *user), void *user,
                        const char *const *metrics, int n_metrics,
                        double *values_out, unsigned flags,
