@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -293,6 +294,28 @@ test_trace_sample (void)
   JsonObject *m = json_object_get_object_member (o, "metrics");
   g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 4096 * 4096 / 8);
   g_assert_cmpint (json_object_get_int_member (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 4096 * 4096);
+
+  /* warp instructions too: gemm_naive's blocks all run the same
+   * instructions, so a sample's count scaled is the whole grid's */
+  const char *inst = "smsp__inst_executed.sum";
+  g_auto (Result) whole = memsim ("trace", "gemm_naive", "-p", "n=512", "-p", "m=512", "-p",
+                                  "k=512", "--format", "json", NULL);
+  g_auto (Result) part = memsim ("trace", "gemm_naive", "-p", "n=512", "-p", "m=512", "-p",
+                                 "k=512", "--sample", "25", "--format", "json", NULL);
+  g_assert_cmpint (whole.status, ==, 0);
+  g_assert_cmpint (part.status, ==, 0);
+  g_autoptr (JsonParser) pw = json_parser_new ();
+  g_autoptr (JsonParser) pp = json_parser_new ();
+  JsonObject *mw = json_object_get_object_member (parse_object (pw, whole.out), "metrics");
+  JsonObject *po = parse_object (pp, part.out);
+  g_assert_true (json_object_has_member (po, "sample"));
+  JsonObject *mp = json_object_get_object_member (po, "metrics");
+  if (json_object_has_member (mw, inst))   /* only where memsim has the SASS */
+    {
+      double iw = (double) json_object_get_int_member (mw, inst);
+      double ip = (double) json_object_get_int_member (mp, inst);
+      g_assert_cmpfloat (fabs (ip - iw), <=, 1e-6 * iw + 4);
+    }
 
   g_auto (Result) text = memsim ("trace", "transpose_naive", "--size", "4096x4096", "--sample",
                                  "10", NULL);

@@ -777,9 +777,10 @@ site_is_reduction (gpointer data, const MsSite *site)
 
 /* The global and shared memory instructions each source line ran (the
  * models' counts, after the regrouping: ptxas's instructions), by
- * "file.cu:LINE" (MsInstSass.memory_runs). */
+ * "file.cu:LINE" (MsInstSass.memory_runs), of the blocks that ran: s is
+ * scaled by `scale` when sampled. */
 static GHashTable *
-memory_runs (const MsStats *s)
+memory_runs (const MsStats *s, double scale)
 {
   GHashTable *t = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint i = 0; i < s->sites->len; i++)
@@ -794,7 +795,7 @@ memory_runs (const MsStats *s)
         g_hash_table_insert (t, key, v = g_new0 (gdouble, 1));
       else
         g_free (key);
-      *v += (double) x->c.executions;
+      *v += (double) x->c.executions / scale;
     }
   return t;
 }
@@ -881,7 +882,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
           by_line.lines = ms_sass_line_counts (sass, function, MS_SASS_ALL);
           by_line.predicated = ms_sass_line_counts (sass, function, MS_SASS_PREDICATED);
           by_line.memory = ms_sass_line_counts (sass, function, MS_SASS_MEMORY);
-          by_line.memory_runs = memory_runs (s);
+          /* the blocks that ran, as the engine's block counts: s is scaled */
+          by_line.memory_runs = memory_runs (s, scale);
         }
       guint64 block_threads = (guint64) p->args.block[0] * p->args.block[1] * p->args.block[2];
       guint64 warps = blocks_run * ((block_threads + 31) / 32);
