@@ -467,6 +467,35 @@ test_divide (void)
   g_free (out64);
 }
 
+/* Load rounds and barriers (instructions.h, the time model's inputs):
+ * chase's two independent loads are one round, the load whose address
+ * comes from one of them a second; two warps, so 4 rounds and 2 barriers.
+ * Its output proves the loads ran as written. */
+static void
+test_load_rounds (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  int *idx = device (256), *val = device (256), *out = device (256);
+  for (int t = 0; t < 64; t++)
+    {
+      idx[t] = 63 - t;
+      val[t] = 1000 + t;
+    }
+  struct { int *idx, *val, *out; } params = { idx, val, out };
+  void *bufs[] = { idx, val, out };
+  gsize bytes[] = { 256, 256, 256 };
+  Run r;
+  run ("_Z5chasePKiS0_Pi", 1, 64, bufs, bytes, 3, &params, &r);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpint (out[t], ==, 1000 + t + 1000 + 63 - t);
+  g_assert_cmpuint (r.stats->load_rounds, ==, 4);
+  g_assert_cmpuint (r.stats->barriers, ==, 2);
+  run_clear (&r);
+  g_free (idx);
+  g_free (val);
+  g_free (out);
+}
+
 /* bar.red over a block of 64: t % 3 == 0 holds for 0, 3, ..., 63 (22
  * threads); t < 64 for all; t == 63 for one; t >= 60 for 4.  So every
  * thread gets 22 | and 1 << 8 | or 1 << 9 | and 0 << 10 | 4 << 16. */
@@ -949,6 +978,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/divide", test_divide);
+  g_test_add_func ("/ptx/load-rounds", test_load_rounds);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/reductions", test_reductions);

@@ -50,6 +50,8 @@ ms_inst_map_new (void)
   MsInstMap *map = g_new0 (MsInstMap, 1);
   map->lines = g_array_new (FALSE, FALSE, sizeof (MsInstLine));
   g_array_set_clear_func (map->lines, line_clear);
+  map->rounds = g_array_new (FALSE, TRUE, sizeof (guint));
+  map->barriers = g_array_new (FALSE, TRUE, sizeof (guint));
   return map;
 }
 
@@ -59,7 +61,32 @@ ms_inst_map_free (MsInstMap *map)
   if (map == NULL)
     return;
   g_array_unref (map->lines);
+  g_array_unref (map->rounds);
+  g_array_unref (map->barriers);
   g_free (map);
+}
+
+void
+ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers)
+{
+  if (block >= map->rounds->len)
+    {
+      g_array_set_size (map->rounds, block + 1);
+      g_array_set_size (map->barriers, block + 1);
+    }
+  g_array_index (map->rounds, guint, block) += rounds;
+  g_array_index (map->barriers, guint, block) += barriers;
+}
+
+void
+ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds, guint64 *barriers)
+{
+  *rounds = *barriers = 0;
+  for (guint b = 0; b < map->rounds->len && b < map->n_blocks; b++)
+    {
+      *rounds += counts[b] * g_array_index (map->rounds, guint, b);
+      *barriers += counts[b] * g_array_index (map->barriers, guint, b);
+    }
 }
 
 void

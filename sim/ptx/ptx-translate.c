@@ -1197,6 +1197,125 @@ kind_of (const MsPtxInsn *i)
   return K_ALU;
 }
 
+/* Whether i waits for a value from memory beyond the SM: a global (or
+ * generic) load, or an atomic that returns its old value. */
+static gboolean
+loads_from_memory (const MsPtxInsn *i)
+{
+  if (kind_of (i) != K_MEM || !strcmp (i->op, "st") || !strcmp (i->op, "red"))
+    return FALSE;
+  gboolean generic;
+  return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
+}
+
+/* Whether operand 0 of i is written (a result), not read. */
+static gboolean
+writes_first_operand (const MsPtxInsn *i)
+{
+  static const char *const none[] = { "st", "red", "bra", "brx", "bar", "barrier", "ret", "exit",
+                                      "membar", "fence", "prefetch", "prefetchu", "trap",
+                                      "nanosleep", "call", NULL };
+  for (guint k = 0; none[k]; k++)
+    if (!strcmp (i->op, none[k]))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+operand_regs (const MsPtxOperand *o, int *regs, guint *n)
+{
+  if (o->kind == MS_PTX_OPD_VEC)
+    {
+      for (int v = 0; v < o->n_vec && *n < 16; v++)
+        if (o->vec[v] >= 0)
+          regs[(*n)++] = o->vec[v];
+      return;
+    }
+  if (o->reg >= 0 && *n < 16)
+    regs[(*n)++] = o->reg;
+  if (o->kind == MS_PTX_OPD_REG && o->reg2 >= 0 && *n < 16)
+    regs[(*n)++] = o->reg2;
+}
+
+static int target (Tr *t, const MsPtxInsn *i);
+
+/* The rounds of global loads a warp waits for, at the instruction whose
+ * block counts them (rounds[idx]).  A load's round is one more than the
+ * latest round of the loads its operands and guard come from; ptxas issues
+ * the independent loads of a round together (gemm_naive's unrolled body: 8
+ * loads, one round; copy's four bounds-checked rows: one round, the checks
+ * predicated), so a warp waits for memory once a round, not once a load.
+ * Rounds restart at each loop head (the target of a backward branch: a
+ * value loaded in one iteration is taken as arrived in the next) and after
+ * each barrier (no load moves above one).  A stretch's rounds count where
+ * it starts, as if its loads all ran: a load that only some warps run (a
+ * stencil's halo) still makes the others wait for the round it is in. */
+static void
+load_rounds (Tr *t, guint *rounds)
+{
+  guint n_regs = t->f->regs->len;
+  g_autofree guint *depth = g_new0 (guint, n_regs + 1);
+  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
+  g_autofree gboolean *loop_head = g_new0 (gboolean, t->n + 1);
+  for (guint idx = 0; idx < t->n; idx++)
+    if (t->ins[idx]->op != NULL && kind_of (t->ins[idx]) == K_BRA)
+      {
+        int to = target (t, t->ins[idx]);
+        if (to >= 0 && (guint) to <= idx)
+          loop_head[to] = TRUE;
+      }
+  guint gen = 1, region_max = 0, start = 0;
+  for (guint idx = 0; idx < t->n; idx++)
+    {
+      const MsPtxInsn *i = t->ins[idx];
+      if (loop_head[idx])
+        {
+          gen++;
+          region_max = 0;
+          start = idx;
+        }
+      if (i->op == NULL)
+        continue;
+      if (kind_of (i) == K_BAR)
+        {
+          gen++;
+          region_max = 0;
+          start = idx;
+          continue;
+        }
+      int regs[16];
+      guint nr = 0;
+      gboolean writes = writes_first_operand (i);
+      guint d = 0;
+      if (i->guard >= 0 && (guint) i->guard < n_regs && stamp[i->guard] == gen)
+        d = depth[i->guard];
+      for (guint k = writes ? 1 : 0; k < i->n_opd; k++)
+        operand_regs (&i->opd[k], regs, &nr);
+      for (guint k = 0; k < nr; k++)
+        if ((guint) regs[k] < n_regs && stamp[regs[k]] == gen)
+          d = MAX (d, depth[regs[k]]);
+      if (loads_from_memory (i))
+        {
+          d++;
+          if (d > region_max)
+            {
+              rounds[start] += d - region_max;
+              region_max = d;
+            }
+        }
+      if (!writes || i->n_opd == 0)
+        continue;
+      nr = 0;
+      operand_regs (&i->opd[0], regs, &nr);
+      for (guint k = 0; k < nr; k++)
+        if ((guint) regs[k] < n_regs)
+          {
+            depth[regs[k]] = d;
+            stamp[regs[k]] = gen;
+          }
+    }
+}
+
 /* The operands an instruction reads by position (ld/st/atom/red, mov,
  * setp, bra; the others' are checked where they are read). */
 static guint
@@ -3234,6 +3353,9 @@ translate_entry (Tr *t, GString *out)
     if (g_hash_table_contains (t->starts, GUINT_TO_POINTER (k)))
       g_array_append_val (sorted, k);
   g_autofree guint *guard = t->inst ? skip_guards (t, sorted) : NULL;
+  g_autofree guint *rounds = g_new0 (guint, t->n + 1);
+  if (t->inst)
+    load_rounds (t, rounds);
   for (guint k = 0; k < sorted->len; k++)
     {
       guint s = g_array_index (sorted, guint, k);
@@ -3248,6 +3370,7 @@ translate_entry (Tr *t, GString *out)
           g_autofree char *where = loc_key (t->m, i->file, i->line);
           g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
           ms_inst_map_add (t->inst, k, guard[idx], where, at, 1, kind_of (i) == K_MEM);
+          ms_inst_map_add_waits (t->inst, k, rounds[idx], kind_of (i) == K_BAR);
         }
     }
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);

@@ -185,6 +185,11 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_set_member_name (b, "basis");
       json_builder_add_string_value (b, r->stats->inst_basis == MS_INST_SASS_LINES ? "sass-lines"
                                         : "ptx");
+      /* the time model's inputs (kernel-time.h) */
+      json_builder_set_member_name (b, "load_rounds");
+      json_builder_add_int_value (b, (gint64) r->stats->load_rounds);
+      json_builder_set_member_name (b, "barriers");
+      json_builder_add_int_value (b, (gint64) r->stats->barriers);
       if (r->stats->inst_lines)
         {
           json_builder_set_member_name (b, "lines");

@@ -168,3 +168,16 @@ __global__ void symbol_pair(const unsigned *in, unsigned *out)
   if (threadIdx.x == 0)
     pair_sum(s, out);
 }
+
+/* chase: the rounds of global loads a warp waits for (the time model's
+ * input): idx[t] and val[t] are independent (one round), val[idx[t]] needs
+ * idx[t] (a second round); one barrier. */
+__global__ void chase (const int *idx, const int *val, int *out)
+{
+  int t = threadIdx.x;
+  int i = idx[t];
+  int v = val[t];
+  int w = val[i];
+  __syncthreads ();
+  out[t] = v + w;
+}
