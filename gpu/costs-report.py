@@ -3,14 +3,18 @@
 measurements: re-simulates every run of a measurement file with this
 memsim and writes a Markdown report.
 
-    python3 gpu/costs-report.py [--memsim ./memsim] [--jobs N]
-        gpu/measurements/h100-2026-11-24-costs.json docs/validation-costs.md
+    python3 gpu/costs-report.py [--memsim ./memsim] [--jobs N] [--occupancy FILE]
+        --gpu COSTS.json[,DEFAULT-SIZES.json] [--gpu ...] -o docs/validation-costs.md
 
 A measurement file holds the measured side of `memsim trace ... --gpu
---format json` runs (gpu/device-costs.sh on a machine with a GPU, then
-`--collect DIR...` here turns its JSON files into one file).  Nothing here
-needs a GPU: the simulated side is recomputed, so the report follows the
-models as they change.
+--format json` runs on one GPU (gpu/device-costs.sh on a machine with a GPU,
+then `--collect FILE DIR...` here turns its JSON files into one file).  Each
+--gpu gets a section: its runs re-simulated with the preset of that GPU
+(the file's "arch"), the time compared as the file measured it: Nsight
+Compute's gpu__time_duration.sum where the file says so ("duration":
+"nsight"), else CUDA events (memsim__event_time).  Nothing here needs a
+GPU: the simulated side is recomputed, so the report follows the models as
+they change.
 """
 import argparse
 import json
@@ -42,21 +46,36 @@ def collect(dirs, out):
             j = json.load(open(os.path.join(d, f)))
             c = {x["metric"]: x["measured"] for x in j["comparison"]}
             g = j["gpu"]
+            # device-costs.sh names a sampled run NAME-sampleP (P percent of the blocks)
+            sample = f[:-5].rsplit("-sample", 1)[1] if "sample" in j else None
             runs.append(dict(name=f[:-5], kernel=j["kernel"], params=j["params"], grid=j["grid"],
+                             sample=sample,
                              block=j["block"], measured={k: c.get(k) for k in KEEP},
                              time_ms=g["time_ms"], time_warm_ms=g["time_warm_ms"],
                              repeats=g["repeats"], output_check=g["output_check"]))
-    json.dump(dict(device=device, dates=dates, runs=runs), open(out, "w"), indent=1)
+    arch = "h200" if "H200" in device else "h100"
+    json.dump(dict(device=device, dates=dates, arch=arch, duration="nsight", runs=runs),
+              open(out, "w"), indent=1)
 
 
-def simulate(memsim, run):
-    args = [memsim, "trace", run["kernel"], "--format", "json"]
+def simulate(memsim, arch, run):
+    args = [memsim, "trace", run["kernel"], "--arch", arch, "--format", "json"]
     for k, v in run["params"].items():
         args += ["-p", f"{k}={v}"]
+    if run.get("sample"):
+        args += ["--sample", str(run["sample"])]
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
         return None, (r.stderr.strip().splitlines() or ["?"])[-1]
-    return json.loads(r.stdout), None
+    sim = json.loads(r.stdout)
+    if sim["grid"] != run["grid"] and "blocks" not in run["params"]:
+        # a default that changed since the measurement (reduce_multiple's
+        # blocks): simulate the launch that was measured
+        return simulate(memsim, arch, dict(run, params=dict(run["params"],
+                                                            blocks=run["grid"][0])))
+    if sim["grid"] != run["grid"]:
+        return None, f"memsim launches a grid of {sim['grid']}, the measurement had {run['grid']}"
+    return sim, None
 
 
 def pct(p, m):
@@ -74,51 +93,51 @@ def family(name):
     return None
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--memsim", default="./memsim")
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--occupancy", metavar="FILE",
-                    help="Nsight's launch metrics (gpu/device-occupancy.sh, saved by "
-                         "gpu/occupancy-check.py --save): add the occupancy check")
-    ap.add_argument("--held-out", metavar="FILE",
-                    help="more measurements the time constants were not fitted to: their time errors")
-    ap.add_argument("--collect", nargs="+", metavar="DIR",
-                    help="turn device-costs.sh folders into the measurement file (first argument)")
-    ap.add_argument("measurements")
-    ap.add_argument("output", nargs="?")
-    a = ap.parse_args()
-    if a.collect:
-        collect(a.collect, a.measurements)
-        return 0
-    m = json.load(open(a.measurements))
+def measured_time(m, run):
+    """(seconds, the predicted figure's key): as the file measured the time"""
+    if m.get("duration") == "nsight" and run["measured"].get("gpu__time_duration.sum"):
+        return run["measured"]["gpu__time_duration.sum"] * 1e-9, "gpu__time_duration.sum"
+    return run["time_ms"] * 1e-3, "memsim__event_time"
+
+
+def unique_runs(m):
     seen, runs = set(), []
     for r in m["runs"]:   # a run measured twice (two groups) counts once: the first
         if r["name"] not in seen:
             seen.add(r["name"])
             runs.append(r)
-    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        sims = list(ex.map(lambda r: simulate(a.memsim, r), runs))
-    version = subprocess.run([a.memsim, "--version"], capture_output=True, text=True).stdout.strip()
+    return runs
 
-    lines = []
-    w = lines.append
-    w("# memsim cost models: predicted vs measured\n")
-    w("Generated by `gpu/costs-report.py` from "
-      f"`{os.path.relpath(a.measurements)}`; do not edit by hand.\n")
+
+def gpu_section(w, memsim, jobs, costs_file, held_out_file):
+    m = json.load(open(costs_file))
+    arch = m.get("arch", "h100")
+    runs = unique_runs(m)
+    with ThreadPoolExecutor(max_workers=jobs) as ex:
+        sims = list(ex.map(lambda r: simulate(memsim, arch, r), runs))
+    nsight = m.get("duration") == "nsight"
+    w(f"## {m.get('device', '').split(',')[0] or arch} (`--arch {arch}`)\n")
     w("| | |\n|---|---|")
     w(f"| measured | {m.get('device', '')}; {', '.join(m.get('dates', []))} |")
-    w(f"| measured with | `bash gpu/device-costs.sh big|probes|gemm PREBUILT` (memsim trace ... --gpu --format json) |")
-    w(f"| simulated with | {version}, re-simulated by this script |")
+    w(f"| file | `{os.path.relpath(costs_file)}` |")
+    w(f"| measured with | `bash gpu/device-costs.sh big|probes|gemm|gemm4096 PREBUILT` (memsim trace ... --gpu --format json) |")
     w("| DRAM, L2 | CUPTI with the L2 flushed before each pass (`dram__bytes_*`, `lts__t_sectors_srcunit_tex_op_*`) |")
-    w("| time | CUDA events around each launch, L2 flushed before each, median of the repeats |")
+    if nsight:
+        w("| time | `gpu__time_duration.sum` as Nsight Compute measures it: each kernel from its start "
+          "to its end, the L2 flushed before (CUPTI, a range per kernel) |")
+    else:
+        w("| time | CUDA events around each launch (launch latency included: memsim__event_time), "
+          "L2 flushed before each, median of the repeats |")
     w("")
-    w("The constants of the time model (`[time]` in `sim/arch/h100.arch`) were fitted to these "
-      "same runs, so the time errors below are in-sample; the DRAM and L2 figures come from the "
-      "cache model's rules with one measured constant (the 25 MiB L2 half, fitted on `copy`).\n")
+    w("The time model's DRAM, L2 and LSU constants were fitted to the H100's runs at the "
+      "seeds' sizes (2026-11-24); its three instruction constants (`issue_efficiency`, "
+      "`shared_phase_cycles`, the loaded DRAM latency) to the built-ins' runs of both GPUs, "
+      "at the seeds' and the default sizes, the probes left out (`gpu/time-fit.py`).  So the "
+      "time errors below are in-sample.  The DRAM and L2 traffic come from the cache model's "
+      "rules with one measured constant (the L2 half, fitted on `copy` on the H100).\n")
 
     # traffic
-    w("## L2 and DRAM traffic\n")
+    w("### L2 and DRAM traffic\n")
     w("Cells: predicted / measured (error of the prediction).\n")
     w("| run | DRAM read | DRAM write | DRAM total | L2 read sectors | L2 write sectors |")
     w("|---|---:|---:|---:|---:|---:|")
@@ -153,25 +172,33 @@ def main():
     w("")
 
     # time
-    w("## Kernel time\n")
+    w("### Kernel time\n")
     w("| run | predicted (ms) | measured (ms) | error | bound (predicted) |")
     w("|---|---:|---:|---:|---|")
-    terr = []
+    terr, seed_err = [], []
     for run, sim in rows:
         t = sim.get("time")
         if not t:
             continue
-        p = t["memsim__event_time"] / 1e6   # CUDA events both sides
-        e = pct(p, run["time_ms"])
+        q, key = measured_time(m, run)
+        p = t[key] / 1e9
+        e = pct(p, q)
         terr.append(abs(e))
-        w(f"| {run['name']} | {p:.4f} | {run['time_ms']:.4f} | {e:+.1f}% | {t['bound']} |")
+        if family(run["kernel"]) and run["name"].endswith(("-8192", "-16M", "-256", "-sample1")):
+            seed_err.append(abs(e))
+        w(f"| {run['name']} | {p * 1e3:.4f} | {q * 1e3:.4f} | {e:+.1f}% | {t['bound']} |")
     w("")
     if terr:
-        w(f"Median error {statistics.median(terr):.1f}%, worst {max(terr):.1f}%, "
-          f"{sum(1 for e in terr if e <= 15)} of {len(terr)} runs within 15%.\n")
+        w(f"All runs: median error {statistics.median(terr):.1f}%, worst {max(terr):.1f}%, "
+          f"{sum(1 for e in terr if e <= 15)} of {len(terr)} runs within 15%.")
+    if seed_err:
+        w(f"The seeds' sizes (transposes 8192x8192, reductions 16M, stencils 256^3, GEMMs 4096^3 "
+          f"sampled): median error {statistics.median(seed_err):.1f}%, worst {max(seed_err):.1f}% "
+          f"({len(seed_err)} runs).")
+    w("")
 
     # rankings
-    w("## Rankings inside each family\n")
+    w("### Rankings inside each family\n")
     w("Every pair of a family's variants (at the same size) whose measured times differ by more "
       "than 10%: does the prediction order them the same way?\n")
     w("| family | pairs | same order | pairs in the other order |")
@@ -180,18 +207,16 @@ def main():
     for run, sim in rows:
         fam = family(run["kernel"])
         if fam and sim.get("time"):
-            size = json.dumps(run["params"], sort_keys=True)
-            key = (fam, size if fam != "transpose" else size)
-            by.setdefault(fam, []).append((run, sim["time"]["memsim__event_time"] / 1e6))
+            q, key = measured_time(m, run)
+            by.setdefault(fam, []).append((run, sim["time"][key] / 1e9, q))
     for fam, items in by.items():
         pairs = same = 0
         wrong = []
         for i in range(len(items)):
             for k in range(i + 1, len(items)):
-                (ra, pa), (rb, pb) = items[i], items[k]
+                (ra, pa, ma), (rb, pb, mb) = items[i], items[k]
                 if ra["params"] != rb["params"]:
                     continue
-                ma, mb = ra["time_ms"], rb["time_ms"]
                 if max(ma, mb) < 1.1 * min(ma, mb):
                     continue
                 pairs += 1
@@ -201,38 +226,71 @@ def main():
                     wrong.append(f"{ra['kernel']} / {rb['kernel']}")
         w(f"| {fam} | {pairs} | {same} | {', '.join(wrong) or '-'} |")
     w("")
-    if a.held_out:
-        h = json.load(open(a.held_out))
+    if held_out_file:
+        h = json.load(open(held_out_file))
         hruns = h["runs"]
-        with ThreadPoolExecutor(max_workers=a.jobs) as ex:
-            hsims = list(ex.map(lambda r: simulate(a.memsim, r), hruns))
-        w("## Kernel time on runs the model was not fitted to\n")
-        w(f"`{os.path.relpath(a.held_out)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            hsims = list(ex.map(lambda r: simulate(memsim, arch, r), hruns))
+        w("### Kernel time at the default parameters\n")
+        w(f"`{os.path.relpath(held_out_file)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
           "Every built-in kernel at its default parameters (small problems: 4 to 8 MB for "
-          "most), none of which the `[time]` constants were fitted to.\n")
+          "most).\n")
         w("| run | predicted (ms) | measured (ms) | error | DRAM read + write | bound (predicted) |")
         w("|---|---:|---:|---:|---:|---|")
         herr = []
         for run, (sim, err) in zip(hruns, hsims):
             if sim is None or not sim.get("time"):
                 continue
-            p = sim["time"]["memsim__event_time"] / 1e6
-            e = pct(p, run["time_ms"])
+            q, key = measured_time(h, run)
+            p = sim["time"][key] / 1e9
+            e = pct(p, q)
             herr.append(abs(e))
             sm, me = sim["metrics"], run["measured"]
             dp = sm["dram__bytes_read.sum"] + sm["dram__bytes_write.sum"]
             dm = (me["dram__bytes_read.sum"] or 0) + (me["dram__bytes_write.sum"] or 0)
-            w(f"| {run['name']} | {p:.4f} | {run['time_ms']:.4f} | {e:+.1f}% | "
+            w(f"| {run['name']} | {p * 1e3:.4f} | {q * 1e3:.4f} | {e:+.1f}% | "
               f"{fmt(dp)} / {fmt(dm)} ({pct(dp, dm):+.1f}%) | {sim['time']['bound']} |")
         w("")
         if herr:
             w(f"Median time error {statistics.median(herr):.1f}%, worst {max(herr):.1f}%, "
               f"{sum(1 for e in herr if e <= 15)} of {len(herr)} runs within 15%.\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--memsim", default="./memsim")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--occupancy", metavar="FILE",
+                    help="Nsight's launch metrics (gpu/device-occupancy.sh, saved by "
+                         "gpu/occupancy-check.py --save): add the occupancy check")
+    ap.add_argument("--gpu", action="append", default=[], metavar="COSTS[,DEFAULT-SIZES]",
+                    help="one GPU's measurements at the seeds' sizes and, after a comma, at "
+                         "the default parameters (repeatable)")
+    ap.add_argument("--collect", nargs="+", metavar="DIR",
+                    help="turn device-costs.sh folders into the measurement file -o names")
+    ap.add_argument("-o", "--output")
+    a = ap.parse_args()
+    if a.collect:
+        if not a.output:
+            ap.error("--collect needs -o FILE")
+        collect(a.collect, a.output)
+        return 0
+    if not a.gpu:
+        ap.error("give at least one --gpu COSTS.json")
+    version = subprocess.run([a.memsim, "--version"], capture_output=True, text=True).stdout.strip()
+    lines = []
+    w = lines.append
+    w("# memsim cost models: predicted vs measured\n")
+    w("Generated by `gpu/costs-report.py` (`make validate-costs`) from the measurements named in "
+      f"each section, re-simulated with {version}; do not edit by hand.\n")
+    for g in a.gpu:
+        costs, _, held = g.partition(",")
+        gpu_section(w, a.memsim, a.jobs, costs, held or None)
     if a.occupancy:
         here = os.path.dirname(os.path.abspath(__file__))
         r = subprocess.run([sys.executable, os.path.join(here, "occupancy-check.py"), "--memsim",
                             a.memsim, a.occupancy], capture_output=True, text=True)
-        w("## Occupancy\n")
+        w("## Occupancy (H100)\n")
         w(f"`memsim occupancy KERNEL` against Nsight Compute's launch metrics of the same launch "
           f"(`{os.path.relpath(a.occupancy)}`, from `gpu/device-occupancy.sh`; "
           "`python3 gpu/occupancy-check.py` reruns the check, and `make check` runs it).  "

@@ -66,7 +66,7 @@ def norm(kernel):
     return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
 
 
-def simulate(samples, memsim, out, only=None, timeout=None):
+def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
     """memsim run of each program; its wall time in seconds by name (None: it
     did not finish)"""
     memsim, out = os.path.abspath(memsim), os.path.abspath(out)
@@ -76,7 +76,7 @@ def simulate(samples, memsim, out, only=None, timeout=None):
         here = os.path.join(samples, *files[0].split("/")[:3])
         argv = [memsim, "run"] + [os.path.join(samples, f) for f in files] + \
                ["-I", os.path.join(samples, "Common")] + flags + \
-               ["--launches", "1", "--format", "json",
+               (["--arch", arch] if arch else []) + ["--launches", "1", "--format", "json",
                 "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
         t0 = time.time()
         try:
@@ -140,7 +140,7 @@ def ncu_rows(path):
 
 def compare(d):
     differ = agree = kernels = 0
-    inst_err = []
+    inst_err, time_err = [], []
     for name, files, args, flags in checks():
         jp, np_ = os.path.join(d, name + ".memsim.json"), os.path.join(d, name + ".ncu.txt")
         if not os.path.exists(np_):   # the stored measurements: the CSV rows alone
@@ -183,6 +183,7 @@ def compare(d):
             # memsim__event_time adds it; ncu does not measure that)
             t = launch.get("time", {}).get("gpu__time_duration.sum")
             if t is not None and "gpu__time_duration.sum" in m:
+                time_err.append(t / m["gpu__time_duration.sum"] - 1)
                 print("   %-66s %12.4f %12.4f ms (predicted, %+.0f%%)"
                       % ("gpu__time_duration.sum", t / 1e6, m["gpu__time_duration.sum"] / 1e6,
                          100.0 * (t / m["gpu__time_duration.sum"] - 1)))
@@ -190,6 +191,12 @@ def compare(d):
             agree += bad == 0
     print("%d of %d kernels agree on every exact metric; %d exact metric(s) differ"
           % (agree, kernels, differ))
+    if time_err:
+        e = sorted(abs(x) for x in time_err)
+        print("gpu__time_duration.sum (predicted): %d kernels, median error %.1f%%, 90th "
+              "percentile %.1f%%, %d within 15%%"
+              % (len(e), 100 * e[len(e) // 2], 100 * e[min(len(e) - 1, int(0.9 * len(e)))],
+                 sum(x <= 0.15 for x in e)))
     if inst_err:
         e = sorted(abs(x) for x in inst_err)
         print("smsp__inst_executed.sum: %d kernels, %d within 10%%, %d exact; median error "
@@ -208,6 +215,7 @@ def main():
     ap.add_argument("--compare", metavar="DIR")
     ap.add_argument("--only", metavar="NAMES", help="comma-separated: these programs alone")
     ap.add_argument("--timeout", type=int, metavar="S", help="stop a program's run after S s")
+    ap.add_argument("--arch", help="--simulate with this preset (h200 for the H200's measurements)")
     ap.add_argument("--bench", metavar="SAMPLES",
                     help="time every program here beside the GPU's logs (--ncu-log)")
     ap.add_argument("--ncu-log", action="append", default=[], metavar="FILE")
@@ -217,7 +225,8 @@ def main():
         return 0
     if a.simulate:
         os.makedirs(a.out, exist_ok=True)
-        simulate(a.simulate, a.memsim, a.out, a.only.split(",") if a.only else None, a.timeout)
+        simulate(a.simulate, a.memsim, a.out, a.only.split(",") if a.only else None, a.timeout,
+                 a.arch)
         return 0
     if a.compare:
         return compare(a.compare)

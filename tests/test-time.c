@@ -4,12 +4,14 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 184 / DRAM 2262 cycles, shared_phase_cycles 30,
+ *   L1 40 / L2 184 / DRAM 1961 cycles, shared_phase_cycles 23,
+ *   issue_efficiency 0.655 on 4 schedulers per SM,
  *   launch 3.7 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see. */
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "kernel-time.h"
 #include "model.h"
@@ -75,10 +77,10 @@ test_dram_bound (void)
   assert_close (t.t_dram, dram);
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
-   * L2 misses all (dram_rd >= 32 x l2_rd) -> 2262 cycles: 63 x 2262 /
-   * 1.98e9 = 71.97 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) =
-   * 3.52 us; SM = 71.97 + 3.52 / 8 */
-  double lat = 63 * 2262 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
+   * L2 misses all (dram_rd >= 32 x l2_rd) -> 1961 cycles: 63 x 1961 /
+   * 1.98e9 = 62.39 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) =
+   * 3.52 us; no instruction counts, so no issue time; SM = 62.39 + 3.52 / 8 */
+  double lat = 63 * 1961 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
   assert_close (t.t_sm, lat + lsu / 8);
@@ -119,8 +121,8 @@ test_latency_bound (void)
   g_autoptr (MsStats) s = make_stats (64, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
-  /* 1 wave x (1024 / 2.16) x 2262 cycles / 1.98e9 */
-  double lat = 1024 / 2.16 * 2262 / 1.98e9;
+  /* 1 wave x (1024 / 2.16) x 1961 cycles / 1.98e9 */
+  double lat = 1024 / 2.16 * 1961 / 1.98e9;
   assert_close (t.t_latency, lat);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
   g_autofree char *text = ms_time_bound_text (&t, h);
@@ -144,6 +146,45 @@ test_shared_conflicts (void)
   assert_close (t32.t_lsu, (req + 32.0 * req) / (132 * 1.98e9 * 1.14));
   g_assert_cmpfloat (t32.seconds, >, t1.seconds);
   g_assert_cmpint (t32.bound, ==, MS_BOUND_LSU);
+}
+
+/* With the engine's instruction counts: the warps' own load rounds set the
+ * latency chain, and the instructions' issue can bound.  The latency test's
+ * grid-stride reduction, its 1024 loads per warp in 256 rounds (ptxas
+ * issuing 4 together), 40 instructions a load. */
+static void
+test_instructions (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 64 * 8, req = warps * 1024;
+  g_autoptr (MsStats) s = make_stats (64, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
+  s->inst_basis = MS_INST_SASS_LINES;
+  s->inst_executed = 40 * req;
+  s->load_rounds = warps * 256;
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  /* 1 wave x 256 rounds x 1961 cycles / 1.98e9 = 253.5 us */
+  double lat = 256 * 1961 / 1.98e9;
+  assert_close (t.t_latency, lat);
+  /* 20971520 instructions on 64 SMs' 4 schedulers at 0.655 a clock:
+   * 63.2 us, the second longest: SM = 253.5 + 63.2 / 8 */
+  double issue = 40.0 * req / (64 * 4 * 1.98e9 * 0.655);
+  assert_close (t.t_issue, issue);
+  assert_close (t.t_sm, lat + (issue > t.t_lsu ? issue : t.t_lsu) / 8);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
+  /* ten times the instructions: issue-bound */
+  s->inst_executed *= 10;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  assert_close (t.t_issue, 10 * issue);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_nonnull (strstr (text, "issue-bound"));
+  /* a preset without issue_efficiency counts no instructions */
+  MsArch plain = *h;
+  plain.issue_efficiency = 0;
+  g_assert_true (ms_time_predict (&plain, s, 8, 8, &t));
+  assert_close (t.t_issue, 0);
+  assert_close (t.t_latency, 1024 / 2.16 * 1961 / 1.98e9);
 }
 
 static void
@@ -181,6 +222,7 @@ main (int argc, char **argv)
   g_test_add_func ("/time/dram-bound", test_dram_bound);
   g_test_add_func ("/time/partial-writes", test_partial_writes);
   g_test_add_func ("/time/latency-bound", test_latency_bound);
+  g_test_add_func ("/time/instructions", test_instructions);
   g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
   g_test_add_func ("/time/launch-bound-and-no-figures", test_launch_bound_and_no_figures);
   return g_test_run ();

@@ -98,6 +98,8 @@ static const Key keys[] = {
     .costs = TRUE },
   { "time", "l1_latency_cycles", KEY_INT, O (l1_latency_cycles), 1, 100000, .costs = TRUE },
   { "time", "shared_phase_cycles", KEY_INT, O (shared_phase_cycles), 0, 100000, .costs = TRUE },
+  { "time", "issue_efficiency", KEY_DOUBLE, O (issue_efficiency), 0, 1, .optional = TRUE,
+    .costs = TRUE },
 };
 #undef O
 

@@ -109,6 +109,9 @@ typedef struct {
   double loads_in_flight_per_warp;
   int l1_latency_cycles;
   int shared_phase_cycles;       /* per shared-memory instruction of a warp's chain */
+  double issue_efficiency;       /* warp instructions issued per scheduler and clock, on
+                                    average (0: not given: the model counts no
+                                    instructions) */
 
   /* ---- set for a run, not a preset key ---- */
   double sample_fraction;        /* the share of the blocks a sampled run simulates

@@ -14,19 +14,31 @@
  *            (a warp store that leaves a sector partly written: the naive
  *            transpose's column stores; counted as store sectors beyond 4
  *            per store request)
- *   SM       max(LSU, latency) + min(LSU, latency) / active blocks per SM
- *            where
+ *   SM       the longest of LSU, issue and latency, plus the second
+ *            longest / active blocks per SM, where
  *              LSU = (global lines + shared wavefronts) / (SMs in use x
  *                    clock x lsu_per_clock): the L1 tag and data stages
  *                    every global line and shared wavefront passes;
- *              latency = waves x per-warp chain: (global loads per warp /
- *                    loads_in_flight_per_warp) x the latency of a load
- *                    (L1, L2 or loaded DRAM latency, weighted by the L1
- *                    and L2 miss ratios of the cache model) + shared
- *                    instructions per warp x shared_phase_cycles;
- *            blocks on an SM hide each other's latency behind the LSU work
- *            only partly: the shorter of the two is divided among the
- *            active blocks, not hidden entirely.
+ *              issue = warp instructions executed / (SMs in use x
+ *                    schedulers x clock x issue_efficiency): each
+ *                    scheduler issues at most one warp instruction a
+ *                    clock (the CWP side of MWP-CWP);
+ *              latency = waves x per-warp chain: load rounds per warp x
+ *                    the latency of a load (L1, L2 or loaded DRAM
+ *                    latency, weighted by the L1 and L2 miss ratios of the
+ *                    cache model) + shared instructions per warp x
+ *                    shared_phase_cycles.  A round is the loads a warp
+ *                    issues together before it waits for them
+ *                    (instructions.h: the PTX's load-to-load dependences,
+ *                    restarted at loop heads and barriers), the kernel's
+ *                    own memory-level parallelism;
+ *            blocks on an SM hide each other's latency behind the longest
+ *            time only partly: the second is divided among the active
+ *            blocks, not hidden entirely.
+ *            Without instruction counts (a replayed trace file) or
+ *            issue_efficiency (a preset that was not fitted), there is no
+ *            issue time and a warp's loads go loads_in_flight_per_warp to
+ *            a round.
  *
  * Two figures, as the tools that measure them mean them:
  *   gpu__time_duration (Nsight Compute: the kernel's start to its end)
@@ -39,16 +51,18 @@
  * duration).
  *
  * Assumptions and what is left out:
- * - Only memory work is known (the emulator does not count arithmetic
- *   instructions), so compute-bound kernels are predicted too fast.
- * - Loads in flight per warp is one number for every kernel (fitted: 2.2);
- *   a kernel that keeps many more independent loads in flight (an
- *   unrolled grid-stride loop: reduce_multiple) is predicted too slow.
+ * - Instructions are one class: an SFU or double-precision instruction
+ *   issues as fast as an integer add, and a warp's dependent arithmetic
+ *   waits for nothing but its loads and shared accesses.
+ * - Rounds come from the PTX: a loop that ptxas unrolls further than nvcc
+ *   did (reduce_multiple's grid-stride loop) keeps more loads in flight
+ *   than memsim counts, and is predicted too slow.
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
- * - The constants of [time] (and dram_efficiency, l2_gbs) were fitted on
- *   the H100 to 58 launches measured on 2026-11-24 (docs/validation.md,
- *   "Kernel time"); the other presets reuse them with their own clocks,
- *   bandwidths and SM counts, unmeasured.
+ * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
+ *   2026-11-24); issue_efficiency, shared_phase_cycles and the loaded
+ *   DRAM latency were fitted on the H100 and the H200 together (the same
+ *   SM) to the built-ins' measured times (docs/model.md, "Kernel time",
+ *   says how); the other presets reuse them, unmeasured.
  */
 #include "config.h"
 #include "kernel-time.h"
@@ -95,7 +109,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   out->t_l2 = (l2_rd + l2_wr) * 32.0 / (arch->l2_gbs * 1e9)
               + partial * arch->l2_partial_write_ps * 1e-12;
 
-  /* SM: the LSU's work and the warps' latency chain */
+  /* SM: the LSU's work, the instructions' issue and the warps' latency chain */
   double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
   double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
   out->t_lsu = (lines + wavefronts) / (sms * clock * arch->lsu_per_clock);
@@ -110,11 +124,18 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double latency = arch->l1_latency_cycles
                    + (arch->l2_latency_cycles - arch->l1_latency_cycles) * l1_miss
                    + (arch->dram_latency_cycles - arch->l2_latency_cycles) * l1_miss * l2_miss;
-  double chain = MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp) * latency
-                 + shared_per_warp * arch->shared_phase_cycles;
+  gboolean counted = stats->inst_basis != MS_INST_NONE && arch->issue_efficiency > 0;
+  double rounds_per_warp = counted ? (double) stats->load_rounds / warps
+                                   : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
+  double chain = rounds_per_warp * latency + shared_per_warp * arch->shared_phase_cycles;
   out->t_latency = out->waves * chain / clock;
-  out->t_sm = MAX (out->t_lsu, out->t_latency)
-              + MIN (out->t_lsu, out->t_latency) / active_blocks_per_sm;
+  out->t_issue = counted ? (double) stats->inst_executed
+                             / (sms * arch->sub_partitions * clock * arch->issue_efficiency)
+                         : 0.0;
+  double t[3] = { out->t_lsu, out->t_issue, out->t_latency };
+  double first = MAX (t[0], MAX (t[1], t[2]));
+  double second = t[0] + t[1] + t[2] - first - MIN (t[0], MIN (t[1], t[2]));
+  out->t_sm = first + second / active_blocks_per_sm;
 
   double longest = MAX (out->t_dram, MAX (out->t_l2, out->t_sm));
   out->t_event_latency = arch->launch_event_latency_us * 1e-6;
@@ -128,8 +149,10 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
     out->bound = MS_BOUND_DRAM;
   else if (longest == out->t_l2)
     out->bound = MS_BOUND_L2;
-  else if (out->t_lsu >= out->t_latency)
+  else if (out->t_lsu >= out->t_latency && out->t_lsu >= out->t_issue)
     out->bound = MS_BOUND_LSU;
+  else if (out->t_issue >= out->t_latency)
+    out->bound = MS_BOUND_ISSUE;
   else
     out->bound = MS_BOUND_LATENCY;
   out->blocks = stats->blocks;
@@ -157,6 +180,8 @@ ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
       return g_strdup ("L2-bound (partially written sectors)");
     case MS_BOUND_LSU:
       return g_strdup ("L1/shared-memory-bound (global lines and shared wavefronts)");
+    case MS_BOUND_ISSUE:
+      return g_strdup ("issue-bound: the schedulers issue the warps' instructions");
     default:
       return g_strdup_printf ("latency-bound: %" G_GUINT64_FORMAT " blocks in %.0f wave%s of %"
                               G_GUINT64_FORMAT " blocks on %d SMs",

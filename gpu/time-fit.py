@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""time-fit.py - fits the time model's instruction constants to the built-ins'
+measured times: issue_efficiency and shared_phase_cycles ([time]) and the
+loaded DRAM latency ([memory] dram_latency_cycles), the same three for every
+GPU given (the H100 and the H200 share their SM).
+
+    python3 gpu/time-fit.py [--memsim ./memsim] [--jobs N] [--cache DIR]
+        --gpu COSTS.json[,DEFAULT-SIZES.json] [--gpu ...]
+
+Each run is re-simulated (`memsim trace --format json`, the preset of its
+GPU); the model of sim/models/kernel-time.c is then evaluated here for
+candidate constants.  Before fitting, the script checks that its copy of
+the formula gives memsim's own prediction for every run, so the two cannot
+drift apart.  The fit minimises the squared log error of the predicted
+time (Nsight's duration or CUDA events, as each file measured it) over the
+built-ins at the seeds' and the default sizes; the probes (gmem_stride,
+aos/soa/broadcast_read, copy at other sizes) test the DRAM rules, not time,
+and are left out.  Prints the constants, how many runs they were fitted to,
+and the median and worst error per GPU.
+"""
+import argparse
+import importlib.util
+import json
+import math
+import os
+import statistics
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+here = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("costs_report", os.path.join(here, "costs-report.py"))
+costs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(costs)
+
+PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
+FITTED = ("issue_efficiency", "shared_phase_cycles", "dram_latency_cycles")
+
+
+def inputs(sim):
+    """What the formula needs of a run, from memsim's JSON."""
+    m, o, t, ins = sim["metrics"], sim["occupancy"], sim["time"], sim.get("instructions", {})
+    g = sim["grid"]
+    return dict(blocks=g[0] * g[1] * g[2], wpb=o["warps_per_block"], abps=o["active_blocks_per_sm"],
+                rd=m["dram__bytes_read.sum"], l2r=m["lts__t_sectors_srcunit_tex_op_read.sum"],
+                ldsec=m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
+                shi=m.get("smsp__sass_inst_executed_op_shared_ld.sum", 0)
+                + m.get("smsp__sass_inst_executed_op_shared_st.sum", 0),
+                inst=ins.get("executed", 0), rounds=ins.get("load_rounds", 0),
+                ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
+
+
+def predict(x, a, c):
+    """kernel-time.c's gpu__time_duration, seconds, with constants c; the
+    DRAM, L2 and LSU times are memsim's (they hold none of the three)."""
+    ns = x["ns"]
+    sms = min(a["sm_count"], x["blocks"])
+    clock = a["clock_mhz"] * 1e6
+    waves = math.ceil(x["blocks"] / (x["abps"] * a["sm_count"]))
+    warps = x["blocks"] * x["wpb"]
+    l1m = min(1.0, x["l2r"] / x["ldsec"]) if x["ldsec"] > 0 else 1.0
+    l2m = min(1.0, x["rd"] / (32.0 * x["l2r"])) if x["l2r"] > 0 else 1.0
+    lat = (a["l1_latency_cycles"] + (a["l2_latency_cycles"] - a["l1_latency_cycles"]) * l1m
+           + (c["dram_latency_cycles"] - a["l2_latency_cycles"]) * l1m * l2m)
+    chain = x["rounds"] / warps * lat + x["shi"] / warps * c["shared_phase_cycles"]
+    t_lat = waves * chain / clock
+    t_issue = x["inst"] / (sms * 4 * clock * c["issue_efficiency"])
+    t = sorted([ns["lsu"] * 1e-9, t_issue, t_lat])
+    t_sm = t[2] + t[1] / x["abps"]
+    return ns["launch"] * 1e-9 + max(ns["dram"] * 1e-9, ns["l2"] * 1e-9, t_sm)
+
+
+def preset(arch):
+    """The preset's figures the formula reads, from sim/arch/ARCH.arch."""
+    import configparser
+    kf = configparser.ConfigParser(interpolation=None)
+    kf.read(os.path.join(here, "..", "sim", "arch", f"{arch}.arch"))
+    get = {}
+    for group in kf.sections():
+        for k, v in kf.items(group):
+            get[("sm_count" if (group, k) == ("sm", "count") else k)] = v
+    return {k: float(get[k]) for k in ("sm_count", "clock_mhz", "l1_latency_cycles",
+                                       "l2_latency_cycles") + FITTED}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--memsim", default="./memsim")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--cache", help="keep the re-simulations' JSON here")
+    ap.add_argument("--gpu", action="append", default=[], metavar="COSTS[,DEFAULT-SIZES]")
+    a = ap.parse_args()
+    runs = []
+    for g in a.gpu:
+        for f in filter(None, g.split(",")):
+            m = json.load(open(f))
+            arch = m.get("arch", "h100")
+            for r in costs.unique_runs(m):
+                if r["name"].startswith(PROBES) and r["name"] != "copy-8192":
+                    continue
+                runs.append((m, arch, r, os.path.basename(f)))
+
+    def sim(item):
+        m, arch, r, tag = item
+        path = os.path.join(a.cache, f"{tag}-{r['name']}.json") if a.cache else None
+        if path and os.path.exists(path):
+            return json.load(open(path))
+        s, err = costs.simulate(a.memsim, arch, r)
+        if s is not None and path:
+            json.dump(s, open(path, "w"))
+        return s
+
+    with ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        sims = list(ex.map(sim, runs))
+    presets = {}
+    data = []
+    for (m, arch, r, tag), s in zip(runs, sims):
+        if s is None or not s.get("time"):
+            continue
+        if arch not in presets:
+            presets[arch] = preset(arch)
+        p = presets[arch]
+        q, key = costs.measured_time(m, r)
+        if key == "memsim__event_time":   # events: the model's duration + the event latency
+            q -= s["time"]["memsim__event_time"] * 1e-9 - s["time"]["gpu__time_duration.sum"] * 1e-9
+        data.append((arch, r["name"], inputs(s), p, q))
+    # the formula here is memsim's
+    for arch, name, x, p, q in data:
+        c = {k: p[k] for k in FITTED}
+        mine, theirs = predict(x, p, c), x["pred"] * 1e-9
+        if abs(mine - theirs) > 1e-3 * theirs:
+            sys.exit(f"time-fit.py: {arch} {name}: this script predicts {mine:.6g} s, memsim "
+                     f"{theirs:.6g} s: update predict() to kernel-time.c's formula")
+
+    def loss(c):
+        return sum(math.log(predict(x, p, c) / q) ** 2 for _, _, x, p, q in data)
+
+    # coordinate descent in log space: three constants, a smooth loss
+    c = {k: float(data[0][3][k]) for k in FITTED}
+    step = 0.2
+    while step > 1e-4:
+        better = False
+        for k in FITTED:
+            for f in (math.exp(step), math.exp(-step)):
+                d = dict(c, **{k: c[k] * f})
+                if d["issue_efficiency"] <= 1 and loss(d) < loss(c):
+                    c, better = d, True
+        if not better:
+            step /= 2
+    print(f"fitted {len(FITTED)} constants to {len(data)} launches:")
+    for k in FITTED:
+        print(f"  {k} = {c[k]:.4g}")
+    for arch in sorted(presets):
+        e = [abs(predict(x, p, c) / q - 1) * 100 for ar, _, x, p, q in data if ar == arch]
+        print(f"  {arch}: {len(e)} launches, median error {statistics.median(e):.1f}%, "
+              f"worst {max(e):.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
