@@ -18,7 +18,7 @@
 
 #include "kernel.h"   /* MsLaunchArgs: its layout is checked in the unit */
 #include "user-build.h"
-#include "user-source.h"
+#include "user-error.h"
 
 /* nvcc's flags besides -gencode: CUDA C++17 like the CPU build, device code
  * optimised as nvcc does by default (what users' own builds run), line
