@@ -289,7 +289,8 @@ missing_arg (const MsUserKernel *k)
 /* Kernels are found by their name as the source says it, mangled, or
  * without namespace and template arguments where that is unique; an
  * ambiguous name lists the candidates, an unknown one the file's kernels.
- * Parameter types come from the host build's DWARF (typedefs kept). */
+ * Parameter types come from the host build's DWARF (typedefs kept); nvcc's
+ * flags reach the build. */
 static void
 test_names (void)
 {
@@ -344,6 +345,23 @@ test_names (void)
   g_assert_null (load_error ("names.cu", NULL, &error));
   g_assert_nonnull (strstr (error->message, "has several kernels: name one"));
   g_clear_error (&error);
+
+  /* nvcc's flags, as memsim run takes them */
+  g_autofree char *defined = data_file ("defined.cu");
+  g_autofree char *defined_spec = g_strconcat (defined, ":scaled", NULL);
+  g_assert_null (ms_user_kernel_load (defined_spec, &error));
+  g_assert_nonnull (strstr (error->message, "identifier \"SCALE\" is undefined"));
+  g_clear_error (&error);
+  const char *flags[] = { "-DSCALE=3", NULL };
+  k = ms_user_kernel_load_with (defined_spec, flags, &error);
+  g_assert_no_error (error);
+  const char *out_arg[] = { "out=float[32]=0", NULL };
+  MsUserLaunch one = { "1", "32", 0, out_arg };
+  g_autoptr (MsProblem) p = ms_user_problem_new (k, &one, &error);
+  g_assert_no_error (error);
+  g_autoptr (MsStats) stats = NULL;
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, &stats, &error));
+  g_assert_cmpfloat (((const float *) p->args.buf[0])[31], ==, 3.0f);
 
   /* nvcc's first error as file:line */
   g_assert_null (load_error ("bad.cu", "broken", &error));
@@ -415,7 +433,7 @@ test_gpu_build (void)
       g_autofree char *text = NULL;
       g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
       gboolean cached = TRUE;
-      g_autofree char *so = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0, &cached,
+      g_autofree char *so = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key", 9, 0, &cached,
                                                &error);
       g_assert_no_error (error);
       g_assert_false (cached);
@@ -434,13 +452,13 @@ test_gpu_build (void)
       gpointer set = NULL;
       g_assert_true (g_module_symbol (m, "ms_user_gpu_set_dynamic_shared", &set));
       g_module_close (m);
-      g_autofree char *again = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0,
+      g_autofree char *again = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key", 9, 0,
                                                   &cached, &error);
       g_assert_no_error (error);
       g_assert_true (cached);
       g_assert_cmpstr (again, ==, so);
       /* another CPU build (another header) or target: another build */
-      g_autofree char *other = ms_user_gpu_build (path, text, cases[i].kernels, "key2", 9, 0,
+      g_autofree char *other = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key2", 9, 0,
                                                   &cached, &error);
       g_assert_no_error (error);
       g_assert_cmpstr (other, !=, so);
@@ -462,7 +480,7 @@ test_gpu_build (void)
   g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "bad.cu", NULL);
   const char *kernels[] = { "k", NULL };
   g_autofree char *bad = ms_user_gpu_build (
-    file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n", kernels, "key", 9, 0, NULL,
+    file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n", kernels, NULL, "key", 9, 0, NULL,
     &error);
   g_assert_null (bad);
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
@@ -470,8 +488,17 @@ test_gpu_build (void)
                                            file);
   g_assert_cmpstr (error->message, ==, want);
   g_clear_error (&error);
+  /* the user's nvcc flags reach the GPU build too */
+  g_autofree char *defined = data_file ("defined.cu");
+  g_autofree char *defined_text = NULL;
+  g_assert_true (g_file_get_contents (defined, &defined_text, NULL, NULL));
+  const char *scaled[] = { "scaled", NULL }, *flags[] = { "-DSCALE=3", NULL };
+  g_autofree char *with_flags = ms_user_gpu_build (defined, defined_text, scaled, flags, "key3",
+                                                   9, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (with_flags);
   g_setenv ("MEMSIM_NVCC", "memsim-no-such-nvcc", TRUE);
-  g_assert_null (ms_user_gpu_build (file, "", kernels, "key", 9, 0, NULL, &error));
+  g_assert_null (ms_user_gpu_build (file, "", kernels, NULL, "key", 9, 0, NULL, &error));
   g_unsetenv ("MEMSIM_NVCC");
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
   g_assert_cmpstr (error->message, ==, "MEMSIM_NVCC=memsim-no-such-nvcc not found: set it to "
@@ -521,7 +548,7 @@ test_gpu_arguments (void)
   const char *kernels[] = { "k", NULL };
   g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "mock.cu", NULL);
   g_autoptr (GError) error = NULL;
-  g_autofree char *so = ms_user_gpu_build (file, text, kernels, "mock", 9, 0, NULL, &error);
+  g_autofree char *so = ms_user_gpu_build (file, text, kernels, NULL, "mock", 9, 0, NULL, &error);
   g_assert_no_error (error);
   GModule *m = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
   g_assert_nonnull (m);

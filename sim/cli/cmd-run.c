@@ -283,31 +283,8 @@ ms_cmd_run (int argc, char **argv)
   g_auto (GStrv) lib_dirs = NULL;
   char *std = NULL;
   gboolean fast_math = FALSE, rdc = FALSE;
-  /* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options,
-   * a value joined to -I, -D, -l or -L (-lcurand) as a separate argument
-   * (the strings are owned apart: GOption takes parsed ones out of argv) */
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char **args = g_new0 (char *, 2 * (gsize) argc + 1);
-  int n_args = 0;
-  for (int i = 0; i < argc; i++)
-    {
-      const char *a = argv[i];
-      if (i > 0 && strcmp (a, "-Xnvcc") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xnvcc"));
-      else if (i > 0 && strcmp (a, "-Xcompiler") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xcompiler"));
-      else if (i > 0 && a[0] == '-' && a[1] && strchr ("IDlL", a[1]) && a[2])
-        {
-          g_ptr_array_add (owned, g_strndup (a, 2));
-          args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
-          g_ptr_array_add (owned, g_strdup (a + 2));
-        }
-      else
-        g_ptr_array_add (owned, g_strdup (a));
-      args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
-    }
-  argc = n_args;
-  argv = args;
+  argv = ms_nvcc_spellings (&argc, argv, owned);
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
   gboolean allow_races = FALSE;

@@ -63,7 +63,8 @@ struct MsUserKernel {
   guint param_bytes;       /* the PTX's parameter block */
   guint static_shared;     /* bytes of .shared the entry declares */
   MsKernelSignature *signature;   /* the host build's DWARF: structs for --arg */
-  char *build_key;         /* the nvcc build's cache name */
+  char *build_key;         /* the nvcc build's cache name (it covers flags) */
+  char **flags;            /* the user's nvcc flags */
   GModule *gpu_module;     /* the GPU build, once --gpu asked for it */
   void (*gpu_set_dynamic_shared) (unsigned bytes);
 };
@@ -193,6 +194,7 @@ user_kernel_free (MsUserKernel *k)
     g_array_unref (k->params);
   ms_kernel_signature_free (k->signature);
   g_free (k->build_key);
+  g_strfreev (k->flags);
   g_free (k);
 }
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsUserKernel, user_kernel_free)
@@ -201,11 +203,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsUserKernel, user_kernel_free)
  * parameters' types; the PTX is the same with it as without) and its PTX
  * program; NULL with the error. */
 static MsPtxProgram *
-build_program (const char *file, MsNvccBuild **build, GError **error)
+build_program (const char *file, const char *const *user_flags, MsNvccBuild **build,
+               GError **error)
 {
   const char *files[] = { file, NULL };
-  const char *flags[] = { "-g", NULL };
-  *build = ms_nvcc_build (files, flags, error);
+  g_autoptr (GPtrArray) flags = g_ptr_array_new ();
+  g_ptr_array_add (flags, "-g");
+  for (const char *const *f = user_flags; f && *f; f++)
+    g_ptr_array_add (flags, (gpointer) *f);
+  g_ptr_array_add (flags, NULL);
+  *build = ms_nvcc_build (files, (const char *const *) flags->pdata, error);
   if (*build == NULL)
     return NULL;
   MsPtxProgram *prog = ms_ptx_program_load ((const char *const *) (*build)->ptx, error);
@@ -241,7 +248,7 @@ instance_file (const char *file, const char *name, GError **error)
 }
 
 static MsUserKernel *
-load (const char *file, const char *name, GError **error)
+load (const char *file, const char *name, const char *const *flags, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) e = NULL;
@@ -264,7 +271,7 @@ load (const char *file, const char *name, GError **error)
       return NULL;
     }
   MsNvccBuild *build = NULL;
-  MsPtxProgram *prog = build_program (file, &build, error);
+  MsPtxProgram *prog = build_program (file, flags, &build, error);
   if (prog == NULL)
     return NULL;
   guint n = 0;
@@ -278,7 +285,7 @@ load (const char *file, const char *name, GError **error)
       g_autoptr (GError) instance_error = NULL;
       g_autofree char *wrapper = instance_file (file, name, &instance_error);
       MsNvccBuild *instance_build = NULL;
-      MsPtxProgram *instance = wrapper ? build_program (wrapper, &instance_build,
+      MsPtxProgram *instance = wrapper ? build_program (wrapper, flags, &instance_build,
                                                         &instance_error) : NULL;
       if (instance != NULL)
         {
@@ -370,6 +377,7 @@ load (const char *file, const char *name, GError **error)
   k->text = g_steal_pointer (&text);
   g_autofree char *dir = g_path_get_dirname (build->so);
   k->build_key = g_path_get_basename (dir);
+  k->flags = g_strdupv ((char **) flags);
   /* the program stays: the kernel's code, sites and SASS are its */
   MsKernel *d = &k->kernel;
   d->name = k->name;
@@ -383,6 +391,12 @@ load (const char *file, const char *name, GError **error)
 
 const MsUserKernel *
 ms_user_kernel_load (const char *spec, GError **error)
+{
+  return ms_user_kernel_load_with (spec, NULL, error);
+}
+
+const MsUserKernel *
+ms_user_kernel_load_with (const char *spec, const char *const *flags, GError **error)
 {
   const char *colon = strrchr (spec, ':');
   /* "ns::f" is a kernel's name, not a file's end */
@@ -398,7 +412,12 @@ ms_user_kernel_load (const char *spec, GError **error)
   const char *name = colon ? colon + 1 : NULL;
   if (name != NULL && *name == '\0')
     name = NULL;
-  g_autofree char *key = g_strdup_printf ("%s:%s", file, name ? name : "");
+  /* loaded once per file, kernel and flags */
+  g_autoptr (GString) key_text = g_string_new (NULL);
+  g_string_printf (key_text, "%s:%s", file, name ? name : "");
+  for (const char *const *f = flags; f && *f; f++)
+    g_string_append_printf (key_text, "%c%s", 1, *f);
+  g_autofree char *key = g_string_free (g_steal_pointer (&key_text), FALSE);
   g_mutex_lock (&loaded_lock);
   if (loaded == NULL)
     loaded = g_ptr_array_new ();
@@ -408,7 +427,7 @@ ms_user_kernel_load (const char *spec, GError **error)
       k = loaded->pdata[i];
   if (k == NULL)
     {
-      k = load (file, name, error);
+      k = load (file, name, flags, error);
       if (k != NULL)
         {
           k->spec = g_steal_pointer (&key);
@@ -430,7 +449,8 @@ ms_user_kernel_build_gpu (MsProblem *p, int cc_major, int cc_minor, GError **err
   if (k->kernel.gpu_entry == NULL)
     {
       const char *entries[] = { k->name, NULL };
-      g_autofree char *so = ms_user_gpu_build (k->file, k->text, entries, k->build_key,
+      g_autofree char *so = ms_user_gpu_build (k->file, k->text, entries,
+                                               (const char *const *) k->flags, k->build_key,
                                                cc_major, cc_minor, NULL, error);
       GModule *module = so ? g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY) : NULL;
       g_autofree char *sym = ms_user_build_symbol ("ms_user_gpu_entry_", k->name);

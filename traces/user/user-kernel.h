@@ -33,6 +33,10 @@ gboolean ms_user_kernel_spec (const char *name);
  * nvcc missing or its first error, an unknown or ambiguous name (with the
  * file's kernels), a struct passed by value. */
 const MsUserKernel *ms_user_kernel_load (const char *spec, GError **error);
+/* The same with nvcc flags for the build (NULL-terminated, may be NULL:
+ * -I, -D, -std, --use_fast_math, anything nvcc takes). */
+const MsUserKernel *ms_user_kernel_load_with (const char *spec, const char *const *flags,
+                                              GError **error);
 
 /* The kernel's descriptor (name, source, entry; external). */
 const MsKernel *ms_user_kernel_descriptor (const MsUserKernel *k);
