@@ -63,6 +63,7 @@ struct MsUserKernel {
   guint param_bytes;       /* the PTX's parameter block */
   guint static_shared;     /* bytes of .shared the entry declares */
   MsKernelSignature *signature;   /* the host build's DWARF: structs for --arg */
+  MsPtxProgram *program;   /* the kernel's code, sites and SASS are its */
   char *build_key;         /* the nvcc build's cache name (it covers flags) */
   char **flags;            /* the user's nvcc flags */
   GModule *gpu_module;     /* the GPU build, once --gpu asked for it */
@@ -378,7 +379,7 @@ load (const char *file, const char *name, const char *const *flags, GError **err
   g_autofree char *dir = g_path_get_dirname (build->so);
   k->build_key = g_path_get_basename (dir);
   k->flags = g_strdupv ((char **) flags);
-  /* the program stays: the kernel's code, sites and SASS are its */
+  k->program = prog;
   MsKernel *d = &k->kernel;
   d->name = k->name;
   d->family = "user";
