@@ -742,13 +742,12 @@ test_buffer_too_big (void)
 }
 
 /* The files compiled into the library (build-aux/embed-files.py: the kernel
- * sources the reports quote, the default preset, the user shim) are the
+ * sources the reports quote, the default preset) are the
  * source tree's, byte for byte: quotes, backslashes, question marks and
  * all (a wrong escape in the generator shows here), and nothing else is
  * found by a path the manifests do not list. */
 GBytes *ms_kernel_sources_lookup (const char *path);
 GBytes *ms_arch_files_lookup (const char *path);
-GBytes *ms_user_shim_lookup (const char *path);
 
 static void
 test_embedded_files (void)
@@ -766,12 +765,6 @@ test_embedded_files (void)
     { ms_kernel_sources_lookup, "/org/memsim/kernels/access-width.cuh",
       "traces/kernels/access-width.cuh" },
     { ms_arch_files_lookup, "/org/memsim/arch/h100.arch", "sim/arch/h100.arch" },
-    { ms_user_shim_lookup, "/org/memsim/user/cuda-shim.h", "sim/emulator/cuda-shim.h" },
-    { ms_user_shim_lookup, "/org/memsim/user/cuda-host.h", "sim/emulator/cuda-host.h" },
-    { ms_user_shim_lookup, "/org/memsim/user/kernel.h", "sim/emulator/kernel.h" },
-    { ms_user_shim_lookup, "/org/memsim/user/site.h", "sim/stream/site.h" },
-    { ms_user_shim_lookup, "/org/memsim/user/cooperative_groups.h",
-      "sim/emulator/cooperative_groups.h" },
   };
   gboolean quote = FALSE, backslash = FALSE, question = FALSE;
   for (gsize i = 0; i < G_N_ELEMENTS (files); i++)

@@ -12,7 +12,7 @@
 #include "arch.h"
 #include "nvcc-build.h"
 #include "nvcc-program.h"
-#include "user-source.h"
+#include "user-error.h"
 
 #define SCALE "_Z5scalePfPKfidc"   /* scale(float *, const float *, int, double, char) */
 

@@ -4,7 +4,8 @@
  * against the program's host code; the counts are hand-derived for the
  * transposes of examples/program.cu; the runtime's errors, exit statuses,
  * JSON shape, --launches and -o are the command's contract.  Runs the
- * built memsim ($MEMSIM under `make check`); skipped without g++. */
+ * built memsim ($MEMSIM under `make check`); skipped without nvcc or a
+ * memsim built without CUDA's headers. */
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -189,9 +190,8 @@ test_launches (void)
                                                   "kernel"), ==, "loopShared");
 }
 
-/* Untraced launches run free (MsLaunch.free_running: lanes stop only at
- * barriers, collectives and atomics) and still compute what the program
- * checks: shared memory across barriers, a shared atomic on bytes stored
+/* Untraced launches run without the models and still compute what the
+ * program checks: shared memory across barriers, a shared atomic on bytes stored
  * without a stop, shuffles; an out-of-bounds read in an untraced launch is
  * still memsim's one-line error, exit 1. */
 static void
@@ -228,24 +228,17 @@ test_split_and_groups (void)
   g_assert_nonnull (strstr (g.out, "tileSums<64>"));
   g_assert_nonnull (strstr (g.out, "bit atomics correct"));
 
-  /* cg::reduce over two-warp tiles, CUDA's scheme (cooperative_groups.h):
-   * per block of 8 warps in 4 tiles, forming the tiles clears each warp's
-   * barrier bit (8 atomics); each warp stores its slot (8 stores) and sets
-   * its bit (8 atomics); each tile's last warp loads the 2 slots (4 loads),
-   * stores the total back (4 stores) and releases (4 atomics); the other
-   * warp loads the barrier word once (4 loads); every warp loads its slot
-   * (8 loads), unless the compiler sinks that load into the one branch
-   * that uses the result (g++ 12 does: tile rank 0, 4 loads).  4 blocks:
-   * 48 to 64 loads, 48 stores, 80 atomics. */
-  g_auto (Result) j = run (groups, "--source-counts", "--format", "json", NULL);
+  /* cg::reduce over two-warp tiles as CUDA's own cooperative_groups
+   * builds it: per block of 8 warps in 4 tiles, each warp stores its slot
+   * (8 stores) and each tile's last warp stores the total back (4 stores):
+   * 4 blocks, 48 shared stores.  (Its loads and atomics include the
+   * barrier's polls of shared memory, as many as the schedule makes.) */
+  g_auto (Result) j = run (groups, "--format", "json", NULL);
   g_assert_cmpint (j.status, ==, 0);
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonArray *launches = json_object_get_array_member (json_root (parser, j.out), "launches");
   JsonObject *m = metrics_of (launches, 1);
-  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), >=, 48);
-  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_ld.sum"), <=, 64);
   g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_st.sum"), ==, 48);
-  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_atom.sum"), ==, 80);
 }
 
 /* Errors: one line, non-zero, and -o never written by a failed program. */
@@ -319,39 +312,31 @@ test_compiler_exact (void)
     }
   g_autofree char *p = program ("tiled-gemm.cu");
   const char *ld = "smsp__sass_inst_executed_op_shared_ld.sum";
-  gint64 want[2] = { 10240, 16384 };
-  for (int source = 0; source < 2; source++)
-    {
-      g_auto (Result) r = source ? run (p, "--format", "json", "--source-counts", NULL)
-                                 : run (p, "--format", "json", NULL);
-      g_assert_cmpint (r.status, ==, 0);
-      g_assert_nonnull (strstr (r.err, "product correct"));
-      g_autoptr (JsonParser) parser = json_parser_new ();
-      JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
-      JsonObject *l = json_array_get_object_element (launches, 0);
-      g_assert_cmpstr (json_object_get_string_member (l, "counts"), ==, source ? "source" : "sass");
-      g_assert_cmpint (metric (metrics_of (launches, 0), ld), ==, want[source]);
-      /* nvcc's device code: every warp instruction counted, at least the
-       * memory ones, from the SASS line by line (the g++ build of
-       * --source-counts has no instructions to count) */
-      g_assert_true (json_object_has_member (l, "instructions") == !source);
-      if (source)
-        continue;
-      JsonObject *inst = json_object_get_object_member (l, "instructions");
-      g_assert_cmpstr (json_object_get_string_member (inst, "basis"), ==, "sass-lines");
-      gint64 all = metric (metrics_of (launches, 0), "smsp__inst_executed.sum");
-      g_assert_cmpint (all, ==, json_object_get_int_member (inst, "executed"));
-      g_assert_cmpint (all, >, want[source] + metric (metrics_of (launches, 0),
-                                                      "smsp__sass_inst_executed_op_global_ld.sum"));
-      /* the text report says the same number, and where they go */
-      g_auto (Result) t = run (p, "--launches", "1", NULL);
-      g_assert_cmpint (t.status, ==, 0);
-      g_autofree char *line = g_strdup_printf ("Instructions: %" G_GINT64_FORMAT " warp instructions "
-                                               "executed (smsp__inst_executed.sum, estimated", all);
-      const char *at = strstr (t.out, line);
-      g_assert_nonnull (at);
-      g_assert_nonnull (strstr (at, "\n  most issued: tiled-gemm.cu:"));
-    }
+  g_auto (Result) r = run (p, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "product correct"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonObject *l = json_array_get_object_element (launches, 0);
+  g_assert_cmpstr (json_object_get_string_member (l, "counts"), ==, "sass");
+  g_assert_cmpint (metric (metrics_of (launches, 0), ld), ==, 10240);
+  /* nvcc's device code: every warp instruction counted, at least the
+   * memory ones, from the SASS line by line */
+  g_assert_true (json_object_has_member (l, "instructions"));
+  JsonObject *inst = json_object_get_object_member (l, "instructions");
+  g_assert_cmpstr (json_object_get_string_member (inst, "basis"), ==, "sass-lines");
+  gint64 all = metric (metrics_of (launches, 0), "smsp__inst_executed.sum");
+  g_assert_cmpint (all, ==, json_object_get_int_member (inst, "executed"));
+  g_assert_cmpint (all, >, 10240 + metric (metrics_of (launches, 0),
+                                           "smsp__sass_inst_executed_op_global_ld.sum"));
+  /* the text report says the same number, and where they go */
+  g_auto (Result) t = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autofree char *line = g_strdup_printf ("Instructions: %" G_GINT64_FORMAT " warp instructions "
+                                           "executed (smsp__inst_executed.sum, estimated", all);
+  const char *at = strstr (t.out, line);
+  g_assert_nonnull (at);
+  g_assert_nonnull (strstr (at, "\n  most issued: tiled-gemm.cu:"));
 }
 
 /* Texture and surface objects (tests/data/programs/texture.cu checks its
@@ -483,20 +468,29 @@ test_grid_sync (void)
 }
 
 static void
-skip_without_compiler (void)
+skip_without_nvcc (void)
 {
-  g_test_skip ("no g++: memsim run compiles the program with it");
+  g_test_skip ("no nvcc, or memsim built without CUDA's headers: memsim run builds the "
+               "program with nvcc");
 }
 
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_autofree char *cxx = g_find_program_in_path (g_getenv ("MEMSIM_CXX") ? g_getenv ("MEMSIM_CXX")
-                                                                         : "g++");
-  if (cxx == NULL)
+  /* memsim's nvcc: $MEMSIM_NVCC, nvcc on PATH, or configure's */
+  const char *env = g_getenv ("MEMSIM_NVCC");
+  g_autofree char *nvcc = g_find_program_in_path (env && *env ? env : "nvcc");
+#ifdef MS_NVCC_PATH
+  if (nvcc == NULL && g_file_test (MS_NVCC_PATH, G_FILE_TEST_IS_EXECUTABLE))
+    nvcc = g_strdup (MS_NVCC_PATH);
+#endif
+#ifndef MS_CUDA_RUNTIME_API_H
+  g_clear_pointer (&nvcc, g_free);   /* the runtime answers nvcc's host code with them */
+#endif
+  if (nvcc == NULL)
     {
-      g_test_add_func ("/run/compiled", skip_without_compiler);
+      g_test_add_func ("/run/compiled", skip_without_nvcc);
       return g_test_run ();
     }
   g_test_add_func ("/run/runtime", test_runtime);

@@ -4,10 +4,10 @@
  * give the built-in kernel's counters, every one, at the same launch, and
  * the same output (the built-in's output is checked against its plain-C
  * reference); hand-derived counts for a strided load, a float4 copy and a
- * struct member read; struct buffers filled member by member; the
- * __shared__ rewrite and the kernel scan on their own.  The built-in
+ * struct member read; struct buffers filled member by member; kernels
+ * found by name, their parameter types, and the errors.  The built-in
  * kernels were validated on an H100 (docs/validation.md), so equality ties
- * the compiler-instrumented route to the hardware.
+ * users' files, run from nvcc's PTX as the built-ins are, to the hardware.
  */
 #include "config.h"
 
@@ -22,7 +22,6 @@
 #include "user-build.h"
 #include "user-gpu.h"
 #include "user-kernel.h"
-#include "user-source.h"
 
 /* tests/data/user/NAME, or examples/NAME for the examples */
 static char *
@@ -79,13 +78,10 @@ run_builtin (const char *name, const char *size, const char *block)
   return r;
 }
 
-/* Every counter of every (space, op), and the launch's own, agree; but
- * where aggregated, the active lanes of global reductions: b (a built-in,
- * run from its PTX) ran ptxas's aggregation (or, without the SASS, the
- * same guess the models make for a), one lane per address with the
- * warp's combined value, and a (a user's file, source-level) did not. */
+/* Every counter of every (space, op), and the launch's own, agree (both
+ * run nvcc's PTX, reductions aggregated alike). */
 static void
-assert_same_counters_but (const Run *a, const Run *b, gboolean aggregated)
+assert_same_counters (const Run *a, const Run *b)
 {
   for (int sp = 0; sp < MS_N_SPACES; sp++)
     for (int op = 0; op < MS_N_OPS; op++)
@@ -98,25 +94,14 @@ assert_same_counters_but (const Run *a, const Run *b, gboolean aggregated)
                           ms_space_name ((MsSpace) sp), ms_op_name ((MsOp) op), x.executions,
                           y.executions);
         g_assert_cmpuint (x.executions, ==, y.executions);
-        if (aggregated && sp == MS_SPACE_GLOBAL && op == MS_OP_RED)
-          g_assert_cmpuint (y.lanes, <, x.lanes);   /* a lane an address */
-        else
-          {
-            g_assert_cmpuint (x.lanes, ==, y.lanes);
-            g_assert_cmpuint (x.partial, ==, y.partial);
-            g_assert_cmpuint (x.bytes, ==, y.bytes);
-          }
+        g_assert_cmpuint (x.lanes, ==, y.lanes);
+        g_assert_cmpuint (x.partial, ==, y.partial);
+        g_assert_cmpuint (x.bytes, ==, y.bytes);
         for (int s = 0; s < MS_COUNTER_SLOTS; s++)
           g_assert_cmpuint (x.v[s], ==, y.v[s]);
       }
   for (int s = 0; s < MS_COUNTER_SLOTS; s++)
     g_assert_cmpuint (a->stats->launch.v[s], ==, b->stats->launch.v[s]);
-}
-
-static void
-assert_same_counters (const Run *a, const Run *b)
-{
-  assert_same_counters_but (a, b, FALSE);
 }
 
 static void
@@ -168,7 +153,7 @@ test_atomics (void)
   const char *args[] = { "out=int[18]=0", "in=int[1000]=0..15", "n=1000", NULL };
   g_auto (Run) user = run_user ("atomics.cu", "histogram", "8", "128", 0, args);
   g_auto (Run) builtin = run_builtin ("test_atomics", NULL, NULL);
-  assert_same_counters_but (&user, &builtin, TRUE);
+  assert_same_counters (&user, &builtin);
   assert_same_buffer (&user, 1, &builtin, 1);
   assert_same_buffer (&user, 0, &builtin, 0);
 }
@@ -280,109 +265,110 @@ test_template (void)
       g_assert_cmpfloat (out[y * 32 + x], ==, in[x * 32 + y]);
 }
 
-/* ------------------------------------------------ the source scan */
+/* ------------------------------------------------ names and types */
 
-static void
-test_scan (void)
+static const MsUserKernel *
+load_error (const char *file, const char *kernel, GError **error)
 {
-  const char *text =
-    "// __global__ void commented (int x)\n"
-    "#define N 32\n"
-    "__global__ void __launch_bounds__ (256) k1 (const float *__restrict__ a, int n,\n"
-    "                                            float b[])\n"
-    "{ const char *s = \"__shared__ float no[4];\"; }\n"
-    "template <int T> __global__ void k2 (double *d) {}\n"
-    "extern \"C\" __global__ void k3 (void);\n";
-  g_autoptr (GPtrArray) k = ms_user_source_kernels (text);
-  g_assert_cmpuint (k->len, ==, 3);
-  MsUserFunction *f = k->pdata[0];
-  g_assert_cmpstr (f->name, ==, "k1");
-  g_assert_cmpint (f->line, ==, 3);
-  g_assert_false (f->is_template);
-  g_assert_cmpuint (f->params->len, ==, 3);
-  MsUserParam *p0 = f->params->pdata[0], *p1 = f->params->pdata[1], *p2 = f->params->pdata[2];
-  g_assert_cmpstr (p0->name, ==, "a");
-  g_assert_cmpstr (p0->pointee, ==, "float");
-  g_assert_cmpstr (p1->name, ==, "n");
-  g_assert_null (p1->pointee);
-  g_assert_cmpstr (p2->name, ==, "b");
-  g_assert_cmpstr (p2->pointee, ==, "float");
-  g_assert_true (((MsUserFunction *) k->pdata[1])->is_template);
-  g_assert_cmpuint (((MsUserFunction *) k->pdata[2])->params->len, ==, 0);
-
-  /* the rewrite keeps every line where it was */
-  const char *src =
-    "__global__ void t (float *o)\n"
-    "{\n"
-    "  __shared__ float tile[32][33], row[32];\n"
-    "  extern __shared__ __align__ (16) float dyn[];\n"
-    "  volatile __shared__ int flag;\n"
-    "  o[0] = tile[0][0];\n"
-    "}\n";
-  g_autoptr (GError) error = NULL;
-  g_autofree char *out = ms_user_source_rewrite (src, "t.cu", &error);
-  g_assert_no_error (error);
-  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 8);
-  g_assert_nonnull (strstr (lines[2], "float (&tile)[32][33] = ms_shared_ref_<float [32][33], __COUNTER__> (0);"));
-  g_assert_nonnull (strstr (lines[2], "float (&row)[32] = ms_shared_ref_<float [32], __COUNTER__> (0);"));
-  g_assert_nonnull (strstr (lines[3], "float *const dyn = ms_shared_dynamic_<float> (16);"));
-  g_assert_nonnull (strstr (lines[4], "volatile int (&flag) = ms_shared_ref_<volatile int , __COUNTER__> (0);"));
-  g_assert_cmpstr (lines[5], ==, "  o[0] = tile[0][0];");
-
-  g_autofree char *bad = ms_user_source_rewrite ("__shared__ int g[4];\n", "g.cu", &error);
-  g_assert_null (bad);
-  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_SOURCE);
-  g_assert_nonnull (strstr (error->message, "g.cu:1: a __shared__ variable at file scope"));
-
-  /* inputs the fuzzer found (tests/fuzz/fuzz-user-source.c): a parameter
-   * ending in ']' without '[', a parameter list with no ')', and a
-   * character literal with a backslash-newline inside a launch's <<<...>>>,
-   * which must keep every line where it was */
-  g_autoptr (GPtrArray) odd = ms_user_source_kernels ("__global__ void k(int a])\n{}\n"
-                                                      "__global__ void open(int *p");
-  g_assert_cmpuint (odd->len, ==, 2);
-  const char *lit = "void h() { k<<<'\\\n', 1>>>(); }\n{\n__shared__ int t[4];\n}\n";
-  g_autofree char *kept = ms_user_source_rewrite (lit, "lit.cu", NULL);
-  g_assert_nonnull (kept);
-  guint n_in = 0, n_out = 0;
-  for (const char *c = lit; *c; c++)
-    n_in += *c == '\n';
-  for (const char *c = kept; *c; c++)
-    n_out += *c == '\n';
-  g_assert_cmpuint (n_out, ==, n_in);
+  g_autofree char *path = data_file (file);
+  g_autofree char *spec = kernel ? g_strconcat (path, ":", kernel, NULL) : g_strdup (path);
+  return ms_user_kernel_load (spec, error);
 }
 
-/* Builds are cached by content: the second build of a text is the first's
- * file, under $XDG_CACHE_HOME/memsim/kernels; a changed text builds anew;
- * a compile error is the compiler's first, as file:line. */
-static void
-test_cache (void)
+/* --arg's message for a missing parameter: its type as the compiler has it */
+static char *
+missing_arg (const MsUserKernel *k)
 {
-  g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "k.cu", NULL);
-  const char *kernels[] = { "k", NULL };
-  const char *text = "__global__ void k (float *o)\n{\n  o[threadIdx.x] = 1.0f;\n}\n";
-  gboolean cached = TRUE;
   g_autoptr (GError) error = NULL;
-  g_autofree char *first = ms_user_build (file, text, kernels, &cached, &error);
+  MsUserLaunch launch = { "1", "32", 0, NULL };
+  g_assert_null (ms_user_problem_new (k, &launch, &error));
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG);
+  return g_strdup (error->message);
+}
+
+/* Kernels are found by their name as the source says it, mangled, or
+ * without namespace and template arguments where that is unique; an
+ * ambiguous name lists the candidates, an unknown one the file's kernels.
+ * Parameter types come from the host build's DWARF (typedefs kept); nvcc's
+ * flags reach the build. */
+static void
+test_names (void)
+{
+  g_autoptr (GError) error = NULL;
+  const MsUserKernel *k = load_error ("names.cu", "lib::fill", &error);
   g_assert_no_error (error);
-  g_assert_false (cached);
-  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "memsim", "kernels", NULL);
-  g_assert_true (g_str_has_prefix (first, dir));
-  g_assert_true (g_file_test (first, G_FILE_TEST_IS_REGULAR));
-  g_autofree char *second = ms_user_build (file, text, kernels, &cached, &error);
-  g_assert_true (cached);
-  g_assert_cmpstr (first, ==, second);
-  g_autofree char *third = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = 2;\n}\n",
-                                          kernels, &cached, &error);
-  g_assert_false (cached);
-  g_assert_cmpstr (first, !=, third);
-  g_autofree char *bad = ms_user_build (file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n",
-                                        kernels, &cached, &error);
-  g_assert_null (bad);
+  g_assert_cmpstr (ms_user_kernel_descriptor (k)->name, ==, "lib::fill");
+  g_assert_nonnull (load_error ("names.cu", "fill", &error));   /* a unique base name */
+  g_assert_no_error (error);
+  g_autofree char *fill = missing_arg (k);
+  g_assert_cmpstr (fill, ==, "lib::fill needs --arg out=TYPE[COUNT] (parameter 1: real * out)");
+  const char *args[] = { "out=float[32]=0", "in=float[32]", "n=32", "s=0.5", "bogus=1", NULL };
+  MsUserLaunch launch = { "1", "32", 0, args };
+  g_assert_null (ms_user_problem_new (k, &launch, &error));
+  g_assert_cmpstr (error->message, ==, "--arg bogus=1: lib::fill has no such parameter; its "
+                                       "parameters: real * out, const real * in, "
+                                       "unsigned long long n, double s");
+  g_clear_error (&error);
+
+  /* overloads: ambiguous by name, found mangled */
+  g_assert_null (load_error ("names.cu", "over", &error));
+  g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL);
+  g_assert_nonnull (strstr (error->message, "names 2 kernels"));
+  g_assert_nonnull (strstr (error->message, "over (_Z4overPi)"));
+  g_assert_nonnull (strstr (error->message, "over (_Z4overPf)"));
+  g_clear_error (&error);
+  g_assert_nonnull (load_error ("names.cu", "_Z4overPf", &error));
+  g_assert_no_error (error);
+
+  /* template instantiations: by name; the bare name is ambiguous */
+  g_assert_nonnull (load_error ("names.cu", "rep<2>", &error));
+  g_assert_no_error (error);
+  g_assert_null (load_error ("names.cu", "rep", &error));
+  g_assert_nonnull (strstr (error->message, "rep<1> (_Z3repILi1EEvPi)"));
+  g_clear_error (&error);
+
+  /* extern "C" */
+  k = load_error ("names.cu", "plain", &error);
+  g_assert_no_error (error);
+  g_autofree char *plain = missing_arg (k);
+  g_assert_cmpstr (plain, ==, "plain needs --arg s=TYPE[COUNT] (parameter 1: short * s)");
+
+  /* refused: a struct by value, an unknown name, no name among several */
+  g_assert_null (load_error ("names.cu", "byvalue", &error));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "parameter q of byvalue is passed by value (Pair)"));
+  g_clear_error (&error);
+  g_assert_null (load_error ("names.cu", "nosuch", &error));
+  g_assert_nonnull (strstr (error->message, "has no kernel 'nosuch'; its kernels: "));
+  g_assert_nonnull (strstr (error->message, "lib::fill"));
+  g_clear_error (&error);
+  g_assert_null (load_error ("names.cu", NULL, &error));
+  g_assert_nonnull (strstr (error->message, "has several kernels: name one"));
+  g_clear_error (&error);
+
+  /* nvcc's flags, as memsim run takes them */
+  g_autofree char *defined = data_file ("defined.cu");
+  g_autofree char *defined_spec = g_strconcat (defined, ":scaled", NULL);
+  g_assert_null (ms_user_kernel_load (defined_spec, &error));
+  g_assert_nonnull (strstr (error->message, "identifier \"SCALE\" is undefined"));
+  g_clear_error (&error);
+  const char *flags[] = { "-DSCALE=3", NULL };
+  k = ms_user_kernel_load_with (defined_spec, flags, &error);
+  g_assert_no_error (error);
+  const char *out_arg[] = { "out=float[32]=0", NULL };
+  MsUserLaunch one = { "1", "32", 0, out_arg };
+  g_autoptr (MsProblem) p = ms_user_problem_new (k, &one, &error);
+  g_assert_no_error (error);
+  g_autoptr (MsStats) stats = NULL;
+  g_assert_true (ms_problem_simulate (p, ms_arch_default (), 0, NULL, &stats, &error));
+  g_assert_cmpfloat (((const float *) p->args.buf[0])[31], ==, 3.0f);
+
+  /* nvcc's first error as file:line */
+  g_assert_null (load_error ("bad.cu", "broken", &error));
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
-  g_assert_true (g_str_has_prefix (error->message, file));
-  g_assert_nonnull (strstr (error->message, "k.cu:3: error: 'x' was not declared"));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "bad.cu:6: error: identifier \"undeclared_name\" "
+                                            "is undefined"));
 }
 
 /* The GPU build's unit: the user's text as read, under #line naming the
@@ -447,7 +433,7 @@ test_gpu_build (void)
       g_autofree char *text = NULL;
       g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
       gboolean cached = TRUE;
-      g_autofree char *so = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0, &cached,
+      g_autofree char *so = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key", 9, 0, &cached,
                                                &error);
       g_assert_no_error (error);
       g_assert_false (cached);
@@ -466,13 +452,13 @@ test_gpu_build (void)
       gpointer set = NULL;
       g_assert_true (g_module_symbol (m, "ms_user_gpu_set_dynamic_shared", &set));
       g_module_close (m);
-      g_autofree char *again = ms_user_gpu_build (path, text, cases[i].kernels, "key", 9, 0,
+      g_autofree char *again = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key", 9, 0,
                                                   &cached, &error);
       g_assert_no_error (error);
       g_assert_true (cached);
       g_assert_cmpstr (again, ==, so);
       /* another CPU build (another header) or target: another build */
-      g_autofree char *other = ms_user_gpu_build (path, text, cases[i].kernels, "key2", 9, 0,
+      g_autofree char *other = ms_user_gpu_build (path, text, cases[i].kernels, NULL, "key2", 9, 0,
                                                   &cached, &error);
       g_assert_no_error (error);
       g_assert_cmpstr (other, !=, so);
@@ -494,7 +480,7 @@ test_gpu_build (void)
   g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "bad.cu", NULL);
   const char *kernels[] = { "k", NULL };
   g_autofree char *bad = ms_user_gpu_build (
-    file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n", kernels, "key", 9, 0, NULL,
+    file, "__global__ void k (float *o)\n{\n  o[0] = x;\n}\n", kernels, NULL, "key", 9, 0, NULL,
     &error);
   g_assert_null (bad);
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
@@ -502,8 +488,17 @@ test_gpu_build (void)
                                            file);
   g_assert_cmpstr (error->message, ==, want);
   g_clear_error (&error);
+  /* the user's nvcc flags reach the GPU build too */
+  g_autofree char *defined = data_file ("defined.cu");
+  g_autofree char *defined_text = NULL;
+  g_assert_true (g_file_get_contents (defined, &defined_text, NULL, NULL));
+  const char *scaled[] = { "scaled", NULL }, *flags[] = { "-DSCALE=3", NULL };
+  g_autofree char *with_flags = ms_user_gpu_build (defined, defined_text, scaled, flags, "key3",
+                                                   9, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (with_flags);
   g_setenv ("MEMSIM_NVCC", "memsim-no-such-nvcc", TRUE);
-  g_assert_null (ms_user_gpu_build (file, "", kernels, "key", 9, 0, NULL, &error));
+  g_assert_null (ms_user_gpu_build (file, "", kernels, NULL, "key", 9, 0, NULL, &error));
   g_unsetenv ("MEMSIM_NVCC");
   g_assert_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER);
   g_assert_cmpstr (error->message, ==, "MEMSIM_NVCC=memsim-no-such-nvcc not found: set it to "
@@ -553,7 +548,7 @@ test_gpu_arguments (void)
   const char *kernels[] = { "k", NULL };
   g_autofree char *file = g_build_filename (g_get_user_cache_dir (), "mock.cu", NULL);
   g_autoptr (GError) error = NULL;
-  g_autofree char *so = ms_user_gpu_build (file, text, kernels, "mock", 9, 0, NULL, &error);
+  g_autofree char *so = ms_user_gpu_build (file, text, kernels, NULL, "mock", 9, 0, NULL, &error);
   g_assert_no_error (error);
   GModule *m = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
   g_assert_nonnull (m);
@@ -587,9 +582,9 @@ test_gpu_arguments (void)
 }
 
 static void
-skip_without_compiler (void)
+skip_without_nvcc (void)
 {
-  g_test_skip ("no g++ on this machine: memsim compiles users' kernels with it");
+  g_test_skip ("no nvcc on this machine: memsim builds users' kernels with it");
 }
 
 int
@@ -599,14 +594,13 @@ main (int argc, char **argv)
   g_autofree char *cache = g_dir_make_tmp ("memsim-test-user-XXXXXX", NULL);
   g_setenv ("XDG_CACHE_HOME", cache, TRUE);
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/user/scan-and-rewrite", test_scan);
   g_test_add_func ("/user/gpu/generated-unit", test_gpu_generate);
   g_test_add_func ("/user/gpu/first-error", test_gpu_first_error);
   g_test_add_func ("/user/gpu/nvcc-build", test_gpu_build);
   g_test_add_func ("/user/gpu/launch-arguments", test_gpu_arguments);
-  g_autofree char *cxx = g_find_program_in_path ("g++");
+  g_autofree char *cxx = ms_user_nvcc (NULL);   /* the build of users' kernels */
   if (cxx == NULL)
-    g_test_add_func ("/user/compiled", skip_without_compiler);
+    g_test_add_func ("/user/compiled", skip_without_nvcc);
   static const char *const transposes[] = { "transpose_naive", "transpose_shared",
                                             "transpose_padded" };
   static const char *const reduces[] = { "reduce_sequential", "reduce_unroll_last",
@@ -624,7 +618,7 @@ main (int argc, char **argv)
   if (cxx)
     {
       g_test_add_func ("/user/same-as-builtin/test_atomics", test_atomics);
-      g_test_add_func ("/user/build-cache", test_cache);
+      g_test_add_func ("/user/names-and-types", test_names);
       g_test_add_func ("/user/template-instantiation", test_template);
       g_test_add_func ("/user/hand-derived/strided", test_strided);
       g_test_add_func ("/user/hand-derived/float4-and-struct", test_wide_and_struct);

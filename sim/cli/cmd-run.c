@@ -2,8 +2,7 @@
  * whole CUDA program (host code included) against memsim's CUDA runtime,
  * run it on the CPU and trace its launches: a report per launch, as trace
  * writes one (docs/model.md, "Whole programs").  The build is nvcc's, the
- * kernels its PTX (traces/user/nvcc-program.h); with --source-counts, the
- * source rewritten for g++ (traces/user/user-program.h).
+ * kernels its PTX (traces/user/nvcc-program.h).
  *
  * Output: text reports go to stdout as the launches happen, between the
  * program's own lines; JSON is {"launches": [report, ...]} and CSV one
@@ -29,11 +28,10 @@
 #include "report.h"
 #include "report-time.h"
 #include "nvcc-program.h"
-#include "user-program.h"
 
 typedef struct {
   MsArch *arch;
-  gpointer program;          /* loaded for the process (nvcc- or user-program.h) */
+  MsNvccProgram *program;    /* loaded for the process (nvcc-program.h) */
   guint threads;
   int launches;              /* --launches: traced per kernel (0: all) */
   gboolean allow_races;
@@ -176,12 +174,10 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     }
   else
     {
-      /* as fast as the emulator goes: no models, no records, lanes that
-       * stop only where they must (MsLaunch.free_running) */
+      /* for its results: no models, no records */
       MsLaunch launch;
       ms_problem_launch (p, &launch);
       launch.threads = s->threads;
-      launch.free_running = TRUE;
       ok = ms_emulate (&launch, &error);
       s->untraced++;
     }
@@ -287,34 +283,11 @@ ms_cmd_run (int argc, char **argv)
   g_auto (GStrv) lib_dirs = NULL;
   char *std = NULL;
   gboolean fast_math = FALSE, rdc = FALSE;
-  /* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options,
-   * a value joined to -I, -D, -l or -L (-lcurand) as a separate argument
-   * (the strings are owned apart: GOption takes parsed ones out of argv) */
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char **args = g_new0 (char *, 2 * (gsize) argc + 1);
-  int n_args = 0;
-  for (int i = 0; i < argc; i++)
-    {
-      const char *a = argv[i];
-      if (i > 0 && strcmp (a, "-Xnvcc") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xnvcc"));
-      else if (i > 0 && strcmp (a, "-Xcompiler") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xcompiler"));
-      else if (i > 0 && a[0] == '-' && a[1] && strchr ("IDlL", a[1]) && a[2])
-        {
-          g_ptr_array_add (owned, g_strndup (a, 2));
-          args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
-          g_ptr_array_add (owned, g_strdup (a + 2));
-        }
-      else
-        g_ptr_array_add (owned, g_strdup (a));
-      args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
-    }
-  argc = n_args;
-  argv = args;
+  argv = ms_nvcc_spellings (&argc, argv, owned);
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
-  gboolean allow_races = FALSE, source_counts = FALSE;
+  gboolean allow_races = FALSE;
   GOptionEntry entries[] = {
     { "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &includes,
       "Also search DIR for #include files (as nvcc -I)", "DIR" },
@@ -345,9 +318,6 @@ ms_cmd_run (int argc, char **argv)
       ".arch file (the device the program sees)", "ARCH" },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &threads,
       "Emulator threads (default: one per core); counts do not depend on it", "N" },
-    { "source-counts", 0, 0, G_OPTION_ARG_NONE, &source_counts,
-      "Build the program from its source with g++ instead of nvcc (memsim's CUDA subset) and "
-      "count one instruction per source access; with nvdisasm, grouped as nvcc's SASS", NULL },
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &allow_races,
       "Report shared-memory races and reads of unwritten shared memory and go on instead "
       "of stopping the program", NULL },
@@ -422,29 +392,9 @@ ms_cmd_run (int argc, char **argv)
     g_ptr_array_add (flags, g_strconcat ("-L", *x, NULL));
   for (char **x = libs; x && *x; x++)
     g_ptr_array_add (flags, g_strconcat ("-l", *x, NULL));
-  gboolean nvcc_only = defines || std || fast_math || rdc || xnvcc || xcompiler || libs
-                       || lib_dirs;
   g_ptr_array_add (flags, NULL);
-  /* nvcc's build by default; memsim's g++ build with --source-counts */
-  gboolean use_nvcc = !source_counts;
-  if (!use_nvcc && nvcc_only)
-    {
-      g_autoptr (GError) why = NULL;
-      if (source_counts || ms_nvcc_program_available (&why))
-        ms_error ("-D, --std, --use-fast-math, --rdc and -Xnvcc are nvcc's; --source-counts "
-                  "builds with g++");
-      else
-        ms_error ("%s", why->message);
-      ms_arch_free (arch);
-      return 2;
-    }
-  gpointer program = NULL;
-  if (use_nvcc)
-    program = ms_nvcc_program_load ((const char *const *) files->pdata,
-                                    (const char *const *) flags->pdata, &error);
-  else
-    program = ms_user_program_load ((const char *const *) files->pdata,
-                                    (const char *const *) includes, !source_counts, &error);
+  MsNvccProgram *program = ms_nvcc_program_load ((const char *const *) files->pdata,
+                                                 (const char *const *) flags->pdata, &error);
   if (program == NULL)
     {
       ms_error ("%s", error->message);
@@ -466,11 +416,7 @@ ms_cmd_run (int argc, char **argv)
         dup2 (STDERR_FILENO, STDOUT_FILENO);
     }
   atexit (finish_at_exit);
-  if (use_nvcc)
-    status = ms_nvcc_program_run (program, arch, program_argc, program_argv, on_launch, &session);
-  else
-    status = ms_user_program_run (program, arch, program_argc, program_argv, on_launch,
-                                  &session);
+  status = ms_nvcc_program_run (program, arch, program_argc, program_argv, on_launch, &session);
   if (!finish (&session))
     return 1;
   return status;

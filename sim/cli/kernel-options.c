@@ -57,9 +57,46 @@ ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts)
       "of COUNT random elements; TYPE[COUNT]=0: zeros), NAME=NUMBER for a scalar", "NAME=VALUE" },
     { "dynamic-shared", 0, 0, G_OPTION_ARG_INT, &opts->dynamic_shared,
       "Your kernel: bytes of extern __shared__ memory per block (default 0)", "BYTES" },
+    { "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &opts->includes,
+      "Your kernel: also search DIR for #include files (as nvcc -I)", "DIR" },
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &opts->defines,
+      "Your kernel: define a macro for the build (as nvcc -D)", "NAME[=VALUE]" },
+    { "std", 0, 0, G_OPTION_ARG_STRING, &opts->std,
+      "Your kernel: C++ dialect of the build (as nvcc -std), e.g. c++17", "STD" },
+    { "use-fast-math", 0, 0, G_OPTION_ARG_NONE, &opts->fast_math,
+      "Your kernel: build with nvcc --use_fast_math", NULL },
+    { "Xnvcc", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts->xnvcc,
+      "Your kernel: pass FLAG to nvcc (repeat for more)", "FLAG" },
     { NULL },
   };
   g_option_context_add_main_entries (ctx, entries, NULL);
+}
+
+char **
+ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned)
+{
+  char **args = g_new0 (char *, 2 * (gsize) *argc + 1);
+  g_ptr_array_add (owned, args);
+  int n_args = 0;
+  for (int i = 0; i < *argc; i++)
+    {
+      const char *a = argv[i];
+      if (i > 0 && strcmp (a, "-Xnvcc") == 0)
+        g_ptr_array_add (owned, g_strdup ("--Xnvcc"));
+      else if (i > 0 && strcmp (a, "-Xcompiler") == 0)
+        g_ptr_array_add (owned, g_strdup ("--Xcompiler"));
+      else if (i > 0 && a[0] == '-' && a[1] && strchr ("IDlL", a[1]) && a[2])
+        {
+          g_ptr_array_add (owned, g_strndup (a, 2));
+          args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
+          g_ptr_array_add (owned, g_strdup (a + 2));
+        }
+      else
+        g_ptr_array_add (owned, g_strdup (a));
+      args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
+    }
+  *argc = n_args;
+  return args;
 }
 
 void
@@ -67,6 +104,10 @@ ms_kernel_options_clear (MsKernelOptions *opts)
 {
   g_free (opts->grid);
   g_strfreev (opts->args);
+  g_strfreev (opts->includes);
+  g_strfreev (opts->defines);
+  g_strfreev (opts->xnvcc);
+  g_free (opts->std);
   g_free (opts->size);
   g_free (opts->block);
   g_strfreev (opts->params);
@@ -169,7 +210,21 @@ user_problem (const MsKernelOptions *opts, const char *spec, GError **error)
                    "--dynamic-shared %d: give a number of bytes from 0", opts->dynamic_shared);
       return NULL;
     }
-  const MsUserKernel *k = ms_user_kernel_load (spec, error);
+  /* nvcc's flags, as memsim run's options give them */
+  g_autoptr (GPtrArray) flags = g_ptr_array_new_with_free_func (g_free);
+  for (char **d = opts->includes; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-I", *d, NULL));
+  for (char **d = opts->defines; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-D", *d, NULL));
+  if (opts->std != NULL)
+    g_ptr_array_add (flags, g_strconcat ("-std=", opts->std, NULL));
+  if (opts->fast_math)
+    g_ptr_array_add (flags, g_strdup ("--use_fast_math"));
+  for (char **x = opts->xnvcc; x && *x; x++)
+    g_ptr_array_add (flags, g_strdup (*x));
+  g_ptr_array_add (flags, NULL);
+  const MsUserKernel *k = ms_user_kernel_load_with (spec, (const char *const *) flags->pdata,
+                                                    error);
   if (k == NULL)
     return NULL;
   MsUserLaunch launch = { .grid = opts->grid, .block = opts->block,
@@ -198,10 +253,12 @@ ms_kernel_options_problem (const MsKernelOptions *opts, const char *name, GError
     }
   if (ms_user_kernel_spec (name))
     return user_problem (opts, name, error);
-  if (opts->grid != NULL || opts->args != NULL || opts->dynamic_shared != 0)
+  if (opts->grid != NULL || opts->args != NULL || opts->dynamic_shared != 0
+      || opts->includes != NULL || opts->defines != NULL || opts->std != NULL
+      || opts->fast_math || opts->xnvcc != NULL)
     {
       g_set_error (error, MS_PROBLEM_ERROR, MS_PROBLEM_ERROR_PARAM,
-                   "--grid, --arg and --dynamic-shared are for your own kernels "
+                   "--grid, --arg, --dynamic-shared and nvcc's flags are for your own kernels "
                    "(FILE.cu:KERNEL); %s is built in: use --size and -p", name);
       return NULL;
     }

@@ -17,10 +17,14 @@ typedef struct {
   char *size;
   char *block;
   char **params;
-  /* a user's kernel (FILE.cu:KERNEL): --grid, --dynamic-shared, --arg */
+  /* a user's kernel (FILE.cu:KERNEL): --grid, --dynamic-shared, --arg, and
+   * nvcc's flags as memsim run takes them */
   char *grid;
   int dynamic_shared;
   char **args;
+  char **includes, **defines, **xnvcc;
+  char *std;
+  gboolean fast_math;
   int threads;
   char *arch;
   char *format;
@@ -32,9 +36,17 @@ typedef struct {
 
 /* Adds the options to ctx (storage in opts). */
 void ms_kernel_options_add (GOptionContext *ctx, MsKernelOptions *opts, gboolean with_format);
-/* Adds --grid, --dynamic-shared and --arg, the launch of a user's kernel. */
+/* Adds --grid, --dynamic-shared and --arg, the launch of a user's kernel,
+ * and the flags of its nvcc build (-I, -D, --std, --use-fast-math,
+ * --Xnvcc). */
 void ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts);
 void ms_kernel_options_clear (MsKernelOptions *opts);
+
+/* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options, a
+ * value joined to -I, -D, -l or -L (-lcurand) as a separate argument.  The
+ * new argv and its strings are owned (g_free) apart: GOption takes parsed
+ * ones out of argv. */
+char **ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned);
 
 /* --sample PERCENT[%] onto p. */
 gboolean ms_kernel_options_sample (const char *text, MsProblem *p, GError **error);

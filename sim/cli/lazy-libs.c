@@ -39,7 +39,7 @@ static LazyLib json_glib = { "libjson-glib-1.0.so.0", "libjson-glib-1.0-0",
                              "JSON output and input", NULL };
 static LazyLib gobject = { "libgobject-2.0.so.0", "libglib2.0-0",
                            "JSON output and input", NULL };
-static LazyLib libdw = { "libdw.so.1", "libdw1", "a user kernel's source lines", NULL };
+static LazyLib libdw = { "libdw.so.1", "libdw1", "a user kernel's parameter types", NULL };
 
 /* The process ends without exit's handlers: `memsim run` writes its report
  * from one (for a program that calls exit), which here would replace an
@@ -161,7 +161,7 @@ LAZY (json_glib, gboolean, json_parser_load_from_data,
       (parser, data, length, error))
 LAZY (json_glib, JsonParser *, json_parser_new, (void), ())
 
-/* libdw: the source lines of a user's kernel (traces/user/user-sites.c) */
+/* libdw: a user's kernel's parameter types and structs (traces/user/kernel-signature.c) */
 LAZY (libdw, Dwarf_Die *, dwarf_addrdie, (Dwarf *dbg, Dwarf_Addr addr, Dwarf_Die *result),
       (dbg, addr, result))
 LAZY (libdw, Dwarf_Attribute *, dwarf_attr,
@@ -176,6 +176,7 @@ LAZY (libdw, int, dwarf_child, (Dwarf_Die *die, Dwarf_Die *result), (die, result
 LAZY (libdw, const char *, dwarf_decl_file, (Dwarf_Die *decl), (decl))
 LAZY (libdw, int, dwarf_decl_line, (Dwarf_Die *decl, int *linep), (decl, linep))
 LAZY (libdw, const char *, dwarf_diename, (Dwarf_Die *die), (die))
+LAZY (libdw, int, dwarf_end, (Dwarf *dwarf), (dwarf))
 LAZY (libdw, const char *, dwarf_errmsg, (int err), (err))
 LAZY (libdw, Dwarf_Die *, dwarf_formref_die, (Dwarf_Attribute *attr, Dwarf_Die *die_mem),
       (attr, die_mem))

@@ -56,7 +56,6 @@
 #include "lane.h"
 #include "racecheck.h"
 #include "racememo.h"
-#include "native.h"
 #include "cpu-clones.h"
 
 #define MAX_BLOCK_THREADS 1024
@@ -89,13 +88,6 @@ typedef struct {
   guint repeats;
 } SpinWatch;
 
-/* A worker's memo of code address -> site (users' kernels). */
-#define SITE_MEMO 512
-typedef struct {
-  const void *pc;
-  const MsSite *site;
-} SiteMemo;
-
 /* Where lanes' accesses may fall: [lo, lo + span) of the host, virtual
  * addresses from vbase, in memory space `space` (the shared window or a
  * buffer). */
@@ -119,6 +111,7 @@ typedef struct {
   guint shared_used;
   guint shared_window;   /* bytes the block may declare: static limit + dynamic */
   gboolean dynamic_declared;   /* the block declared its extern __shared__ array */
+  guint reserved_at;     /* where the block's reserved shared memory begins (0: none) */
   guint8 *shadow;        /* per shared byte: written in this block yet? */
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   MsRaceMemo race_memo;  /* a block repeating the last one is compared, not checked */
@@ -155,7 +148,6 @@ typedef struct {
   gsize buf_bytes[MS_MAX_BUFFERS];
   guint n_bufs;
   int last_buf;
-  SiteMemo *site_memo;   /* users' kernels: SITE_MEMO entries */
   /* straight runs of warps (direct.h): off for users' kernels, and once
    * the launch's warps keep abandoning them */
   MsDirect direct;
@@ -169,7 +161,6 @@ typedef struct {
   gboolean direct_off;
   guintptr direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
   guint64 direct_done, direct_abandoned;
-  gboolean free_running; /* launch->free_running, for a user's kernel */
   /* warp-wide kernels (warp.h): a fiber per warp, where each stands */
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
@@ -347,41 +338,34 @@ ms_shared_alloc_dynamic (unsigned align)
   return ms_shared_alloc_at (&dynamic_key, W->launch->dynamic_shared, MAX (align, 16));
 }
 
-/* ------------------------------------------- compiler-instrumented kernels */
-
-/* The site of code address pc in a user's kernel (launch->site_at, through
- * the worker's memo); a lane of a launch without a resolver fails. */
-const MsSite *
-ms_native_site (const void *pc)
+/* The block's reserved shared memory (device code from PTX: cooperative
+ * groups' barriers), after its own arrays. */
+void *
+ms_shared_alloc_reserved (unsigned size)
 {
+  static const char reserved_key;
   Worker *W = cur_worker;
-  static MsSite outside = { "?", 0, 0, -1 };
-  if (W == NULL || W->site_memo == NULL)
-    {
-      if (W != NULL && ms_cur_lane != NULL)
-        lane_fail (ms_cur_lane, MS_EMULATOR_ERROR_LAUNCH,
-                   "%s: compiler-instrumented code in a launch without a site table",
-                   W->launch->kernel);
-      return &outside;
-    }
-  SiteMemo *m = &W->site_memo[((guintptr) pc >> 2) % SITE_MEMO];
-  if (G_LIKELY (m->pc == pc))
-    return m->site;
-  const MsSite *site = W->launch->site_at (W->launch->site_data, pc);
-  if (site == NULL)
-    lane_fail (ms_cur_lane, MS_EMULATOR_ERROR_RESOURCES,
-               "%s: more than %d memory-access sites in the kernels of this process",
-               W->launch->kernel, MS_MAX_SITES);
-  m->pc = pc;
-  m->site = site;
-  return site;
+  guint8 *at = ms_shared_alloc_at (&reserved_key, size, 16);
+  W->reserved_at = (guint) (at - W->shared);
+  return at;
 }
 
 /* Whether [a, a + size) lies whole in the block's declared shared memory. */
+/* The bytes of the shared window a kernel's own accesses may reach: all the
+ * block declared, but not the reserved memory after an extern __shared__
+ * array given 0 bytes (an access past that array is out of bounds, as it
+ * is on the GPU, not cooperative groups' barrier words). */
+static inline guint
+shared_open (const Worker *W)
+{
+  return W->dynamic_declared && W->launch->dynamic_shared == 0 && W->reserved_at > 0
+           ? W->reserved_at : W->shared_used;
+}
+
 static inline gboolean
 in_shared (const Worker *W, const guint8 *a, gsize size)
 {
-  return a >= W->shared && (gsize) (a - W->shared) + size <= W->shared_used;
+  return a >= W->shared && (gsize) (a - W->shared) + size <= shared_open (W);
 }
 
 /* The buffer holding [a, a + size) whole, or -1. */
@@ -400,63 +384,6 @@ static inline gboolean
 naturally_aligned (const guint8 *a, gsize size)
 {
   return (size & (size - 1)) == 0 && ((guintptr) a & (size - 1)) == 0;
-}
-
-/* Whether address a is device memory of the current block: the shared
- * window (with the slack fail_out_of_bounds reports), a buffer, or the
- * guard margin around one (out of bounds: exec_memory says so). */
-static gboolean
-native_device_address (Worker *W, const guint8 *a)
-{
-  if (a >= W->shared && a < W->shared + W->shared_window + 4096)
-    return TRUE;
-  gsize margin = W->launch->oob_margin;
-  for (guint b = 0; b < W->n_bufs; b++)
-    if (a + margin >= W->buf_base[b] && a < W->buf_base[b] + W->buf_bytes[b] + margin)
-      return TRUE;
-  return FALSE;
-}
-
-static inline gboolean all_written (const guint8 *shadow, guint size);
-static inline void mark_written (guint8 *shadow, guint size);
-
-/* A free-running lane's access that needs no stop (MsLaunch.free_running):
- * aligned, and whole in a buffer or in the block's declared shared memory
- * (a shared store marks its bytes written; a read of unwritten shared
- * bytes stops, and is reported as on a traced launch). */
-static inline gboolean
-native_free_access (Worker *W, const guint8 *a, unsigned size, gboolean store)
-{
-  if (!naturally_aligned (a, size))
-    return FALSE;
-  if (in_shared (W, a, size))
-    {
-      guint8 *shadow = W->shadow + (a - W->shared);
-      if (store)
-        mark_written (shadow, size);
-      return store || all_written (shadow, size);
-    }
-  return buffer_holding (W, a, size) >= 0;
-}
-
-void
-ms_native_access (const void *p, unsigned size, gboolean store, const void *pc)
-{
-  Worker *W = cur_worker;
-  Lane *l = ms_cur_lane;
-  if (W == NULL || l == NULL)
-    return;   /* not in a kernel thread (a constructor, the entry's set-up) */
-  const guint8 *a = p;
-  if (W->free_running && native_free_access (W, a, size, store))
-    return;
-  if (((gsize) (a - W->region.lo) >= W->region.span || a < W->region.lo)
-      && !native_device_address (W, a))
-    return;   /* the thread's stack, the kernel's own data, threadIdx: no device access */
-  const MsSite *site = ms_native_site (pc);
-  ms_lane_stop (site, store ? MS_K_NATIVE_ST : MS_K_NATIVE_LD);
-  l->addr = (volatile guint8 *) p;
-  l->size = (guint8) size;
-  ms_lane_yield (l);
 }
 
 /* A fiber runs the kernel once per block it is given: after the kernel
@@ -556,7 +483,7 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
     return fail_at (W, l, MS_EMULATOR_ERROR_OUT_OF_BOUNDS,
                     "out-of-bounds shared %s at byte offset %td of the block's %u bytes of "
                     "shared arrays; %s",
-                    what, a - W->shared, W->shared_used,
+                    what, a - W->shared, shared_open (W),
                     W->dynamic_declared && W->launch->dynamic_shared == 0
                       ? "the extern __shared__ array has 0 bytes: give --dynamic-shared BYTES"
                       : "check the tile indexing");
@@ -599,7 +526,7 @@ find_region (Worker *W, const volatile void *addr, guint size)
     }
   if (in_shared (W, a, size))
     {
-      W->region = (Region) { W->shared, W->shared_used, 0, MS_SPACE_SHARED };
+      W->region = (Region) { W->shared, shared_open (W), 0, MS_SPACE_SHARED };
       return TRUE;
     }
   int b = buffer_holding (W, a, size);
@@ -630,8 +557,7 @@ classify (Worker *W, const Lane *l, MsSpace *space, guint64 *vaddr)
 static inline MsOp
 kind_op (guint8 kind)
 {
-  return kind == MS_K_LD || kind == MS_K_NATIVE_LD ? MS_OP_LD
-         : kind == MS_K_ST || kind == MS_K_NATIVE_ST ? MS_OP_ST : MS_OP_ATOMIC;
+  return kind == MS_K_LD ? MS_OP_LD : kind == MS_K_ST ? MS_OP_ST : MS_OP_ATOMIC;
 }
 
 static inline void
@@ -1476,8 +1402,6 @@ run_warp (Worker *W, Lane *warp, guint n, WarpRound round)
             case MS_K_LD:
             case MS_K_ST:
             case MS_K_ATOMIC:
-            case MS_K_NATIVE_LD:
-            case MS_K_NATIVE_ST:
               if (!exec_memory (W, warp, group))
                 return FALSE;
               break;
@@ -1997,6 +1921,7 @@ run_block (Worker *W, guint64 b)
   W->shared_used = 0;
   W->n_shared_arrays = 0;
   W->dynamic_declared = FALSE;
+  W->reserved_at = 0;
   ms_block = W->block_info = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
@@ -3112,11 +3037,8 @@ crash_handler (int sig, siginfo_t *info, void *context)
                             "use fewer or smaller local arrays)"
                  : sig == SIGFPE ? ": the kernel crashed with an arithmetic error (integer "
                                    "division by zero?)"
-                 : W->launch->site_at != NULL
-                   ? ": the kernel crashed (invalid memory access: a pointer outside every "
-                     "buffer and far from them?)"
-                   : ": the kernel crashed (invalid memory access outside LD/ST: "
-                     "check that every global and shared access uses LD/ST)");
+                 : ": the kernel crashed (invalid memory access outside LD/ST: "
+                   "check that every global and shared access uses LD/ST)");
       write_str (" in block (");
       write_uint (ms_block.block_idx.x), write_str (","), write_uint (ms_block.block_idx.y);
       write_str (","), write_uint (ms_block.block_idx.z), write_str (") thread (");
@@ -3283,12 +3205,8 @@ worker_new (const MsLaunch *launch, GError **error)
   const char *memo_events = g_getenv ("MEMSIM_RACE_MEMO_EVENTS");
   ms_racememo_init (&W->race_memo, g_getenv ("MEMSIM_NO_RACE_MEMO") != NULL,
                     memo_events ? (guint) g_ascii_strtoull (memo_events, NULL, 10) : 0);
-  if (launch->site_at != NULL)
-    W->site_memo = g_new0 (SiteMemo, SITE_MEMO);
-  /* users' kernels stop in native.c; MEMSIM_NO_DIRECT: fibers only (the
-   * tests compare the two) */
-  W->direct_off = launch->site_at != NULL || g_getenv ("MEMSIM_NO_DIRECT") != NULL;
-  W->free_running = launch->free_running && launch->site_at != NULL;
+  /* MEMSIM_NO_DIRECT: fibers only (the tests compare the two) */
+  W->direct_off = g_getenv ("MEMSIM_NO_DIRECT") != NULL;
   W->signal_stack = g_malloc (SIGNAL_STACK_BYTES);
   guint bx = A->block[0], by = A->block[1];
   W->tid = g_new0 (guint, 3 * (gsize) n + 32);   /* + a warp: a partial last warp's lanes */
@@ -3336,7 +3254,6 @@ worker_free (Worker *W)
   g_free (W->shadow);
   ms_racecheck_clear (&W->race);
   ms_racememo_clear (&W->race_memo);
-  g_free (W->site_memo);
   for (guint w = 0; w < G_N_ELEMENTS (W->local_mem); w++)
     g_free (W->local_mem[w]);
   g_aligned_free (W->direct.note);

@@ -53,15 +53,10 @@ typedef struct {
                                              memory a block declared (bytes,
                                              SHARED_ARRAYs with their alignment;
                                              not the extern __shared__ array) */
-  /* Users' kernels (compiler-instrumented, sim/emulator/native.c): */
   guint dynamic_shared;                   /* bytes of `extern __shared__` memory */
   gsize oob_margin;                       /* bytes on both sides of every buffer
                                              that hold nothing else (guard pages):
                                              an access there is out of bounds */
-  /* the site of a code address in the kernel's build (thread-safe); NULL
-   * for built-in kernels, whose sites are static */
-  const MsSite *(*site_at) (gpointer data, const void *pc);
-  gpointer site_data;
   /* Block sampling (ms_launch_sampled_blocks): blocks are taken in groups
    * of sample_group consecutive ones (linear order); of every sample_period
    * groups one runs, chosen by a hash of the period's index.  sample_period
@@ -78,14 +73,6 @@ typedef struct {
    * warning on stderr, once a launch, and the block goes on (a whole
    * program whose GPU run reads garbage it does not use) */
   gboolean allow_unwritten;
-  /* Users' kernels run for their results only (memsim run's untraced
-   * launches): a lane does a load or store of a buffer or of the block's
-   * declared shared memory, in bounds and aligned, without stopping; it
-   * stops at barriers, collectives, atomics and anything else, which are
-   * checked as usual.  Lanes of a warp then run one after another between
-   * those stops, not in lockstep: no records (sinks must be NULL), and the
-   * race check sees only the accesses that stop (docs/model.md). */
-  gboolean free_running;
   /* Device code run from PTX: each of its n_block_counts blocks' runs
    * (ms_ptx_block_counts), summed over the launch; NULL: not wanted */
   guint64 *block_counts;

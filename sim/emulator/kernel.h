@@ -267,6 +267,7 @@ void *ms_atomic (const MsSite *site, volatile void *p, const void *v,
  * __shared__` array (MsLaunch.dynamic_shared bytes) */
 void *ms_shared_alloc_at (const void *key, unsigned size, unsigned align);
 void *ms_shared_alloc_dynamic (unsigned align);
+void *ms_shared_alloc_reserved (unsigned size);
 void ms_syncwarp (const MsSite *site, unsigned mask);
 void *ms_shfl (const MsSite *site, unsigned mask, const void *v, unsigned size,
                int kind, int arg, int width);

@@ -27,10 +27,6 @@ typedef enum {
 
 typedef enum {
   MS_K_LD, MS_K_ST, MS_K_ATOMIC, MS_K_SHFL, MS_K_VOTE, MS_K_SYNCWARP, MS_K_BARRIER,
-  /* a compiler-instrumented load or store (users' kernels, native.c): the
-   * lane performs the access itself when it resumes, the emulator copies
-   * no value */
-  MS_K_NATIVE_LD, MS_K_NATIVE_ST,
 } MsLaneOp;
 
 #define MS_NO_ORDER 0x7fffffff

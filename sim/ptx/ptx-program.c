@@ -297,9 +297,10 @@ source_param_names (const MsPtxModule *m, const MsPtxFunc *f, const char *shown,
   return (char **) g_ptr_array_free (names, FALSE);
 }
 
-/* Whether ptxas aggregated the reduction at site (the loader's answer to
- * MsPtxAgg): the SASS's atomics of its line are all reductions done by
- * one elected lane (@P RED after a REDUX or VOTE). */
+/* Whether ptxas aggregated the atomic at site (the loader's answer to
+ * MsPtxAgg): the SASS's atomics of its line are all done by one elected
+ * lane, reductions as reductions (@P RED after a REDUX or VOTE), an
+ * atomic whose result is used as an atomic (@P ATOM after a VOTE). */
 static gboolean
 sass_aggregated (const MsSass *sass, const MsSite *site)
 {
@@ -317,7 +318,7 @@ sass_aggregated (const MsSass *sass, const MsSite *site)
       if (!here)
         continue;
       n++;
-      agg += s->red && s->predicated;
+      agg += s->predicated && (site->reduction ? s->red : !s->red);
     }
   return n > 0 && agg == n;
 }
@@ -649,6 +650,13 @@ ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown)
         return ms_ptx_program_kernel (p, pk->name);
     }
   return NULL;
+}
+
+const MsPtxKernel *
+ms_ptx_program_kernels (MsPtxProgram *p, guint *n)
+{
+  *n = p->kernels->len;
+  return (const MsPtxKernel *) p->kernels->data;
 }
 
 const MsPtxGlobal *

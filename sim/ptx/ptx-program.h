@@ -75,6 +75,10 @@ const MsPtxKernel *ms_ptx_program_kernel (MsPtxProgram *p, const char *name);
 /* The same by the kernel's name as its source says it ("clamp", "red<128>"). */
 const MsPtxKernel *ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown);
 
+/* All the program's kernels (n of them), their entries not yet built:
+ * ms_ptx_program_kernel builds one. */
+const MsPtxKernel *ms_ptx_program_kernels (MsPtxProgram *p, guint *n);
+
 /* The module-scope variables (n of them). */
 const MsPtxGlobal *ms_ptx_program_globals (MsPtxProgram *p, guint *n);
 /* Where variable `name` lives for the program's launches (memory of at

@@ -1669,6 +1669,31 @@ aggregable (const Tr *t, const MsPtxInsn *i, int op)
                  || op == MS_ATOMIC_AND || op == MS_ATOMIC_OR || op == MS_ATOMIC_XOR);
 }
 
+/* Whether atomic i (operation op) is a fetch-and-add ptxas may aggregate
+ * over a warp: its result used, an integer add on a global address. */
+static gboolean
+fetch_aggregable (const Tr *t, const MsPtxInsn *i, int op)
+{
+  gboolean generic;
+  Ty y = ty_of (i, 0);
+  return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL && !strcmp (i->op, "atom")
+         && !reduction (t, i) && op == MS_ATOMIC_ADD && y.kind != 'f'
+         && (y.bits == 32 || y.bits == 64);
+}
+
+/* The flag of site sn's aggregation (set by the loader from the SASS),
+ * declared once. */
+static void
+agg_flag (Tr *t, guint sn)
+{
+  if (g_hash_table_add (t->agg_sites, GUINT_TO_POINTER (sn + 1)))
+    {
+      g_string_append_printf (t->agg_flags, "int ms_ptx_agg_%u_%u_%u;\n", t->mod, t->fn, sn);
+      g_string_append_printf (t->aggs, "{ &ms_site_%u_%u_%u, &ms_ptx_agg_%u_%u_%u }, ", t->mod,
+                              t->fn, sn, t->mod, t->fn, sn);
+    }
+}
+
 /* A global or shared load, store or atomic: one stop. */
 static void
 memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
@@ -1778,12 +1803,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                               t->mod, t->fn, sn, op, y.kind == 'f' ? (y.bits == 64 ? MS_NUM_DOUBLE : MS_NUM_FLOAT)
                                                             : y.kind == 's' ? MS_NUM_INT : MS_NUM_UINT,
                               ek, t->mod, t->fn, sn, size, next);
-      if (g_hash_table_add (t->agg_sites, GUINT_TO_POINTER (sn + 1)))
-        {
-          g_string_append_printf (t->agg_flags, "int ms_ptx_agg_%u_%u_%u;\n", t->mod, t->fn, sn);
-          g_string_append_printf (t->aggs, "{ &ms_site_%u_%u_%u, &ms_ptx_agg_%u_%u_%u }, ", t->mod,
-                                  t->fn, sn, t->mod, t->fn, sn);
-        }
+      agg_flag (t, sn);
     }
   const char *kind = ld ? "MS_K_LD" : st ? "MS_K_ST" : "MS_K_ATOMIC";
   if (ld || atomic)
@@ -1791,6 +1811,24 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
       /* the completion block: the loaded values or the atomic's results */
       GString *save;
       guint comp = completion_begin (t, idx, after, &save);
+      if (atomic && fetch_aggregable (t, i, op))
+        {
+          /* ptxas aggregates a counter's atomicAdd whose result is used
+           * (@P ATOM after a VOTE, the loader sets the flag from the
+           * SASS): one lane adds the warp's total, the others' results
+           * follow from the old value */
+          g_string_append_printf (t->o,
+                                  "      if (ms_ptx_agg_%u_%u_%u && ms_ptx_aggregate_fetch (m, %d, %u))\n"
+                                  "        {\n"
+                                  "          ms_warp_access (&ms_site_%u_%u_%u, m & -m, %u, MS_K_ATOMIC, 0);\n"
+                                  "          ms_ptx_aggregate_results (m, %u);\n"
+                                  "          goto B%u;\n"
+                                  "        }\n",
+                                  t->mod, t->fn, sn,
+                                  y.kind == 's' ? MS_NUM_INT : MS_NUM_UINT, ek, t->mod, t->fn, sn,
+                                  size, ek, comp);
+          agg_flag (t, sn);
+        }
       g_string_append_printf (t->o,
                               "      if (ms_warp_sched_access (&S, &ms_site_%u_%u_%u, %s, %u, m, %u))\n"
                               "        goto B%u;\n"
@@ -3390,7 +3428,7 @@ translate_entry (Tr *t, GString *out)
                           "   * of their own: MS_SHARED_'s per-thread memo would put dynamic\n"
                           "   * TLS in this shared object, which LeakSanitizer's thread scan\n"
                           "   * trips on in worker threads) */\n"
-                          "  static const char ms_shared_key, ms_reserved_key;\n"
+                          "  static const char ms_shared_key;\n"
                           "  uint8_t *ms_shb = (uint8_t *) ms_shared_alloc_at (&ms_shared_key, %u, 16);\n"
                           "  (void) ms_shb;\n",
                           MAX (t->shared_static, 1));
@@ -3401,7 +3439,7 @@ translate_entry (Tr *t, GString *out)
                             t->dyn_align);
   /* the block's reserved shared memory (cooperative groups' barriers),
    * after the program's own */
-  g_string_append (out, "  uint8_t *ms_res = (uint8_t *) ms_shared_alloc_at (&ms_reserved_key, 1024, 16);\n"
+  g_string_append (out, "  uint8_t *ms_res = (uint8_t *) ms_shared_alloc_reserved (1024);\n"
                         "  (void) ms_res;\n");
   g_string_append (out, "  uint32_t ms_ptx_dyn_bytes = 0;\n  (void) ms_ptx_dyn_bytes;\n");
   g_string_append_printf (out, "  uint64_t *ms_IC = ms_ptx_block_counts (%u);\n", sorted->len);

@@ -242,6 +242,46 @@ ms_ptx_aggregate (uint32_t m, int op, int num, unsigned size)
   return 1;
 }
 
+/* An integer atomicAdd whose result is used, on one address with one value
+ * in every lane of m: ptxas aggregates it (VOTE, POPC, one lane's ATOM of
+ * the value times the lanes, SHFL of the old value).  1: the first lane
+ * now adds the warp's total (ms_ptx_aggregate_results then gives each lane
+ * its result); 0: the lanes differ, each performs its own. */
+static inline int
+ms_ptx_aggregate_fetch (uint32_t m, int num, unsigned size)
+{
+  unsigned first = (unsigned) __builtin_ctz (m);
+  if (num == MS_NUM_FLOAT || num == MS_NUM_DOUBLE || (size != 4 && size != 8))
+    return 0;
+  for (uint32_t r = m & (m - 1); r; r &= r - 1)
+    {
+      unsigned L = (unsigned) __builtin_ctz (r);
+      if (ms_warp.addr[L] != ms_warp.addr[first] || memcmp (ms_warp.val[L], ms_warp.val[first], size))
+        return 0;
+    }
+  uint64_t v = 0;
+  memcpy (&v, ms_warp.val[first], size);
+  uint64_t total = v * (uint64_t) __builtin_popcount (m);
+  memcpy (ms_warp.val[first], &total, size);
+  memcpy (ms_warp.val[first] + 1, &v, 8);   /* the lanes' own value, for the results */
+  return 1;
+}
+
+/* After the first lane's atomic: lane of rank k in m gets old + k * value,
+ * the order ptxas's aggregation hands out. */
+static inline void
+ms_ptx_aggregate_results (uint32_t m, unsigned size)
+{
+  unsigned first = (unsigned) __builtin_ctz (m), k = 0;
+  uint64_t old = 0, v = ms_warp.val[first][1];
+  memcpy (&old, ms_warp.lanes[first].res, size);
+  for (uint32_t r = m; r; r &= r - 1, k++)
+    {
+      uint64_t got = old + (uint64_t) k * v;
+      memcpy (ms_warp.lanes[__builtin_ctz (r)].res, &got, size);
+    }
+}
+
 /* Joins (ptx-translate.c, reconverge): the lanes waiting at join k (A)
  * go on at pc[k] once the rest of its split's lanes (J) have ended (EX). */
 static inline void

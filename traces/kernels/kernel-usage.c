@@ -23,7 +23,7 @@ const MsKernelUsage *
 ms_kernel_usage_find (const MsProblem *p)
 {
   if (p->kernel->external)
-    return NULL;   /* a user's kernel: no nvcc build of it */
+    return NULL;   /* a user's kernel: not in the built-ins' nvcc build */
   g_autofree char *f = ms_problem_function (p, usage_knows, NULL);
   return f ? find (f) : NULL;
 }
@@ -31,7 +31,8 @@ ms_kernel_usage_find (const MsProblem *p)
 gboolean
 ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
 {
-  if (p->warp_entry != NULL)   /* a built-in run from its PTX, which says */
+  /* run from PTX (a built-in, a user's kernel), which says */
+  if (p->warp_entry != NULL || p->kernel->warp_entry != NULL)
     {
       *bytes = p->static_shared;
       return TRUE;

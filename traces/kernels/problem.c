@@ -587,8 +587,6 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->cooperative = p->cooperative;
   launch->grid_workspace = p->grid_workspace;
   launch->oob_margin = p->guard_bytes;
-  launch->site_at = p->kernel->site_at;
-  launch->site_data = p->kernel->site_data;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];
@@ -604,9 +602,12 @@ static char *
 external_source_line (gpointer data, const MsSite *site)
 {
   const MsKernel *k = data;
+  /* (sites from PTX name the file as nvcc was given it, a path) */
   const char *base = strrchr (k->source, '/');
+  const char *site_base = strrchr (site->file, '/');
   base = base ? base + 1 : k->source;
-  if (site->line < 1 || strcmp (site->file, base) != 0)
+  site_base = site_base ? site_base + 1 : site->file;
+  if (site->line < 1 || strcmp (site_base, base) != 0)
     return NULL;
   for (int i = 0; k->source_lines[i]; i++)
     if (i + 1 == site->line)

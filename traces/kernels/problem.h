@@ -60,7 +60,8 @@ typedef struct {
   gboolean (*setup) (MsProblem *p, GError **error);
   /* compares the output buffers with a plain-C reference */
   gboolean (*check) (MsProblem *p, GError **error);
-  MsEntryFn cpu_entry;       /* a user's kernel run a fiber per thread, or NULL */
+  MsEntryFn cpu_entry;       /* a kernel run a fiber per thread (the emulator's own
+                                tests), or NULL */
   /* a built-in kernel: its entry built as C, which says what it launches
    * (builtin-ptx.h); NULL otherwise */
   MsEntryFn bind_entry;
@@ -70,13 +71,11 @@ typedef struct {
   /* a kernel's own GPU build, or NULL: the built-in kernels' nvcc builds
    * are in the GPU plug-in (gpu/backend-cuda.c), found by name */
   MsEntryFn gpu_entry;
-  /* A user's kernel (traces/user: `memsim trace FILE.cu:KERNEL`): no nvcc
-   * build table, check NULL (no reference), its sites from the build's
-   * debug info (site_at, MsLaunch) and its source lines from the file. */
+  /* A user's kernel (traces/user: `memsim trace FILE.cu:KERNEL`, `memsim
+   * run`): no nvcc build table, check NULL (no reference), run from its PTX
+   * (warp_entry), its source lines from the file. */
   gboolean external;
   const char *const *source_lines;   /* line i + 1 of the source; NULL-terminated */
-  const MsSite *(*site_at) (gpointer data, const void *pc);
-  gpointer site_data;
   /* A user's kernel with its own nvcc build's SASS (traces/user/
    * user-sass.h): compiler-exact counts from it, as the built-ins' from
    * theirs; NULL: source-level. */

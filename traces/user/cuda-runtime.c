@@ -1,13 +1,12 @@
 /* cuda-runtime.c - CUDA's runtime API on the CPU for users' programs (see
  * cuda-runtime.h).  Compiled against the CUDA toolkit's own headers where
  * configure found them (MS_CUDA_RUNTIME_API_H): then it answers host code
- * nvcc compiled (`memsim run`'s default build), registrations and
- * launches included; else against memsim's subset (sim/emulator/
- * cuda-host.h), which is all the g++ build of a program (--source-counts)
- * calls.  Every definition's symbol is memsim_<name>: memsim's GPU
- * back-end loads the real CUDA runtime into the same process, so the
- * program's build refers to memsim_cudaMalloc (cuda-host.h's asm labels,
- * or the nvcc build's objects renamed: nvcc-build.c), never cudaMalloc.
+ * nvcc compiled (`memsim run`), registrations and launches included; else
+ * it is a few stubs, and `memsim run` says it needs CUDA's headers
+ * (nvcc-program.h).  Every definition's symbol is memsim_<name>: memsim's
+ * GPU back-end loads the real CUDA runtime into the same process, so the
+ * program's build refers to memsim_cudaMalloc (the nvcc build's objects
+ * renamed: nvcc-build.c), never cudaMalloc.
  *
  * Modelling assumptions, where the CPU has to stand in for the device:
  *   - one device, the preset's: its properties are the arch's (clock, SMs,
@@ -32,6 +31,7 @@
 #include "config.h"
 
 #ifdef MS_CUDA_RUNTIME_API_H
+
 #include MS_CUDA_RUNTIME_API_H
 /* the definitions below get memsim's symbols */
 #define MS_RENAME(f) __typeof__ (f) f __asm__ ("memsim_" #f);
@@ -71,20 +71,17 @@ MS_RENAME (cudaLaunchKernelExC)
 MS_RENAME (cudaFuncGetName) MS_RENAME (cudaDeviceGetP2PAttribute) MS_RENAME (cudaDeviceCanAccessPeer)
 MS_RENAME (cudaOccupancyAvailableDynamicSMemPerBlock) MS_RENAME (cudaGetDeviceFlags)
 MS_RENAME (cudaDeviceGetCacheConfig)
-/* gone from CUDA 13's headers; the subset has it */
+/* gone from CUDA 13's headers; programs written for older ones call it */
 cudaError_t cudaThreadSynchronize (void) __asm__ ("memsim_cudaThreadSynchronize");
 /* cuda_profiler_api.h's */
 cudaError_t cudaProfilerStart (void) __asm__ ("memsim_cudaProfilerStart");
 cudaError_t cudaProfilerStop (void) __asm__ ("memsim_cudaProfilerStop");
-/* the subset's int attribute (cuda-host.h) is CUDA's enum, same ABI */
+/* an int attribute: CUDA's enum, the same ABI */
 cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #define cudaFuncSetAttribute memsim_cudaFuncSetAttribute
-#endif
 
 #include "cuda-runtime.h"
-#ifdef MS_CUDA_RUNTIME_API_H
 #include "cuda-runtime-private.h"
-#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -97,9 +94,6 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #include "occupancy.h"
 #include "ptx.h"
 
-#ifndef MS_CUDA_RUNTIME_API_H
-#include "cuda-host.h"
-#endif
 
 #define GUARD_BYTES ((gsize) 1 << 20)   /* as users' kernels' buffers (user-kernel.c) */
 #define ALIGN_BYTES 256                 /* cudaMalloc's alignment */
@@ -139,8 +133,6 @@ typedef struct {
 static struct {
   gboolean active;
   const MsArch *arch;
-  MsProgramKernelFn kernel_at;
-  gpointer kernel_data;
   MsProgramLaunchFn launch;
   gpointer launch_data;
   GArray *allocations;      /* of Allocation, by address */
@@ -154,9 +146,6 @@ static struct {
   GHashTable *kernel_launches;   /* MsKernel -> launches so far */
   GArray *known_times;           /* of KnownTime */
   GHashTable *handles;           /* the program's events and streams (owned) */
-  /* the launch in flight: what every CUDA thread of it runs */
-  void (*thunk) (const void *);
-  const void *closure;
   GHashTable *variables;         /* device name -> its memory (the module's variables) */
   guint8 *workspace;             /* cooperative launches' grid workspace (guarded), or NULL */
 } rt;
@@ -209,22 +198,15 @@ ms_cuda_runtime_kernel_name (const void *host_fun)
 gboolean
 ms_cuda_runtime_has_nvcc_abi (void)
 {
-#ifdef MS_CUDA_RUNTIME_API_H
   return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 void
-ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at, gpointer kernel_data,
-                       MsProgramLaunchFn launch, gpointer launch_data)
+ms_cuda_runtime_begin (const MsArch *arch, MsProgramLaunchFn launch, gpointer launch_data)
 {
   memset (&rt, 0, sizeof rt);
   rt.active = TRUE;
   rt.arch = arch;
-  rt.kernel_at = kernel_at;
-  rt.kernel_data = kernel_data;
   rt.launch = launch;
   rt.launch_data = launch_data;
   rt.allocations = g_array_new (FALSE, FALSE, sizeof (Allocation));
@@ -255,9 +237,7 @@ ms_cuda_runtime_end (void)
   g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
   if (rt.variables)
     g_hash_table_destroy (rt.variables);
-#ifdef MS_CUDA_RUNTIME_API_H
   ms_graph_end ();
-#endif
   if (rt.workspace)
     munmap (rt.workspace - GUARD_BYTES, 2 * GUARD_BYTES + (gsize) sysconf (_SC_PAGESIZE));
   memset (&rt, 0, sizeof rt);
@@ -278,7 +258,7 @@ ms_cuda_runtime_launches (void)
 int
 ms_cuda_runtime_version (void)
 {
-  return ms_cuda_runtime_subset_version ();
+  return 1;
 }
 
 static cudaError_t
@@ -480,10 +460,8 @@ cudaMemcpyAsync (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind k
                  cudaStream_t stream)
 {
   MS_CUDA_LOCKED;
-#ifdef MS_CUDA_RUNTIME_API_H
   if (ms_graph_capturing (stream))
     return ms_graph_capture_memcpy (stream, dst, src, bytes, kind);
-#endif
   return cudaMemcpy (dst, src, bytes, kind);
 }
 
@@ -504,10 +482,8 @@ cudaError_t
 cudaMemsetAsync (void *ptr, int value, size_t bytes, cudaStream_t stream)
 {
   MS_CUDA_LOCKED;
-#ifdef MS_CUDA_RUNTIME_API_H
   if (ms_graph_capturing (stream))
     return ms_graph_capture_memset (stream, ptr, value, bytes);
-#endif
   return cudaMemset (ptr, value, bytes);
 }
 
@@ -864,13 +840,11 @@ cudaEventRecord (cudaEvent_t event, cudaStream_t stream)
   MS_CUDA_LOCKED;
   if (event == NULL)
     return fail (cudaErrorInvalidResourceHandle);
-#ifdef MS_CUDA_RUNTIME_API_H
   if (ms_graph_capturing (stream))
     {
       ms_graph_capture_record (event, stream);
       return cudaSuccess;
     }
-#endif
   event->ms = rt.clock_ms;
   event->recorded = TRUE;
   return cudaSuccess;
@@ -950,12 +924,6 @@ cudaStreamDestroy (cudaStream_t stream)
 
 /* ------------------------------------------------------------ launches */
 
-void
-ms_cuda_runtime_entry (const MsLaunchArgs *L)
-{
-  rt.thunk (rt.closure);
-}
-
 static KnownTime *
 known_time (const MsKernel *k, const unsigned grid[3], const unsigned block[3])
 {
@@ -979,9 +947,8 @@ refuse (const char *kernel, const char *why, cudaError_t e)
   rt.last_error = e;
 }
 
-/* One launch's parameters, as either build gives them: per parameter (the
- * first MS_MAX_ARGS) its kind, name and value; params: a PTX kernel's
- * parameter block, else NULL (the g++ build's closure runs instead). */
+/* One launch's parameters: per parameter (the first MS_MAX_ARGS) its kind,
+ * name and value; params: the PTX kernel's parameter block. */
 typedef struct {
   const char *kinds;
   const char *const *names;
@@ -1170,39 +1137,6 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   rt.clock_ms += seconds * 1e3;
 }
 
-void ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
-                         const unsigned block[3], size_t shared, cudaStream_t stream,
-                         void (*thunk) (const void *), const void *closure,
-                         const void *const *pointers, const long long *ints,
-                         const double *floats);
-
-/* The g++ build's launches (sim/emulator/cuda-shim.h). */
-void
-ms_program_launch_ (const void *kernel, const char *kinds, const unsigned grid[3],
-                    const unsigned block[3], size_t shared, cudaStream_t stream,
-                    void (*thunk) (const void *), const void *closure,
-                    const void *const *pointers, const long long *ints, const double *floats)
-{
-  MS_CUDA_LOCKED;
-  if (!rt.active)
-    return;
-  const char *names[MS_MAX_ARGS + 1] = { 0 };
-  g_autoptr (GError) error = NULL;
-  const MsKernel *k = rt.kernel_at (rt.kernel_data, kernel, kinds, names, &error);
-  if (k == NULL)
-    {
-      refuse ("?", error->message, cudaErrorInvalidDeviceFunction);
-      return;
-    }
-  LaunchParams P = { kinds, names, pointers, ints, floats, NULL };
-  rt.thunk = thunk;
-  rt.closure = closure;
-  launch (k, &P, grid, block, shared);
-  rt.thunk = NULL;
-  rt.closure = NULL;
-}
-
-#ifdef MS_CUDA_RUNTIME_API_H
 /* ------------------------------------------------------------ nvcc's host code */
 
 /* nvcc's registration and launch entry points (crt/host_runtime.h,
@@ -2255,4 +2189,50 @@ cudaLaunchCooperativeKernel (const void *func, dim3 grid, dim3 block, void **arg
     return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
   return launch_ptx (func, grid, block, args, shared, TRUE);
 }
+
+#else   /* without CUDA's headers: no runtime; memsim run says so */
+
+#include "cuda-runtime.h"
+
+gboolean
+ms_cuda_runtime_has_nvcc_abi (void)
+{
+  return FALSE;
+}
+
+int
+ms_cuda_runtime_version (void)
+{
+  return 1;
+}
+
+void
+ms_cuda_runtime_set_device_code (const MsDeviceCode *code)
+{
+  (void) code;
+}
+
+void
+ms_cuda_runtime_begin (const MsArch *arch, MsProgramLaunchFn launch, gpointer launch_data)
+{
+  (void) arch, (void) launch, (void) launch_data;
+}
+
+void
+ms_cuda_runtime_end (void)
+{
+}
+
+gboolean
+ms_cuda_runtime_failed (void)
+{
+  return FALSE;
+}
+
+guint
+ms_cuda_runtime_launches (void)
+{
+  return 0;
+}
+
 #endif /* MS_CUDA_RUNTIME_API_H */

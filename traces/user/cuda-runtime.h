@@ -40,8 +40,8 @@ typedef struct {
   void *grid_workspace;
 } MsProgramLaunch;
 
-/* Runs a launch (the kernel descriptor's cpu_entry is
- * ms_cuda_runtime_entry); *seconds gets its predicted duration on the GPU,
+/* Runs a launch (the kernel descriptor's warp_entry, its parameter block
+ * in args.params); *seconds gets its predicted duration on the GPU,
  * which the program's events measure, or stays negative when the launch
  * ran without the models (then a traced launch of the same kernel, grid
  * and block lends its time).  FALSE: the kernel failed
@@ -50,18 +50,6 @@ typedef struct {
  * the program's use of the device. */
 typedef gboolean (*MsProgramLaunchFn) (gpointer data, const MsProgramLaunch *launch,
                                        double *seconds);
-
-/* The descriptor of the kernel whose code starts at address kernel, with
- * parameter kinds ('p', 'f', 'i' per parameter); names[i] gets parameter
- * i's name (static or the descriptor's; at most MS_MAX_ARGS).  NULL with an
- * error if it is none the program's build has. */
-typedef const MsKernel *(*MsProgramKernelFn) (gpointer data, const void *kernel,
-                                              const char *kinds, const char **names,
-                                              GError **error);
-
-/* The cpu_entry of every kernel descriptor of a program: runs the launch
- * in flight for the current CUDA thread. */
-void ms_cuda_runtime_entry (const MsLaunchArgs *L);
 
 /* The device code of a program nvcc built (`memsim run`): how the runtime
  * finds the kernel a launch names (its .entry, as nvcc's host code
@@ -103,8 +91,7 @@ void ms_cuda_runtime_device (MsCudaDevice *d);
 
 /* Makes the runtime answer for a program on arch (device properties)
  * until ms_cuda_runtime_end. */
-void ms_cuda_runtime_begin (const MsArch *arch, MsProgramKernelFn kernel_at,
-                            gpointer kernel_data, MsProgramLaunchFn launch,
+void ms_cuda_runtime_begin (const MsArch *arch, MsProgramLaunchFn launch,
                             gpointer launch_data);
 
 /* Frees what the program left allocated; the runtime answers no more. */
@@ -130,9 +117,6 @@ guint ms_cuda_runtime_launches (void);
 /* 1: referenced so that the API is linked into programs that run users'
  * programs (it is only called from their builds). */
 int ms_cuda_runtime_version (void);
-
-/* The same for cuda-runtime-subset.c (ms_cuda_runtime_version calls it). */
-int ms_cuda_runtime_subset_version (void);
 
 /* Every call of the runtime's API holds its lock: programs call it from
  * several threads, and a callback it runs may call it again. */

@@ -7,7 +7,7 @@
 
 #include "user-build.h"
 #include "user-gpu.h"
-#include "user-source.h"
+#include "user-error.h"
 
 /* The device code memsim executes: PTX of sm_90's ISA, no SASS. */
 static const char *const device_flags[] = { "-O3", "-lineinfo", "-arch=compute_90",
@@ -395,7 +395,7 @@ ms_nvcc_build (const char *const *files, const char *const *flags, GError **erro
   if (nvcc == NULL)
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER,
-                   "nvcc not found: memsim run builds your program with it; install the CUDA "
+                   "nvcc not found: memsim builds your CUDA files with it; install the CUDA "
                    "toolkit (or pip install nvidia-cuda-nvcc) and put nvcc on PATH, or set "
                    "MEMSIM_NVCC");
       return NULL;

@@ -11,7 +11,7 @@
 
 #include "nvcc-build.h"
 #include "ptx-program.h"
-#include "user-source.h"
+#include "user-error.h"
 
 struct MsNvccProgram {
   char *name;
@@ -137,7 +137,7 @@ ms_nvcc_program_run (MsNvccProgram *p, const MsArch *arch, int argc, char **argv
     g_ptr_array_add (args, argv[i]);
   g_ptr_array_add (args, NULL);
   ms_cuda_runtime_set_device_code (&p->code);
-  ms_cuda_runtime_begin (arch, NULL, NULL, launch, data);
+  ms_cuda_runtime_begin (arch, launch, data);
   int status = p->main_fn ((int) args->len - 1, (char **) args->pdata);
   ms_cuda_runtime_end ();
   ms_cuda_arrays_end ();

@@ -18,7 +18,7 @@
 
 #include "kernel.h"   /* MsLaunchArgs: its layout is checked in the unit */
 #include "user-build.h"
-#include "user-source.h"
+#include "user-error.h"
 
 /* nvcc's flags besides -gencode: CUDA C++17 like the CPU build, device code
  * optimised as nvcc does by default (what users' own builds run), line
@@ -186,7 +186,7 @@ ms_user_gpu_first_error (const char *out, const char *fallback)
 
 char *
 ms_user_gpu_build (const char *file, const char *text, const char *const *kernels,
-                   const char *key, int cc_major, int cc_minor, gboolean *cached, GError **error)
+                   const char *const *flags, const char *key, int cc_major, int cc_minor, gboolean *cached, GError **error)
 {
   g_autofree char *nvcc = ms_user_nvcc (error);
   if (nvcc == NULL)
@@ -240,6 +240,16 @@ ms_user_gpu_build (const char *file, const char *text, const char *const *kernel
       g_ptr_array_add (argv, nvcc);
       for (const char *const *f = nvcc_flags; *f; f++)
         g_ptr_array_add (argv, (char *) *f);
+      /* the user's, an -I folder made absolute: nvcc runs in tmpl */
+      g_autoptr (GPtrArray) user = g_ptr_array_new_with_free_func (g_free);
+      for (const char *const *f = flags; f && *f; f++)
+        {
+          g_autofree char *abs = g_str_has_prefix (*f, "-I")
+                                   ? g_canonicalize_filename (*f + 2, NULL) : NULL;
+          g_ptr_array_add (user, abs ? g_strconcat ("-I", abs, NULL) : g_strdup (*f));
+        }
+      for (guint u = 0; u < user->len; u++)
+        g_ptr_array_add (argv, user->pdata[u]);
       const char *more[] = { "-gencode", gencode, dir_flag, src, "-o", so_tmp, NULL };
       for (const char **f = more; *f; f++)
         g_ptr_array_add (argv, (char *) *f);

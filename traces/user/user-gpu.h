@@ -36,14 +36,15 @@ char *ms_user_nvcc (GError **error);
 char *ms_user_gpu_generate (const char *file, const char *text, const char *const *kernels);
 
 /* Builds (or finds in the cache) the shared object of the unit for compute
- * capability cc_major.cc_minor (sm_XY).  key names the CPU build of the same
+ * capability cc_major.cc_minor (sm_XY), with the user's nvcc flags
+ * (NULL-terminated, may be NULL: -I, -D, ...; key must cover them).  key names the CPU build of the same
  * text (its cache hash, which covers the headers it includes); it is part
  * of the cache key with the unit, the flags, nvcc and the version.  Returns
  * the path, NULL with a one-line error (MS_USER_ERROR_COMPILER: nvcc
  * missing, or its first error as file:line: message).  *cached (may be
  * NULL) says whether it came from the cache. */
 char *ms_user_gpu_build (const char *file, const char *text, const char *const *kernels,
-                         const char *key, int cc_major, int cc_minor, gboolean *cached,
+                         const char *const *flags, const char *key, int cc_major, int cc_minor, gboolean *cached,
                          GError **error);
 
 /* nvcc's (or its host compiler's) first error in out as one line

@@ -1,6 +1,22 @@
 /* user-kernel.c - a user's kernel loaded and set up for a launch (see
  * user-kernel.h).
  *
+ * The file is built by nvcc as `memsim run` builds a program (nvcc-build.h;
+ * with -g for the host side's debug information), and the kernel runs from
+ * its PTX on the PTX engine (sim/ptx/ptx-program.h), as the built-in
+ * kernels and programs' kernels do: the counts are those of the code nvcc
+ * compiled.  The kernel is found among the PTX's entries by its name as the
+ * source says it ("scale", "tile<32>", "ns::f"), by its mangled name, or by
+ * its name without namespace and template arguments when that is unique.
+ *
+ * Parameters: PTX has only sizes and offsets.  Their C types come from the
+ * DWARF of nvcc's host build (kernel-signature.h): the launch stub carries
+ * the kernel's mangled name and the declared types, exact where any reading
+ * of the source would have to guess at macros and typedefs.  The stub's
+ * parameters are named __parN, so the names are those the PTX program
+ * reads from the declaration its line table points at (the names `memsim
+ * run` reports), else param_N.
+ *
  * Buffers: one per pointer parameter, named after it, --arg NAME=TYPE[COUNT]
  * (COUNT elements of TYPE) filled with the built-in kernels' seeded data:
  * floating point uniform in [-1, 1), signed integers in [-1000, 1000],
@@ -12,38 +28,45 @@
  * pages on both sides, so an access just outside one is reported as out of
  * bounds before it happens.
  */
-#define _GNU_SOURCE 1   /* dladdr */
 #include "config.h"
 #include "user-kernel.h"
 
-#include <dlfcn.h>
+#include <errno.h>
 #include <gmodule.h>
 #include <string.h>
 
-#include "native.h"
+#include "kernel-signature.h"
+#include "nvcc-build.h"
+#include "ptx-program.h"
 #include "user-build.h"
+#include "user-error.h"
 #include "user-gpu.h"
-#include "user-sites.h"
-#include "user-sass.h"
 
 #define GUARD_BYTES ((gsize) 1 << 20)
 #define MAX_DYNAMIC_SHARED (227 * 1024)   /* an H100 block's opt-in maximum */
 
+typedef struct {
+  char *name;
+  char *type;              /* as C writes it (kernel-signature.h) */
+  char kind;               /* 'p' pointer, 'f' floating point, 'i' integer */
+  guint offset, size;      /* in the PTX's parameter block */
+} Param;
+
 struct MsUserKernel {
   MsKernel kernel;         /* first: MsProblem.kernel points here */
   char *spec;              /* canonical "FILE:KERNEL" */
-  char *name;              /* KERNEL: a name or a template's instantiation */
+  char *name;              /* KERNEL as the source says it ("tile<32>") */
   char *file;
   char **lines;
-  MsUserFunction *fn;
-  char *kinds;             /* per parameter, from the build: 'p' pointer,
-                              'f' floating point, 'i' integer (cuda-shim.h) */
-  GModule *module;
-  MsUserSites *sites;
   char *text;              /* the file as built */
-  char **entries;          /* the kernels the builds have entries for */
-  char *cpu_key;           /* the CPU build's cache name (its hash) */
-  GModule *gpu_module;     /* the nvcc build, once --gpu asked for it */
+  GArray *params;          /* Param */
+  guint param_bytes;       /* the PTX's parameter block */
+  guint static_shared;     /* bytes of .shared the entry declares */
+  MsKernelSignature *signature;   /* the host build's DWARF: structs for --arg */
+  MsPtxProgram *program;   /* the kernel's code, sites and SASS are its */
+  char *build_key;         /* the nvcc build's cache name (it covers flags) */
+  char **flags;            /* the user's nvcc flags */
+  GModule *gpu_module;     /* the GPU build, once --gpu asked for it */
   void (*gpu_set_dynamic_shared) (unsigned bytes);
 };
 
@@ -69,17 +92,164 @@ no_setup (MsProblem *p, GError **error)
   return TRUE;
 }
 
+/* "a, b, c" of the kernels' names (those of the n indices in which, or all) */
 static char *
-kernel_names (GPtrArray *fns)
+kernel_names (const MsPtxKernel *ks, guint n, const guint *which, guint n_which)
 {
   GString *s = g_string_new (NULL);
-  for (guint i = 0; i < fns->len; i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", ((MsUserFunction *) fns->pdata[i])->name);
+  for (guint i = 0; i < (which ? n_which : n); i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", ks[which ? which[i] : i].kernel->name);
   return g_string_free (s, FALSE);
 }
 
+/* name without namespace and template arguments: "f" of "ns::f<2>" */
+static char *
+base_name (const char *name)
+{
+  g_autofree char *plain = g_strstrip (g_strndup (name, strcspn (name, "<")));
+  const char *colon = g_strrstr (plain, "::");
+  return g_strdup (colon ? colon + 2 : plain);
+}
+
+/* The index of the kernel `name` names among ks, or -1 with the error. */
+static int
+find_kernel (const char *file, const MsPtxKernel *ks, guint n, const char *name, GError **error)
+{
+  g_autofree guint *matches = g_new0 (guint, MAX (n, 1));
+  guint found = 0;
+  if (n == 0 && name != NULL && strchr (name, '<') == NULL)
+    {
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                   "%s has no kernel nvcc compiled; for a template kernel, name a template's "
+                   "instantiation, e.g. %s:'%s<32>'", file, file, name);
+      return -1;
+    }
+  if (n == 0)
+    {
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                   "%s has no kernel nvcc compiled (no __global__ function, or only templates: "
+                   "name an instantiation, FILE.cu:'KERNEL<...>')", file);
+      return -1;
+    }
+  if (name == NULL)
+    {
+      if (n == 1)
+        return 0;
+      g_autofree char *names = kernel_names (ks, n, NULL, 0);
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                   "%s has several kernels: name one as %s:KERNEL (%s)", file, file, names);
+      return -1;
+    }
+  /* as the source says it, or mangled: exact */
+  g_autofree char *wanted = g_strdup (name);
+  g_strstrip (wanted);
+  for (guint i = 0; i < n; i++)
+    if (strcmp (ks[i].kernel->name, wanted) == 0 || strcmp (ks[i].name, wanted) == 0)
+      matches[found++] = i;
+  /* else by the base name, if that is unique */
+  if (found == 0 && strchr (wanted, '<') == NULL)
+    {
+      g_autofree char *want_base = base_name (wanted);
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *b = base_name (ks[i].kernel->name);
+          if (strcmp (b, want_base) == 0)
+            matches[found++] = i;
+        }
+    }
+  if (found == 1)
+    return (int) matches[0];
+  if (found > 1)
+    {
+      /* overloads (the same name, other parameters): their mangled names */
+      GString *s = g_string_new (NULL);
+      for (guint i = 0; i < found; i++)
+        g_string_append_printf (s, "%s%s (%s)", i ? ", " : "", ks[matches[i]].kernel->name,
+                                ks[matches[i]].name);
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                   "%s:%s names %u kernels; name one as the source says it or by its mangled "
+                   "name: %s", file, name, found, s->str);
+      g_string_free (s, TRUE);
+      return -1;
+    }
+  g_autofree char *names = kernel_names (ks, n, NULL, 0);
+  g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+               "%s has no kernel '%s'; its kernels: %s", file, name, names);
+  return -1;
+}
+
+static void
+user_kernel_free (MsUserKernel *k)
+{
+  g_free (k->spec);
+  g_free (k->name);
+  g_free (k->file);
+  g_strfreev (k->lines);
+  g_free (k->text);
+  for (guint i = 0; k->params && i < k->params->len; i++)
+    {
+      g_free (g_array_index (k->params, Param, i).name);
+      g_free (g_array_index (k->params, Param, i).type);
+    }
+  if (k->params)
+    g_array_unref (k->params);
+  ms_kernel_signature_free (k->signature);
+  g_free (k->build_key);
+  g_strfreev (k->flags);
+  g_free (k);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsUserKernel, user_kernel_free)
+
+/* The file's nvcc build (-g: the host side's debug information, for the
+ * parameters' types; the PTX is the same with it as without) and its PTX
+ * program; NULL with the error. */
+static MsPtxProgram *
+build_program (const char *file, const char *const *user_flags, MsNvccBuild **build,
+               GError **error)
+{
+  const char *files[] = { file, NULL };
+  g_autoptr (GPtrArray) flags = g_ptr_array_new ();
+  g_ptr_array_add (flags, "-g");
+  for (const char *const *f = user_flags; f && *f; f++)
+    g_ptr_array_add (flags, (gpointer) *f);
+  g_ptr_array_add (flags, NULL);
+  *build = ms_nvcc_build (files, (const char *const *) flags->pdata, error);
+  if (*build == NULL)
+    return NULL;
+  MsPtxProgram *prog = ms_ptx_program_load ((const char *const *) (*build)->ptx, error);
+  if (prog == NULL)
+    g_clear_pointer (build, ms_nvcc_build_free);
+  return prog;
+}
+
+/* A .cu file in the cache that includes file and takes the address of the
+ * template instantiation `name` ("tile<32>"); its path, or NULL. */
+static char *
+instance_file (const char *file, const char *name, GError **error)
+{
+  g_autofree char *abs = g_canonicalize_filename (file, NULL);
+  g_autofree char *quoted = g_strescape (abs, NULL);
+  g_autofree char *text = g_strdup_printf (
+    "/* memsim: the instantiation `memsim trace %s:%s` names */\n"
+    "#include \"%s\"\n"
+    "const void *memsim_instance_ = (const void *) &%s;\n", file, name, quoted, name);
+  g_autofree char *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+  g_autofree char *cache = ms_user_build_cache_dir ();
+  g_autofree char *dir = g_build_filename (cache, "instances", NULL);
+  g_autofree char *leaf = g_strdup_printf ("%.24s.cu", hash);
+  char *path = g_build_filename (dir, leaf, NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0 || !g_file_set_contents (path, text, -1, error))
+    {
+      if (*error == NULL)
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_COMPILER, "cannot create %s", dir);
+      g_free (path);
+      return NULL;
+    }
+  return path;
+}
+
 static MsUserKernel *
-load (const char *file, const char *name, GError **error)
+load (const char *file, const char *name, const char *const *flags, GError **error)
 {
   g_autofree char *text = NULL;
   g_autoptr (GError) e = NULL;
@@ -95,194 +265,160 @@ load (const char *file, const char *name, GError **error)
                    e->message);
       return NULL;
     }
-  g_autoptr (GPtrArray) fns = ms_user_source_kernels (text);
-  if (fns->len == 0)
+  if (!g_str_has_suffix (file, ".cu"))
     {
-      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                   "%s has no __global__ function; memsim runs CUDA kernels", file);
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_FILE,
+                   "%s: memsim traces kernels of .cu files; give FILE.cu:KERNEL", file);
       return NULL;
     }
-  /* a template's instantiation: tile<1> */
-  g_autofree char *base = name ? g_strstrip (g_strndup (name, strcspn (name, "<"))) : NULL;
-  gboolean instance = name != NULL && strchr (name, '<') != NULL;
-  MsUserFunction *fn = NULL;
-  for (guint i = 0; i < fns->len; i++)
-    if (base != NULL && strcmp (((MsUserFunction *) fns->pdata[i])->name, base) == 0)
-      fn = fns->pdata[i];
-  if (fn == NULL && name == NULL && fns->len == 1)
-    fn = fns->pdata[0];
-  if (fn == NULL)
-    {
-      g_autofree char *names = kernel_names (fns);
-      if (name == NULL)
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s has several kernels: name one as %s:KERNEL (%s)", file, file, names);
-      else
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s has no __global__ function '%s'; its kernels: %s", file, name, names);
-      return NULL;
-    }
-  if (fn->is_template != instance)
-    {
-      if (instance)
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s:%d: %s is not a template; name it without <...>", file, fn->line,
-                     fn->name);
-      else
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s:%d: %s is a template: name an instantiation, e.g. %s:'%s<...>'", file,
-                     fn->line, fn->name, file, fn->name);
-      return NULL;
-    }
-  if (name == NULL)
-    name = fn->name;
-  if (fn->params->len > MS_MAX_ARGS)
-    {
-      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                   "%s:%d: %s has %u parameters; memsim runs kernels of at most %d", file,
-                   fn->line, fn->name, fn->params->len, MS_MAX_ARGS);
-      return NULL;
-    }
-  for (guint i = 0; i < fn->params->len; i++)
-    if (*((MsUserParam *) fn->params->pdata[i])->name == '\0')
-      {
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s:%d: parameter %u of %s has no name; name it to set it with --arg",
-                     file, fn->line, i + 1, fn->name);
-        return NULL;
-      }
-
-  /* every non-template kernel gets an entry: one build serves them all */
-  g_autoptr (GPtrArray) entries = g_ptr_array_new ();
-  for (guint i = 0; i < fns->len; i++)
-    {
-      MsUserFunction *f = fns->pdata[i];
-      if (!f->is_template && f->params->len <= MS_MAX_ARGS)
-        g_ptr_array_add (entries, f->name);
-    }
-  if (instance)
-    g_ptr_array_add (entries, (char *) name);
-  g_ptr_array_add (entries, NULL);
-  g_autofree char *so = ms_user_build (file, text, (const char *const *) entries->pdata, NULL,
-                                       error);
-  if (so == NULL)
+  MsNvccBuild *build = NULL;
+  MsPtxProgram *prog = build_program (file, flags, &build, error);
+  if (prog == NULL)
     return NULL;
-
-  (void) ms_native_runtime_version ();   /* the hooks the build calls: linked in */
-  /* lazily bound: the file's host code calls CUDA's runtime, which memsim
-   * declares (cuda-host.h) but trace never runs */
-  GModule *module = g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY);
-  if (module == NULL)
+  guint n = 0;
+  const MsPtxKernel *ks = ms_ptx_program_kernels (prog, &n);
+  int found = find_kernel (file, ks, n, name, error);
+  if (found < 0 && name != NULL && strchr (name, '<') != NULL)
+    {
+      /* a template's instantiation the file does not make: a file that
+       * includes it and takes the instantiation's address makes nvcc
+       * compile it */
+      g_autoptr (GError) instance_error = NULL;
+      g_autofree char *wrapper = instance_file (file, name, &instance_error);
+      MsNvccBuild *instance_build = NULL;
+      MsPtxProgram *instance = wrapper ? build_program (wrapper, flags, &instance_build,
+                                                        &instance_error) : NULL;
+      if (instance != NULL)
+        {
+          g_clear_error (error);
+          ms_ptx_program_free (prog);
+          ms_nvcc_build_free (build);
+          prog = instance;
+          build = instance_build;
+          ks = ms_ptx_program_kernels (prog, &n);
+          found = find_kernel (file, ks, n, name, error);
+        }
+      else if (instance_error != NULL && error != NULL)
+        {
+          g_clear_error (error);
+          g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                       "%s cannot be instantiated as %s: %s", file, name,
+                       instance_error->message);
+        }
+    }
+  g_autoptr (MsNvccBuild) build_owned = build;
+  if (found < 0)
+    {
+      ms_ptx_program_free (prog);
+      return NULL;
+    }
+  const MsPtxKernel *pk = &ks[found];
+  const char *shown = pk->kernel->name;
+  if (pk->n_params > MS_MAX_ARGS)
+    {
+      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                   "%s: %s has %u parameters; memsim runs kernels of at most %d", file, shown,
+                   pk->n_params, MS_MAX_ARGS);
+      ms_ptx_program_free (prog);
+      return NULL;
+    }
+  g_autoptr (MsUserKernel) k = g_new0 (MsUserKernel, 1);
+  k->signature = ms_kernel_signature_open (build->so, error);
+  GArray *types = k->signature ? ms_kernel_signature_params (k->signature, pk->name) : NULL;
+  if (types == NULL || types->len != pk->n_params)
+    {
+      if (k->signature != NULL)
+        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
+                     "nvcc's host build of %s describes %s with %d parameters, its PTX with %u: "
+                     "memsim cannot tell their types", file, shown, types ? (int) types->len : -1,
+                     pk->n_params);
+      ms_kernel_param_types_free (types);
+      ms_ptx_program_free (prog);
+      return NULL;
+    }
+  k->params = g_array_new (FALSE, TRUE, sizeof (Param));
+  gsize prefix = strlen (pk->name);
+  for (guint i = 0; i < pk->n_params; i++)
+    {
+      const MsPtxParam *q = &pk->params[i];
+      const MsKernelParamType *t = &g_array_index (types, MsKernelParamType, i);
+      /* a name PTX gave ("_Z5scalePfi_param_0"): "param_0" */
+      const char *pname = strncmp (q->name, pk->name, prefix) == 0 && q->name[prefix] == '_'
+                            ? q->name + prefix + 1 : q->name;
+      Param p = { g_strdup (pname), g_strdup (t->type), t->kind, q->offset, q->size };
+      g_array_append_val (k->params, p);
+    }
+  ms_kernel_param_types_free (types);
+  for (guint i = 0; i < k->params->len; i++)
+    {
+      const Param *q = &g_array_index (k->params, Param, i);
+      if (q->kind == 's')
+        {
+          g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
+                       "%s: parameter %s of %s is passed by value (%s); memsim sets pointers "
+                       "and numbers with --arg, not structs yet", file, q->name, shown, q->type);
+          ms_ptx_program_free (prog);
+          return NULL;
+        }
+    }
+  /* the entry's C, compiled (cached) and loaded; its failure said why */
+  if (ms_ptx_program_kernel (prog, pk->name) == NULL)
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
-                   "cannot load the build of %s: %s (a CUDA feature memsim does not provide?)",
-                   file, g_module_error ());
+                   "memsim cannot run the device code of %s (the line above says why)", shown);
+      ms_ptx_program_free (prog);
       return NULL;
     }
-  g_autofree char *sym = ms_user_build_symbol ("ms_user_entry_", name);
-  gpointer entry = NULL;
-  Dl_info info;
-  if (!g_module_symbol (module, sym, &entry) || entry == NULL || dladdr (entry, &info) == 0)
-    {
-      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
-                   "the build of %s has no entry for %s (is it inside a namespace?)", file,
-                   fn->name);
-      g_module_close (module);
-      return NULL;
-    }
-  /* what the compiler says the parameters are (a typedef'd pointer is one) */
-  g_autofree char *kinds_sym = ms_user_build_symbol ("ms_user_kinds_", name);
-  const char *(*kinds_fn) (void) = NULL;
-  const char *kinds = g_module_symbol (module, kinds_sym, (gpointer *) &kinds_fn) && kinds_fn
-                        ? kinds_fn () : "";
-  if (strlen (kinds) != fn->params->len)
-    {
-      g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_LOAD,
-                   "%s:%d: memsim read %u parameters of %s, the compiler %zu; write the "
-                   "parameter list plainly (no macros)", file, fn->line, fn->params->len,
-                   fn->name, strlen (kinds));
-      g_module_close (module);
-      return NULL;
-    }
-  for (guint i = 0; i < fn->params->len; i++)
-    if (kinds[i] == 's')
-      {
-        const MsUserParam *q = fn->params->pdata[i];
-        g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
-                     "%s:%d: parameter %s of %s is passed by value (%s); memsim sets pointers "
-                     "and numbers with --arg, not structs yet", file, fn->line, q->name,
-                     fn->name, q->type);
-        g_module_close (module);
-        return NULL;
-      }
-  /* compiler-exact counts: the kernel's instructions in nvcc's SASS of the
-   * file, found by its symbol (user-sass.h); without nvcc or nvdisasm,
-   * source-level */
-  MsSass *sass = NULL;
-  char *sass_function = NULL;
-  g_autofree char *addr_sym = ms_user_build_symbol ("ms_user_addr_", name);
-  const void *(*addr_fn) (void) = NULL;
-  Dl_info kinfo;
-  if (g_module_symbol (module, addr_sym, (gpointer *) &addr_fn) && addr_fn
-      && dladdr (addr_fn (), &kinfo) != 0 && kinfo.dli_sname != NULL)
-    {
-      const char *files[] = { file, NULL };
-      g_autofree char *why = NULL;
-      g_autofree char *sass_text = ms_user_sass_text (files, NULL, &why);
-      if (sass_text != NULL)
-        sass = ms_user_sass_kernel (sass_text, kinfo.dli_sname, &sass_function);
-    }
-  MsUserSites *sites = ms_user_sites_new (so, info.dli_fbase, file, error);
-  if (sites == NULL)
-    {
-      g_clear_pointer (&sass, ms_sass_free);
-      g_free (sass_function);
-      g_module_close (module);
-      return NULL;
-    }
-
-  MsUserKernel *k = g_new0 (MsUserKernel, 1);
+  k->kernel = *pk->kernel;
+  k->param_bytes = pk->param_bytes;
+  k->static_shared = pk->static_shared;
   k->file = g_strdup (file);
-  k->name = g_strdup (name);
+  k->name = g_strdup (shown);
   k->lines = g_strsplit (text, "\n", -1);
-  k->module = module;
-  k->sites = sites;
-  k->kinds = g_strdup (kinds);
   k->text = g_steal_pointer (&text);
-  g_ptr_array_remove_index (entries, entries->len - 1);   /* the NULL */
-  k->entries = g_new0 (char *, entries->len + 1);
-  for (guint i = 0; i < entries->len; i++)
-    k->entries[i] = g_strdup (entries->pdata[i]);
-  k->cpu_key = g_path_get_basename (so);
-  for (guint i = 0; i < fns->len; i++)
-    if (fns->pdata[i] == fn)
-      k->fn = g_ptr_array_steal_index (fns, i);
+  g_autofree char *dir = g_path_get_dirname (build->so);
+  k->build_key = g_path_get_basename (dir);
+  k->flags = g_strdupv ((char **) flags);
+  k->program = prog;
   MsKernel *d = &k->kernel;
   d->name = k->name;
   d->family = "user";
   d->origin = k->file;
   d->description = "a kernel of your own file";
-  d->source = k->file;
   d->setup = no_setup;
-  d->cpu_entry = (MsEntryFn) entry;
-  d->external = TRUE;
   d->source_lines = (const char *const *) k->lines;
-  d->site_at = ms_user_sites_at;
-  d->site_data = sites;
-  d->sass = sass;
-  d->sass_function = sass_function;
-  return k;
+  return g_steal_pointer (&k);
 }
 
 const MsUserKernel *
 ms_user_kernel_load (const char *spec, GError **error)
 {
+  return ms_user_kernel_load_with (spec, NULL, error);
+}
+
+const MsUserKernel *
+ms_user_kernel_load_with (const char *spec, const char *const *flags, GError **error)
+{
   const char *colon = strrchr (spec, ':');
+  /* "ns::f" is a kernel's name, not a file's end */
+  while (colon != NULL && colon > spec && colon[-1] == ':')
+    {
+      const char *before = colon - 1;
+      colon = NULL;
+      for (const char *c = spec; c < before; c++)
+        if (*c == ':' && c[1] != ':' && (c == spec || c[-1] != ':'))
+          colon = c;
+    }
   g_autofree char *file = colon ? g_strndup (spec, (gsize) (colon - spec)) : g_strdup (spec);
   const char *name = colon ? colon + 1 : NULL;
   if (name != NULL && *name == '\0')
     name = NULL;
-  g_autofree char *key = g_strdup_printf ("%s:%s", file, name ? name : "");
+  /* loaded once per file, kernel and flags */
+  g_autoptr (GString) key_text = g_string_new (NULL);
+  g_string_printf (key_text, "%s:%s", file, name ? name : "");
+  for (const char *const *f = flags; f && *f; f++)
+    g_string_append_printf (key_text, "%c%s", 1, *f);
+  g_autofree char *key = g_string_free (g_steal_pointer (&key_text), FALSE);
   g_mutex_lock (&loaded_lock);
   if (loaded == NULL)
     loaded = g_ptr_array_new ();
@@ -292,7 +428,7 @@ ms_user_kernel_load (const char *spec, GError **error)
       k = loaded->pdata[i];
   if (k == NULL)
     {
-      k = load (file, name, error);
+      k = load (file, name, flags, error);
       if (k != NULL)
         {
           k->spec = g_steal_pointer (&key);
@@ -313,8 +449,9 @@ ms_user_kernel_build_gpu (MsProblem *p, int cc_major, int cc_minor, GError **err
   gboolean ok = TRUE;
   if (k->kernel.gpu_entry == NULL)
     {
-      g_autofree char *so = ms_user_gpu_build (k->file, k->text,
-                                               (const char *const *) k->entries, k->cpu_key,
+      const char *entries[] = { k->name, NULL };
+      g_autofree char *so = ms_user_gpu_build (k->file, k->text, entries,
+                                               (const char *const *) k->flags, k->build_key,
                                                cc_major, cc_minor, NULL, error);
       GModule *module = so ? g_module_open (so, G_MODULE_BIND_LOCAL | G_MODULE_BIND_LAZY) : NULL;
       g_autofree char *sym = ms_user_build_symbol ("ms_user_gpu_entry_", k->name);
@@ -424,7 +561,7 @@ parse_range (const char *text, Range *range)
 /* TYPE[COUNT], TYPE[COUNT]=0 or TYPE[COUNT]=LO..HI -> element size, count,
  * zero, range; fields for the fill (builtin types: one field per lane). */
 static gboolean
-parse_buffer (const MsUserKernel *k, const MsUserParam *param, const char *value, gsize *elem,
+parse_buffer (const MsUserKernel *k, const Param *param, const char *value, gsize *elem,
               guint64 *count, gboolean *zero, Range *range, GArray *fields, GError **error)
 {
   const char *open = strchr (value, '['), *close = open ? strchr (open, ']') : NULL;
@@ -465,7 +602,7 @@ parse_buffer (const MsUserKernel *k, const MsUserParam *param, const char *value
         return TRUE;
       }
   const char *tname = g_str_has_prefix (type, "struct ") ? type + 7 : type;
-  if (ms_user_sites_struct (k->sites, tname, elem, fields))
+  if (ms_kernel_signature_struct (k->signature, tname, elem, fields))
     return TRUE;
   g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
                "--arg %s=%s: unknown type '%s'; give a scalar type (float, int, ...), a "
@@ -475,7 +612,7 @@ parse_buffer (const MsUserKernel *k, const MsUserParam *param, const char *value
 }
 
 static gboolean
-set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
+set_buffer (MsProblem *p, const MsUserKernel *k, const Param *param,
             const char *value, GError **error)
 {
   gsize elem = 0;
@@ -491,9 +628,9 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
                    param->name, value);
       return FALSE;
     }
-  /* buffers in call order = pointer parameters in order (L->buf[k], the
-   * shim's ms_user_launch_) */
-  gboolean output = strstr (param->type, "const") == NULL;
+  /* buffers in call order = pointer parameters in order (L->buf[k],
+   * pack_params); a pointer to const data is an input */
+  gboolean output = !g_str_has_prefix (param->type, "const ");
   guint8 *buf = ms_problem_buffer (p, param->name, (gsize) count * elem, output, error);
   if (buf == NULL)
     return FALSE;
@@ -545,7 +682,7 @@ set_buffer (MsProblem *p, const MsUserKernel *k, const MsUserParam *param,
 }
 
 static gboolean
-set_scalar (MsProblem *p, guint index, const MsUserParam *param, gboolean floating,
+set_scalar (MsProblem *p, guint index, const Param *param, gboolean floating,
             const char *value, GError **error)
 {
   char *end = NULL;
@@ -591,15 +728,53 @@ set_scalar (MsProblem *p, guint index, const MsUserParam *param, gboolean floati
   return TRUE;
 }
 
+/* Writes v into a parameter of size bytes (little-endian: the low ones). */
+static void
+put_integer (guint8 *dst, guint size, gint64 v)
+{
+  guint8 bytes[8];
+  memcpy (bytes, &v, 8);
+  memcpy (dst, bytes, MIN (size, 8u));
+}
+
+/* The PTX's parameter block of the launch: buffers' addresses, numbers. */
+static guint8 *
+pack_params (const MsUserKernel *k, const MsProblem *p)
+{
+  guint8 *block = g_malloc0 (MAX (k->param_bytes, 1));
+  guint buffer = 0;
+  for (guint i = 0; i < k->params->len; i++)
+    {
+      const Param *q = &g_array_index (k->params, Param, i);
+      guint8 *dst = block + q->offset;
+      if (q->offset + q->size > k->param_bytes)
+        continue;
+      if (q->kind == 'p')
+        {
+          void *ptr = p->args.buf[buffer++];
+          memcpy (dst, &ptr, MIN (q->size, (guint) sizeof ptr));
+        }
+      else if (q->kind == 'f' && q->size == 4)
+        {
+          float v = (float) p->args.f[i];
+          memcpy (dst, &v, 4);
+        }
+      else if (q->kind == 'f' && q->size == 8)
+        memcpy (dst, &p->args.f[i], 8);
+      else
+        put_integer (dst, q->size, p->args.i[i]);
+    }
+  return block;
+}
+
 MsProblem *
 ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch, GError **error)
 {
-  const MsUserFunction *fn = k->fn;
+  const char *kname = k->name;
   if (launch->grid == NULL || launch->block == NULL)
     {
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
-                   "%s: give the launch with --grid X[xY[xZ]] and --block X[xY[xZ]]",
-                   fn->name);
+                   "%s: give the launch with --grid X[xY[xZ]] and --block X[xY[xZ]]", kname);
       return NULL;
     }
   if (launch->dynamic_shared > MAX_DYNAMIC_SHARED)
@@ -620,30 +795,30 @@ ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch, GError *
     {
       const char *eq = strchr (*a, '=');
       gboolean known = FALSE;
-      for (guint i = 0; eq && i < fn->params->len && !known; i++)
+      for (guint i = 0; eq && i < k->params->len && !known; i++)
         {
-          const MsUserParam *q = fn->params->pdata[i];
+          const Param *q = &g_array_index (k->params, Param, i);
           known = strlen (q->name) == (gsize) (eq - *a) && strncmp (q->name, *a, eq - *a) == 0;
         }
       if (!known)
         {
           GString *names = g_string_new (NULL);
-          for (guint i = 0; i < fn->params->len; i++)
+          for (guint i = 0; i < k->params->len; i++)
             {
-              const MsUserParam *q = fn->params->pdata[i];
+              const Param *q = &g_array_index (k->params, Param, i);
               g_string_append_printf (names, "%s%s %s", i ? ", " : "", q->type, q->name);
             }
           g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
                        eq ? "--arg %s: %s has no such parameter; its parameters: %s"
                           : "--arg %s: write NAME=VALUE; the parameters of %s: %s",
-                       *a, fn->name, names->len ? names->str : "(none)");
+                       *a, kname, names->len ? names->str : "(none)");
           g_string_free (names, TRUE);
           return NULL;
         }
     }
-  for (guint i = 0; i < fn->params->len; i++)
+  for (guint i = 0; i < k->params->len; i++)
     {
-      const MsUserParam *q = fn->params->pdata[i];
+      const Param *q = &g_array_index (k->params, Param, i);
       const char *value = NULL;
       gsize len = strlen (q->name);
       for (const char *const *a = launch->args; a && *a; a++)
@@ -652,13 +827,15 @@ ms_user_problem_new (const MsUserKernel *k, const MsUserLaunch *launch, GError *
       if (value == NULL)
         {
           g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_ARG,
-                       "%s needs --arg %s=%s (parameter %u: %s %s)", fn->name, q->name,
-                       k->kinds[i] == 'p' ? "TYPE[COUNT]" : "NUMBER", i + 1, q->type, q->name);
+                       "%s needs --arg %s=%s (parameter %u: %s %s)", kname, q->name,
+                       q->kind == 'p' ? "TYPE[COUNT]" : "NUMBER", i + 1, q->type, q->name);
           return NULL;
         }
-      if (k->kinds[i] == 'p' ? !set_buffer (p, k, q, value, error)
-                             : !set_scalar (p, i, q, k->kinds[i] == 'f', value, error))
+      if (q->kind == 'p' ? !set_buffer (p, k, q, value, error)
+                         : !set_scalar (p, i, q, q->kind == 'f', value, error))
         return NULL;
     }
+  p->args.params = p->params = pack_params (k, p);
+  p->static_shared = k->static_shared;
   return g_steal_pointer (&p);
 }

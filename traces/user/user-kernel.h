@@ -1,8 +1,8 @@
 /* user-kernel.h - a kernel from the user's own CUDA file, ready to run in
- * the emulator: `memsim trace FILE.cu:KERNEL --grid ... --block ... --arg
+ * the emulator from nvcc's PTX: `memsim trace FILE.cu:KERNEL --grid ... --block ... --arg
  * NAME=VALUE ...` (docs/model.md, "Your own kernels").
  *
- *   k = ms_user_kernel_load ("my.cu:scale", &error);   // compile (cached), load
+ *   k = ms_user_kernel_load ("my.cu:scale", &error);   // nvcc (cached), PTX, load
  *   p = ms_user_problem_new (k, &launch, &error);       // buffers from --arg
  *   ms_problem_simulate (p, arch, 0, NULL, &stats, &error);
  *
@@ -16,7 +16,7 @@
 #include <glib.h>
 
 #include "problem.h"
-#include "user-source.h"
+#include "user-error.h"
 
 G_BEGIN_DECLS
 
@@ -26,9 +26,17 @@ typedef struct MsUserKernel MsUserKernel;
  * anything with a ':' or ending in .cu) rather than a built-in kernel. */
 gboolean ms_user_kernel_spec (const char *name);
 
-/* Reads FILE, finds KERNEL among its __global__ functions, builds the file
- * (user-build.h) and loads it.  One-line errors (MsUserError). */
+/* Builds FILE with nvcc (nvcc-build.h, cached), finds KERNEL among the
+ * entries of its PTX (as the source names it, "tile<32>", "ns::f"; mangled;
+ * or without namespace and template arguments where that is unique) and
+ * loads its device code on the PTX engine.  One-line errors (MsUserError):
+ * nvcc missing or its first error, an unknown or ambiguous name (with the
+ * file's kernels), a struct passed by value. */
 const MsUserKernel *ms_user_kernel_load (const char *spec, GError **error);
+/* The same with nvcc flags for the build (NULL-terminated, may be NULL:
+ * -I, -D, -std, --use_fast_math, anything nvcc takes). */
+const MsUserKernel *ms_user_kernel_load_with (const char *spec, const char *const *flags,
+                                              GError **error);
 
 /* The kernel's descriptor (name, source, entry; external). */
 const MsKernel *ms_user_kernel_descriptor (const MsUserKernel *k);

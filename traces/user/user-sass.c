@@ -15,7 +15,7 @@
 
 #include "user-build.h"
 #include "user-gpu.h"
-#include "user-source.h"
+#include "user-error.h"
 
 static char *
 nvdisasm (void)
