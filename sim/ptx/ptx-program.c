@@ -131,8 +131,8 @@ ms_ptx_program_free (MsPtxProgram *p)
  * "red<128>" for a template's instance (the C++ runtime's demangler, when
  * the process has one and demangle is set; else the mangled name's first
  * identifier: memsim's own kernels, plain functions, spare loading it). */
-static char *
-display_name (const char *mangled, gboolean demangle_it)
+char *
+ms_ptx_display_name (const char *mangled, gboolean demangle_it)
 {
   typedef char *(*Demangle) (const char *, char *, size_t *, int *);
   static Demangle demangle;
@@ -522,7 +522,7 @@ program_index (MsPtxProgram *p, const char *sass_text, gboolean names_from_sourc
             continue;
           MsKernel *k = g_new0 (MsKernel, 1);
           g_ptr_array_add (p->owned, k);
-          char *shown = display_name (f->name, names_from_source);
+          char *shown = ms_ptx_display_name (f->name, names_from_source);
           g_ptr_array_add (p->owned, shown);
           k->name = shown;
           k->family = "user";

@@ -85,4 +85,8 @@ const MsPtxGlobal *ms_ptx_program_globals (MsPtxProgram *p, guint *n);
  * least its size, holding its initial bytes); FALSE if there is none. */
 gboolean ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device);
 
+/* A kernel's name as its source says it ("clamp" for _Z5clampPfi;
+ * "red<128>" for a template's instance when demangle_it); free it. */
+char *ms_ptx_display_name (const char *mangled, gboolean demangle_it);
+
 G_END_DECLS

@@ -37,14 +37,13 @@ builtin_sass (const char *kernel, char **function)
   return sass;
 }
 
-/* Whether mangled name m is that of plain function `name` (_Z<len><name>...:
- * the built-ins are neither templates nor in namespaces). */
+/* Whether mangled name m is that of plain function `name` (the built-ins
+ * are neither templates nor in namespaces). */
 static gboolean
 names (const char *m, const char *name)
 {
-  gsize n = strlen (name);
-  g_autofree char *prefix = g_strdup_printf ("_Z%zu", n);
-  return g_str_has_prefix (m, prefix) && strncmp (m + strlen (prefix), name, n) == 0;
+  g_autofree char *shown = ms_ptx_display_name (m, FALSE);
+  return strcmp (shown, name) == 0;
 }
 
 /* The program of kernel `kernel` of source (its entry's PTX alone), or
