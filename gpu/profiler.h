@@ -80,8 +80,8 @@ int ms_gpu_profile (void (*launch) (void *user), void *user,
  *   pass, as with MS_GPU_PROFILE_FLUSH_L2): gpu__time_duration as Nsight
  *   Compute means it (each kernel from its start to its end, the L2 cold:
  *   ncu's --cache-control all).  A user range cannot give it (it spans the
- *   host's launch and synchronisation too), nor kernel replay (its save of
- *   device memory before the first pass leaves the L2 full of that copy). */
+ *   host's launch and synchronisation too); kernel replay can, but replays
+ *   the kernel itself, with no flush between its passes. */
 #define MS_GPU_PROFILE_COLD_START 0x2u
 int ms_gpu_profile_ex (void (*launch) (void *user), void *user,
                        const char *const *metrics, int n_metrics,
