@@ -374,18 +374,7 @@ ms_cmd_run (int argc, char **argv)
   g_ptr_array_add (files, NULL);
   /* nvcc's flags, as memsim run's options give them */
   g_autoptr (GPtrArray) flags = g_ptr_array_new_with_free_func (g_free);
-  for (char **d = includes; d && *d; d++)
-    g_ptr_array_add (flags, g_strconcat ("-I", *d, NULL));
-  for (char **d = defines; d && *d; d++)
-    g_ptr_array_add (flags, g_strconcat ("-D", *d, NULL));
-  if (std != NULL)
-    g_ptr_array_add (flags, g_strconcat ("-std=", std, NULL));
-  if (fast_math)
-    g_ptr_array_add (flags, g_strdup ("--use_fast_math"));
-  if (rdc)
-    g_ptr_array_add (flags, g_strdup ("-rdc=true"));
-  for (char **x = xnvcc; x && *x; x++)
-    g_ptr_array_add (flags, g_strdup (*x));
+  ms_nvcc_flags_add (flags, includes, defines, std, fast_math, rdc, xnvcc);
   for (char **x = xcompiler; x && *x; x++)
     g_ptr_array_add (flags, g_strconcat ("-Xcompiler=", *x, NULL));
   for (char **x = lib_dirs; x && *x; x++)

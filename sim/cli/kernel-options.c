@@ -72,6 +72,24 @@ ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts)
   g_option_context_add_main_entries (ctx, entries, NULL);
 }
 
+void
+ms_nvcc_flags_add (GPtrArray *flags, char **includes, char **defines, const char *std,
+                   gboolean fast_math, gboolean rdc, char **xnvcc)
+{
+  for (char **d = includes; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-I", *d, NULL));
+  for (char **d = defines; d && *d; d++)
+    g_ptr_array_add (flags, g_strconcat ("-D", *d, NULL));
+  if (std != NULL)
+    g_ptr_array_add (flags, g_strconcat ("-std=", std, NULL));
+  if (fast_math)
+    g_ptr_array_add (flags, g_strdup ("--use_fast_math"));
+  if (rdc)
+    g_ptr_array_add (flags, g_strdup ("-rdc=true"));
+  for (char **x = xnvcc; x && *x; x++)
+    g_ptr_array_add (flags, g_strdup (*x));
+}
+
 char **
 ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned)
 {
@@ -212,16 +230,8 @@ user_problem (const MsKernelOptions *opts, const char *spec, GError **error)
     }
   /* nvcc's flags, as memsim run's options give them */
   g_autoptr (GPtrArray) flags = g_ptr_array_new_with_free_func (g_free);
-  for (char **d = opts->includes; d && *d; d++)
-    g_ptr_array_add (flags, g_strconcat ("-I", *d, NULL));
-  for (char **d = opts->defines; d && *d; d++)
-    g_ptr_array_add (flags, g_strconcat ("-D", *d, NULL));
-  if (opts->std != NULL)
-    g_ptr_array_add (flags, g_strconcat ("-std=", opts->std, NULL));
-  if (opts->fast_math)
-    g_ptr_array_add (flags, g_strdup ("--use_fast_math"));
-  for (char **x = opts->xnvcc; x && *x; x++)
-    g_ptr_array_add (flags, g_strdup (*x));
+  ms_nvcc_flags_add (flags, opts->includes, opts->defines, opts->std, opts->fast_math, FALSE,
+                     opts->xnvcc);
   g_ptr_array_add (flags, NULL);
   const MsUserKernel *k = ms_user_kernel_load_with (spec, (const char *const *) flags->pdata,
                                                     error);

@@ -48,6 +48,12 @@ void ms_kernel_options_clear (MsKernelOptions *opts);
  * ones out of argv. */
 char **ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned);
 
+/* Appends to flags (g_free'd strings) the nvcc flags of the build options
+ * that memsim run and memsim trace FILE.cu:KERNEL share: -IDIR, -DNAME,
+ * -std=STD, --use_fast_math, -rdc=true, then the -Xnvcc flags as given. */
+void ms_nvcc_flags_add (GPtrArray *flags, char **includes, char **defines, const char *std,
+                        gboolean fast_math, gboolean rdc, char **xnvcc);
+
 /* --sample PERCENT[%] onto p. */
 gboolean ms_kernel_options_sample (const char *text, MsProblem *p, GError **error);
 
