@@ -165,54 +165,81 @@ add_fields (Dwarf_Die *type, guint offset, GArray *fields, int depth)
     }
 }
 
-/* Finds a complete type named name under die. */
+/* ------------------------------------------------------------ lookup */
+
+/* Whether die is the one a lookup wants (key: what it looks for). */
+typedef gboolean (*Match) (Dwarf_Die *die, const void *key);
+
+/* The first DIE under die that match accepts, namespaces searched; bounded
+ * in depth and breadth (a damaged file may loop). */
 static gboolean
-find_type (Dwarf_Die *die, const char *name, Dwarf_Die *out, int depth)
+find_die (Dwarf_Die *die, Match match, const void *key, Dwarf_Die *out, int depth)
 {
   Dwarf_Die c;
   if (depth > 8 || dwarf_child (die, &c) != 0)
     return FALSE;
+  int guard = 0;
   do
     {
-      int tag = dwarf_tag (&c);
-      if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_typedef
-          || tag == DW_TAG_union_type)
+      if (match (&c, key))
         {
-          const char *n = dwarf_diename (&c);
-          Dwarf_Attribute at;
-          gboolean decl = dwarf_attr (&c, DW_AT_declaration, &at) != NULL;
-          if (n != NULL && strcmp (n, name) == 0 && !decl)
-            {
-              *out = c;
-              return TRUE;
-            }
+          *out = c;
+          return TRUE;
         }
-      if (tag == DW_TAG_namespace && find_type (&c, name, out, depth + 1))
+      if (dwarf_tag (&c) == DW_TAG_namespace && find_die (&c, match, key, out, depth + 1))
         return TRUE;
     }
-  while (dwarf_siblingof (&c, &c) == 0);
+  while (++guard < 1000000 && dwarf_siblingof (&c, &c) == 0);
   return FALSE;
 }
 
-gboolean
-ms_kernel_signature_struct (MsKernelSignature *s, const char *name, gsize *size, GArray *fields)
+/* The same, in any compilation unit of the file. */
+static gboolean
+find_in_units (MsKernelSignature *s, Match match, const void *key, Dwarf_Die *out)
 {
   Dwarf_Off off = 0, next;
   size_t header;
   while (dwarf_nextcu (s->dwarf, off, &next, &header, NULL, NULL, NULL) == 0)
     {
-      Dwarf_Die cu, t, st;
-      if (dwarf_offdie (s->dwarf, off + header, &cu) != NULL && find_type (&cu, name, &t, 0)
-          && strip (&t, &st) != NULL && dwarf_bytesize (&st) > 0)
-        {
-          *size = (gsize) dwarf_bytesize (&st);
-          g_array_set_size (fields, 0);
-          add_fields (&st, 0, fields, 0);
-          return TRUE;
-        }
+      Dwarf_Die cu;
+      if (dwarf_offdie (s->dwarf, off + header, &cu) != NULL
+          && find_die (&cu, match, key, out, 0))
+        return TRUE;
       off = next;
     }
   return FALSE;
+}
+
+static gboolean
+defined (Dwarf_Die *die)
+{
+  Dwarf_Attribute at;
+  return dwarf_attr (die, DW_AT_declaration, &at) == NULL;
+}
+
+/* A complete struct, class, union or typedef named key, of a known size. */
+static gboolean
+complete_type_named (Dwarf_Die *die, const void *key)
+{
+  int tag = dwarf_tag (die);
+  const char *n = dwarf_diename (die);
+  Dwarf_Die st;
+  return (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_typedef
+          || tag == DW_TAG_union_type)
+         && n != NULL && strcmp (n, key) == 0 && defined (die) && strip (die, &st) != NULL
+         && dwarf_bytesize (&st) > 0;
+}
+
+gboolean
+ms_kernel_signature_struct (MsKernelSignature *s, const char *name, gsize *size, GArray *fields)
+{
+  Dwarf_Die t, st;
+  if (!find_in_units (s, complete_type_named, name, &t) || strip (&t, &st) == NULL)
+    return FALSE;
+  *size = (gsize) dwarf_bytesize (&st);
+  g_array_set_size (fields, 0);
+  add_fields (&st, 0, fields, 0);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------ parameters */
@@ -315,34 +342,22 @@ type_kind (Dwarf_Die *die)
     }
 }
 
-/* Finds a function (not a declaration) whose attribute attr (DW_AT_name,
- * DW_AT_linkage_name) is `value`, under die. */
+/* A function (not a declaration) whose attribute attr (DW_AT_name,
+ * DW_AT_linkage_name) is value. */
+typedef struct {
+  unsigned attr;
+  const char *value;
+} FunctionKey;
+
 static gboolean
-find_function (Dwarf_Die *die, unsigned attr, const char *value, Dwarf_Die *out, int depth)
+function_named (Dwarf_Die *die, const void *key)
 {
-  Dwarf_Die c;
-  if (depth > 8 || dwarf_child (die, &c) != 0)
+  const FunctionKey *k = key;
+  Dwarf_Attribute at;
+  if (dwarf_tag (die) != DW_TAG_subprogram)
     return FALSE;
-  int guard = 0;
-  do
-    {
-      int tag = dwarf_tag (&c);
-      if (tag == DW_TAG_subprogram)
-        {
-          Dwarf_Attribute at;
-          const char *name = dwarf_formstring (dwarf_attr (&c, attr, &at));
-          gboolean decl = dwarf_attr (&c, DW_AT_declaration, &at) != NULL;
-          if (name != NULL && strcmp (name, value) == 0 && !decl)
-            {
-              *out = c;
-              return TRUE;
-            }
-        }
-      if (tag == DW_TAG_namespace && find_function (&c, attr, value, out, depth + 1))
-        return TRUE;
-    }
-  while (++guard < 1000000 && dwarf_siblingof (&c, &c) == 0);
-  return FALSE;
+  const char *name = dwarf_formstring (dwarf_attr (die, k->attr, &at));
+  return name != NULL && strcmp (name, k->value) == 0 && defined (die);
 }
 
 void
@@ -354,22 +369,6 @@ ms_kernel_param_types_free (GArray *types)
     g_array_unref (types);
 }
 
-static gboolean
-find_anywhere (MsKernelSignature *s, unsigned attr, const char *value, Dwarf_Die *out)
-{
-  Dwarf_Off off = 0, next;
-  size_t header;
-  while (dwarf_nextcu (s->dwarf, off, &next, &header, NULL, NULL, NULL) == 0)
-    {
-      Dwarf_Die cu;
-      if (dwarf_offdie (s->dwarf, off + header, &cu) != NULL
-          && find_function (&cu, attr, value, out, 0))
-        return TRUE;
-      off = next;
-    }
-  return FALSE;
-}
-
 GArray *
 ms_kernel_signature_params (MsKernelSignature *s, const char *mangled)
 {
@@ -377,9 +376,12 @@ ms_kernel_signature_params (MsKernelSignature *s, const char *mangled)
    * kernel's host function: by its linkage name, or (extern "C") its name */
   g_autofree char *stub = g_strconcat ("__device_stub_", mangled, NULL);
   Dwarf_Die fn;
-  if (!find_anywhere (s, DW_AT_name, stub, &fn)
-      && !find_anywhere (s, DW_AT_linkage_name, mangled, &fn)
-      && !find_anywhere (s, DW_AT_name, mangled, &fn))
+  const FunctionKey keys[] = { { DW_AT_name, stub }, { DW_AT_linkage_name, mangled },
+                               { DW_AT_name, mangled } };
+  gsize k = 0;
+  while (k < G_N_ELEMENTS (keys) && !find_in_units (s, function_named, &keys[k], &fn))
+    k++;
+  if (k == G_N_ELEMENTS (keys))
     return NULL;
   GArray *types = g_array_new (FALSE, TRUE, sizeof (MsKernelParamType));
   Dwarf_Die child;
