@@ -324,6 +324,24 @@ sym_addr (Tr *t, const MsPtxInsn *i, const char *sym, gint64 off)
   return g_strdup ("0");
 }
 
+/* The registers operand o names (a register or pair, a vector's, an
+ * address's base), appended to regs (room for 16). */
+static void
+operand_regs (const MsPtxOperand *o, int *regs, guint *n)
+{
+  if (o->kind == MS_PTX_OPD_VEC)
+    {
+      for (int v = 0; v < o->n_vec && *n < 16; v++)
+        if (o->vec[v] >= 0)
+          regs[(*n)++] = o->vec[v];
+      return;
+    }
+  if (o->reg >= 0 && *n < 16)
+    regs[(*n)++] = o->reg;
+  if (o->kind == MS_PTX_OPD_REG && o->reg2 >= 0 && *n < 16)
+    regs[(*n)++] = o->reg2;
+}
+
 /* Whether register reg holds one value in every lane all along: its only
  * write in the function is an unguarded mov of an immediate or of WARP_SZ
  * (nvcc puts a shuffle's arguments and warpSize so); the value, cut to the
@@ -350,15 +368,11 @@ const_reg (Tr *t, int reg, gint64 *value)
                          && (s->kind == MS_PTX_OPD_IMM
                              || ((s->kind == MS_PTX_OPD_SPECIAL || s->kind == MS_PTX_OPD_SYM)
                                  && s->sym != NULL && strcmp (s->sym, "WARP_SZ") == 0));
-          int written[10], n_written = 0;
-          if (d->kind == MS_PTX_OPD_REG)
-            {
-              written[n_written++] = d->reg;
-              written[n_written++] = d->reg2;
-            }
-          for (int e = 0; d->kind == MS_PTX_OPD_VEC && e < d->n_vec && e < 8; e++)
-            written[n_written++] = d->vec[e];
-          for (int e = 0; e < n_written; e++)
+          int written[16];
+          guint n_written = 0;
+          if (d->kind == MS_PTX_OPD_REG || d->kind == MS_PTX_OPD_VEC)
+            operand_regs (d, written, &n_written);
+          for (guint e = 0; e < n_written; e++)
             {
               int r = written[e];
               if (r < 0 || (guint) r >= n_regs)
@@ -1219,22 +1233,6 @@ writes_first_operand (const MsPtxInsn *i)
     if (!strcmp (i->op, none[k]))
       return FALSE;
   return TRUE;
-}
-
-static void
-operand_regs (const MsPtxOperand *o, int *regs, guint *n)
-{
-  if (o->kind == MS_PTX_OPD_VEC)
-    {
-      for (int v = 0; v < o->n_vec && *n < 16; v++)
-        if (o->vec[v] >= 0)
-          regs[(*n)++] = o->vec[v];
-      return;
-    }
-  if (o->reg >= 0 && *n < 16)
-    regs[(*n)++] = o->reg;
-  if (o->kind == MS_PTX_OPD_REG && o->reg2 >= 0 && *n < 16)
-    regs[(*n)++] = o->reg2;
 }
 
 static int target (Tr *t, const MsPtxInsn *i);
