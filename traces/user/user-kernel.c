@@ -92,13 +92,13 @@ no_setup (MsProblem *p, GError **error)
   return TRUE;
 }
 
-/* "a, b, c" of the kernels' names (those of the n indices in which, or all) */
+/* "a, b, c" of the n kernels' names */
 static char *
-kernel_names (const MsPtxKernel *ks, guint n, const guint *which, guint n_which)
+kernel_names (const MsPtxKernel *ks, guint n)
 {
   GString *s = g_string_new (NULL);
-  for (guint i = 0; i < (which ? n_which : n); i++)
-    g_string_append_printf (s, "%s%s", i ? ", " : "", ks[which ? which[i] : i].kernel->name);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", ks[i].kernel->name);
   return g_string_free (s, FALSE);
 }
 
@@ -135,7 +135,7 @@ find_kernel (const char *file, const MsPtxKernel *ks, guint n, const char *name,
     {
       if (n == 1)
         return 0;
-      g_autofree char *names = kernel_names (ks, n, NULL, 0);
+      g_autofree char *names = kernel_names (ks, n);
       g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
                    "%s has several kernels: name one as %s:KERNEL (%s)", file, file, names);
       return -1;
@@ -172,7 +172,7 @@ find_kernel (const char *file, const MsPtxKernel *ks, guint n, const char *name,
       g_string_free (s, TRUE);
       return -1;
     }
-  g_autofree char *names = kernel_names (ks, n, NULL, 0);
+  g_autofree char *names = kernel_names (ks, n);
   g_set_error (error, MS_USER_ERROR, MS_USER_ERROR_KERNEL,
                "%s has no kernel '%s'; its kernels: %s", file, name, names);
   return -1;
