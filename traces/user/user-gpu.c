@@ -54,7 +54,7 @@ ms_user_nvcc (GError **error)
 }
 
 /* The helpers: MsLaunchArgs's layout (asserted against this memsim's), the
- * arguments in the CPU build's order (cuda-shim.h: ms_user_launch_), and the
+ * arguments in the order user-kernel.c gives them (pack_params), and the
  * launch. */
 static const char helpers[] =
   "#include <cstddef>\n"

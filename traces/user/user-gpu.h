@@ -9,7 +9,7 @@
  *   extern "C" void ms_user_gpu_entry_<KERNEL> (const MsLaunchArgs *L);
  * it launches KERNEL with L->grid and L->block (cudaLaunchKernel) and its
  * k-th pointer parameter from L->buf[k], a number i from L->f[i] or L->i[i]
- * (the same rule as the CPU build's ms_user_launch_, cuda-shim.h), and the
+ * (the rule by which user-kernel.c fills and packs them), and the
  * dynamic shared memory set with
  *   extern "C" void ms_user_gpu_set_dynamic_shared (unsigned bytes);
  * (above 48 KiB it asks for the opt-in first).  Launch errors are left to
