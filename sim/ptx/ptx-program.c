@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "ptx-program.h"
+#include "ptx-source-names.h"
 #include "ptx-translate.h"
 #include "ptx.h"
 #include "ptx-warp.h"
@@ -188,11 +189,9 @@ ms_ptx_display_name (const char *mangled, gboolean demangle_it)
 }
 
 /* The parameters' names as the kernel's declaration in its source file
- * gives them (PTX keeps only _Z..._param_N): the declaration is the first
- * "NAME(" or "NAME<...>(" at or up to 5 lines before the entry's first
- * .loc line; its list split at top-level commas, each parameter's last
- * identifier before any default value.  NULL where that finds no list of
- * n parameters (the caller keeps the PTX names). */
+ * gives them (PTX keeps only _Z..._param_N), read at the entry's first .loc
+ * line (ptx-source-names.h); NULL where there is none (the caller keeps the
+ * PTX names). */
 static char **
 source_param_names (const MsPtxModule *m, const MsPtxFunc *f, const char *shown, guint n)
 {
@@ -209,92 +208,7 @@ source_param_names (const MsPtxModule *m, const MsPtxFunc *f, const char *shown,
   g_autofree char *text = NULL;
   if (!g_file_get_contents (g_ptr_array_index (m->files, first->file), &text, NULL, NULL))
     return NULL;
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  guint n_lines = g_strv_length (lines);
-  if ((guint) first->line > n_lines)
-    return NULL;
-  guint from = first->line > 6 ? (guint) first->line - 6 : 0;
-  g_autoptr (GString) decl = g_string_new (NULL);
-  for (guint l = from; l < n_lines && l < (guint) first->line + 20; l++)
-    g_string_append_printf (decl, "%s\n", lines[l]);
-  /* the base name: "tileSums" of "tileSums<64>", "f" of "ns::f" */
-  g_autofree char *base = g_strndup (shown, strcspn (shown, "<"));
-  const char *colon = g_strrstr (base, "::");
-  const char *id = colon ? colon + 2 : base;
-  gsize idlen = strlen (id);
-  const char *p = decl->str;
-  for (; (p = strstr (p, id)) != NULL; p += idlen)
-    {
-      if (p > decl->str && (g_ascii_isalnum (p[-1]) || p[-1] == '_'))
-        continue;
-      const char *q = p + idlen;
-      while (g_ascii_isspace (*q))
-        q++;
-      if (*q == '<')
-        {
-          int depth = 0;
-          for (; *q; q++)
-            if (*q == '<')
-              depth++;
-            else if (*q == '>' && --depth == 0)
-              break;
-          if (*q)
-            q++;
-          while (g_ascii_isspace (*q))
-            q++;
-        }
-      if (*q == '(')
-        {
-          p = q + 1;
-          break;
-        }
-    }
-  if (p == NULL)
-    return NULL;
-  /* the parameter list, split at commas outside (), <>, [] */
-  GPtrArray *names = g_ptr_array_new ();
-  int depth = 0;
-  const char *start = p, *end = NULL;
-  for (const char *c = p; *c; c++)
-    {
-      gboolean close = depth == 0 && *c == ')';
-      if (*c == '(' || *c == '<' || *c == '[')
-        depth++;
-      else if ((*c == ')' || *c == '>' || *c == ']') && depth > 0)
-        depth--;
-      if (close || (depth == 0 && *c == ','))
-        {
-          /* the last identifier before '=' or '[' */
-          const char *e = c;
-          for (const char *x = start; x < c; x++)
-            if (*x == '=' || *x == '[')
-              {
-                e = x;
-                break;
-              }
-          while (e > start && !(g_ascii_isalnum (e[-1]) || e[-1] == '_'))
-            e--;
-          const char *b = e;
-          while (b > start && (g_ascii_isalnum (b[-1]) || b[-1] == '_'))
-            b--;
-          if (e > b && !g_ascii_isdigit (*b))
-            g_ptr_array_add (names, g_strndup (b, (gsize) (e - b)));
-          start = c + 1;
-          if (close)
-            {
-              end = c;
-              break;
-            }
-        }
-    }
-  if (end == NULL || names->len != n)
-    {
-      g_ptr_array_set_free_func (names, g_free);
-      g_ptr_array_unref (names);
-      return NULL;
-    }
-  g_ptr_array_add (names, NULL);
-  return (char **) g_ptr_array_free (names, FALSE);
+  return ms_ptx_source_param_names (text, (guint) first->line, shown, n);
 }
 
 /* Whether ptxas aggregated the atomic at site (the loader's answer to
