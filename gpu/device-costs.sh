@@ -9,14 +9,16 @@
 # GROUP: big (transposes 8192x8192, reductions 16M, stencils 256^3, matrix
 # add), gemm (GEMMs 1024^3), gemm4096 (GEMMs at seed 004's 4096^3, the
 # emulator on a 1% sample of the blocks, --sample), probes (gmem_stride/aos/soa/broadcast at large
-# n, copy at several sizes); all = the three.  PREBUILT: a folder made by
+# n, copy at several sizes), small (every family at sizes that fill a
+# fraction of the GPU: launches whose time is the warps' latency, not a
+# bandwidth); all = big, gemm, probes.  PREBUILT: a folder made by
 # `bash gpu/device-validate.sh --pack DIR` (memsim and its libraries), or
 # empty to use ./memsim.  Each run is `memsim trace ... --gpu --format json`
 # (simulated and measured side by side, the GPU timed with a cold L2,
 # median of repeats); the JSON files, stderr and a one-line status per run
 # go to $OUT/costs/, packed into $OUT/costs.tar.gz.
 set -u
-group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|all [PREBUILT]}
+group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|small|all [PREBUILT]}
 pre=${2:-}
 OUT=${OUT:-/tmp/memsim-costs-out}
 mkdir -p "$OUT/costs"
@@ -83,6 +85,29 @@ probes () {
   done
 }
 
+small () {
+  for k in transpose_naive transpose_shared transpose_padded transpose_padded2 transpose_swizzled \
+           copy transpose_coalesced transpose_nobankconflicts; do
+    run "$k-64" "$k" --size 64x64
+    run "$k-512" "$k" --size 512x512
+  done
+  for k in reduce_interleaved reduce_nondivergent reduce_sequential reduce_firstadd \
+           reduce_unroll_last reduce_unroll_complete reduce_multiple reduce_shfl; do
+    run "$k-2048" "$k" -p n=2048
+    run "$k-64K" "$k" -p n=65536
+  done
+  for k in stencil_naive stencil_shared stencil_nondivergent stencil_25d stencil_25d_single; do
+    run "$k-32" "$k" --size 32x32x32
+  done
+  for k in gemm_naive gemm_tiled gemm_tiled_nopad gemm_regtile gemm_double_buffer; do
+    run "$k-64" "$k" -p n=64 -p m=64 -p k=64
+    run "$k-256" "$k" -p n=256 -p m=256 -p k=256
+  done
+  run matrix_add-128 matrix_add --size 128x128
+  run per_thread_sum-4K per_thread_sum -p n=4096 -p peak=4096
+  run per_thread_sum_capped-4K per_thread_sum_capped -p n=4096 -p peak=4096
+}
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv \
   >"$OUT/costs/env.txt" 2>&1
 "$M" --version >>"$OUT/costs/env.txt" 2>&1
@@ -92,8 +117,9 @@ case $group in
   gemm) gemm ;;
   gemm4096) gemm4096 ;;
   probes) probes ;;
+  small) small ;;
   all) big; gemm; probes ;;
-  *) echo "device-costs.sh: unknown group '$group' (big, gemm, gemm4096, probes or all)" >&2; exit 2 ;;
+  *) echo "device-costs.sh: unknown group '$group' (big, gemm, gemm4096, probes, small or all)" >&2; exit 2 ;;
 esac
 ok=$(grep -c 'rc=0' "$status")
 tar -czf "$OUT/costs-$group.tar.gz" -C "$OUT" costs && rm -rf "$OUT/costs"

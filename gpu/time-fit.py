@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """time-fit.py - fits the time model's instruction constants to the built-ins'
-measured times: issue_efficiency and shared_phase_cycles ([time]) and the
-loaded DRAM latency ([memory] dram_latency_cycles), the same three for every
-GPU given (the H100 and the H200 share their SM).
+measured times: issue_efficiency, dependent_issue_cycles and the loaded L2
+and DRAM latencies ([time] l2_loaded_latency_cycles,
+dram_loaded_latency_cycles), the same four for every GPU given (the H100
+and the H200 share their SM).  The idle latencies ([memory]) are measured
+(gpu/probes/latency.cu), not fitted.
 
     python3 gpu/time-fit.py [--memsim ./memsim] [--jobs N] [--cache DIR]
-        --gpu COSTS.json[,DEFAULT-SIZES.json] [--gpu ...]
+        --gpu COSTS.json[,MORE.json...] [--gpu ...]
 
 Each run is re-simulated (`memsim trace --format json`, the preset of its
 GPU); the model of sim/models/kernel-time.c is then evaluated here for
@@ -13,10 +15,10 @@ candidate constants.  Before fitting, the script checks that its copy of
 the formula gives memsim's own prediction for every run, so the two cannot
 drift apart.  The fit minimises the squared log error of the predicted
 time (Nsight's duration or CUDA events, as each file measured it) over the
-built-ins at the seeds' and the default sizes; the probes (gmem_stride,
-aos/soa/broadcast_read, copy at other sizes) test the DRAM rules, not time,
-and are left out.  Prints the constants, how many runs they were fitted to,
-and the median and worst error per GPU.
+built-ins at the seeds', the default and the small sizes; the probes
+(gmem_stride, aos/soa/broadcast_read, copy at other sizes) test the DRAM
+rules, not time, and are left out.  Prints the constants, how many runs
+they were fitted to, and the median and worst error per GPU.
 """
 import argparse
 import importlib.util
@@ -33,7 +35,8 @@ costs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(costs)
 
 PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
-FITTED = ("issue_efficiency", "shared_phase_cycles", "dram_latency_cycles")
+FITTED = ("issue_efficiency", "dependent_issue_cycles", "l2_loaded_latency_cycles",
+          "dram_loaded_latency_cycles")
 
 
 def inputs(sim):
@@ -43,30 +46,38 @@ def inputs(sim):
     return dict(blocks=g[0] * g[1] * g[2], wpb=o["warps_per_block"], abps=o["active_blocks_per_sm"],
                 rd=m["dram__bytes_read.sum"], l2r=m["lts__t_sectors_srcunit_tex_op_read.sum"],
                 ldsec=m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
-                shi=m.get("smsp__sass_inst_executed_op_shared_ld.sum", 0)
-                + m.get("smsp__sass_inst_executed_op_shared_st.sum", 0),
                 inst=ins.get("executed", 0), rounds=ins.get("load_rounds", 0),
                 ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
 
 
+def loaded(idle, full, resident):
+    return idle + (full - idle) * min(1.0, resident) if full > 0 else idle
+
+
 def predict(x, a, c):
     """kernel-time.c's gpu__time_duration, seconds, with constants c; the
-    DRAM, L2 and LSU times are memsim's (they hold none of the three)."""
+    DRAM, L2, atomics and LSU times are memsim's (they hold none of them)."""
     ns = x["ns"]
     sms = min(a["sm_count"], x["blocks"])
     clock = a["clock_mhz"] * 1e6
-    waves = math.ceil(x["blocks"] / (x["abps"] * a["sm_count"]))
+    slots = x["abps"] * a["sm_count"]
+    waves = math.ceil(x["blocks"] / slots)
     warps = x["blocks"] * x["wpb"]
+    resident = min(x["blocks"], slots) * x["wpb"] / (a["sm_count"] * a["max_warps_per_sm"])
+    l2 = loaded(a["l2_latency_cycles"], c["l2_loaded_latency_cycles"], resident)
+    dram = loaded(a["dram_latency_cycles"], c["dram_loaded_latency_cycles"], resident)
     l1m = min(1.0, x["l2r"] / x["ldsec"]) if x["ldsec"] > 0 else 1.0
     l2m = min(1.0, x["rd"] / (32.0 * x["l2r"])) if x["l2r"] > 0 else 1.0
-    lat = (a["l1_latency_cycles"] + (a["l2_latency_cycles"] - a["l1_latency_cycles"]) * l1m
-           + (c["dram_latency_cycles"] - a["l2_latency_cycles"]) * l1m * l2m)
-    chain = x["rounds"] / warps * lat + x["shi"] / warps * c["shared_phase_cycles"]
+    lat = a["l1_latency_cycles"] + (l2 - a["l1_latency_cycles"]) * l1m + (dram - l2) * l1m * l2m
+    # every run here has instruction counts: each instruction waits for the
+    # one before it (the shared term is for runs without counts)
+    chain = x["rounds"] / warps * lat + x["inst"] / warps * c["dependent_issue_cycles"]
     t_lat = waves * chain / clock
     t_issue = x["inst"] / (sms * 4 * clock * c["issue_efficiency"])
     t = sorted([ns["lsu"] * 1e-9, t_issue, t_lat])
     t_sm = t[2] + t[1] / x["abps"]
-    return ns["launch"] * 1e-9 + max(ns["dram"] * 1e-9, ns["l2"] * 1e-9, t_sm)
+    return ns["launch"] * 1e-9 + max(ns["dram"] * 1e-9, ns["l2"] * 1e-9,
+                                     ns.get("atomics", 0) * 1e-9, t_sm)
 
 
 def preset(arch):
@@ -78,8 +89,10 @@ def preset(arch):
     for group in kf.sections():
         for k, v in kf.items(group):
             get[("sm_count" if (group, k) == ("sm", "count") else k)] = v
-    return {k: float(get[k]) for k in ("sm_count", "clock_mhz", "l1_latency_cycles",
-                                       "l2_latency_cycles") + FITTED}
+    return {k: float(get.get(k, 0)) for k in ("sm_count", "clock_mhz", "max_warps_per_sm",
+                                              "l1_latency_cycles", "l2_latency_cycles",
+                                              "dram_latency_cycles")
+            + FITTED}
 
 
 def main():
@@ -87,7 +100,7 @@ def main():
     ap.add_argument("--memsim", default="./memsim")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--cache", help="keep the re-simulations' JSON here")
-    ap.add_argument("--gpu", action="append", default=[], metavar="COSTS[,DEFAULT-SIZES]")
+    ap.add_argument("--gpu", action="append", default=[], metavar="COSTS[,MORE...]")
     a = ap.parse_args()
     runs = []
     for g in a.gpu:
@@ -134,7 +147,7 @@ def main():
     def loss(c):
         return sum(math.log(predict(x, p, c) / q) ** 2 for _, _, x, p, q in data)
 
-    # coordinate descent in log space: three constants, a smooth loss
+    # coordinate descent in log space: a few constants, a smooth loss
     c = {k: float(data[0][3][k]) for k in FITTED}
     step = 0.2
     while step > 1e-4:

@@ -77,9 +77,10 @@ test_h200_figures (void)
   /* the time model's constants: the H100's fit, and the instruction
    * constants fitted on both GPUs (the same SM) */
   g_assert_cmpint (memcmp (&b->dram_efficiency, &h->dram_efficiency,
-                           G_STRUCT_OFFSET (MsArch, issue_efficiency) + sizeof (double)
+                           G_STRUCT_OFFSET (MsArch, dram_loaded_latency_cycles) + sizeof (int)
                              - G_STRUCT_OFFSET (MsArch, dram_efficiency)), ==, 0);
   g_assert_cmpint (b->dram_latency_cycles, ==, h->dram_latency_cycles);
+  g_assert_cmpint (b->l2_latency_cycles, ==, h->l2_latency_cycles);
   g_assert_cmpfloat (b->launch_overhead_us, ==, h->launch_overhead_us);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "drive-models.h"
 #include "model.h"
 
 static MsSite site_a = { "synthetic.cu", 1, 0, -1 };
@@ -20,20 +21,7 @@ static void
 run (const MsArch *arch, const MsWarpAccess *recs, guint n, Traffic *t)
 {
   static const MsModel *const only_cache[] = { &ms_model_cache, NULL };
-  g_autoptr (GError) error = NULL;
-  g_assert_cmpint (ms_site_register (&site_a), >=, 0);
-  g_autoptr (MsModelRun) r = ms_model_run_new_with (arch, 1024, only_cache, &error);
-  g_assert_no_error (error);
-  /* both parts of the sink, as a producer drives them (stream.h) */
-  const MsStreamSink *sink = ms_model_run_sink (r);
-  gpointer w = sink->worker_new (sink->user);
-  for (guint i = 0; i < n; i++)
-    {
-      sink->access (w, &recs[i]);
-      sink->ordered (sink->user, &recs[i]);
-    }
-  sink->worker_done (sink->user, w);
-  g_autoptr (MsStats) stats = ms_model_run_finish (r, 1);
+  g_autoptr (MsStats) stats = drive_models (arch, only_cache, &site_a, recs, n);
   guint64 v[4];
   const char *keys[] = { "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
                          "dram_write_bytes" };

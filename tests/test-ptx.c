@@ -496,6 +496,41 @@ test_load_rounds (void)
   g_free (out);
 }
 
+/* A global store of a loaded value is a floor for the loads after it
+ * (ptx-translate.c, load_rounds): store_floor's second load is a round of
+ * its own, store_floor_nc's read-only one is not; two warps each. */
+static void
+test_load_rounds_store_floor (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  const char *kernels[] = { "_Z11store_floorPKiS0_Pi", "_Z14store_floor_ncPKiS0_Pi" };
+  const guint64 expected[] = { 4, 2 };
+  for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+    {
+      int *a = device (256), *b = device (256), *out = device (512);
+      for (int t = 0; t < 64; t++)
+        {
+          a[t] = t;
+          b[t] = 100 + t;
+        }
+      struct { int *a, *b, *out; } params = { a, b, out };
+      void *bufs[] = { a, b, out };
+      gsize bytes[] = { 256, 256, 512 };
+      Run r;
+      run (kernels[k], 1, 64, bufs, bytes, 3, &params, &r);
+      for (int t = 0; t < 64; t++)
+        {
+          g_assert_cmpint (out[t], ==, t);
+          g_assert_cmpint (out[t + 64], ==, 100 + t);
+        }
+      g_assert_cmpuint (r.stats->load_rounds, ==, expected[k]);
+      run_clear (&r);
+      g_free (a);
+      g_free (b);
+      g_free (out);
+    }
+}
+
 /* bar.red over a block of 64: t % 3 == 0 holds for 0, 3, ..., 63 (22
  * threads); t < 64 for all; t == 63 for one; t >= 60 for 4.  So every
  * thread gets 22 | and 1 << 8 | or 1 << 9 | and 0 << 10 | 4 << 16. */
@@ -979,6 +1014,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/bits", test_bits);
   g_test_add_func ("/ptx/divide", test_divide);
   g_test_add_func ("/ptx/load-rounds", test_load_rounds);
+  g_test_add_func ("/ptx/load-rounds-store-floor", test_load_rounds_store_floor);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/reductions", test_reductions);

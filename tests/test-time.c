@@ -4,8 +4,11 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 184 / DRAM 1961 cycles, shared_phase_cycles 23,
- *   issue_efficiency 0.655 on 4 schedulers per SM,
+ *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU and L2 431 / DRAM 1441
+ *   with all of its 132 x 64 warp slots filled (a launch that fills a
+ *   share of them gets that share of the way), shared_phase_cycles 23,
+ *   issue_efficiency 0.665 on 4 schedulers per SM, dependent_issue_cycles
+ *   11.22, atomic_pass_ns 0.74,
  *   launch 3.7 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see. */
 #include "config.h"
@@ -77,10 +80,11 @@ test_dram_bound (void)
   assert_close (t.t_dram, dram);
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
-   * L2 misses all (dram_rd >= 32 x l2_rd) -> 1961 cycles: 63 x 1961 /
-   * 1.98e9 = 62.39 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) =
-   * 3.52 us; no instruction counts, so no issue time; SM = 62.39 + 3.52 / 8 */
-  double lat = 63 * 1961 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
+   * L2 misses all (dram_rd >= 32 x l2_rd), and the launch fills every
+   * warp slot -> the loaded DRAM latency, 1441 cycles: 63 x 1441 / 1.98e9
+   * = 45.85 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us;
+   * no instruction counts, so no issue time; SM = 45.85 + 3.52 / 8 */
+  double lat = 63 * 1441 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
   assert_close (t.t_sm, lat + lsu / 8);
@@ -121,8 +125,9 @@ test_latency_bound (void)
   g_autoptr (MsStats) s = make_stats (64, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
-  /* 1 wave x (1024 / 2.16) x 1961 cycles / 1.98e9 */
-  double lat = 1024 / 2.16 * 1961 / 1.98e9;
+  /* 1 wave x (1024 / 2.16) x the DRAM latency / 1.98e9: 512 of the
+   * GPU's 8448 warp slots filled, so 671 + (1441 - 671) x 512 / 8448 */
+  double lat = 1024 / 2.16 * (671 + 770.0 * 512 / 8448) / 1.98e9;
   assert_close (t.t_latency, lat);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
   g_autofree char *text = ms_time_bound_text (&t, h);
@@ -148,43 +153,75 @@ test_shared_conflicts (void)
   g_assert_cmpint (t32.bound, ==, MS_BOUND_LSU);
 }
 
-/* With the engine's instruction counts: the warps' own load rounds set the
- * latency chain, and the instructions' issue can bound.  The latency test's
- * grid-stride reduction, its 1024 loads per warp in 256 rounds (ptxas
- * issuing 4 together), 40 instructions a load. */
+/* With the engine's instruction counts: the warps' own load rounds and
+ * their instructions' waits set the latency chain, and the instructions'
+ * issue can bound.  264 blocks of 32 warps, 2 a SM (every warp slot
+ * filled: the loaded latencies), each warp 1024 loads (1024 rounds, none
+ * issued together) and 40 instructions a load. */
 static void
 test_instructions (void)
 {
   const MsArch *h = ms_arch_default ();
-  guint64 warps = 64 * 8, req = warps * 1024;
-  g_autoptr (MsStats) s = make_stats (64, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
+  guint64 warps = 264 * 32, req = warps * 1024;
+  g_autoptr (MsStats) s = make_stats (264, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
   s->inst_basis = MS_INST_SASS_LINES;
   s->inst_executed = 40 * req;
-  s->load_rounds = warps * 256;
+  s->load_rounds = req;
   MsTimePrediction t;
-  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
-  /* 1 wave x 256 rounds x 1961 cycles / 1.98e9 = 253.5 us */
-  double lat = 256 * 1961 / 1.98e9;
+  g_assert_true (ms_time_predict (h, s, 2, 32, &t));
+  /* 1 wave x (1024 rounds x 1441 cycles + 40960 instructions x 11.22
+   * cycles) / 1.98e9 = 977.0 us */
+  double lat = (1024 * 1441 + 40960 * 11.22) / 1.98e9;
   assert_close (t.t_latency, lat);
-  /* 20971520 instructions on 64 SMs' 4 schedulers at 0.655 a clock:
-   * 63.2 us, the second longest: SM = 253.5 + 63.2 / 8 */
-  double issue = 40.0 * req / (64 * 4 * 1.98e9 * 0.655);
+  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.665 a clock:
+   * 497.7 us, the second longest: SM = 977.0 + 497.7 / 2 */
+  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.665);
   assert_close (t.t_issue, issue);
-  assert_close (t.t_sm, lat + (issue > t.t_lsu ? issue : t.t_lsu) / 8);
+  assert_close (t.t_sm, lat + issue / 2);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
-  /* ten times the instructions: issue-bound */
+  /* ten times the instructions: 4977 us of issue against 3066 us of
+   * latency, issue-bound */
   s->inst_executed *= 10;
-  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   assert_close (t.t_issue, 10 * issue);
+  assert_close (t.t_latency, (1024 * 1441 + 409600 * 11.22) / 1.98e9);
   g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_nonnull (strstr (text, "issue-bound"));
-  /* a preset without issue_efficiency counts no instructions */
+  /* a preset without issue_efficiency counts no instructions: 2.16 loads
+   * a round, no instruction waits */
   MsArch plain = *h;
   plain.issue_efficiency = 0;
-  g_assert_true (ms_time_predict (&plain, s, 8, 8, &t));
+  g_assert_true (ms_time_predict (&plain, s, 2, 32, &t));
   assert_close (t.t_issue, 0);
-  assert_close (t.t_latency, 1024 / 2.16 * 1961 / 1.98e9);
+  assert_close (t.t_latency, 1024 / 2.16 * 1441 / 1.98e9);
+}
+
+/* Atomics on one line: the busiest line's passes (atomics.c) one after
+ * another at atomic_pass_ns, 0.74 ns.  A counter every warp of 65536
+ * blocks of 8 warps adds to once: 524288 passes, 388 us, far longer than
+ * the few instructions and the one store sector a warp. */
+static void
+test_atomics_bound (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 65536 * 8;
+  g_autoptr (MsStats) s = make_stats (65536, 0, 0, warps, warps, 0, 0, 0, warps, 0, 0);
+  s->launch.v[MS_SLOT_ATOMIC_LINE_PASSES] = warps;
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  g_assert_cmpuint (t.atomic_passes, ==, warps);
+  assert_close (t.t_atomics, warps * 0.74e-9);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_ATOMICS);
+  assert_close (t.seconds, t.t_launch + warps * 0.74e-9);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_nonnull (strstr (text, "atomics-bound: 524288 passes"));
+  /* a preset without atomic_pass_ns has no atomic term */
+  MsArch plain = *h;
+  plain.atomic_pass_ns = 0;
+  g_assert_true (ms_time_predict (&plain, s, 8, 8, &t));
+  assert_close (t.t_atomics, 0);
+  g_assert_cmpint (t.bound, !=, MS_BOUND_ATOMICS);
 }
 
 static void
@@ -224,6 +261,7 @@ main (int argc, char **argv)
   g_test_add_func ("/time/latency-bound", test_latency_bound);
   g_test_add_func ("/time/instructions", test_instructions);
   g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
+  g_test_add_func ("/time/atomics-bound", test_atomics_bound);
   g_test_add_func ("/time/launch-bound-and-no-figures", test_launch_bound_and_no_figures);
   return g_test_run ();
 }

@@ -100,6 +100,14 @@ static const Key keys[] = {
   { "time", "shared_phase_cycles", KEY_INT, O (shared_phase_cycles), 0, 100000, .costs = TRUE },
   { "time", "issue_efficiency", KEY_DOUBLE, O (issue_efficiency), 0, 1, .optional = TRUE,
     .costs = TRUE },
+  { "time", "atomic_pass_ns", KEY_DOUBLE, O (atomic_pass_ns), 0, 1000, .optional = TRUE,
+    .costs = TRUE },
+  { "time", "dependent_issue_cycles", KEY_DOUBLE, O (dependent_issue_cycles), 0, 1000,
+    .optional = TRUE, .costs = TRUE },
+  { "time", "l2_loaded_latency_cycles", KEY_INT, O (l2_loaded_latency_cycles), 0, 100000,
+    .optional = TRUE, .costs = TRUE },
+  { "time", "dram_loaded_latency_cycles", KEY_INT, O (dram_loaded_latency_cycles), 0, 100000,
+    .optional = TRUE, .costs = TRUE },
 };
 #undef O
 

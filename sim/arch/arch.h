@@ -112,6 +112,12 @@ typedef struct {
   double issue_efficiency;       /* warp instructions issued per scheduler and clock, on
                                     average (0: not given: the model counts no
                                     instructions) */
+  double atomic_pass_ns;         /* the L2's time for one pass of atomics on one line
+                                    (atomics.c; 0: not given: no atomic term) */
+  double dependent_issue_cycles; /* a warp's wait per instruction for the one before it
+                                    (0: not given: none) */
+  int l2_loaded_latency_cycles;  /* L2 and DRAM latency with the GPU full of warps ([memory]'s */
+  int dram_loaded_latency_cycles;/* are an idle GPU's; 0: not given: always the idle one) */
 
   /* ---- set for a run, not a preset key ---- */
   double sample_fraction;        /* the share of the blocks a sampled run simulates

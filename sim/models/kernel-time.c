@@ -14,6 +14,9 @@
  *            (a warp store that leaves a sector partly written: the naive
  *            transpose's column stores; counted as store sectors beyond 4
  *            per store request)
+ *   atomics  the busiest line's atomic passes x atomic_pass_ns: the L2
+ *            performs the atomics on one line one pass after another
+ *            (atomics.c; a counter every warp adds to)
  *   SM       the longest of LSU, issue and latency, plus the second
  *            longest / active blocks per SM, where
  *              LSU = (global lines + shared wavefronts) / (SMs in use x
@@ -78,6 +81,14 @@ launch_total (const MsStats *stats, const char *key)
   return d ? (double) ms_stats_launch_total (stats, d) : 0.0;
 }
 
+/* A latency between the idle GPU's (idle) and the full GPU's (full; 0: not
+ * given), by the share of the GPU's warp slots the launch fills. */
+static double
+loaded (int idle, int full, double resident)
+{
+  return full > 0 ? idle + (full - idle) * MIN (1.0, resident) : idle;
+}
+
 gboolean
 ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                  int warps_per_block, MsTimePrediction *out)
@@ -109,6 +120,11 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   out->t_l2 = (l2_rd + l2_wr) * 32.0 / (arch->l2_gbs * 1e9)
               + partial * arch->l2_partial_write_ps * 1e-12;
 
+  /* atomics: the busiest line, one pass after another */
+  const MsCounterDef *passes = ms_counter_find (MS_SPACE_GLOBAL, "atomic_busiest_line_passes");
+  out->atomic_passes = passes ? ms_stats_launch_total (stats, passes) : 0;
+  out->t_atomics = (double) out->atomic_passes * arch->atomic_pass_ns * 1e-9;
+
   /* SM: the LSU's work, the instructions' issue and the warps' latency chain */
   double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
   double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
@@ -121,13 +137,22 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double ld_sectors = (double) ld.v[MS_SLOT_SECTORS];
   double l1_miss = ld_sectors > 0 ? MIN (1.0, l2_rd / ld_sectors) : 1.0;
   double l2_miss = l2_rd > 0 ? MIN (1.0, dram_rd / (32.0 * l2_rd)) : 1.0;
-  double latency = arch->l1_latency_cycles
-                   + (arch->l2_latency_cycles - arch->l1_latency_cycles) * l1_miss
-                   + (arch->dram_latency_cycles - arch->l2_latency_cycles) * l1_miss * l2_miss;
+  /* the idle GPU's latencies, rising to the loaded ones as the launch's
+   * warps fill the GPU (their requests queue) */
+  double resident = MIN (blocks, slots) * warps_per_block
+                    / ((double) arch->sm_count * arch->max_warps_per_sm);
+  double l2_lat = loaded (arch->l2_latency_cycles, arch->l2_loaded_latency_cycles, resident);
+  double dram_lat = loaded (arch->dram_latency_cycles, arch->dram_loaded_latency_cycles, resident);
+  double latency = arch->l1_latency_cycles + (l2_lat - arch->l1_latency_cycles) * l1_miss
+                   + (dram_lat - l2_lat) * l1_miss * l2_miss;
   gboolean counted = stats->inst_basis != MS_INST_NONE && arch->issue_efficiency > 0;
   double rounds_per_warp = counted ? (double) stats->load_rounds / warps
                                    : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
-  double chain = rounds_per_warp * latency + shared_per_warp * arch->shared_phase_cycles;
+  /* with counts, every instruction waits for the one before it; without,
+   * the shared instructions stand for them */
+  double chain = rounds_per_warp * latency
+                 + (counted ? (double) stats->inst_executed / warps * arch->dependent_issue_cycles
+                            : shared_per_warp * arch->shared_phase_cycles);
   out->t_latency = out->waves * chain / clock;
   out->t_issue = counted ? (double) stats->inst_executed
                              / (sms * arch->sub_partitions * clock * arch->issue_efficiency)
@@ -137,7 +162,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double second = t[0] + t[1] + t[2] - first - MIN (t[0], MIN (t[1], t[2]));
   out->t_sm = first + second / active_blocks_per_sm;
 
-  double longest = MAX (out->t_dram, MAX (out->t_l2, out->t_sm));
+  double longest = MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_sm));
   out->t_event_latency = arch->launch_event_latency_us * 1e-6;
   out->t_launch = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
   out->seconds = out->t_launch + longest;
@@ -149,6 +174,8 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
     out->bound = MS_BOUND_DRAM;
   else if (longest == out->t_l2)
     out->bound = MS_BOUND_L2;
+  else if (longest == out->t_atomics)
+    out->bound = MS_BOUND_ATOMICS;
   else if (out->t_lsu >= out->t_latency && out->t_lsu >= out->t_issue)
     out->bound = MS_BOUND_LSU;
   else if (out->t_issue >= out->t_latency)
@@ -178,6 +205,9 @@ ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
       return g_strdup ("DRAM-bound");
     case MS_BOUND_L2:
       return g_strdup ("L2-bound (partially written sectors)");
+    case MS_BOUND_ATOMICS:
+      return g_strdup_printf ("atomics-bound: %" G_GUINT64_FORMAT " passes of atomics on the "
+                              "busiest 128-byte line, one after another", t->atomic_passes);
     case MS_BOUND_LSU:
       return g_strdup ("L1/shared-memory-bound (global lines and shared wavefronts)");
     case MS_BOUND_ISSUE:

@@ -17,6 +17,7 @@ typedef enum {
   MS_BOUND_LSU,       /* L1 tag/data stages: global lines, shared wavefronts */
   MS_BOUND_LATENCY,   /* too few warps in flight to hide the loads' latency */
   MS_BOUND_ISSUE,     /* the schedulers issue the warps' instructions as fast as they can */
+  MS_BOUND_ATOMICS,   /* the L2 serves the atomics on the busiest line one pass at a time */
 } MsBound;
 
 typedef struct {
@@ -26,7 +27,8 @@ typedef struct {
   MsBound bound;
   /* the resources' times, seconds; t_launch: the launch's fixed time inside the
    * kernel's duration; t_event_latency: the part only CUDA events see */
-  double t_launch, t_event_latency, t_dram, t_l2, t_lsu, t_latency, t_issue, t_sm;
+  double t_launch, t_event_latency, t_dram, t_l2, t_atomics, t_lsu, t_latency, t_issue, t_sm;
+  guint64 atomic_passes;  /* the busiest line's atomic passes (atomics.c) */
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */
   guint64 dram_bytes;     /* read + written (the cache model's) */

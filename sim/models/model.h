@@ -46,7 +46,8 @@ enum {
   MS_SLOT_TX_32B = 10,    /* coalescing.c, segment_rule=shrink (cc 1.2/1.3) */
   MS_SLOT_TX_64B = 11,
   MS_SLOT_TX_128B = 12,
-  MS_SLOT_FIRST_FREE = 13,
+  MS_SLOT_ATOMIC_LINE_PASSES = 13,   /* atomics.c */
+  MS_SLOT_FIRST_FREE = 14,
 };
 
 typedef struct {
@@ -58,7 +59,8 @@ typedef struct {
   const char *nsight;
   /* A launch-wide counter (L2, DRAM): reported once per launch, summed
    * over every site and op plus the launch's own part (MsStats.launch),
-   * under the fixed name `nsight`, rather than per op. */
+   * under the fixed name `nsight`, rather than per op; one without a name
+   * is an input of the time model, not reported as a metric. */
   gboolean per_launch;
   /* The ops `nsight` names a metric for, as bits 1 << MsOp; 0: every op.
    * For the others the counter is counted but has no metric name. */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "atomics.h"
 #include "banks.h"
 #include "cache.h"
 #include "coalescing.h"
@@ -14,6 +15,7 @@ static const MsModel *const models[] = {
   &ms_model_coalescing,   /* global: requests, sectors, lines */
   &ms_model_banks,        /* shared: wavefronts, ideal, excessive */
   &ms_model_cache,        /* global, in stream order: L2 sectors, DRAM bytes */
+  &ms_model_atomics,      /* global, in stream order: the busiest line's atomic passes */
   NULL,
 };
 
@@ -81,7 +83,7 @@ ms_models_launch_counters (const MsArch *arch)
 {
   for (const MsModel *const *m = models; *m; m++)
     for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-      if (d->per_launch && ms_counter_applies (*m, d, arch))
+      if (d->per_launch && d->nsight && ms_counter_applies (*m, d, arch))
         return TRUE;
   return FALSE;
 }

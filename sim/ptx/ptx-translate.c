@@ -1212,11 +1212,26 @@ kind_of (const MsPtxInsn *i)
 }
 
 /* Whether i waits for a value from memory beyond the SM: a global (or
- * generic) load, or an atomic that returns its old value. */
+ * generic) load, an atomic that returns its old value, or a texture
+ * fetch. */
 static gboolean
 loads_from_memory (const MsPtxInsn *i)
 {
-  if (kind_of (i) != K_MEM || !strcmp (i->op, "st") || !strcmp (i->op, "red"))
+  Kind k = kind_of (i);
+  if (k == K_TEX)
+    return TRUE;
+  if (k != K_MEM || !strcmp (i->op, "st") || !strcmp (i->op, "red"))
+    return FALSE;
+  gboolean generic;
+  return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
+}
+
+/* Whether i writes global memory (a global or generic store or atomic):
+ * ptxas keeps a later load that may read the same bytes below it. */
+static gboolean
+writes_global (const MsPtxInsn *i)
+{
+  if (kind_of (i) != K_MEM || !strcmp (i->op, "ld") || !strcmp (i->op, "ldu"))
     return FALSE;
   gboolean generic;
   return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
@@ -1241,8 +1256,12 @@ static int target (Tr *t, const MsPtxInsn *i);
  * block counts them (rounds[idx]).  A load's round is one more than the
  * latest round of the loads its operands and guard come from; ptxas issues
  * the independent loads of a round together (gemm_naive's unrolled body: 8
- * loads, one round; copy's four bounds-checked rows: one round, the checks
- * predicated), so a warp waits for memory once a round, not once a load.
+ * loads, one round), so a warp waits for memory once a round, not once a
+ * load.  A global store of a loaded value is a floor: the warp waits there
+ * for the value, and ptxas keeps the later loads below the store (they may
+ * read what it writes), so they start a new round (copy's four rows, each
+ * a load and its store: four rounds, as in its SASS), unless they are
+ * read-only (ld.global.nc), which ptxas moves freely.
  * Rounds restart at each loop head (the target of a backward branch: a
  * value loaded in one iteration is taken as arrived in the next) and after
  * each barrier (no load moves above one).  A stretch's rounds count where
@@ -1262,14 +1281,14 @@ load_rounds (Tr *t, guint *rounds)
         if (to >= 0 && (guint) to <= idx)
           loop_head[to] = TRUE;
       }
-  guint gen = 1, region_max = 0, start = 0;
+  guint gen = 1, region_max = 0, start = 0, floor = 0;
   for (guint idx = 0; idx < t->n; idx++)
     {
       const MsPtxInsn *i = t->ins[idx];
       if (loop_head[idx])
         {
           gen++;
-          region_max = 0;
+          region_max = floor = 0;
           start = idx;
         }
       if (i->op == NULL)
@@ -1277,7 +1296,7 @@ load_rounds (Tr *t, guint *rounds)
       if (kind_of (i) == K_BAR)
         {
           gen++;
-          region_max = 0;
+          region_max = floor = 0;
           start = idx;
           continue;
         }
@@ -1292,8 +1311,12 @@ load_rounds (Tr *t, guint *rounds)
       for (guint k = 0; k < nr; k++)
         if ((guint) regs[k] < n_regs && stamp[regs[k]] == gen)
           d = MAX (d, depth[regs[k]]);
+      if (writes_global (i))
+        floor = MAX (floor, d);
       if (loads_from_memory (i))
         {
+          if (!ms_ptx_has_mod (i, "nc"))
+            d = MAX (d, floor);
           d++;
           if (d > region_max)
             {

@@ -10,8 +10,9 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
 {
   g_autofree char *bound = ms_time_bound_text (t, arch);
   double gbs = ms_time_gbs (t, bytes);
-  const char *names[] = { "launch", "dram", "l2", "lsu", "issue", "latency" };
-  double terms[] = { t->t_launch, t->t_dram, t->t_l2, t->t_lsu, t->t_issue, t->t_latency };
+  const char *names[] = { "launch", "dram", "l2", "atomics", "lsu", "issue", "latency" };
+  double terms[] = { t->t_launch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu, t->t_issue,
+                     t->t_latency };
   if (format == MS_FORMAT_TEXT)
     {
       g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);
@@ -42,6 +43,8 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
   json_builder_add_double_value (b, gbs);
   json_builder_set_member_name (b, "waves");
   json_builder_add_double_value (b, t->waves);
+  json_builder_set_member_name (b, "atomic_busiest_line_passes");
+  json_builder_add_int_value (b, (gint64) t->atomic_passes);
   json_builder_set_member_name (b, "resources_ns");
   json_builder_begin_object (b);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)

@@ -61,7 +61,7 @@ for_each_launch_metric (const MsArch *arch, const MsStats *stats, MetricFn fn, g
 {
   for (const MsModel *const *m = ms_models (); *m; m++)
     for (const MsCounterDef *d = (*m)->counters; d->key; d++)
-      if (d->per_launch && ms_counter_applies (*m, d, arch))
+      if (d->per_launch && d->nsight && ms_counter_applies (*m, d, arch))
         fn (d->nsight, ms_stats_launch_total (stats, d), user);
 }
 

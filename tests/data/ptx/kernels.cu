@@ -181,3 +181,21 @@ __global__ void chase (const int *idx, const int *val, int *out)
   __syncthreads ();
   out[t] = v + w;
 }
+
+/* store_floor: a global store of a loaded value keeps the later loads
+ * below it (they may read what it wrote), so b[t] is a second round after
+ * a[t]; store_floor_nc: a read-only load (__ldg: ld.global.nc) may go above
+ * the store, so both loads are one round. */
+__global__ void store_floor (const int *a, const int *b, int *out)
+{
+    int t = threadIdx.x;
+    out[t] = a[t];
+    out[t + 64] = b[t];
+}
+
+__global__ void store_floor_nc (const int *a, const int *b, int *out)
+{
+    int t = threadIdx.x;
+    out[t] = a[t];
+    out[t + 64] = __ldg (&b[t]);
+}

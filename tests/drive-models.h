@@ -1,0 +1,25 @@
+/* drive-models.h - runs synthetic warp records through a table of models
+ * as a producer drives them (stream.h: both parts of the sink), for the
+ * model tests. */
+#pragma once
+
+#include "model.h"
+
+static inline MsStats *
+drive_models (const MsArch *arch, const MsModel *const *models, const MsSite *site,
+              const MsWarpAccess *recs, guint n)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpint (ms_site_register (site), >=, 0);
+  g_autoptr (MsModelRun) r = ms_model_run_new_with (arch, 1024, models, &error);
+  g_assert_no_error (error);
+  const MsStreamSink *sink = ms_model_run_sink (r);
+  gpointer w = sink->worker_new (sink->user);
+  for (guint i = 0; i < n; i++)
+    {
+      sink->access (w, &recs[i]);
+      sink->ordered (sink->user, &recs[i]);
+    }
+  sink->worker_done (sink->user, w);
+  return ms_model_run_finish (r, 1);
+}
