@@ -4,8 +4,10 @@
  *
  * The model follows the bound-and-bottleneck ("roofline with waves")
  * family, with the latency term of MWP-CWP (Hong and Kim, ISCA 2009) in a
- * simplified form: a kernel takes the launch's fixed time plus the longest
- * of three times, each the time one resource needs for the whole launch:
+ * simplified form, its warp chains counted from the kernel's own code as
+ * GPUMech (Huang et al., MICRO 2014) counts a warp's intervals: a kernel
+ * takes the launch's fixed time plus the longest of four times, each the
+ * time one resource needs for the whole launch:
  *
  *   DRAM     (read bytes + dram_write_cost x written bytes)
  *            / (dram_gbs x dram_efficiency)
@@ -27,21 +29,27 @@
  *                    scheduler issues at most one warp instruction a
  *                    clock (the CWP side of MWP-CWP);
  *              latency = waves x per-warp chain: load rounds per warp x
- *                    the latency of a load (L1, L2 or loaded DRAM
- *                    latency, weighted by the L1 and L2 miss ratios of the
- *                    cache model) + shared instructions per warp x
- *                    shared_phase_cycles.  A round is the loads a warp
- *                    issues together before it waits for them
- *                    (instructions.h: the PTX's load-to-load dependences,
- *                    restarted at loop heads and barriers), the kernel's
- *                    own memory-level parallelism;
+ *                    the latency of a load (L1, L2 or DRAM latency,
+ *                    weighted by the L1 and L2 miss ratios of the cache
+ *                    model) + instructions per warp x
+ *                    dependent_issue_cycles (each waits for the one
+ *                    before it).  A round is the loads a warp issues
+ *                    together before it waits for them (instructions.h:
+ *                    the PTX's load-to-load dependences and stores of
+ *                    loaded values, restarted at loop heads and
+ *                    barriers), the kernel's own memory-level
+ *                    parallelism.  The L2 and DRAM latencies are an idle
+ *                    GPU's ([memory], measured) rising linearly to the
+ *                    loaded ones ([time], fitted) with the share of the
+ *                    GPU's warp slots the launch fills: requests queue;
  *            blocks on an SM hide each other's latency behind the longest
  *            time only partly: the second is divided among the active
  *            blocks, not hidden entirely.
  *            Without instruction counts (a replayed trace file) or
  *            issue_efficiency (a preset that was not fitted), there is no
- *            issue time and a warp's loads go loads_in_flight_per_warp to
- *            a round.
+ *            issue time, a warp's loads go loads_in_flight_per_warp to a
+ *            round, and its shared instructions (shared_phase_cycles
+ *            each) stand for its instructions' waits.
  *
  * Two figures, as the tools that measure them mean them:
  *   gpu__time_duration (Nsight Compute: the kernel's start to its end)
@@ -55,17 +63,22 @@
  *
  * Assumptions and what is left out:
  * - Instructions are one class: an SFU or double-precision instruction
- *   issues as fast as an integer add, and a warp's dependent arithmetic
- *   waits for nothing but its loads and shared accesses.
+ *   issues as fast as an integer add, and every instruction waits the
+ *   same dependent_issue_cycles for the one before it, whatever the
+ *   kernel's instruction-level parallelism (quasirandomGenerator's
+ *   independent arithmetic is predicted too slow).
+ * - Texture fetches wait like loads but cost nothing at the L2 or DRAM
+ *   (the cache model does not see them).
  * - Rounds come from the PTX: a loop that ptxas unrolls further than nvcc
  *   did (reduce_multiple's grid-stride loop) keeps more loads in flight
  *   than memsim counts, and is predicted too slow.
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
  * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
- *   2026-11-24); issue_efficiency, shared_phase_cycles and the loaded
- *   DRAM latency were fitted on the H100 and the H200 together (the same
+ *   2026-11-24); issue_efficiency, dependent_issue_cycles and the loaded
+ *   L2 and DRAM latencies on the H100 and the H200 together (the same
  *   SM) to the built-ins' measured times (docs/model.md, "Kernel time",
- *   says how); the other presets reuse them, unmeasured.
+ *   says how); the idle latencies and atomic_pass_ns are measured on the
+ *   H200; the other presets reuse the H100's, unmeasured.
  */
 #include "config.h"
 #include "kernel-time.h"
