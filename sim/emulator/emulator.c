@@ -1006,6 +1006,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         }
       else if (size == 4)
         SHARED_STORES (4);
+      else if (size == 1)
+        SHARED_STORES (1);   /* a byte histogram's counters: no memcmp call a lane */
       else
         SHARED_STORES (size);
 #undef SHARED_STORES

@@ -50,6 +50,22 @@ struct MsPtxProgram {
 /* The headers the generated C includes, from memsim's source tree. */
 static const char *const include_dirs[] = { "sim/ptx", "sim/emulator", "sim/stream", NULL };
 
+/* Flags for this host's CPU.  With FMA, a PTX fma (fmaf, fma) is one
+ * instruction, not a call of libm's (perf, convolutionSeparable: 8% of
+ * the run in fmaf and its PLT entry); both round once, so the values are
+ * the same.  -ffp-contract=off: no other multiply and add fuse, as none
+ * did without FMA.  They are part of the cache's key: a cache shared with
+ * a host without FMA does not load these builds. */
+static const char *
+host_cpu_flags (void)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports ("fma") && __builtin_cpu_supports ("avx"))
+    return "-mfma -ffp-contract=off";
+#endif
+  return "";
+}
+
 static gboolean
 compile (const char *c_path, const char *so_path, GError **error)
 {
@@ -69,6 +85,10 @@ compile (const char *c_path, const char *so_path, GError **error)
                           "-fno-math-errno", "-DMS_PTX_BUILD=1", NULL };
   for (const char *const *f = flags; *f; f++)
     g_ptr_array_add (argv, g_strdup (*f));
+  g_auto (GStrv) cpu = g_strsplit (host_cpu_flags (), " ", -1);
+  for (char **f = cpu; *f; f++)
+    if (**f)
+      g_ptr_array_add (argv, g_strdup (*f));
   for (const char *const *d = include_dirs; *d; d++)
     g_ptr_array_add (argv, g_strdup_printf ("-I%s/%s", MEMSIM_SRCDIR, *d));
   g_ptr_array_add (argv, g_strdup_printf ("-I%s", MEMSIM_BUILDDIR));
@@ -257,6 +277,7 @@ build_load (const GString *c, GError **error)
 {
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
+  g_checksum_update (sum, (const guchar *) host_cpu_flags (), -1);
   const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/warp.h", "sim/emulator/lane.h",
                             "sim/emulator/kernel.h", "sim/emulator/direct.h",
                             "sim/emulator/fiber.h", "sim/emulator/texture.h", "sim/stream/site.h",
