@@ -24,13 +24,13 @@
 #include "config.h"
 #include "atomics.h"
 
+#include "coalescing.h"
 #include "model.h"
 
 #define LINE_SHIFT 7   /* 128-byte lines */
 
 typedef struct {
   GHashTable *passes;   /* line number (gint64 *) -> passes (gsize *) */
-  gsize busiest;
 } AtomicsState;
 
 static void
@@ -39,7 +39,6 @@ atomics_state_init (gpointer state, const MsArch *arch)
   AtomicsState *s = state;
   (void) arch;
   s->passes = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  s->busiest = 0;
 }
 
 static void
@@ -53,40 +52,33 @@ static void
 atomics_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   AtomicsState *s = state;
-  (void) arch;
   (void) v;   /* the counter is the launch's (atomics_finish), not a site's */
-  if (!MS_OP_IS_ATOMIC (a->op) || a->space != MS_SPACE_GLOBAL || a->mask == 0)
+  if (!MS_OP_IS_ATOMIC (a->op) || a->space != MS_SPACE_GLOBAL)
     return;
-  /* lanes by address: the most lanes on one address of each line */
-  guint32 left = a->mask;
-  while (left)
+  guint64 addr[MS_WARP_SIZE];
+  guint hits[MS_WARP_SIZE];
+  guint n = ms_coalescing_address_hits (arch, a, addr, hits);
+  gboolean done[MS_WARP_SIZE] = { FALSE };
+  /* each line's passes: the most lanes on one of its addresses */
+  for (guint i = 0; i < n; i++)
     {
-      int first = g_bit_nth_lsf (left, -1);
-      gint64 line = (gint64) (a->addr[first] >> LINE_SHIFT);
-      gsize most = 0;
-      guint32 in_line = 0;
-      for (int l = first; l < MS_WARP_SIZE; l++)
-        if ((left >> l & 1) && (gint64) (a->addr[l] >> LINE_SHIFT) == line)
-          in_line |= 1u << l;
-      left &= ~in_line;
-      while (in_line)
+      if (done[i])
+        continue;
+      gint64 line = (gint64) (addr[i] >> LINE_SHIFT);
+      guint most = 0;
+      for (guint k = i; k < n; k++)
+        if ((gint64) (addr[k] >> LINE_SHIFT) == line)
+          {
+            done[k] = TRUE;
+            most = MAX (most, hits[k]);
+          }
+      gsize *passes = g_hash_table_lookup (s->passes, &line);
+      if (!passes)
         {
-          int f = g_bit_nth_lsf (in_line, -1);
-          guint32 same = 0;
-          for (int l = f; l < MS_WARP_SIZE; l++)
-            if ((in_line >> l & 1) && a->addr[l] == a->addr[f])
-              same |= 1u << l;
-          in_line &= ~same;
-          most = MAX (most, (gsize) __builtin_popcount (same));
+          passes = g_new0 (gsize, 1);
+          g_hash_table_insert (s->passes, g_memdup2 (&line, sizeof line), passes);
         }
-      gsize *n = g_hash_table_lookup (s->passes, &line);
-      if (!n)
-        {
-          n = g_new0 (gsize, 1);
-          g_hash_table_insert (s->passes, g_memdup2 (&line, sizeof line), n);
-        }
-      *n += most;
-      s->busiest = MAX (s->busiest, *n);
+      *passes += most;
     }
 }
 
@@ -95,7 +87,13 @@ atomics_finish (gpointer state, const MsArch *arch, guint64 *launch_v)
 {
   AtomicsState *s = state;
   (void) arch;
-  launch_v[MS_SLOT_ATOMIC_LINE_PASSES] += s->busiest;
+  gsize busiest = 0;
+  GHashTableIter it;
+  gpointer passes;
+  g_hash_table_iter_init (&it, s->passes);
+  while (g_hash_table_iter_next (&it, NULL, &passes))
+    busiest = MAX (busiest, *(gsize *) passes);
+  launch_v[MS_SLOT_ATOMIC_LINE_PASSES] += busiest;
 }
 
 static const MsCounterDef atomics_counters[] = {

@@ -683,16 +683,11 @@ static const MsCounterDef coalescing_counters[] = {
   { NULL },
 };
 
-/* A global atomic's sectors: one pass per lane hitting an address (see the
- * assumptions above).  At most 32 addresses and 32 passes. */
-static guint64
-atomic_sectors (const MsArch *arch, const MsWarpAccess *a)
+guint
+ms_coalescing_address_hits (const MsArch *arch, const MsWarpAccess *a, guint64 *addr, guint *hits)
 {
-  guint32 mask = ms_warp_lanes (a->mask, arch->warp_size);
-  guint64 addr[MS_WARP_SIZE];
-  guint hits[MS_WARP_SIZE], n = 0, most = 0;
-  guint64 sb = (guint64) arch->sector_bytes;
-  for (guint32 m = mask; m != 0; m &= m - 1)
+  guint n = 0;
+  for (guint32 m = ms_warp_lanes (a->mask, arch->warp_size); m != 0; m &= m - 1)
     {
       guint64 x = a->addr[__builtin_ctz (m)];
       guint i = 0;
@@ -704,8 +699,21 @@ atomic_sectors (const MsArch *arch, const MsWarpAccess *a)
           hits[n++] = 0;
         }
       hits[i]++;
-      most = MAX (most, hits[i]);
     }
+  return n;
+}
+
+/* A global atomic's sectors: one pass per lane hitting an address (see the
+ * assumptions above).  At most 32 addresses and 32 passes. */
+static guint64
+atomic_sectors (const MsArch *arch, const MsWarpAccess *a)
+{
+  guint64 addr[MS_WARP_SIZE];
+  guint hits[MS_WARP_SIZE], most = 0;
+  guint n = ms_coalescing_address_hits (arch, a, addr, hits);
+  guint64 sb = (guint64) arch->sector_bytes;
+  for (guint i = 0; i < n; i++)
+    most = MAX (most, hits[i]);
   if (n == 1 && !(a->site != NULL && a->site->compiled))
     most = 1;   /* one address for the whole warp: aggregated by nvcc (see above) */
   guint64 total = 0;

@@ -40,6 +40,14 @@ typedef struct {
 void ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
                          MsGlobalCost *cost);
 
+/* The distinct addresses of a warp access's active lanes (lanes at or above
+ * arch->warp_size ignored), in lane order, into addr, and how many lanes
+ * hit each into hits (both of room MS_WARP_SIZE); returns how many there
+ * are.  A global atomic's lanes on one address are served one per pass
+ * (the atomics' sector rule below, and atomics.c). */
+guint ms_coalescing_address_hits (const MsArch *arch, const MsWarpAccess *a, guint64 *addr,
+                                  guint *hits);
+
 /* A warp of at most this many active lanes is walked over those lanes
  * alone (the coalescing cost, the cache model's lines), not filled out to
  * 32 (ms_coalescing_fill_forward): what both count is the same. */

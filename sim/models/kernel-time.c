@@ -134,8 +134,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
               + partial * arch->l2_partial_write_ps * 1e-12;
 
   /* atomics: the busiest line, one pass after another */
-  const MsCounterDef *passes = ms_counter_find (MS_SPACE_GLOBAL, "atomic_busiest_line_passes");
-  out->atomic_passes = passes ? ms_stats_launch_total (stats, passes) : 0;
+  out->atomic_passes = (guint64) launch_total (stats, "atomic_busiest_line_passes");
   out->t_atomics = (double) out->atomic_passes * arch->atomic_pass_ns * 1e-9;
 
   /* SM: the LSU's work, the instructions' issue and the warps' latency chain */

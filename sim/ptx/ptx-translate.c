@@ -1211,19 +1211,22 @@ kind_of (const MsPtxInsn *i)
   return K_ALU;
 }
 
+/* Whether i is a memory instruction on global (or generic) addresses. */
+static gboolean
+global_memory (const MsPtxInsn *i)
+{
+  gboolean generic;
+  return kind_of (i) == K_MEM && space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
+}
+
 /* Whether i waits for a value from memory beyond the SM: a global (or
  * generic) load, an atomic that returns its old value, or a texture
  * fetch. */
 static gboolean
 loads_from_memory (const MsPtxInsn *i)
 {
-  Kind k = kind_of (i);
-  if (k == K_TEX)
-    return TRUE;
-  if (k != K_MEM || !strcmp (i->op, "st") || !strcmp (i->op, "red"))
-    return FALSE;
-  gboolean generic;
-  return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
+  return kind_of (i) == K_TEX
+         || (global_memory (i) && strcmp (i->op, "st") && strcmp (i->op, "red"));
 }
 
 /* Whether i writes global memory (a global or generic store or atomic):
@@ -1231,10 +1234,7 @@ loads_from_memory (const MsPtxInsn *i)
 static gboolean
 writes_global (const MsPtxInsn *i)
 {
-  if (kind_of (i) != K_MEM || !strcmp (i->op, "ld") || !strcmp (i->op, "ldu"))
-    return FALSE;
-  gboolean generic;
-  return space_of (i, &generic) == MS_PTX_SPACE_GLOBAL;
+  return global_memory (i) && strcmp (i->op, "ld") && strcmp (i->op, "ldu");
 }
 
 /* Whether operand 0 of i is written (a result), not read. */
