@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -337,6 +338,33 @@ test_compiler_exact (void)
   const char *at = strstr (t.out, line);
   g_assert_nonnull (at);
   g_assert_nonnull (strstr (at, "\n  most issued: tiled-gemm.cu:"));
+  /* occupancy from the registers ptxas allocates (its own -v report, read
+   * here independently), not a default */
+  g_autofree char *dir = g_dir_make_tmp ("memsim-regs-XXXXXX", NULL);
+  g_autofree char *cubin = g_build_filename (dir, "k.cubin", NULL);
+  g_autofree char *report = NULL;
+  int wait_status = 0;
+  const char *argv[] = { nvcc, "-cubin", "-arch=sm_90", "-Xptxas=-v", p, "-o", cubin, NULL };
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL,
+                               &report, &wait_status, NULL));
+  g_unlink (cubin);
+  g_rmdir (dir);
+  const char *used = strstr (report, "Used ");
+  int regs = 0;
+  g_assert_nonnull (used);
+  g_assert_cmpint (sscanf (used, "Used %d registers", &regs), ==, 1);
+  JsonObject *occ = json_object_get_object_member (l, "occupancy");
+  g_assert_cmpint (json_object_get_int_member (occ, "launch__registers_per_thread"), ==,
+                   MAX (regs, 16));
+  g_autofree char *source = g_strdup_printf ("ptxas sm_90 build of gemm (%d", regs);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (occ, "registers_source"),
+                                   source));
+  /* its static shared memory: As and Bs, 2 x 32 x 32 floats, without the
+   * 1 KiB the GPU reserves per block (a key of its own) */
+  g_assert_cmpint (json_object_get_int_member (occ, "launch__shared_mem_per_block_static"), ==,
+                   8192);
+  g_assert_cmpint (json_object_get_int_member (occ, "launch__shared_mem_per_block_driver"), ==,
+                   1024);
 }
 
 /* Texture and surface objects (tests/data/programs/texture.cu checks its

@@ -355,6 +355,14 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
                                              u->function, u->registers)
                           : g_strdup_printf ("nvcc sm_90 build of %s", u->function);
     }
+  else if (p->kernel->registers > 0)
+    {
+      row->in.registers_per_thread = MAX (p->kernel->registers, MS_MIN_ALLOCATED_REGISTERS);
+      row->registers_source = g_strdup_printf ("ptxas sm_90 build of %s (%d%s)",
+                                               p->kernel->sass_function, p->kernel->registers,
+                                               p->kernel->registers < MS_MIN_ALLOCATED_REGISTERS
+                                                 ? ", allocated as 16" : "");
+    }
   else
     {
       row->in.registers_per_thread = MS_DEFAULT_REGISTERS;

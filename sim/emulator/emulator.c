@@ -111,7 +111,9 @@ typedef struct {
   guint shared_used;
   guint shared_window;   /* bytes the block may declare: static limit + dynamic */
   gboolean dynamic_declared;   /* the block declared its extern __shared__ array */
-  guint reserved_at;     /* where the block's reserved shared memory begins (0: none) */
+  gboolean reserved;     /* the block has reserved shared memory (device code from PTX) */
+  guint reserved_at;     /* where it begins */
+  guint own_used;        /* the bytes of the block's own arrays, before it */
   guint8 *shadow;        /* per shared byte: written in this block yet? */
   MsRaceCheck race;      /* the race check's shadow (racecheck.h) */
   MsRaceMemo race_memo;  /* a block repeating the last one is compared, not checked */
@@ -345,8 +347,11 @@ ms_shared_alloc_reserved (unsigned size)
 {
   static const char reserved_key;
   Worker *W = cur_worker;
+  if (!W->reserved)
+    W->own_used = W->shared_used;
   guint8 *at = ms_shared_alloc_at (&reserved_key, size, 16);
   W->reserved_at = (guint) (at - W->shared);
+  W->reserved = TRUE;
   return at;
 }
 
@@ -358,7 +363,7 @@ ms_shared_alloc_reserved (unsigned size)
 static inline guint
 shared_open (const Worker *W)
 {
-  return W->dynamic_declared && W->launch->dynamic_shared == 0 && W->reserved_at > 0
+  return W->dynamic_declared && W->launch->dynamic_shared == 0 && W->reserved
            ? W->reserved_at : W->shared_used;
 }
 
@@ -1923,7 +1928,7 @@ run_block (Worker *W, guint64 b)
   W->shared_used = 0;
   W->n_shared_arrays = 0;
   W->dynamic_declared = FALSE;
-  W->reserved_at = 0;
+  W->reserved = FALSE;
   ms_block = W->block_info = (MsBlockInfo) { bidx, bdim, gdim };
   ms_racecheck_block_begin (&W->race, b, (const guint[3]) { bidx.x, bidx.y, bidx.z },
                             A->block);
@@ -3308,14 +3313,15 @@ record_failure (Job *job, Worker *W, gint64 b)
 /* ------------------------------------------------------------ workers */
 
 /* The static shared memory the block declared, into the launch's most
- * (without the extern __shared__ array). */
+ * (without the extern __shared__ array, nor the reserved memory, which the
+ * occupancy model counts as the GPU reserves it). */
 static void
 note_shared_bytes (Worker *W)
 {
   if (W->launch->shared_bytes == NULL)
     return;
-  guint used = W->shared_used
-               - (W->dynamic_declared ? MIN (W->launch->dynamic_shared, W->shared_used) : 0);
+  guint mine = W->reserved ? W->own_used : W->shared_used;
+  guint used = mine - (W->dynamic_declared ? MIN (W->launch->dynamic_shared, mine) : 0);
   guint seen = __atomic_load_n (W->launch->shared_bytes, __ATOMIC_RELAXED);
   while (used > seen
          && !__atomic_compare_exchange_n (W->launch->shared_bytes, &seen, used, TRUE,

@@ -3452,7 +3452,7 @@ translate_entry (Tr *t, GString *out)
                           "  static const char ms_shared_key;\n"
                           "  uint8_t *ms_shb = (uint8_t *) ms_shared_alloc_at (&ms_shared_key, %u, 16);\n"
                           "  (void) ms_shb;\n",
-                          MAX (t->shared_static, 1));
+                          t->shared_static);
   if (t->dyn_name)
     g_string_append_printf (out,
                             "  uint8_t *ms_dyn = (uint8_t *) ms_shared_alloc_dynamic (%u);\n"

@@ -81,6 +81,8 @@ typedef struct {
    * theirs; NULL: source-level. */
   const MsSass *sass;
   const char *sass_function;   /* its identifier in sass */
+  int registers;               /* per thread, as ptxas allocates them for that
+                                  build; 0: not known */
   /* Device code run from PTX: its blocks' instructions by source line,
    * for smsp__inst_executed.sum (instructions.h); NULL otherwise. */
   const MsInstMap *inst_map;

@@ -91,6 +91,7 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #include <unistd.h>
 
 #include "emulator.h"
+#include "kernel-usage.h"
 #include "occupancy.h"
 #include "ptx.h"
 
@@ -1576,7 +1577,8 @@ cudaFuncGetAttributes (struct cudaFuncAttributes *attr, const void *func)
   memset (attr, 0, sizeof *attr);
   attr->sharedSizeBytes = k->static_shared;
   attr->maxThreadsPerBlock = d.max_threads_per_block;
-  attr->numRegs = 32;   /* ptxas allocates registers; PTX does not say */
+  /* ptxas allocates registers: its build's, where memsim made one */
+  attr->numRegs = k->kernel->registers > 0 ? k->kernel->registers : MS_DEFAULT_REGISTERS;
   attr->ptxVersion = attr->binaryVersion = d.major * 10 + d.minor;
   attr->maxDynamicSharedSizeBytes = (int) (d.shared_per_block_optin - MIN (k->static_shared,
                                                                             d.shared_per_block_optin));

@@ -11,6 +11,8 @@
 #include "user-sass.h"
 
 #include <glib/gstdio.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "user-build.h"
@@ -30,16 +32,48 @@ nvdisasm (void)
   return g_find_program_in_path ("nvdisasm");
 }
 
-/* Runs argv; its standard output into *out (may be NULL). */
+/* Runs argv; its standard output into *out, its standard error into *err
+ * (either may be NULL). */
 static gboolean
-spawn (const char *const *argv, const char *cwd, char **out)
+spawn (const char *const *argv, const char *cwd, char **out, char **err)
 {
   int status = 0;
-  g_autofree char *err = NULL;
-  if (!g_spawn_sync (cwd, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status,
-                     NULL))
+  g_autofree char *err_text = NULL;
+  if (!g_spawn_sync (cwd, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, &err_text,
+                     &status, NULL))
     return FALSE;
+  if (err)
+    *err = g_steal_pointer (&err_text);
   return g_spawn_check_wait_status (status, NULL);
+}
+
+/* ptxas's -v report ("Compiling entry function 'SYM' for 'sm_90'" ...
+ * "Used N registers") as lines REGISTERS_TAG SYM N, which lead the cached
+ * text: the registers each kernel's threads are allocated, for occupancy. */
+#define REGISTERS_TAG "//memsim-registers "
+
+static void
+append_registers (GString *all, const char *report)
+{
+  g_auto (GStrv) lines = g_strsplit (report ? report : "", "\n", -1);
+  g_autofree char *entry = NULL;
+  for (char **l = lines; *l; l++)
+    {
+      const char *e = strstr (*l, "Compiling entry function '");
+      const char *u = strstr (*l, "Used ");
+      int regs;
+      if (e != NULL)
+        {
+          e += strlen ("Compiling entry function '");
+          g_free (entry);
+          entry = g_strndup (e, strcspn (e, "'"));
+        }
+      else if (u != NULL && entry != NULL && sscanf (u, "Used %d registers", &regs) == 1)
+        {
+          g_string_append_printf (all, REGISTERS_TAG "%s %d\n", entry, regs);
+          g_clear_pointer (&entry, g_free);
+        }
+    }
 }
 
 char *
@@ -70,7 +104,7 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
     }
   for (guint i = 0; i < flags->len; i++)
     g_checksum_update (sum, (const guchar *) flags->pdata[i], -1);
-  ms_user_build_key (sum, "memsim-user-sass 1 -cubin -arch=sm_90 -lineinfo", (const char *[]) {
+  ms_user_build_key (sum, "memsim-user-sass 2 -cubin -arch=sm_90 -lineinfo", (const char *[]) {
                                                                                 NULL }, nvcc);
   g_checksum_update (sum, (const guchar *) dis, -1);
   guint cu = 0;
@@ -110,6 +144,7 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
       return NULL;
     }
   GString *all = g_string_new (NULL);
+  g_autoptr (GString) registers = g_string_new (NULL);
   gboolean ok = TRUE;
   guint k = 0;
   g_autofree char *nvcc_dir = g_path_get_dirname (nvcc);
@@ -125,8 +160,9 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
       g_autoptr (GPtrArray) argv = g_ptr_array_new ();
       /* PTX: ptxas, as nvcc runs it on the PTX it made */
       g_ptr_array_add (argv, ptx ? ptxas : nvcc);
-      const char *fixed[] = { "-cubin", "-arch=sm_90", "-lineinfo", "-std=c++17", "-w", NULL };
-      const char *fixed_ptx[] = { "-arch=sm_90", "-lineinfo", NULL };
+      const char *fixed[] = { "-cubin", "-arch=sm_90", "-lineinfo", "-std=c++17", "-w",
+                              "-Xptxas=-v", NULL };
+      const char *fixed_ptx[] = { "-arch=sm_90", "-lineinfo", "-v", NULL };
       for (const char *const *x = ptx ? fixed_ptx : fixed; *x; x++)
         g_ptr_array_add (argv, (char *) *x);
       for (guint i = 0; i < flags->len && !ptx; i++)
@@ -136,11 +172,15 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
       g_ptr_array_add (argv, cubin);
       g_ptr_array_add (argv, NULL);
       g_autofree char *out = NULL;
+      g_autofree char *report = NULL;
       const char *dis_argv[] = { dis, "-c", "-gi", cubin, NULL };
-      ok = spawn ((const char *const *) argv->pdata, tmpl, NULL)
-           && spawn (dis_argv, tmpl, &out);
+      ok = spawn ((const char *const *) argv->pdata, tmpl, NULL, &report)
+           && spawn (dis_argv, tmpl, &out, NULL);
       if (ok)
-        g_string_append (all, out);
+        {
+          append_registers (registers, report);
+          g_string_append (all, out);
+        }
       else
         *why = g_strdup_printf ("nvcc could not build %s for the GPU", *f);
       g_unlink (cubin);
@@ -151,6 +191,7 @@ ms_user_sass_text (const char *const *files, const char *const *include_dirs, ch
       g_string_free (all, TRUE);
       return NULL;
     }
+  g_string_prepend (all, registers->str);
   /* written whole or not at all (another memsim may read it meanwhile) */
   g_file_set_contents (final, all->str, (gssize) all->len, NULL);
   return g_string_free (all, FALSE);
@@ -191,4 +232,14 @@ ms_user_sass_kernel (const char *text, const char *symbol, char **function)
       *function = g_strndup (key, strcspn (key, "\n"));
     }
   return sass;
+}
+
+int
+ms_user_sass_registers (const char *text, const char *symbol)
+{
+  g_autofree char *needle = g_strconcat (REGISTERS_TAG, symbol, " ", NULL);
+  for (const char *at = text; (at = strstr (at, needle)) != NULL; at++)
+    if (at == text || at[-1] == '\n')
+      return atoi (at + strlen (needle));
+  return -1;
 }
