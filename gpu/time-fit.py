@@ -76,8 +76,9 @@ def predict(x, a, c):
     t_issue = x["inst"] / (sms * 4 * clock * c["issue_efficiency"])
     t = sorted([ns["lsu"] * 1e-9, t_issue, t_lat])
     t_sm = t[2] + t[1] / x["abps"]
-    return ns["launch"] * 1e-9 + max(ns["dram"] * 1e-9, ns["l2"] * 1e-9,
-                                     ns.get("atomics", 0) * 1e-9, t_sm)
+    # the launch's own time and every block's start: measured, not fitted
+    return ns["launch"] * 1e-9 + max(ns.get("dispatch", 0) * 1e-9, ns["dram"] * 1e-9,
+                                     ns["l2"] * 1e-9, ns.get("atomics", 0) * 1e-9, t_sm)
 
 
 def preset(arch):

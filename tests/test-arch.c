@@ -145,7 +145,7 @@ test_nonsense_values (void)
     { "dram_gbs=3352", "dram_gbs=-5", "[memory] dram_gbs must be a number" },
     { "dram_granularity=64", "dram_granularity=256", "[memory] dram_granularity must be between" },
     { "l2_ways=16", "l2_ways=7", "[memory] l2_bytes must be 0 (no L2) or a multiple" },
-    { "overhead_us=3.7\\n", "", "[launch] overhead_us is missing" },
+    { "overhead_us=2.75\\n", "", "[launch] overhead_us is missing" },
     { "lsu_per_clock=1.14", "lsu_per_clock=0", "[time] lsu_per_clock must be a number" },
     { "event_latency_us=1.25", "event_latency_us=4", "[launch] event_latency_us must be at most "
       "overhead_us" },

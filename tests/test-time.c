@@ -8,9 +8,12 @@
  *   with all of its 132 x 64 warp slots filled (a launch that fills a
  *   share of them gets that share of the way), shared_phase_cycles 23,
  *   issue_efficiency 0.665 on 4 schedulers per SM, dependent_issue_cycles
- *   11.22, atomic_pass_ns 0.74,
- *   launch 3.7 us as CUDA events see it, of which 1.25 us (event_latency_us)
- *   Nsight's gpu__time_duration does not see. */
+ *   11.22, atomic_pass_ns 0.74, texture_fetch_cycles 9.4,
+ *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
+ *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
+ *   launch adds half the first wave's blocks' starts, and every block's
+ *   start bounds the kernel), store_drain_us 0.27 for a kernel that
+ *   writes. */
 #include "config.h"
 
 #include <math.h>
@@ -89,10 +92,16 @@ test_dram_bound (void)
   assert_close (t.t_lsu, lsu);
   assert_close (t.t_sm, lat + lsu / 8);
   g_assert_cmpint (t.bound, ==, MS_BOUND_DRAM);
-  /* gpu__time_duration: the fixed time inside the kernel (3.7 - 1.25 us)
-   * and the work; the event time adds the launch latency */
-  assert_close (t.seconds, (3.7 - 1.25) * 1e-6 + dram);
-  assert_close (t.event_seconds, 3.7e-6 + dram);
+  /* gpu__time_duration: the launch's own time inside the kernel: fixed
+   * (2.75 - 1.25 us), the first wave's 1056 blocks' starts (half of
+   * 1056 x 0.6 ns) and the stores' drain (0.27 us), then the work; the
+   * event time adds the launch latency.  Starting all 65536 blocks takes
+   * 39.3 us, less than the DRAM time. */
+  double launch = (2.75 - 1.25) * 1e-6 + 0.5 * 1056 * 0.6e-9 + 0.27e-6;
+  assert_close (t.t_launch, launch);
+  assert_close (t.t_dispatch, 65536 * 0.6e-9);
+  assert_close (t.seconds, launch + dram);
+  assert_close (t.event_seconds, launch + 1.25e-6 + dram);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_cmpstr (text, ==, "DRAM-bound");
 }
@@ -224,6 +233,52 @@ test_atomics_bound (void)
   g_assert_cmpint (t.bound, !=, MS_BOUND_ATOMICS);
 }
 
+/* 31250 blocks of one warp, one 128-byte load and store a warp (the
+ * cuda-samples' simpleOccupancy): the front end starts 4224 blocks at a
+ * time, one every 0.6 ns, 18.75 us for them all, longer than any
+ * resource needs; without block_dispatch_ns there is no such bound. */
+static void
+test_dispatch_bound (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 blocks = 31250;
+  g_autoptr (MsStats) s = make_stats (blocks, blocks, 4 * blocks, blocks, 4 * blocks, 0, 0,
+                                      4 * blocks, 4 * blocks, 128 * blocks, 128 * blocks);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 32, 1, &t));
+  assert_close (t.t_dispatch, blocks * 0.6e-9);
+  g_assert_cmpint (t.bound, ==, MS_BOUND_DISPATCH);
+  assert_close (t.seconds, 1.5e-6 + 0.5 * 4224 * 0.6e-9 + 0.27e-6 + blocks * 0.6e-9);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_cmpstr (text, ==, "dispatch-bound: the GPU starts the 31250 blocks one after another, "
+                             "0.60 ns each");
+  MsArch plain = *h;
+  plain.block_dispatch_ns = 0;
+  g_assert_true (ms_time_predict (&plain, s, 32, 1, &t));
+  assert_close (t.t_dispatch, 0);
+  g_assert_cmpint (t.bound, !=, MS_BOUND_DISPATCH);
+}
+
+/* Texture fetches occupy the SM's texture pipe, 9.4 cycles a warp fetch:
+ * 2.5 M fetches of 4096 blocks (the cuda-samples' convolutionTexture has
+ * 17 a thread) on 132 SMs take 2.5e6 x 9.4 / (132 x 1.98e9) = 89.9 us
+ * in the LSU term, which then bounds; a kernel without fetches has none. */
+static void
+test_textures (void)
+{
+  const MsArch *h = ms_arch_default ();
+  g_autoptr (MsStats) s = make_stats (4096, 0, 0, 4096 * 8, 4 * 4096 * 8, 0, 0, 0, 4 * 4096 * 8,
+                                      0, 0);
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  double lsu = 4096 * 8 / (132 * 1.98e9 * 1.14);
+  assert_close (t.t_lsu, lsu);
+  s->texture_fetches = 2500000;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  assert_close (t.t_lsu, lsu + 2.5e6 * 9.4 / (132 * 1.98e9));
+  g_assert_cmpint (t.bound, ==, MS_BOUND_LSU);
+}
+
 static void
 test_launch_bound_and_no_figures (void)
 {
@@ -237,7 +292,7 @@ test_launch_bound_and_no_figures (void)
    * the event time is exactly the duration plus the latency, 1.25 us */
   g_assert_cmpfloat (t.seconds, <, h->launch_overhead_us * 1e-6);
   assert_close (t.event_seconds - t.seconds, 1.25e-6);
-  g_assert_cmpfloat (t.event_seconds, >=, 3.7e-6);
+  g_assert_cmpfloat (t.event_seconds, >=, 2.75e-6 + 0.27e-6);
   /* a preset without event_latency_us: both figures are the same */
   MsArch plain = *h;
   plain.launch_event_latency_us = 0;
@@ -262,6 +317,8 @@ main (int argc, char **argv)
   g_test_add_func ("/time/instructions", test_instructions);
   g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
   g_test_add_func ("/time/atomics-bound", test_atomics_bound);
+  g_test_add_func ("/time/dispatch-bound", test_dispatch_bound);
+  g_test_add_func ("/time/textures", test_textures);
   g_test_add_func ("/time/launch-bound-and-no-figures", test_launch_bound_and_no_figures);
   return g_test_run ();
 }

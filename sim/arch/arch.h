@@ -101,6 +101,10 @@ typedef struct {
                                     end of an empty kernel) */
   double launch_event_latency_us;/* the part of it that CUDA events see and Nsight's
                                     gpu__time_duration does not (0: not given) */
+  double block_dispatch_ns;      /* the front end's time to start one block, one after
+                                    another (0: not given: no dispatch term) */
+  double store_drain_us;         /* a kernel that writes global memory ends when its
+                                    last stores are acknowledged (0: not given) */
   /* [time] the time model's constants (sim/models/kernel-time.c) */
   double dram_efficiency;        /* sustained / peak DRAM bandwidth */
   double dram_write_cost;        /* time of a written DRAM byte, in read bytes */
@@ -116,6 +120,8 @@ typedef struct {
                                     (atomics.c; 0: not given: no atomic term) */
   double dependent_issue_cycles; /* a warp's wait per instruction for the one before it
                                     (0: not given: none) */
+  double texture_fetch_cycles;   /* an SM's texture pipe per warp texture fetch
+                                    (0: not given: fetches cost the pipe nothing) */
   int l2_loaded_latency_cycles;  /* L2 and DRAM latency with the GPU full of warps ([memory]'s */
   int dram_loaded_latency_cycles;/* are an idle GPU's; 0: not given: always the idle one) */
 

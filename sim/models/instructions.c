@@ -52,6 +52,7 @@ ms_inst_map_new (void)
   g_array_set_clear_func (map->lines, line_clear);
   map->rounds = g_array_new (FALSE, TRUE, sizeof (guint));
   map->barriers = g_array_new (FALSE, TRUE, sizeof (guint));
+  map->textures = g_array_new (FALSE, TRUE, sizeof (guint));
   return map;
 }
 
@@ -63,29 +64,35 @@ ms_inst_map_free (MsInstMap *map)
   g_array_unref (map->lines);
   g_array_unref (map->rounds);
   g_array_unref (map->barriers);
+  g_array_unref (map->textures);
   g_free (map);
 }
 
 void
-ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers)
+ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers,
+                       guint textures)
 {
   if (block >= map->rounds->len)
     {
       g_array_set_size (map->rounds, block + 1);
       g_array_set_size (map->barriers, block + 1);
+      g_array_set_size (map->textures, block + 1);
     }
   g_array_index (map->rounds, guint, block) += rounds;
   g_array_index (map->barriers, guint, block) += barriers;
+  g_array_index (map->textures, guint, block) += textures;
 }
 
 void
-ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds, guint64 *barriers)
+ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds, guint64 *barriers,
+               guint64 *textures)
 {
-  *rounds = *barriers = 0;
+  *rounds = *barriers = *textures = 0;
   for (guint b = 0; b < map->rounds->len && b < map->n_blocks; b++)
     {
       *rounds += counts[b] * g_array_index (map->rounds, guint, b);
       *barriers += counts[b] * g_array_index (map->barriers, guint, b);
+      *textures += counts[b] * g_array_index (map->textures, guint, b);
     }
 }
 

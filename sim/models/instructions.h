@@ -33,12 +33,14 @@ typedef struct {
  * guard needs the value of an earlier load of its straight-line region
  * waits for it: the region's loads go in as many rounds as the longest
  * such chain, ptxas being free to issue each round's loads together) and
- * its barriers (bar.sync).  Inputs of the time model. */
+ * its barriers (bar.sync) and texture fetches (tex, tld4: the texture
+ * pipe's work).  Inputs of the time model. */
 typedef struct {
   guint n_blocks;
   GArray *lines;     /* MsInstLine */
   GArray *rounds;    /* guint per block */
   GArray *barriers;  /* guint per block */
+  GArray *textures;  /* guint per block */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);
@@ -48,12 +50,15 @@ void ms_inst_map_free (MsInstMap *map);
 void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
                       const char *at, guint n, guint memory);
 
-/* Adds `rounds` global-load rounds and `barriers` barriers to block. */
-void ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers);
-/* The launch's global-load rounds and barriers, counts[b] runs of each
- * block b (warps' paths, as ms_inst_executed counts them). */
+/* Adds `rounds` global-load rounds, `barriers` barriers and `textures`
+ * texture fetches to block. */
+void ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers,
+                            guint textures);
+/* The launch's global-load rounds, barriers and texture fetches (warp
+ * instructions), counts[b] runs of each block b (warps' paths, as
+ * ms_inst_executed counts them). */
 void ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds,
-                    guint64 *barriers);
+                    guint64 *barriers, guint64 *textures);
 
 /* What the SASS says of each source line (any table may be NULL): its
  * instructions (GUINT_TO_POINTER counts) and those under a predicate, by

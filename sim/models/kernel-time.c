@@ -6,9 +6,17 @@
  * family, with the latency term of MWP-CWP (Hong and Kim, ISCA 2009) in a
  * simplified form, its warp chains counted from the kernel's own code as
  * GPUMech (Huang et al., MICRO 2014) counts a warp's intervals: a kernel
- * takes the launch's fixed time plus the longest of four times, each the
+ * takes the launch's own time plus the longest of five times, each the
  * time one resource needs for the whole launch:
  *
+ *   launch   fixed (an empty kernel) + half the first wave's blocks x
+ *            block_dispatch_ns (the blocks of the first wave start one
+ *            after another; on average a block waits for half of them)
+ *            + store_drain_us when the kernel writes global memory (it
+ *            ends when its last stores are acknowledged); all measured
+ *   dispatch blocks x block_dispatch_ns: the front end starts blocks at
+ *            a fixed rate (0.6 ns each on the H200, whatever their size up
+ *            to 256 threads), which bounds grids of many small blocks
  *   DRAM     (read bytes + dram_write_cost x written bytes)
  *            / (dram_gbs x dram_efficiency)
  *   L2       (L2 sectors x 32) / l2_gbs
@@ -23,7 +31,11 @@
  *            longest / active blocks per SM, where
  *              LSU = (global lines + shared wavefronts) / (SMs in use x
  *                    clock x lsu_per_clock): the L1 tag and data stages
- *                    every global line and shared wavefront passes;
+ *                    every global line and shared wavefront passes; plus
+ *                    warp texture fetches x texture_fetch_cycles / (SMs
+ *                    in use x clock): the texture pipe (measured on the
+ *                    H200: 9.0 cycles a fetch point-sampled, 9.7
+ *                    bilinear, from a 4-byte texture the L2 holds);
  *              issue = warp instructions executed / (SMs in use x
  *                    schedulers x clock x issue_efficiency): each
  *                    scheduler issues at most one warp instruction a
@@ -67,8 +79,8 @@
  *   same dependent_issue_cycles for the one before it, whatever the
  *   kernel's instruction-level parallelism (quasirandomGenerator's
  *   independent arithmetic is predicted too slow).
- * - Texture fetches wait like loads but cost nothing at the L2 or DRAM
- *   (the cache model does not see them).
+ * - Texture fetches wait like loads and occupy the texture pipe, but cost
+ *   nothing at the L2 or DRAM (the cache model does not see them).
  * - Rounds come from the PTX: a loop that ptxas unrolls further than nvcc
  *   did (reduce_multiple's grid-stride loop) keeps more loads in flight
  *   than memsim counts, and is predicted too slow.
@@ -140,7 +152,8 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   /* SM: the LSU's work, the instructions' issue and the warps' latency chain */
   double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
   double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
-  out->t_lsu = (lines + wavefronts) / (sms * clock * arch->lsu_per_clock);
+  out->t_lsu = (lines + wavefronts) / (sms * clock * arch->lsu_per_clock)
+               + (double) stats->texture_fetches * arch->texture_fetch_cycles / (sms * clock);
   double slots = (double) active_blocks_per_sm * arch->sm_count;
   out->waves = ceil (blocks / slots);
   double warps = blocks * warps_per_block;
@@ -174,14 +187,24 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double second = t[0] + t[1] + t[2] - first - MIN (t[0], MIN (t[1], t[2]));
   out->t_sm = first + second / active_blocks_per_sm;
 
+  /* the front end: every block's start, one after another */
+  out->t_dispatch = blocks * arch->block_dispatch_ns * 1e-9;
   double longest = MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_sm));
+  longest = MAX (longest, out->t_dispatch);
   out->t_event_latency = arch->launch_event_latency_us * 1e-6;
-  out->t_launch = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
+  MsCounters atom, red;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, &atom);
+  ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_RED, &red);
+  gboolean stores = st.executions + atom.executions + red.executions > 0;
+  double fixed = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
+  out->t_launch = fixed + 0.5 * MIN (blocks, slots) * arch->block_dispatch_ns * 1e-9
+                  + (stores ? arch->store_drain_us * 1e-6 : 0.0);
   out->seconds = out->t_launch + longest;
   out->event_seconds = out->seconds + out->t_event_latency;
-  /* the launch's whole fixed time, as the fit saw it */
   if (out->t_launch + out->t_event_latency > longest)
     out->bound = MS_BOUND_LAUNCH;
+  else if (longest == out->t_dispatch)
+    out->bound = MS_BOUND_DISPATCH;
   else if (longest == out->t_dram)
     out->bound = MS_BOUND_DRAM;
   else if (longest == out->t_l2)
@@ -215,6 +238,9 @@ ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
       return g_strdup ("launch-bound: the kernel's work takes less than the launch's fixed time");
     case MS_BOUND_DRAM:
       return g_strdup ("DRAM-bound");
+    case MS_BOUND_DISPATCH:
+      return g_strdup_printf ("dispatch-bound: the GPU starts the %" G_GUINT64_FORMAT " blocks one "
+                              "after another, %.2f ns each", t->blocks, arch->block_dispatch_ns);
     case MS_BOUND_L2:
       return g_strdup ("L2-bound (partially written sectors)");
     case MS_BOUND_ATOMICS:

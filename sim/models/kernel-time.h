@@ -18,6 +18,7 @@ typedef enum {
   MS_BOUND_LATENCY,   /* too few warps in flight to hide the loads' latency */
   MS_BOUND_ISSUE,     /* the schedulers issue the warps' instructions as fast as they can */
   MS_BOUND_ATOMICS,   /* the L2 serves the atomics on the busiest line one pass at a time */
+  MS_BOUND_DISPATCH,  /* the front end starts the blocks one after another */
 } MsBound;
 
 typedef struct {
@@ -25,9 +26,12 @@ typedef struct {
   double event_seconds;  /* predicted memsim__event_time: seconds + t_event_latency, what
                             CUDA events around the launch see */
   MsBound bound;
-  /* the resources' times, seconds; t_launch: the launch's fixed time inside the
-   * kernel's duration; t_event_latency: the part only CUDA events see */
-  double t_launch, t_event_latency, t_dram, t_l2, t_atomics, t_lsu, t_latency, t_issue, t_sm;
+  /* the resources' times, seconds; t_launch: the launch's own time inside the
+   * kernel's duration (fixed, the first wave's start, the stores' drain);
+   * t_event_latency: the part only CUDA events see; t_dispatch: every
+   * block's start */
+  double t_launch, t_event_latency, t_dram, t_l2, t_atomics, t_lsu, t_latency, t_issue, t_sm,
+    t_dispatch;
   guint64 atomic_passes;  /* the busiest line's atomic passes (atomics.c) */
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */

@@ -3429,7 +3429,8 @@ translate_entry (Tr *t, GString *out)
           g_autofree char *where = loc_key (t->m, i->file, i->line);
           g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
           ms_inst_map_add (t->inst, k, guard[idx], where, at, 1, kind_of (i) == K_MEM);
-          ms_inst_map_add_waits (t->inst, k, rounds[idx], kind_of (i) == K_BAR);
+          ms_inst_map_add_waits (t->inst, k, rounds[idx], kind_of (i) == K_BAR,
+                                 kind_of (i) == K_TEX);
         }
     }
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);

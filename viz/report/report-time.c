@@ -10,9 +10,10 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
 {
   g_autofree char *bound = ms_time_bound_text (t, arch);
   double gbs = ms_time_gbs (t, bytes);
-  const char *names[] = { "launch", "dram", "l2", "atomics", "lsu", "issue", "latency" };
-  double terms[] = { t->t_launch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu, t->t_issue,
-                     t->t_latency };
+  const char *names[] = { "launch", "dispatch", "dram", "l2", "atomics", "lsu", "issue",
+                          "latency" };
+  double terms[] = { t->t_launch, t->t_dispatch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu,
+                     t->t_issue, t->t_latency };
   if (format == MS_FORMAT_TEXT)
     {
       g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);

@@ -190,6 +190,8 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_int_value (b, (gint64) r->stats->load_rounds);
       json_builder_set_member_name (b, "barriers");
       json_builder_add_int_value (b, (gint64) r->stats->barriers);
+      json_builder_set_member_name (b, "texture_fetches");
+      json_builder_add_int_value (b, (gint64) r->stats->texture_fetches);
       if (r->stats->inst_lines)
         {
           json_builder_set_member_name (b, "lines");
