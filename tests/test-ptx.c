@@ -496,6 +496,51 @@ test_load_rounds (void)
   g_free (out);
 }
 
+/* The dependence path (ptx-translate.c, dependent_cycles), worked out by
+ * hand for this PTX at the H200's latencies: the conversion's result is
+ * ready at 12, the square root's at 12 + 56 = 68, the add's at 72; the sine
+ * (12 + 23 = 35) runs beside them, and the multiply that needs both ends
+ * at 76, longer than the 10 instructions' issue.  Two warps: 152. */
+static const char chain_ptx[] =
+  ".version 8.0\n.target sm_90\n.address_size 64\n"
+  ".visible .entry chain(\n  .param .u64 chain_param_0\n)\n{\n"
+  "  .reg .b32 %r<2>;\n  .reg .f32 %f<6>;\n  .reg .b64 %rd<3>;\n"
+  "  ld.param.u64 %rd1, [chain_param_0];\n"
+  "  mov.u32 %r1, %tid.x;\n"
+  "  cvt.rn.f32.u32 %f1, %r1;\n"
+  "  sqrt.rn.f32 %f2, %f1;\n"
+  "  add.f32 %f3, %f2, %f1;\n"
+  "  sin.approx.f32 %f4, %f1;\n"
+  "  mul.f32 %f5, %f3, %f4;\n"
+  "  cvta.to.global.u64 %rd2, %rd1;\n"
+  "  st.global.f32 [%rd2], %f5;\n"
+  "  ret;\n}\n";
+
+static void
+test_dependent_cycles (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-chain-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "chain.ptx", NULL);
+  g_assert_true (g_file_set_contents (path, chain_ptx, -1, NULL));
+  const char *files[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  MsPtxProgram *prog = ms_ptx_program_load (files, &error);
+  g_assert_no_error (error);
+  float *out = g_new0 (float, 1);
+  struct { float *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 4 };
+  Run r;
+  g_assert_true (run_in (prog, "chain", 1, 64, bufs, bytes, 1, &params, &r, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (r.stats->dependent_cycles, ==, 152);
+  run_clear (&r);
+  ms_ptx_program_free (prog);
+  g_free (out);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A global store of a loaded value is a floor for the loads after it
  * (ptx-translate.c, load_rounds): store_floor's second load is a round of
  * its own, store_floor_nc's read-only one is not; two warps each. */
@@ -1015,6 +1060,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/divide", test_divide);
   g_test_add_func ("/ptx/load-rounds", test_load_rounds);
   g_test_add_func ("/ptx/load-rounds-store-floor", test_load_rounds_store_floor);
+  g_test_add_func ("/ptx/dependent-cycles", test_dependent_cycles);
   g_test_add_func ("/ptx/loop-join", test_loop_join);
   g_test_add_func ("/ptx/counters", test_counters);
   g_test_add_func ("/ptx/reductions", test_reductions);

@@ -280,6 +280,42 @@ test_parse_forms (void)
   g_assert_cmpuint (empty->instrs->len, ==, 0);
 }
 
+/* A float division's slow path, the subroutine ptxas appends after the
+ * kernel's EXIT (as nvdisasm shows simplePitchLinearTexture's kernels): a
+ * CALL reaches it only for rare operands, so its instructions, though
+ * marked with the division's line, are not counted as run with it. */
+static void
+test_slow_path (void)
+{
+  g_autoptr (MsSass) s = ms_sass_parse (
+    ".text._Z1kPf:\n"
+    "\t//## File \"/x/k.cu\", line 5\n"
+    "        /*0000*/  FFMA R0, R2, R3, R4 ;\n"
+    "        /*0010*/  @!P0 BRA `(.L_x_1) ;\n"
+    "        /*0020*/  CALL.REL.NOINC `($__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath) ;\n"
+    ".L_x_1:\n"
+    "        /*0030*/  EXIT ;\n"
+    "        .type           $__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath,@function\n"
+    "$__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath:\n"
+    "\t//## File \"/x/k.cu\", line 5\n"
+    "        /*0040*/  SHF.R.U32.HI R8, RZ, 0x17, R3 ;\n"
+    "        /*0050*/  @P0 LOP3.LUT R12, R8, 0xff, RZ, 0xc0, !PT ;\n"
+    "        /*0060*/  RET.REL.NODEC R6 `(_Z1kPf) ;\n"
+    ".L_x_2:\n"
+    "        /*0070*/  BRA `(.L_x_2);\n"
+    ".text._Z1gPf:\n"
+    "\t//## File \"/x/k.cu\", line 9\n"
+    "        /*0000*/  FADD R0, R2, R3 ;\n"
+    "        /*0010*/  EXIT ;\n");
+  g_autoptr (GHashTable) all = ms_sass_line_counts (s, "k", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 4);
+  g_autoptr (GHashTable) pred = ms_sass_line_counts (s, "k", MS_SASS_PREDICATED);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (pred, "k.cu:5")), ==, 0);
+  /* the next function's instructions count again */
+  g_autoptr (GHashTable) next = ms_sass_line_counts (s, "g", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (next, "k.cu:9")), ==, 2);
+}
+
 /* ---- the regrouping filter ---- */
 
 typedef struct {
@@ -1063,6 +1099,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/reduction-lines", test_reduction_lines);
   g_test_add_func ("/sass/source-reduction", test_source_reduction);
   g_test_add_func ("/sass/parse-forms", test_parse_forms);
+  g_test_add_func ("/sass/slow-path", test_slow_path);
   g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);

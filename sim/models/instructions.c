@@ -50,9 +50,7 @@ ms_inst_map_new (void)
   MsInstMap *map = g_new0 (MsInstMap, 1);
   map->lines = g_array_new (FALSE, FALSE, sizeof (MsInstLine));
   g_array_set_clear_func (map->lines, line_clear);
-  map->rounds = g_array_new (FALSE, TRUE, sizeof (guint));
-  map->barriers = g_array_new (FALSE, TRUE, sizeof (guint));
-  map->textures = g_array_new (FALSE, TRUE, sizeof (guint));
+  map->waits = g_array_new (FALSE, TRUE, sizeof (MsInstWaits));
   return map;
 }
 
@@ -62,37 +60,33 @@ ms_inst_map_free (MsInstMap *map)
   if (map == NULL)
     return;
   g_array_unref (map->lines);
-  g_array_unref (map->rounds);
-  g_array_unref (map->barriers);
-  g_array_unref (map->textures);
+  g_array_unref (map->waits);
   g_free (map);
 }
 
 void
-ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers,
-                       guint textures)
+ms_inst_map_add_waits (MsInstMap *map, guint block, const MsInstWaits *w)
 {
-  if (block >= map->rounds->len)
-    {
-      g_array_set_size (map->rounds, block + 1);
-      g_array_set_size (map->barriers, block + 1);
-      g_array_set_size (map->textures, block + 1);
-    }
-  g_array_index (map->rounds, guint, block) += rounds;
-  g_array_index (map->barriers, guint, block) += barriers;
-  g_array_index (map->textures, guint, block) += textures;
+  if (block >= map->waits->len)
+    g_array_set_size (map->waits, block + 1);
+  MsInstWaits *to = &g_array_index (map->waits, MsInstWaits, block);
+  to->rounds += w->rounds;
+  to->barriers += w->barriers;
+  to->textures += w->textures;
+  to->dependent_cycles += w->dependent_cycles;
 }
 
 void
-ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds, guint64 *barriers,
-               guint64 *textures)
+ms_inst_waits (const MsInstMap *map, const guint64 *counts, MsInstWaits *total)
 {
-  *rounds = *barriers = *textures = 0;
-  for (guint b = 0; b < map->rounds->len && b < map->n_blocks; b++)
+  *total = (MsInstWaits) { 0 };
+  for (guint b = 0; b < map->waits->len && b < map->n_blocks; b++)
     {
-      *rounds += counts[b] * g_array_index (map->rounds, guint, b);
-      *barriers += counts[b] * g_array_index (map->barriers, guint, b);
-      *textures += counts[b] * g_array_index (map->textures, guint, b);
+      const MsInstWaits *w = &g_array_index (map->waits, MsInstWaits, b);
+      total->rounds += counts[b] * w->rounds;
+      total->barriers += counts[b] * w->barriers;
+      total->textures += counts[b] * w->textures;
+      total->dependent_cycles += counts[b] * w->dependent_cycles;
     }
 }
 

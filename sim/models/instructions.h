@@ -28,19 +28,26 @@ typedef struct {
   char *at;
 } MsInstLine;
 
-/* A kernel's blocks and their lines, as the translator made them; per
- * block, the rounds of global loads it starts (a load whose address or
- * guard needs the value of an earlier load of its straight-line region
- * waits for it: the region's loads go in as many rounds as the longest
- * such chain, ptxas being free to issue each round's loads together) and
- * its barriers (bar.sync) and texture fetches (tex, tld4: the texture
- * pipe's work).  Inputs of the time model. */
+/* What a block of the kernel makes a warp wait for, each time it runs:
+ * the rounds of global loads it starts (a load whose address or guard
+ * needs the value of an earlier load of its straight-line region waits for
+ * it: the region's loads go in as many rounds as the longest such chain,
+ * ptxas being free to issue each round's loads together), its barriers
+ * (bar.sync), its texture fetches (tex, tld4: the texture pipe's work) and
+ * the cycles its instructions' dependences add to the warp's path (each
+ * waits for the results it reads, at the latencies measured on the H200;
+ * a warp issues at most one instruction a cycle).  Inputs of the time
+ * model. */
+typedef struct {
+  guint64 rounds, barriers, textures, dependent_cycles;
+} MsInstWaits;
+
+/* A kernel's blocks and their lines, as the translator made them, and
+ * their waits. */
 typedef struct {
   guint n_blocks;
   GArray *lines;     /* MsInstLine */
-  GArray *rounds;    /* guint per block */
-  GArray *barriers;  /* guint per block */
-  GArray *textures;  /* guint per block */
+  GArray *waits;     /* MsInstWaits per block */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);
@@ -50,15 +57,11 @@ void ms_inst_map_free (MsInstMap *map);
 void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
                       const char *at, guint n, guint memory);
 
-/* Adds `rounds` global-load rounds, `barriers` barriers and `textures`
- * texture fetches to block. */
-void ms_inst_map_add_waits (MsInstMap *map, guint block, guint rounds, guint barriers,
-                            guint textures);
-/* The launch's global-load rounds, barriers and texture fetches (warp
- * instructions), counts[b] runs of each block b (warps' paths, as
- * ms_inst_executed counts them). */
-void ms_inst_waits (const MsInstMap *map, const guint64 *counts, guint64 *rounds,
-                    guint64 *barriers, guint64 *textures);
+/* Adds w to block's waits. */
+void ms_inst_map_add_waits (MsInstMap *map, guint block, const MsInstWaits *w);
+/* The launch's waits (warp-level), counts[b] runs of each block b (warps'
+ * paths, as ms_inst_executed counts them). */
+void ms_inst_waits (const MsInstMap *map, const guint64 *counts, MsInstWaits *total);
 
 /* What the SASS says of each source line (any table may be NULL): its
  * instructions (GUINT_TO_POINTER counts) and those under a predicate, by

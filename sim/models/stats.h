@@ -49,9 +49,9 @@ typedef struct {
   MsInstBasis inst_basis;
   GArray *inst_lines;   /* MsInstLineCount by source line (scaled like the counts), or NULL */
   /* with inst_basis: the rounds of global loads and the barriers the warps
-   * waited at, and their texture fetches (ms_inst_waits), scaled like the
-   * counts */
-  guint64 load_rounds, barriers, texture_fetches;
+   * waited at, their texture fetches and the cycles their instructions'
+   * dependences took (ms_inst_waits), scaled like the counts */
+  guint64 load_rounds, barriers, texture_fetches, dependent_cycles;
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -1267,13 +1267,11 @@ static int target (Tr *t, const MsPtxInsn *i);
  * each barrier (no load moves above one).  A stretch's rounds count where
  * it starts, as if its loads all ran: a load that only some warps run (a
  * stencil's halo) still makes the others wait for the round it is in. */
-static void
-load_rounds (Tr *t, guint *rounds)
+/* Which instructions are loop heads: the targets of backward branches. */
+static gboolean *
+loop_heads (Tr *t)
 {
-  guint n_regs = t->f->regs->len;
-  g_autofree guint *depth = g_new0 (guint, n_regs + 1);
-  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
-  g_autofree gboolean *loop_head = g_new0 (gboolean, t->n + 1);
+  gboolean *loop_head = g_new0 (gboolean, t->n + 1);
   for (guint idx = 0; idx < t->n; idx++)
     if (t->ins[idx]->op != NULL && kind_of (t->ins[idx]) == K_BRA)
       {
@@ -1281,6 +1279,16 @@ load_rounds (Tr *t, guint *rounds)
         if (to >= 0 && (guint) to <= idx)
           loop_head[to] = TRUE;
       }
+  return loop_head;
+}
+
+static void
+load_rounds (Tr *t, guint *rounds)
+{
+  guint n_regs = t->f->regs->len;
+  g_autofree guint *depth = g_new0 (guint, n_regs + 1);
+  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
+  g_autofree gboolean *loop_head = loop_heads (t);
   guint gen = 1, region_max = 0, start = 0, floor = 0;
   for (guint idx = 0; idx < t->n; idx++)
     {
@@ -1332,6 +1340,118 @@ load_rounds (Tr *t, guint *rounds)
         if ((guint) regs[k] < n_regs)
           {
             depth[regs[k]] = d;
+            stamp[regs[k]] = gen;
+          }
+    }
+}
+
+/* Whether one of i's type modifiers is a float type (f16, bf16, f32, f64,
+ * ...) or an integer type (s8 ... u64, b32 ...). */
+static gboolean
+has_type (const MsPtxInsn *i, gboolean floating)
+{
+  for (char **m = i->mods; m && *m; m++)
+    {
+      const char *x = *m;
+      gboolean f = (x[0] == 'f' || (x[0] == 'b' && x[1] == 'f')) && g_ascii_isdigit (x[strlen (x) - 1]);
+      gboolean n = (x[0] == 's' || x[0] == 'u') && g_ascii_isdigit (x[1]);
+      if (floating ? f : n)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* How many cycles after i issues an instruction that reads its result
+ * can go, as measured on the H200 (gpu/probes/dependent.cu, latency.cu;
+ * gpu/measurements/h200-2026-11-29-dependent.txt): integer and float
+ * arithmetic 4, double 8, the special-function unit's approximations 23,
+ * IEEE division and square root 58 and 56 (a subroutine of dependent
+ * steps), conversions between integers and floats 12, a shared-memory load
+ * 29, a shuffle 26.  Integer division and remainder and double division
+ * are taken as the float division (not measured).  Loads from memory
+ * beyond the SM wait in load rounds instead (0 here); a mov is renamed
+ * away by ptxas. */
+static guint
+result_cycles (const MsPtxInsn *i)
+{
+  const char *op = i->op;
+  Kind k = kind_of (i);
+  if (loads_from_memory (i) || k == K_BRA || k == K_RET || k == K_BAR || k == K_NOP
+      || !strcmp (op, "mov"))
+    return 0;
+  if (k == K_MEM)
+    {
+      gboolean generic;
+      MsPtxSpace s = space_of (i, &generic);
+      return (s == MS_PTX_SPACE_SHARED || s == MS_PTX_SPACE_LOCAL) && strcmp (op, "st") ? 29 : 0;
+    }
+  if (k == K_SHFL || k == K_REDUX)
+    return 26;
+  gboolean approx = ms_ptx_has_mod (i, "approx");
+  if (!strcmp (op, "div") || !strcmp (op, "rem"))
+    return approx ? 23 : 58;
+  if (!strcmp (op, "sqrt") || !strcmp (op, "rcp"))
+    return approx ? 23 : 56;
+  if (!strcmp (op, "sin") || !strcmp (op, "cos") || !strcmp (op, "ex2") || !strcmp (op, "lg2")
+      || !strcmp (op, "rsqrt") || !strcmp (op, "tanh"))
+    return 23;
+  if (!strcmp (op, "cvt") && has_type (i, TRUE) && has_type (i, FALSE))
+    return 12;
+  return ms_ptx_has_mod (i, "f64") ? 8 : 4;
+}
+
+/* The cycles a warp's path through each block takes for its instructions'
+ * dependences, at the instruction whose result lengthens it (cycles[idx]):
+ * an instruction starts when the results it reads (and its guard) are
+ * ready, its result is ready result_cycles later, and a warp issues one
+ * instruction a cycle, so a straight-line region takes the longer of its
+ * longest dependence path and its instruction count.  Regions restart at
+ * loop heads and barriers, as load_rounds' do (the barrier's own wait is
+ * the time model's); an instruction only some warps run (an if's body)
+ * lengthens the path only where it runs. */
+static void
+dependent_cycles (Tr *t, guint *cycles)
+{
+  guint n_regs = t->f->regs->len;
+  g_autofree guint *ready = g_new0 (guint, n_regs + 1);
+  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
+  g_autofree gboolean *loop_head = loop_heads (t);
+  guint gen = 1, path = 0, issued = 0, cost = 0;
+  for (guint idx = 0; idx < t->n; idx++)
+    {
+      const MsPtxInsn *i = t->ins[idx];
+      if (loop_head[idx] || (i->op != NULL && kind_of (i) == K_BAR))
+        {
+          gen++;
+          path = issued = cost = 0;
+        }
+      if (i->op == NULL || kind_of (i) == K_BAR)
+        continue;
+      int regs[16];
+      guint nr = 0;
+      gboolean writes = writes_first_operand (i);
+      guint start = 0;
+      if (i->guard >= 0 && (guint) i->guard < n_regs && stamp[i->guard] == gen)
+        start = ready[i->guard];
+      for (guint k = writes ? 1 : 0; k < i->n_opd; k++)
+        operand_regs (&i->opd[k], regs, &nr);
+      for (guint k = 0; k < nr; k++)
+        if ((guint) regs[k] < n_regs && stamp[regs[k]] == gen)
+          start = MAX (start, ready[regs[k]]);
+      guint done = start + result_cycles (i);
+      path = MAX (path, done);
+      issued++;
+      guint now = MAX (path, issued);
+      cycles[idx] += now - cost;
+      cost = now;
+      if (!writes || i->n_opd == 0)
+        continue;
+      nr = 0;
+      operand_regs (&i->opd[0], regs, &nr);
+      for (guint k = 0; k < nr; k++)
+        if ((guint) regs[k] < n_regs)
+          {
+            ready[regs[k]] = done;
             stamp[regs[k]] = gen;
           }
     }
@@ -3413,8 +3533,12 @@ translate_entry (Tr *t, GString *out)
       g_array_append_val (sorted, k);
   g_autofree guint *guard = t->inst ? skip_guards (t, sorted) : NULL;
   g_autofree guint *rounds = g_new0 (guint, t->n + 1);
+  g_autofree guint *cycles = g_new0 (guint, t->n + 1);
   if (t->inst)
-    load_rounds (t, rounds);
+    {
+      load_rounds (t, rounds);
+      dependent_cycles (t, cycles);
+    }
   for (guint k = 0; k < sorted->len; k++)
     {
       guint s = g_array_index (sorted, guint, k);
@@ -3429,8 +3553,9 @@ translate_entry (Tr *t, GString *out)
           g_autofree char *where = loc_key (t->m, i->file, i->line);
           g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
           ms_inst_map_add (t->inst, k, guard[idx], where, at, 1, kind_of (i) == K_MEM);
-          ms_inst_map_add_waits (t->inst, k, rounds[idx], kind_of (i) == K_BAR,
-                                 kind_of (i) == K_TEX);
+          MsInstWaits w = { rounds[idx], kind_of (i) == K_BAR, kind_of (i) == K_TEX,
+                            cycles[idx] };
+          ms_inst_map_add_waits (t->inst, k, &w);
         }
     }
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);

@@ -891,11 +891,12 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, &by_line, warps,
                                                       &s->inst_basis, &s->inst_lines)
                                     * scale + 0.5);
-      guint64 rounds, barriers, textures;
-      ms_inst_waits (inst, block_counts, &rounds, &barriers, &textures);
-      s->load_rounds = (guint64) (rounds * scale + 0.5);
-      s->barriers = (guint64) (barriers * scale + 0.5);
-      s->texture_fetches = (guint64) (textures * scale + 0.5);
+      MsInstWaits w;
+      ms_inst_waits (inst, block_counts, &w);
+      s->load_rounds = (guint64) (w.rounds * scale + 0.5);
+      s->barriers = (guint64) (w.barriers * scale + 0.5);
+      s->texture_fetches = (guint64) (w.textures * scale + 0.5);
+      s->dependent_cycles = (guint64) (w.dependent_cycles * scale + 0.5);
       g_clear_pointer (&by_line.lines, g_hash_table_unref);
       g_clear_pointer (&by_line.predicated, g_hash_table_unref);
       g_clear_pointer (&by_line.memory, g_hash_table_unref);

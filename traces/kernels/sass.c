@@ -155,6 +155,10 @@ ms_sass_parse (const char *text)
    * it right after it is the closing loop nvdisasm shows, never run) */
   g_autofree char *label = NULL;
   gboolean after_label = FALSE;
+  /* inside a subroutine ptxas appends to the kernel ($__internal_...: the
+   * slow paths of division, square root, ... which a CALL reaches only for
+   * rare operands): its instructions are not counted as run */
+  gboolean slow_path = FALSE;
   g_autofree char *function = NULL;
   g_autofree char *file = g_strdup ("");
   int line = 0;
@@ -181,6 +185,12 @@ ms_sass_parse (const char *text)
           line = 0;
           g_ptr_array_set_size (where, 0);
           g_clear_pointer (&label, g_free);
+          slow_path = FALSE;
+          continue;
+        }
+      if (g_str_has_prefix (s, "$__internal_") && g_str_has_suffix (s, ":"))
+        {
+          slow_path = TRUE;
           continue;
         }
       if (g_str_has_prefix (s, "//## File \""))
@@ -243,7 +253,7 @@ ms_sass_parse (const char *text)
           continue;
         }
       if (opcode != NULL && g_ascii_isupper (opcode[0]) && strchr (s, ';') != NULL
-          && strncmp (opcode, "NOP", 3) != 0
+          && strncmp (opcode, "NOP", 3) != 0 && !slow_path
           && !(strcmp (opcode, "BRA") == 0 && label != NULL && !after_label
                && strstr (s, label) != NULL))
         {

@@ -36,8 +36,9 @@ typedef struct {
 
 typedef struct {
   GPtrArray *instrs;   /* MsSassInstr, in the order of the text */
-  /* every instruction that can execute (NOPs and a function's closing
-   * branch to itself aside), counted by function and line mark:
+  /* every instruction that can execute (NOPs, a function's closing
+   * branch to itself and the slow-path subroutines ptxas appends to it,
+   * `$__internal_...:`, aside), counted by function and line mark:
    * "FUNCTION\nFILE:LINE[\tFILE:LINE ...]" (the mark's chain, innermost
    * first, as MsSassInstr.where; "FUNCTION\n" before the first mark) -> count */
   GHashTable *line_counts;

@@ -192,6 +192,8 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_int_value (b, (gint64) r->stats->barriers);
       json_builder_set_member_name (b, "texture_fetches");
       json_builder_add_int_value (b, (gint64) r->stats->texture_fetches);
+      json_builder_set_member_name (b, "dependent_cycles");
+      json_builder_add_int_value (b, (gint64) r->stats->dependent_cycles);
       if (r->stats->inst_lines)
         {
           json_builder_set_member_name (b, "lines");
