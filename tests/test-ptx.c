@@ -1049,6 +1049,29 @@ test_shared_cas_loops (void)
   g_free (w);
 }
 
+/* flag_poll: warp 0 waits for a flag that warp 1 sets.  Warps run in
+ * turn, so warp 0's first poll finds the flag unset; it goes round to the
+ * same load with nothing done in between, steps aside there, warp 1 sets
+ * the flag, and the second poll finds it: 2 shared loads (a warp that
+ * spun for its whole budget would make thousands), 2 shared stores (the
+ * flag's 0, warp 1's 7). */
+static void
+test_flag_poll (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *out = device (64 * sizeof (unsigned));
+  struct { unsigned *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 64 * sizeof (unsigned) };
+  Run r;
+  run ("_Z9flag_pollPj", 1, 64, bufs, bytes, 1, &params, &r);
+  g_assert_cmpuint (out[0], ==, 7);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
+  run_clear (&r);
+  g_free (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1078,6 +1101,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/virtual", test_virtual);
   g_test_add_func ("/ptx/match", test_match);
   g_test_add_func ("/ptx/shared-cas-loops", test_shared_cas_loops);
+  g_test_add_func ("/ptx/flag-poll", test_flag_poll);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -234,3 +234,23 @@ __global__ void shared_cas_loops (double *d, float *f, unsigned long long *u, un
       w[t] = sw[t];
     }
 }
+
+/* flag_poll: thread 0 (warp 0) polls a shared flag with ld.acquire until
+ * thread 32 (warp 1) sets it with st.release. */
+__global__ void flag_poll (unsigned *out)
+{
+  __shared__ unsigned flag;
+  unsigned t = threadIdx.x;
+  unsigned a = (unsigned) __cvta_generic_to_shared (&flag);
+  if (t == 0)
+    flag = 0;
+  __syncthreads ();
+  unsigned v = 0;
+  if (t == 0)
+    do
+      asm volatile ("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+    while (v == 0);
+  else if (t == 32)
+    asm volatile ("st.release.cta.shared.u32 [%0], %1;" : : "r"(a), "r"(7u) : "memory");
+  out[t] = v;
+}
