@@ -1046,6 +1046,77 @@ test_read_errors (void)
   g_assert_cmpint (a->opd[0].reg, !=, b->opd[0].reg);
 }
 
+/* Shared atomics as ptxas compiles them for sm_90 (nvdisasm of this
+ * kernel's cubin): atomicAdd of a double or a float and atomicMin of an
+ * unsigned long long are a loop of LDS, the operation and
+ * ATOMS.CAST.SPIN, again while the swap fails; the min's loop branches
+ * past the swap when the old value is already the minimum; atomicAdd of
+ * an unsigned is one ATOMS.ADD.  Two warps of 32:
+ *   - sd[t] += 0.5: distinct words, every swap succeeds: 1 load and 1
+ *     swap a warp;
+ *   - sf[t % 4] += 1: 8 lanes a word, one of them succeeds a round (the
+ *     others saw the old value): 8 loads and 8 swaps a warp;
+ *   - min (su[t % 32], t < 16 ? t : 5000) on 1000: warp 0 swaps its lanes
+ *     0..15 (1 load, 1 swap), warp 1 changes nothing (1 load, no swap);
+ *   - sw[t % 32] += 1: 1 atomic a warp.
+ * Then the loads back: sd by both warps, sf, su and sw by warp 0.  Shared
+ * loads 2 + 16 + 2 + 5 = 25 (5 without the loops), atomics 2 + 16 + 1 + 2
+ * = 21 (8). */
+static void
+test_shared_cas_loops (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  double *d = device (64 * sizeof (double));
+  float *f = device (4 * sizeof (float));
+  guint64 *u = device (32 * sizeof (guint64));
+  unsigned *w = device (32 * sizeof (unsigned));
+  struct { void *d, *f, *u, *w; } params = { d, f, u, w };
+  void *bufs[] = { d, f, u, w };
+  gsize bytes[] = { 64 * sizeof (double), 4 * sizeof (float), 32 * sizeof (guint64),
+                    32 * sizeof (unsigned) };
+  Run r;
+  run ("_Z16shared_cas_loopsPdPfPyPj", 1, 64, bufs, bytes, 4, &params, &r);
+  for (int t = 0; t < 64; t++)
+    g_assert_cmpfloat (d[t], ==, t + 0.5);
+  for (int k = 0; k < 4; k++)
+    g_assert_cmpfloat (f[k], ==, 16.0f);
+  for (int k = 0; k < 32; k++)
+    {
+      g_assert_cmpuint (u[k], ==, k < 16 ? (guint64) k : 1000);
+      g_assert_cmpuint (w[k], ==, 2);
+    }
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, 25);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ATOMIC, NULL), ==, 21);
+  run_clear (&r);
+  g_free (d);
+  g_free (f);
+  g_free (u);
+  g_free (w);
+}
+
+/* flag_poll: warp 0 waits for a flag that warp 1 sets.  Warps run in
+ * turn, so warp 0's first poll finds the flag unset; it goes round to the
+ * same load with nothing done in between, steps aside there, warp 1 sets
+ * the flag, and the second poll finds it: 2 shared loads (a warp that
+ * spun for its whole budget would make thousands), 2 shared stores (the
+ * flag's 0, warp 1's 7). */
+static void
+test_flag_poll (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *out = device (64 * sizeof (unsigned));
+  struct { unsigned *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 64 * sizeof (unsigned) };
+  Run r;
+  run ("_Z9flag_pollPj", 1, 64, bufs, bytes, 1, &params, &r);
+  g_assert_cmpuint (out[0], ==, 7);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
+  run_clear (&r);
+  g_free (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1075,6 +1146,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/malloc", test_malloc);
   g_test_add_func ("/ptx/virtual", test_virtual);
   g_test_add_func ("/ptx/match", test_match);
+  g_test_add_func ("/ptx/shared-cas-loops", test_shared_cas_loops);
+  g_test_add_func ("/ptx/flag-poll", test_flag_poll);
   int status = g_test_run ();
   if (tmp != NULL)
     {

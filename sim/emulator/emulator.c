@@ -88,6 +88,13 @@ typedef struct {
   guint repeats;
 } SpinWatch;
 
+/* A warp's last poll of memory another warp of its block writes
+ * (ms_ptx_warp_poll): its site, and the block's instruction count then. */
+typedef struct {
+  const void *site;
+  guint64 ops;
+} PollWatch;
+
 /* Where lanes' accesses may fall: [lo, lo + span) of the host, virtual
  * addresses from vbase, in memory space `space` (the shared window or a
  * buffer). */
@@ -132,6 +139,7 @@ typedef struct {
   guint n_done;          /* lanes of the block that exited */
   gboolean yielded;      /* a warp of this round stopped on its budget */
   SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
+  PollWatch polls[32];   /* per warp of the block: its last poll */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -1937,6 +1945,7 @@ run_block (Worker *W, guint64 b)
   W->n_done = W->ctl.n_barrier = 0;
   W->ctl.block_ops = 0;
   memset (W->spin, 0, sizeof W->spin);
+  memset (W->polls, 0, sizeof W->polls);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
 
@@ -2654,6 +2663,25 @@ ms_ptx_poll (void)
     return;
   W->poll = TRUE;
   warp_yield (W);
+}
+
+/* Before a load with a memory order from the block's memory (a flag another
+ * warp sets: cooperative groups' barrier of a tile larger than a warp
+ * spins on one): when the warp's last instruction was this same poll, it
+ * found the flag unset and went round, and its warps run in turn, so the
+ * warp it waits for has not run since; the warp steps aside, and the
+ * block's other warps run before it polls again.  One poll then fails per
+ * waiting warp, where the warp would otherwise spin for its whole budget
+ * (docs/model.md). */
+void
+ms_ptx_warp_poll (const void *site)
+{
+  Worker *W = cur_worker;
+  PollWatch *p = &W->polls[W->warp];
+  if (p->site == site && W->ctl.block_ops == p->ops + 1)
+    warp_yield (W);
+  p->site = site;
+  p->ops = W->ctl.block_ops;
 }
 
 /* A warp-level instruction ran, as run_warp counts it (count_instruction:

@@ -101,6 +101,10 @@ void ms_ptx_spin (void);
  * block steps aside and the grid's other blocks run. */
 uint64_t ms_ptx_grid_workspace (void);
 void ms_ptx_poll (void);
+/* Before a load with a memory order that may poll another warp of the
+ * block (site: the load's): the warp steps aside when it polled there
+ * last and did nothing since. */
+void ms_ptx_warp_poll (const void *site);
 
 /* The lanes of a warp in groups, as a warp-wide kernel runs them
  * (sim/ptx/ptx-translate.c): ready groups run to their next stop; then the stop of

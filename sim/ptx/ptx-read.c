@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ptx.h"
+#include "ptx-cas-loops.h"
 #include "ptx-program.h"
 
 G_DEFINE_QUARK (ms-ptx-error-quark, ms_ptx_error)
@@ -232,8 +233,8 @@ var_clear (gpointer p)
   g_free (v->init);
 }
 
-static void
-insn_clear (gpointer p)
+void
+ms_ptx_insn_clear (gpointer p)
 {
   MsPtxInsn *i = p;
   g_free (i->label);
@@ -276,7 +277,7 @@ func_new (void)
   f->vars = g_array_new (FALSE, TRUE, sizeof (MsPtxVar));
   g_array_set_clear_func (f->vars, var_clear);
   f->insns = g_array_new (FALSE, TRUE, sizeof (MsPtxInsn));
-  g_array_set_clear_func (f->insns, insn_clear);
+  g_array_set_clear_func (f->insns, ms_ptx_insn_clear);
   return f;
 }
 
@@ -844,7 +845,7 @@ read_insn (Reader *r)
     expect (x, ";");
   if (x->failed)
     {
-      insn_clear (&in);
+      ms_ptx_insn_clear (&in);
       return;
     }
   g_array_append_val (r->f->insns, in);
@@ -1171,5 +1172,6 @@ ms_ptx_read (const char *path, const char *text, gsize len, GError **error)
           break;
         }
     }
+  ms_ptx_lower_cas_loops (r.m);
   return r.m;
 }

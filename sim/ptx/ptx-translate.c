@@ -1863,6 +1863,15 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
       flush (t);
       g_string_append (t->o, "      ms_ptx_poll ();\n");
     }
+  else if (ld && (ms_ptx_has_mod (i, "relaxed") || ms_ptx_has_mod (i, "acquire")))
+    {
+      /* a load with a memory order from the block's memory may poll what
+       * another warp writes (a tile barrier's spin): the warp steps aside
+       * when it polls there again, so that the others can write it */
+      flush (t);
+      g_string_append_printf (t->o, "      ms_ptx_warp_poll (&ms_site_%u_%u_%u);\n", t->mod, t->fn,
+                              access_site (t, i, idx, size, 1, FALSE));
+    }
   guint ai = st || !strcmp (i->op, "red") ? 0 : 1;
   g_autofree char *addr = host_addr (t, i, ai, s, generic);
   g_string_append_printf (t->body, "ms_warp.addr[L] = (volatile uint8_t *) %s;\n", addr);

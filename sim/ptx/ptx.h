@@ -112,6 +112,9 @@ MsPtxModule *ms_ptx_read (const char *path, const char *text, gsize len, GError 
 void ms_ptx_module_free (MsPtxModule *m);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsPtxModule, ms_ptx_module_free)
 
+/* Frees what an instruction owns (its strings and operands), not i. */
+void ms_ptx_insn_clear (gpointer i);
+
 /* Whether an instruction has modifier m. */
 gboolean ms_ptx_has_mod (const MsPtxInsn *i, const char *m);
 /* Bytes of a type named without its dot ("f32": 4, "pred": 1); 0 for

@@ -199,3 +199,58 @@ __global__ void store_floor_nc (const int *a, const int *b, int *out)
     out[t] = a[t];
     out[t + 64] = __ldg (&b[t]);
 }
+
+/* shared_cas_loops: shared atomics sm_90 has no instruction for, which
+ * ptxas makes LDS + ATOMS.CAST.SPIN loops (a double and a float add, a
+ * 64-bit min: the min leaves the loop without the swap where the old
+ * value already is the result), beside one it has (ATOMS.ADD). */
+__global__ void shared_cas_loops (double *d, float *f, unsigned long long *u, unsigned *w)
+{
+  __shared__ double sd[64];
+  __shared__ float sf[4];
+  __shared__ unsigned long long su[32];
+  __shared__ unsigned sw[32];
+  unsigned t = threadIdx.x;
+  sd[t] = t;
+  if (t < 4)
+    sf[t] = 0.0f;
+  if (t < 32)
+    {
+      su[t] = 1000;
+      sw[t] = 0;
+    }
+  __syncthreads ();
+  atomicAdd (&sd[t], 0.5);
+  atomicAdd (&sf[t % 4], 1.0f);
+  atomicMin (&su[t % 32], t < 16 ? (unsigned long long) t : 5000ull);
+  atomicAdd (&sw[t % 32], 1u);
+  __syncthreads ();
+  d[t] = sd[t];
+  if (t < 4)
+    f[t] = sf[t];
+  if (t < 32)
+    {
+      u[t] = su[t];
+      w[t] = sw[t];
+    }
+}
+
+/* flag_poll: thread 0 (warp 0) polls a shared flag with ld.acquire until
+ * thread 32 (warp 1) sets it with st.release. */
+__global__ void flag_poll (unsigned *out)
+{
+  __shared__ unsigned flag;
+  unsigned t = threadIdx.x;
+  unsigned a = (unsigned) __cvta_generic_to_shared (&flag);
+  if (t == 0)
+    flag = 0;
+  __syncthreads ();
+  unsigned v = 0;
+  if (t == 0)
+    do
+      asm volatile ("ld.acquire.cta.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+    while (v == 0);
+  else if (t == 32)
+    asm volatile ("st.release.cta.shared.u32 [%0], %1;" : : "r"(a), "r"(7u) : "memory");
+  out[t] = v;
+}
