@@ -8,11 +8,7 @@
 // DRAM; the first one's extra is what a launch pays before its first data.
 //   nvcc -O3 -arch=sm_90 -o cold-start gpu/probes/cold-start.cu
 //   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum ./cold-start
-#include <cstdio>
-#include <cstdlib>
-
-#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
+#include "probe-timing.cuh"
 
 __global__ void chase (const unsigned long long *p, int n, unsigned long long *out)
 {

@@ -5,31 +5,7 @@
 // together.  One block; each chain is n steps long, timed by CUDA events
 // (median of 5), in SM cycles at the clock the device reports.
 //   nvcc -O3 -arch=sm_90 -o dependent gpu/probes/dependent.cu && ./dependent
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
-
-static cudaEvent_t e0, e1;
-template <typename F> static double
-median_ms (F launch)
-{
-  std::vector<float> t;
-  for (int r = 0; r < 6; r++) {
-    CHECK (cudaEventRecord (e0));
-    launch ();
-    CHECK (cudaEventRecord (e1));
-    CHECK (cudaEventSynchronize (e1));
-    float ms;
-    CHECK (cudaEventElapsedTime (&ms, e0, e1));
-    if (r > 0) t.push_back (ms);
-  }
-  std::sort (t.begin (), t.end ());
-  return t[t.size () / 2];
-}
+#include "probe-timing.cuh"
 
 #define STEPS 16
 __global__ void shared_chase (unsigned *out, int n)

@@ -6,31 +6,7 @@
 // Each case is one launch long enough (>= 0.5 ms) that the launch's own
 // time does not matter, timed by CUDA events, median of 5.
 //   nvcc -O3 -arch=sm_90 -o latency gpu/probes/latency.cu && ./latency
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-
-#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
-
-static cudaEvent_t e0, e1;
-template <typename F> static double
-median_ms (F launch)
-{
-  std::vector<float> t;
-  for (int r = 0; r < 6; r++) {
-    CHECK (cudaEventRecord (e0));
-    launch ();
-    CHECK (cudaEventRecord (e1));
-    CHECK (cudaEventSynchronize (e1));
-    float ms;
-    CHECK (cudaEventElapsedTime (&ms, e0, e1));
-    if (r > 0) t.push_back (ms);   // the first is a warm-up
-  }
-  std::sort (t.begin (), t.end ());
-  return t[t.size () / 2];
-}
+#include "probe-timing.cuh"
 
 // one thread follows next[] for `steps` loads; each load's address is the
 // value the one before it returned

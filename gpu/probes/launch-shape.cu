@@ -11,11 +11,7 @@
 //   nvcc -O3 -arch=sm_90 -o launch-shape gpu/probes/launch-shape.cu
 //   ncu --clock-control none --cache-control all --metrics \
 //     gpu__time_duration.sum,launch__grid_size,launch__block_size ./launch-shape
-#include <cstdio>
-#include <cstdlib>
-
-#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-  fprintf (stderr, "%s: %s\n", #x, cudaGetErrorString (e_)); exit (1); } } while (0)
+#include "probe-timing.cuh"
 
 __global__ void empty () {}
 

@@ -1252,21 +1252,61 @@ writes_first_operand (const MsPtxInsn *i)
 
 static int target (Tr *t, const MsPtxInsn *i);
 
-/* The rounds of global loads a warp waits for, at the instruction whose
- * block counts them (rounds[idx]).  A load's round is one more than the
- * latest round of the loads its operands and guard come from; ptxas issues
- * the independent loads of a round together (gemm_naive's unrolled body: 8
- * loads, one round), so a warp waits for memory once a round, not once a
- * load.  A global store of a loaded value is a floor: the warp waits there
- * for the value, and ptxas keeps the later loads below the store (they may
- * read what it writes), so they start a new round (copy's four rows, each
- * a load and its store: four rounds, as in its SASS), unless they are
- * read-only (ld.global.nc), which ptxas moves freely.
- * Rounds restart at each loop head (the target of a backward branch: a
- * value loaded in one iteration is taken as arrived in the next) and after
- * each barrier (no load moves above one).  A stretch's rounds count where
- * it starts, as if its loads all ran: a load that only some warps run (a
- * stencil's halo) still makes the others wait for the round it is in. */
+/* A value per register, valid in the straight-line region `gen` it was
+ * set in (stamp): load_rounds' and dependent_cycles' bookkeeping. */
+typedef struct {
+  guint n_regs;
+  guint *value, *stamp;
+  guint gen;
+} RegionRegs;
+
+static void
+region_regs_init (RegionRegs *r, guint n_regs)
+{
+  *r = (RegionRegs) { n_regs, g_new0 (guint, n_regs + 1), g_new0 (guint, n_regs + 1), 1 };
+}
+
+static void
+region_regs_clear (RegionRegs *r)
+{
+  g_free (r->value);
+  g_free (r->stamp);
+}
+
+/* The largest value of the registers i reads (its guard and sources) set
+ * in this region; 0 if none. */
+static guint
+region_regs_in (const RegionRegs *r, const MsPtxInsn *i)
+{
+  int regs[16];
+  guint nr = 0, v = 0;
+  if (i->guard >= 0 && (guint) i->guard < r->n_regs && r->stamp[i->guard] == r->gen)
+    v = r->value[i->guard];
+  for (guint k = writes_first_operand (i) ? 1 : 0; k < i->n_opd; k++)
+    operand_regs (&i->opd[k], regs, &nr);
+  for (guint k = 0; k < nr; k++)
+    if ((guint) regs[k] < r->n_regs && r->stamp[regs[k]] == r->gen)
+      v = MAX (v, r->value[regs[k]]);
+  return v;
+}
+
+/* Sets the registers i writes to v, in this region. */
+static void
+region_regs_out (RegionRegs *r, const MsPtxInsn *i, guint v)
+{
+  if (!writes_first_operand (i) || i->n_opd == 0)
+    return;
+  int regs[16];
+  guint nr = 0;
+  operand_regs (&i->opd[0], regs, &nr);
+  for (guint k = 0; k < nr; k++)
+    if ((guint) regs[k] < r->n_regs)
+      {
+        r->value[regs[k]] = v;
+        r->stamp[regs[k]] = r->gen;
+      }
+}
+
 /* Which instructions are loop heads: the targets of backward branches. */
 static gboolean *
 loop_heads (Tr *t)
@@ -1282,43 +1322,40 @@ loop_heads (Tr *t)
   return loop_head;
 }
 
+/* The rounds of global loads a warp waits for, at the instruction whose
+ * block counts them (rounds[idx]).  A load's round is one more than the
+ * latest round of the loads its operands and guard come from; ptxas issues
+ * the independent loads of a round together (gemm_naive's unrolled body: 8
+ * loads, one round), so a warp waits for memory once a round, not once a
+ * load.  A global store of a loaded value is a floor: the warp waits there
+ * for the value, and ptxas keeps the later loads below the store (they may
+ * read what it writes), so they start a new round (copy's four rows, each
+ * a load and its store: four rounds, as in its SASS), unless they are
+ * read-only (ld.global.nc), which ptxas moves freely.
+ * Rounds restart at each loop head (the target of a backward branch: a
+ * value loaded in one iteration is taken as arrived in the next) and after
+ * each barrier (no load moves above one).  A stretch's rounds count where
+ * it starts, as if its loads all ran: a load that only some warps run (a
+ * stencil's halo) still makes the others wait for the round it is in. */
 static void
 load_rounds (Tr *t, guint *rounds)
 {
-  guint n_regs = t->f->regs->len;
-  g_autofree guint *depth = g_new0 (guint, n_regs + 1);
-  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
+  RegionRegs depth;
+  region_regs_init (&depth, t->f->regs->len);
   g_autofree gboolean *loop_head = loop_heads (t);
-  guint gen = 1, region_max = 0, start = 0, floor = 0;
+  guint region_max = 0, start = 0, floor = 0;
   for (guint idx = 0; idx < t->n; idx++)
     {
       const MsPtxInsn *i = t->ins[idx];
-      if (loop_head[idx])
+      if (loop_head[idx] || (i->op != NULL && kind_of (i) == K_BAR))
         {
-          gen++;
+          depth.gen++;
           region_max = floor = 0;
           start = idx;
         }
-      if (i->op == NULL)
+      if (i->op == NULL || kind_of (i) == K_BAR)
         continue;
-      if (kind_of (i) == K_BAR)
-        {
-          gen++;
-          region_max = floor = 0;
-          start = idx;
-          continue;
-        }
-      int regs[16];
-      guint nr = 0;
-      gboolean writes = writes_first_operand (i);
-      guint d = 0;
-      if (i->guard >= 0 && (guint) i->guard < n_regs && stamp[i->guard] == gen)
-        d = depth[i->guard];
-      for (guint k = writes ? 1 : 0; k < i->n_opd; k++)
-        operand_regs (&i->opd[k], regs, &nr);
-      for (guint k = 0; k < nr; k++)
-        if ((guint) regs[k] < n_regs && stamp[regs[k]] == gen)
-          d = MAX (d, depth[regs[k]]);
+      guint d = region_regs_in (&depth, i);
       if (writes_global (i))
         floor = MAX (floor, d);
       if (loads_from_memory (i))
@@ -1332,17 +1369,9 @@ load_rounds (Tr *t, guint *rounds)
               region_max = d;
             }
         }
-      if (!writes || i->n_opd == 0)
-        continue;
-      nr = 0;
-      operand_regs (&i->opd[0], regs, &nr);
-      for (guint k = 0; k < nr; k++)
-        if ((guint) regs[k] < n_regs)
-          {
-            depth[regs[k]] = d;
-            stamp[regs[k]] = gen;
-          }
+      region_regs_out (&depth, i, d);
     }
+  region_regs_clear (&depth);
 }
 
 /* Whether one of i's type modifiers is a float type (f16, bf16, f32, f64,
@@ -1412,49 +1441,29 @@ result_cycles (const MsPtxInsn *i)
 static void
 dependent_cycles (Tr *t, guint *cycles)
 {
-  guint n_regs = t->f->regs->len;
-  g_autofree guint *ready = g_new0 (guint, n_regs + 1);
-  g_autofree guint *stamp = g_new0 (guint, n_regs + 1);
+  RegionRegs ready;
+  region_regs_init (&ready, t->f->regs->len);
   g_autofree gboolean *loop_head = loop_heads (t);
-  guint gen = 1, path = 0, issued = 0, cost = 0;
+  guint path = 0, issued = 0, cost = 0;
   for (guint idx = 0; idx < t->n; idx++)
     {
       const MsPtxInsn *i = t->ins[idx];
       if (loop_head[idx] || (i->op != NULL && kind_of (i) == K_BAR))
         {
-          gen++;
+          ready.gen++;
           path = issued = cost = 0;
         }
       if (i->op == NULL || kind_of (i) == K_BAR)
         continue;
-      int regs[16];
-      guint nr = 0;
-      gboolean writes = writes_first_operand (i);
-      guint start = 0;
-      if (i->guard >= 0 && (guint) i->guard < n_regs && stamp[i->guard] == gen)
-        start = ready[i->guard];
-      for (guint k = writes ? 1 : 0; k < i->n_opd; k++)
-        operand_regs (&i->opd[k], regs, &nr);
-      for (guint k = 0; k < nr; k++)
-        if ((guint) regs[k] < n_regs && stamp[regs[k]] == gen)
-          start = MAX (start, ready[regs[k]]);
-      guint done = start + result_cycles (i);
+      guint done = region_regs_in (&ready, i) + result_cycles (i);
       path = MAX (path, done);
       issued++;
       guint now = MAX (path, issued);
       cycles[idx] += now - cost;
       cost = now;
-      if (!writes || i->n_opd == 0)
-        continue;
-      nr = 0;
-      operand_regs (&i->opd[0], regs, &nr);
-      for (guint k = 0; k < nr; k++)
-        if ((guint) regs[k] < n_regs)
-          {
-            ready[regs[k]] = done;
-            stamp[regs[k]] = gen;
-          }
+      region_regs_out (&ready, i, done);
     }
+  region_regs_clear (&ready);
 }
 
 /* The operands an instruction reads by position (ld/st/atom/red, mov,
