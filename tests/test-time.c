@@ -11,9 +11,8 @@
  *   11.22, atomic_pass_ns 0.74, texture_fetch_cycles 9.4,
  *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
- *   launch adds half the first wave's blocks' starts, and every block's
- *   start bounds the kernel), store_drain_us 0.27 for a kernel that
- *   writes. */
+ *   launch adds the first wave's blocks' starts, and every block's start
+ *   bounds the kernel), store_drain_us 0.27 for a kernel that writes. */
 #include "config.h"
 
 #include <math.h>
@@ -93,11 +92,11 @@ test_dram_bound (void)
   assert_close (t.t_sm, lat + lsu / 8);
   g_assert_cmpint (t.bound, ==, MS_BOUND_DRAM);
   /* gpu__time_duration: the launch's own time inside the kernel: fixed
-   * (2.75 - 1.25 us), the first wave's 1056 blocks' starts (half of
-   * 1056 x 0.6 ns) and the stores' drain (0.27 us), then the work; the
+   * (2.75 - 1.25 us), the first wave's 1056 blocks' starts (1056 x 0.6 ns)
+   * and the stores' drain (0.27 us), then the work; the
    * event time adds the launch latency.  Starting all 65536 blocks takes
    * 39.3 us, less than the DRAM time. */
-  double launch = (2.75 - 1.25) * 1e-6 + 0.5 * 1056 * 0.6e-9 + 0.27e-6;
+  double launch = (2.75 - 1.25) * 1e-6 + 1056 * 0.6e-9 + 0.27e-6;
   assert_close (t.t_launch, launch);
   assert_close (t.t_dispatch, 65536 * 0.6e-9);
   assert_close (t.seconds, launch + dram);
@@ -248,7 +247,7 @@ test_dispatch_bound (void)
   g_assert_true (ms_time_predict (h, s, 32, 1, &t));
   assert_close (t.t_dispatch, blocks * 0.6e-9);
   g_assert_cmpint (t.bound, ==, MS_BOUND_DISPATCH);
-  assert_close (t.seconds, 1.5e-6 + 0.5 * 4224 * 0.6e-9 + 0.27e-6 + blocks * 0.6e-9);
+  assert_close (t.seconds, 1.5e-6 + 4224 * 0.6e-9 + 0.27e-6 + blocks * 0.6e-9);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_cmpstr (text, ==, "dispatch-bound: the GPU starts the 31250 blocks one after another, "
                              "0.60 ns each");

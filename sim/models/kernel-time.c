@@ -9,11 +9,11 @@
  * takes the launch's own time plus the longest of five times, each the
  * time one resource needs for the whole launch:
  *
- *   launch   fixed (an empty kernel) + half the first wave's blocks x
- *            block_dispatch_ns (the blocks of the first wave start one
- *            after another; on average a block waits for half of them)
- *            + store_drain_us when the kernel writes global memory (it
- *            ends when its last stores are acknowledged); all measured
+ *   launch   fixed (an empty kernel) + the first wave's blocks x
+ *            block_dispatch_ns (they start one after another, and the
+ *            last of them ends the wave) + store_drain_us when the
+ *            kernel writes global memory (it ends when its last stores
+ *            are acknowledged); all measured
  *   dispatch blocks x block_dispatch_ns: the front end starts blocks at
  *            a fixed rate (0.6 ns each on the H200, whatever their size up
  *            to 256 threads), which bounds grids of many small blocks
@@ -197,7 +197,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_RED, &red);
   gboolean stores = st.executions + atom.executions + red.executions > 0;
   double fixed = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
-  out->t_launch = fixed + 0.5 * MIN (blocks, slots) * arch->block_dispatch_ns * 1e-9
+  out->t_launch = fixed + MIN (blocks, slots) * arch->block_dispatch_ns * 1e-9
                   + (stores ? arch->store_drain_us * 1e-6 : 0.0);
   out->seconds = out->t_launch + longest;
   out->event_seconds = out->seconds + out->t_event_latency;
