@@ -371,7 +371,7 @@ test_compiler_exact (void)
  * results itself, derived by hand).  Its first launch (sample2d, 16
  * threads: one warp) fetches from a texture and stores one float a lane:
  * 0 global loads, 1 store request of 2 sectors (64 bytes); the fetches are
- * no global loads.  With "gather" it reaches a tex2Dgather (tld4), which
+ * no global loads, but one warp texture fetch for the time model.  With "gather" it reaches a tex2Dgather (tld4), which
  * memsim does not run, with "freed" a texture whose array it freed: one
  * line naming the instruction or the handle, exit status 1. */
 static void
@@ -387,6 +387,9 @@ test_textures (void)
   g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 0);
   g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 1);
   g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 2);
+  /* the time model's input: one warp, one tex instruction */
+  JsonObject *inst = json_object_get_object_member (first, "instructions");
+  g_assert_cmpint (json_object_get_int_member (inst, "texture_fetches"), ==, 1);
   g_auto (Result) g = run (p, "--launches", "0", "--", "gather", NULL);
   assert_one_line_error (&g, 1, "'tld4.r.2d.v4.f32.f32' (a texture gather");
   g_auto (Result) f = run (p, "--launches", "0", "--", "freed", NULL);
