@@ -1086,12 +1086,79 @@ test_inst_estimate (void)
                     28);   /* 120 / 16 = 7.5, + 20 */
 }
 
+/* A loop ptxas unrolled whole: line 40's PTX (3 instructions, one
+ * iteration) ran 100 times in each of 2 warps, 200 runs; its SASS is the
+ * 100 iterations, 300 instructions, none inside a SASS loop.  The line
+ * rule alone says 600 x 300 / 3 = 60 000; each runs once a warp: 600.
+ * With any of them inside a loop the rule stays. */
+static void
+test_unrolled_whole (void)
+{
+  g_autoptr (MsInstMap) map = ms_inst_map_new ();
+  ms_inst_map_add (map, 0, 0, "k.cu:40", "", 3, 0);
+  guint64 counts[1] = { 200 };
+  g_autoptr (GHashTable) sass = g_hash_table_new (g_str_hash, g_str_equal);
+  g_hash_table_insert (sass, "k.cu:40", GUINT_TO_POINTER (300));
+  g_autoptr (GHashTable) looped = g_hash_table_new (g_str_hash, g_str_equal);
+  MsInstSass by_line = { sass, NULL, NULL, NULL, NULL };
+  MsInstBasis basis;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 60000);
+  by_line.looped = looped;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 600);
+  g_hash_table_insert (looped, "k.cu:40", GUINT_TO_POINTER (1));
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 60000);
+  /* the rule below the cap: the block ran once, 3 x 300 / 3 */
+  g_hash_table_remove (looped, "k.cu:40");
+  counts[0] = 1;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 300);
+}
+
+/* Which instructions a backward branch encloses: the loop from .L_x_1 to
+ * its @P0 BRA (lines 5 and 6), not the forward branch's skip (line 7) nor
+ * the closing self-branch; labels are a function's own. */
+static void
+test_looped_lines (void)
+{
+  const char *text =
+    ".text._Z1kPi:\n"
+    "\t//## File \"/x/k.cu\", line 4\n"
+    "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+    ".L_x_1:\n"
+    "\t//## File \"/x/k.cu\", line 5\n"
+    "        /*0010*/                   IADD3 R2, R2, 0x1, RZ ;\n"
+    "\t//## File \"/x/k.cu\", line 6\n"
+    "        /*0020*/                   ISETP.GE.AND P0, PT, R2, 0x10, PT ;\n"
+    "        /*0030*/              @!P0 BRA `(.L_x_1) ;\n"
+    "\t//## File \"/x/k.cu\", line 7\n"
+    "        /*0040*/                @P1 BRA `(.L_x_2) ;\n"
+    "        /*0050*/                   IADD3 R3, R3, 0x1, RZ ;\n"
+    ".L_x_2:\n"
+    "        /*0060*/                   EXIT ;\n"
+    ".L_x_3:\n"
+    "        /*0070*/                   BRA `(.L_x_3);\n"
+    ".text._Z1jPi:\n"
+    "\t//## File \"/x/k.cu\", line 9\n"
+    "        /*0000*/                   BRA `(.L_x_1) ;\n"
+    "        /*0010*/                   EXIT ;\n";
+  g_autoptr (MsSass) sass = ms_sass_parse (text);
+  g_autoptr (GHashTable) all = ms_sass_line_counts (sass, "k", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:7")), ==, 3);
+  g_autoptr (GHashTable) looped = ms_sass_line_counts (sass, "k", MS_SASS_LOOPED);
+  g_assert_cmpuint (g_hash_table_size (looped), ==, 2);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (looped, "k.cu:5")), ==, 1);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (looped, "k.cu:6")), ==, 2);
+  g_autoptr (GHashTable) none = ms_sass_line_counts (sass, "j", MS_SASS_LOOPED);
+  g_assert_cmpuint (g_hash_table_size (none), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sass/line-counts", test_line_counts);
   g_test_add_func ("/sass/inst-estimate", test_inst_estimate);
+  g_test_add_func ("/sass/unrolled-whole", test_unrolled_whole);
+  g_test_add_func ("/sass/looped-lines", test_looped_lines);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);
   g_test_add_func ("/sass/grouping", test_grouping);

@@ -28,6 +28,14 @@
  *    scaled by how much fewer of its SASS memory instructions ran than
  *    their static share says: (SASS runs / PTX runs) / (SASS static /
  *    PTX static), when below 1.
+ *  - ptxas unrolls some loops whole (a constant trip count): the line's
+ *    SASS is then every iteration's, while its PTX runs once an
+ *    iteration.  A line none of whose SASS instructions a backward branch
+ *    encloses runs at most once a warp (a divergent warp's paths each once
+ *    would be more; ptxas reconverges them before such code): its count is
+ *    capped at warps x its instructions.  (A line partly in a loop, partly
+ *    not, as a loop ptxas unrolled by 4 and its peeled remainder, keeps
+ *    the rule: the share of its runs each part has is not known.)
  *  - SASS lines with no PTX line (the prologue before the first line mark,
  *    code ptxas attributes elsewhere) run once a warp.
  */
@@ -214,7 +222,7 @@ guint64
 ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
                   guint64 warps, MsInstBasis *basis, GArray **per_line)
 {
-  g_autoptr (GHashTable) by_line = NULL, predicated = NULL;
+  g_autoptr (GHashTable) by_line = NULL, predicated = NULL, looped = NULL;
   if (map != NULL && sass && sass->lines && g_hash_table_size (sass->lines))
     {
       /* the lines the PTX has */
@@ -223,6 +231,7 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
         g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
       by_line = by_ptx_line (wheres, sass->lines);
       predicated = sass->predicated ? by_ptx_line (wheres, sass->predicated) : NULL;
+      looped = sass->looped ? by_ptx_line (wheres, sass->looped) : NULL;
     }
   GHashTable *sass_lines = by_line;
   *basis = MS_INST_NONE;
@@ -291,6 +300,9 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       double e = line != NULL && line->n > 0
                    ? (line->runs * (s - p) + line->guard * p) / line->n * f
                    : (double) warps * s;
+      /* a line no SASS loop encloses runs at most once a warp */
+      if (sass->looped && lookup_uint (looped, key) == 0)
+        e = MIN (e, (double) warps * s);
       executed += e;
       MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->runs : 0,
                             GPOINTER_TO_UINT (value), e };

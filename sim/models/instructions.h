@@ -67,7 +67,7 @@ void ms_inst_waits (const MsInstMap *map, const guint64 *counts, MsInstWaits *to
  * instructions (GUINT_TO_POINTER counts) and those under a predicate, by
  * line mark ("a.h:5\tk.cu:30": code inlined at line 30 from line 5 of a
  * header, innermost first; they count at the first location the PTX has
- * instructions of, else the last); by "file.cu:LINE", its global and
+ * instructions of, else the last), and those inside a SASS loop; by "file.cu:LINE", its global and
  * shared memory instructions and how often those ran in the launch
  * (gdouble *: the models' per-site counts, which follow ptxas's
  * regrouping). */
@@ -76,6 +76,9 @@ typedef struct {
   GHashTable *predicated;
   GHashTable *memory;
   GHashTable *memory_runs;
+  /* by line mark, the instructions a backward branch encloses (NULL: not
+   * known, every instruction may be a loop's) */
+  GHashTable *looped;
 } MsInstSass;
 
 typedef enum {

@@ -882,6 +882,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
         {
           by_line.lines = ms_sass_line_counts (sass, function, MS_SASS_ALL);
           by_line.predicated = ms_sass_line_counts (sass, function, MS_SASS_PREDICATED);
+          by_line.looped = ms_sass_line_counts (sass, function, MS_SASS_LOOPED);
           by_line.memory = ms_sass_line_counts (sass, function, MS_SASS_MEMORY);
           /* the blocks that ran, as the engine's block counts: s is scaled */
           by_line.memory_runs = memory_runs (s, scale);
@@ -899,6 +900,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       s->dependent_cycles = (guint64) (w.dependent_cycles * scale + 0.5);
       g_clear_pointer (&by_line.lines, g_hash_table_unref);
       g_clear_pointer (&by_line.predicated, g_hash_table_unref);
+      g_clear_pointer (&by_line.looped, g_hash_table_unref);
       g_clear_pointer (&by_line.memory, g_hash_table_unref);
       g_clear_pointer (&by_line.memory_runs, g_hash_table_unref);
       for (guint k = 0; s->inst_lines && k < s->inst_lines->len; k++)

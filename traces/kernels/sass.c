@@ -35,6 +35,7 @@ ms_sass_free (MsSass *sass)
   g_ptr_array_unref (sass->instrs);
   g_hash_table_unref (sass->line_counts);
   g_hash_table_unref (sass->line_predicated);
+  g_hash_table_unref (sass->line_looped);
   g_free (sass);
 }
 
@@ -143,6 +144,40 @@ parse_address (const char *text, char **base, gint64 *offset)
   *base = g_strdup (inside);
 }
 
+/* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
+ * the instructions from the label to the branch are a loop's. */
+static void
+mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped)
+{
+  if (!(g_str_has_prefix (opcode, "BR") || g_str_has_prefix (opcode, "JM")))
+    return;
+  const char *open = strstr (s, "`(");
+  const char *close = open ? strchr (open, ')') : NULL;
+  if (close == NULL)
+    return;
+  g_autofree char *target = g_strndup (open + 2, (gsize) (close - open - 2));
+  guint at = GPOINTER_TO_UINT (g_hash_table_lookup (labels, target));
+  for (guint i = at ? at - 1 : looped->len; i < looped->len; i++)
+    g_array_index (looped, gboolean, i) = TRUE;
+}
+
+/* The function's looped instructions into sass->line_looped, by key; then
+ * starts over for the next function. */
+static void
+add_looped (MsSass *sass, GPtrArray *counted, GArray *looped, GHashTable *labels)
+{
+  for (guint i = 0; i < counted->len; i++)
+    if (g_array_index (looped, gboolean, i))
+      {
+        const char *key = counted->pdata[i];
+        guint n = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_looped, key));
+        g_hash_table_replace (sass->line_looped, g_strdup (key), GUINT_TO_POINTER (n + 1));
+      }
+  g_ptr_array_set_size (counted, 0);
+  g_array_set_size (looped, 0);
+  g_hash_table_remove_all (labels);
+}
+
 MsSass *
 ms_sass_parse (const char *text)
 {
@@ -150,6 +185,12 @@ ms_sass_parse (const char *text)
   sass->instrs = g_ptr_array_new_with_free_func (instr_free);
   sass->line_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sass->line_predicated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sass->line_looped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* the function's counted instructions (their keys), whether a backward
+   * branch encloses each, and where its labels are (label -> index + 1) */
+  g_autoptr (GPtrArray) counted = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) looped = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  g_autoptr (GHashTable) labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
   /* the last label, and whether an instruction came after it (a branch to
    * it right after it is the closing loop nvdisasm shows, never run) */
@@ -177,6 +218,7 @@ ms_sass_parse (const char *text)
           char *colon = strchr (name, ':');
           if (colon == NULL || colon[1] != '\0')
             continue;
+          add_looped (sass, counted, looped, labels);
           *colon = '\0';
           g_free (function);
           function = demangle_identifier (name);
@@ -250,6 +292,7 @@ ms_sass_parse (const char *text)
           g_free (label);
           label = g_strndup (opcode, strlen (opcode) - 1);
           after_label = FALSE;
+          g_hash_table_replace (labels, g_strdup (label), GUINT_TO_POINTER (counted->len + 1));
           continue;
         }
       if (opcode != NULL && g_ascii_isupper (opcode[0]) && strchr (s, ';') != NULL
@@ -269,6 +312,10 @@ ms_sass_parse (const char *text)
               g_hash_table_replace (sass->line_predicated, g_strdup (key), GUINT_TO_POINTER (p + 1));
             }
           g_hash_table_replace (sass->line_counts, key, GUINT_TO_POINTER (n + 1));
+          g_ptr_array_add (counted, g_strdup (key));
+          gboolean no = FALSE;
+          g_array_append_val (looped, no);
+          mark_loop (s, opcode, labels, looped);
           after_label = TRUE;
         }
       guint spaces, width;
@@ -298,6 +345,7 @@ ms_sass_parse (const char *text)
       parse_address (s, &in->base, &in->offset);
       g_ptr_array_add (sass->instrs, in);
     }
+  add_looped (sass, counted, looped, labels);
   return sass;
 }
 
@@ -325,11 +373,11 @@ ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what)
         }
       return t;
     }
-  gboolean predicated = what == MS_SASS_PREDICATED;
   gsize n = strlen (function);
   GHashTableIter it;
   gpointer key, value;
-  g_hash_table_iter_init (&it, predicated ? sass->line_predicated : sass->line_counts);
+  g_hash_table_iter_init (&it, what == MS_SASS_PREDICATED ? sass->line_predicated
+                               : what == MS_SASS_LOOPED ? sass->line_looped : sass->line_counts);
   while (g_hash_table_iter_next (&it, &key, &value))
     if (strncmp (key, function, n) == 0 && ((const char *) key)[n] == '\n')
       g_hash_table_insert (t, g_strdup ((const char *) key + n + 1), value);

@@ -45,6 +45,9 @@ typedef struct {
   /* ... and those of them under a predicate (@P, @!P), branches aside:
    * code ptxas predicated rather than branch around */
   GHashTable *line_predicated;
+  /* ... and those of them a backward branch of the function encloses (a
+   * loop's; the others run at most once each time the function does) */
+  GHashTable *line_looped;
 } MsSass;
 
 /* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
@@ -62,12 +65,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsSass, ms_sass_free)
 typedef enum {
   MS_SASS_ALL,          /* every instruction (MsSass.line_counts) */
   MS_SASS_PREDICATED,   /* those under a predicate (line_predicated) */
+  MS_SASS_LOOPED,       /* those inside a loop (line_looped) */
   MS_SASS_MEMORY,       /* global and shared memory instructions, on every
                          * line of their mark (inlined code: the call's too) */
 } MsSassCount;
 
 /* The instructions of function by line: a new table "FILE:LINE" (or "";
- * MS_SASS_ALL and MS_SASS_PREDICATED: the mark's chain, "FILE:LINE\t..."
+ * MS_SASS_ALL, MS_SASS_PREDICATED and MS_SASS_LOOPED: the mark's chain, "FILE:LINE\t..."
  * innermost first) -> GUINT_TO_POINTER (count); empty when the text has
  * no instruction of it. */
 GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what);
