@@ -11,14 +11,15 @@
 # emulator on a 1% sample of the blocks, --sample), probes (gmem_stride/aos/soa/broadcast at large
 # n, copy at several sizes), small (every family at sizes that fill a
 # fraction of the GPU: launches whose time is the warps' latency, not a
-# bandwidth); all = big, gemm, probes.  PREBUILT: a folder made by
+# bandwidth), defaults (every built-in at its default parameters); all =
+# big, gemm, probes.  PREBUILT: a folder made by
 # `bash gpu/device-validate.sh --pack DIR` (memsim and its libraries), or
 # empty to use ./memsim.  Each run is `memsim trace ... --gpu --format json`
 # (simulated and measured side by side, the GPU timed with a cold L2,
 # median of repeats); the JSON files, stderr and a one-line status per run
 # go to $OUT/costs/, packed into $OUT/costs.tar.gz.
 set -u
-group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|small|all [PREBUILT]}
+group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|small|defaults|all [PREBUILT]}
 pre=${2:-}
 OUT=${OUT:-/tmp/memsim-costs-out}
 mkdir -p "$OUT/costs"
@@ -108,6 +109,12 @@ small () {
   run per_thread_sum_capped-4K per_thread_sum_capped -p n=4096 -p peak=4096
 }
 
+defaults () {
+  for k in $("$M" list | awk '/^[a-z]/ { print $1 }'); do
+    run "$k" "$k"
+  done
+}
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv \
   >"$OUT/costs/env.txt" 2>&1
 "$M" --version >>"$OUT/costs/env.txt" 2>&1
@@ -118,8 +125,9 @@ case $group in
   gemm4096) gemm4096 ;;
   probes) probes ;;
   small) small ;;
+  defaults) defaults ;;
   all) big; gemm; probes ;;
-  *) echo "device-costs.sh: unknown group '$group' (big, gemm, gemm4096, probes, small or all)" >&2; exit 2 ;;
+  *) echo "device-costs.sh: unknown group '$group' (big, gemm, gemm4096, probes, small, defaults or all)" >&2; exit 2 ;;
 esac
 ok=$(grep -c 'rc=0' "$status")
 tar -czf "$OUT/costs-$group.tar.gz" -C "$OUT" costs && rm -rf "$OUT/costs"

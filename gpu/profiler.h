@@ -68,16 +68,19 @@ int ms_gpu_profile (void (*launch) (void *user), void *user,
  *   memory between passes, which leaves the kernel's data in L2, so with
  *   flags 0 dram__* (and L2 hit/miss) counts describe a warm L2.  With this
  *   flag the call uses CUPTI user replay + one user range around the whole
- *   launch(user) instead: before every pass an L2 flush (a read of a buffer
- *   twice the L2 size) runs outside the range, then launch(user) runs inside
- *   it.  launch is then called once per pass (CUPTI does NOT restore memory
+ *   launch(user) instead: every pass starts the profiler, runs an L2 flush
+ *   (a read of a buffer twice the L2 size) outside the range, then
+ *   launch(user) inside it.  The flush follows the profiler's start, which
+ *   itself leaves megabytes of dirty lines in the L2 (measured on the H200:
+ *   gpu/probes/writeback-range.cu).  launch is then called once per pass (CUPTI does NOT restore memory
  *   between passes, so launch must give the same access pattern when called
  *   again), there is no limit on the number of kernels, and ranges are not
  *   split per kernel (gpu__time_duration covers the whole range). */
 #define MS_GPU_PROFILE_FLUSH_L2 0x1u
 /* MS_GPU_PROFILE_COLD_START: a range per kernel, as with flags 0, but user
  *   replay with an L2 flush before every pass (launch is called once per
- *   pass, as with MS_GPU_PROFILE_FLUSH_L2): gpu__time_duration as Nsight
+ *   pass, as with MS_GPU_PROFILE_FLUSH_L2; the flush kernel's own range,
+ *   the pass's first, is left out): gpu__time_duration as Nsight
  *   Compute means it (each kernel from its start to its end, the L2 cold:
  *   ncu's --cache-control all).  A user range cannot give it (it spans the
  *   host's launch and synchronisation too); kernel replay can, but replays

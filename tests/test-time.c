@@ -4,11 +4,11 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU and L2 431 / DRAM 1441
+ *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU and L2 381 / DRAM 1334
  *   with all of its 132 x 64 warp slots filled (a launch that fills a
  *   share of them gets that share of the way), shared_phase_cycles 23,
- *   issue_efficiency 0.665 on 4 schedulers per SM, dependent_issue_cycles
- *   11.22, atomic_pass_ns 0.74, texture_fetch_cycles 9.4,
+ *   issue_efficiency 0.774 on 4 schedulers per SM, dependent_issue_cycles
+ *   13.07, atomic_pass_ns 0.74, texture_fetch_cycles 9.4,
  *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
  *   launch adds the first wave's blocks' starts, and every block's start
@@ -83,10 +83,10 @@ test_dram_bound (void)
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
    * L2 misses all (dram_rd >= 32 x l2_rd), and the launch fills every
-   * warp slot -> the loaded DRAM latency, 1441 cycles: 63 x 1441 / 1.98e9
-   * = 45.85 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us;
-   * no instruction counts, so no issue time; SM = 45.85 + 3.52 / 8 */
-  double lat = 63 * 1441 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
+   * warp slot -> the loaded DRAM latency, 1334 cycles: 63 x 1334 / 1.98e9
+   * = 42.45 us; LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us;
+   * no instruction counts, so no issue time; SM = 42.45 + 3.52 / 8 */
+  double lat = 63 * 1334 / 1.98e9, lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
   assert_close (t.t_sm, lat + lsu / 8);
@@ -134,8 +134,8 @@ test_latency_bound (void)
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
   /* 1 wave x (1024 / 2.16) x the DRAM latency / 1.98e9: 512 of the
-   * GPU's 8448 warp slots filled, so 671 + (1441 - 671) x 512 / 8448 */
-  double lat = 1024 / 2.16 * (671 + 770.0 * 512 / 8448) / 1.98e9;
+   * GPU's 8448 warp slots filled, so 671 + (1334 - 671) x 512 / 8448 */
+  double lat = 1024 / 2.16 * (671 + 663.0 * 512 / 8448) / 1.98e9;
   assert_close (t.t_latency, lat);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
   g_autofree char *text = ms_time_bound_text (&t, h);
@@ -177,22 +177,22 @@ test_instructions (void)
   s->load_rounds = req;
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
-  /* 1 wave x (1024 rounds x 1441 cycles + 40960 instructions x 11.22
-   * cycles) / 1.98e9 = 977.0 us */
-  double lat = (1024 * 1441 + 40960 * 11.22) / 1.98e9;
+  /* 1 wave x (1024 rounds x 1334 cycles + 40960 instructions x 13.07
+   * cycles) / 1.98e9 = 960.3 us */
+  double lat = (1024 * 1334 + 40960 * 13.07) / 1.98e9;
   assert_close (t.t_latency, lat);
-  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.665 a clock:
-   * 497.7 us, the second longest: SM = 977.0 + 497.7 / 2 */
-  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.665);
+  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.774 a clock:
+   * 427.6 us, the second longest: SM = 960.3 + 427.6 / 2 */
+  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.774);
   assert_close (t.t_issue, issue);
   assert_close (t.t_sm, lat + issue / 2);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
-  /* ten times the instructions: 4977 us of issue against 3066 us of
+  /* ten times the instructions: 4276 us of issue against 3394 us of
    * latency, issue-bound */
   s->inst_executed *= 10;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   assert_close (t.t_issue, 10 * issue);
-  assert_close (t.t_latency, (1024 * 1441 + 409600 * 11.22) / 1.98e9);
+  assert_close (t.t_latency, (1024 * 1334 + 409600 * 13.07) / 1.98e9);
   g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_nonnull (strstr (text, "issue-bound"));
@@ -202,7 +202,7 @@ test_instructions (void)
   plain.issue_efficiency = 0;
   g_assert_true (ms_time_predict (&plain, s, 2, 32, &t));
   assert_close (t.t_issue, 0);
-  assert_close (t.t_latency, 1024 / 2.16 * 1441 / 1.98e9);
+  assert_close (t.t_latency, 1024 / 2.16 * 1334 / 1.98e9);
 }
 
 /* Atomics on one line: the busiest line's passes (atomics.c) one after

@@ -8,16 +8,8 @@
 // DRAM; the first one's extra is what a launch pays before its first data.
 //   nvcc -O3 -arch=sm_90 -o cold-start gpu/probes/cold-start.cu
 //   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum ./cold-start
+#include "probe-kernels.cuh"
 #include "probe-timing.cuh"
-
-__global__ void chase (const unsigned long long *p, int n, unsigned long long *out)
-{
-  unsigned long long at = 0;
-  for (int k = 0; k < n; k++)
-    at = p[at];
-  if (threadIdx.x == 0)
-    out[0] = at;
-}
 
 int
 main ()
