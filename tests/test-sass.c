@@ -1151,6 +1151,20 @@ test_looped_lines (void)
   g_assert_cmpuint (g_hash_table_size (none), ==, 0);
 }
 
+/* ptxas's registers as a user's build's text carries them: a line of its
+ * own, the whole symbol. */
+static void
+test_registers_line (void)
+{
+  const char *text = "//memsim-registers _Z1kPi 40\n//memsim-registers _Z1kPi2 12\n"
+                     "x//memsim-registers _Z1jPi 9\n.text._Z1kPi:\n";
+  g_assert_cmpint (ms_sass_registers (text, "_Z1kPi"), ==, 40);
+  g_assert_cmpint (ms_sass_registers (text, "_Z1kPi2"), ==, 12);
+  g_assert_cmpint (ms_sass_registers (text, "_Z1jPi"), ==, -1);
+  g_assert_cmpint (ms_sass_registers (text, "_Z1k"), ==, -1);
+  g_assert_cmpint (ms_sass_registers ("", "_Z1kPi"), ==, -1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1159,6 +1173,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/inst-estimate", test_inst_estimate);
   g_test_add_func ("/sass/unrolled-whole", test_unrolled_whole);
   g_test_add_func ("/sass/looped-lines", test_looped_lines);
+  g_test_add_func ("/sass/registers-line", test_registers_line);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);
   g_test_add_func ("/sass/grouping", test_grouping);

@@ -349,7 +349,7 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
     }
   else if (u != NULL)
     {
-      row->in.registers_per_thread = MAX (u->registers, MS_MIN_ALLOCATED_REGISTERS);
+      row->in.registers_per_thread = ms_allocated_registers (u->registers);
       row->registers_source =
         u->registers < MS_MIN_ALLOCATED_REGISTERS ? g_strdup_printf ("nvcc sm_90 build of %s (%d, allocated as 16)",
                                              u->function, u->registers)
@@ -357,7 +357,7 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
     }
   else if (p->kernel->registers > 0)
     {
-      row->in.registers_per_thread = MAX (p->kernel->registers, MS_MIN_ALLOCATED_REGISTERS);
+      row->in.registers_per_thread = ms_allocated_registers (p->kernel->registers);
       row->registers_source = g_strdup_printf ("ptxas sm_90 build of %s (%d%s)",
                                                p->kernel->sass_function, p->kernel->registers,
                                                p->kernel->registers < MS_MIN_ALLOCATED_REGISTERS

@@ -476,7 +476,7 @@ program_index (MsPtxProgram *p, const char *sass_text, gboolean names_from_sourc
               g_ptr_array_add (p->owned, sass_function);
               k->sass = sass;
               k->sass_function = sass_function;
-              k->registers = MAX (ms_user_sass_registers (sass_text, f->name), 0);
+              k->registers = MAX (ms_sass_registers (sass_text, f->name), 0);
             }
           MsPtxParam *params = g_new0 (MsPtxParam, MAX (f->params->len, 1));
           g_ptr_array_add (p->owned, params);

@@ -1,6 +1,7 @@
 /* fuzz-sass.c - a libFuzzer target for the SASS reader (`make fuzz`): each
  * input is read as nvdisasm's text (traces/kernels/sass.c), then every
- * function's line counts of each kind are taken.  Any outcome but a clean
+ * function's line counts of each kind are taken, and the registers of the
+ * kernel of the text's first registers line (ms_sass_registers).  Any outcome but a clean
  * parse is a bug (ASan and UBSan are on): the reader never fails. */
 #include "config.h"
 
@@ -27,6 +28,14 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       for (int what = MS_SASS_ALL; what <= MS_SASS_MEMORY; what++)
         g_hash_table_unref (ms_sass_line_counts (sass, function, (MsSassCount) what));
       g_free (function);
+    }
+  const char *tag = strstr (text, MS_SASS_REGISTERS_TAG);
+  if (tag != NULL)
+    {
+      const char *sym = tag + strlen (MS_SASS_REGISTERS_TAG);
+      char *symbol = g_strndup (sym, strcspn (sym, " \n"));
+      (void) ms_sass_registers (text, symbol);
+      g_free (symbol);
     }
   ms_sass_free (sass);
   g_free (text);

@@ -30,6 +30,14 @@ extern const MsKernelUsage ms_kernel_usage_table[];   /* ends with { NULL } */
  * docs/validation-costs.md); below 16 no occupancy limit changes. */
 #define MS_MIN_ALLOCATED_REGISTERS 16
 
+/* The registers a thread is allocated for ptxas's count: at least
+ * MS_MIN_ALLOCATED_REGISTERS. */
+static inline int
+ms_allocated_registers (int ptxas_registers)
+{
+  return MAX (ptxas_registers, MS_MIN_ALLOCATED_REGISTERS);
+}
+
 /* The row of the __global__ function the problem's launch runs
  * (ms_problem_function), or NULL. */
 const MsKernelUsage *ms_kernel_usage_find (const MsProblem *p);

@@ -75,8 +75,7 @@ blocks_filling_device (const MsProblem *p)
   const MsKernelUsage *u = ms_kernel_usage_find (p);
   MsOccInput in = {
     .threads_per_block = (int) p->args.block[0],
-    .registers_per_thread = u ? MAX (u->registers, MS_MIN_ALLOCATED_REGISTERS)
-                              : MS_DEFAULT_REGISTERS,
+    .registers_per_thread = u ? ms_allocated_registers (u->registers) : MS_DEFAULT_REGISTERS,
     .static_shared = u ? u->shared_bytes : REDUCE_MULTIPLE_SHARED,
     .barriers = u ? u->barriers : 1,
     .carveout_pct = -1,

@@ -384,6 +384,16 @@ ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what)
   return t;
 }
 
+int
+ms_sass_registers (const char *text, const char *symbol)
+{
+  g_autofree char *needle = g_strconcat (MS_SASS_REGISTERS_TAG, symbol, " ", NULL);
+  for (const char *at = text; (at = strstr (at, needle)) != NULL; at++)
+    if (at == text || at[-1] == '\n')
+      return atoi (at + strlen (needle));
+  return -1;
+}
+
 gboolean
 ms_sass_has_function (const MsSass *sass, const char *function)
 {

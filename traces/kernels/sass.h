@@ -76,6 +76,14 @@ typedef enum {
  * no instruction of it. */
 GHashTable *ms_sass_line_counts (const MsSass *sass, const char *function, MsSassCount what);
 
+/* A line "//memsim-registers SYM N" in SASS text: ptxas's registers N a
+ * thread of kernel SYM (the mangled symbol), which the text of a user's
+ * build carries (user-sass.c). */
+#define MS_SASS_REGISTERS_TAG "//memsim-registers "
+/* The registers of kernel `symbol` that text says (a line starting with
+ * MS_SASS_REGISTERS_TAG SYMBOL and a space); -1 when it does not. */
+int ms_sass_registers (const char *text, const char *symbol);
+
 /* Whether the SASS has the __global__ function. */
 gboolean ms_sass_has_function (const MsSass *sass, const char *function);
 

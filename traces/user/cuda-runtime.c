@@ -1605,7 +1605,10 @@ cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (int *blocks, const void 
   if (e != cudaSuccess)
     return e;
   const MsArch *a = rt.arch ? rt.arch : ms_arch_default ();
-  MsOccInput in = { .threads_per_block = block_size, .registers_per_thread = attr.numRegs,
+  /* numRegs is ptxas's count, as CUDA reports it; the SM allocates at
+   * least 16 */
+  MsOccInput in = { .threads_per_block = block_size,
+                    .registers_per_thread = ms_allocated_registers (attr.numRegs),
                     .static_shared = (int) attr.sharedSizeBytes,
                     .dynamic_shared = (int) MIN (dynamic_shared, (size_t) G_MAXINT),
                     .carveout_pct = -1 };

@@ -48,9 +48,9 @@ spawn (const char *const *argv, const char *cwd, char **out, char **err)
 }
 
 /* ptxas's -v report ("Compiling entry function 'SYM' for 'sm_90'" ...
- * "Used N registers") as lines REGISTERS_TAG SYM N, which lead the cached
- * text: the registers each kernel's threads are allocated, for occupancy. */
-#define REGISTERS_TAG "//memsim-registers "
+ * "Used N registers") as lines MS_SASS_REGISTERS_TAG SYM N, which lead the
+ * cached text: the registers each kernel's threads are allocated, for
+ * occupancy (ms_sass_registers reads them). */
 
 static void
 append_registers (GString *all, const char *report)
@@ -70,7 +70,7 @@ append_registers (GString *all, const char *report)
         }
       else if (u != NULL && entry != NULL && sscanf (u, "Used %d registers", &regs) == 1)
         {
-          g_string_append_printf (all, REGISTERS_TAG "%s %d\n", entry, regs);
+          g_string_append_printf (all, MS_SASS_REGISTERS_TAG "%s %d\n", entry, regs);
           g_clear_pointer (&entry, g_free);
         }
     }
@@ -232,14 +232,4 @@ ms_user_sass_kernel (const char *text, const char *symbol, char **function)
       *function = g_strndup (key, strcspn (key, "\n"));
     }
   return sass;
-}
-
-int
-ms_user_sass_registers (const char *text, const char *symbol)
-{
-  g_autofree char *needle = g_strconcat (REGISTERS_TAG, symbol, " ", NULL);
-  for (const char *at = text; (at = strstr (at, needle)) != NULL; at++)
-    if (at == text || at[-1] == '\n')
-      return atoi (at + strlen (needle));
-  return -1;
 }

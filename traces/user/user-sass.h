@@ -15,7 +15,7 @@ G_BEGIN_DECLS
  * the others are host code): `nvcc -cubin -arch=sm_90 -lineinfo` with the
  * files' folders and include_dirs searched (PTX: ptxas beside nvcc, with
  * -arch=sm_90 -lineinfo), then `nvdisasm -c -gi`, led by ptxas's
- * registers of each kernel (ms_user_sass_registers); cached
+ * registers of each kernel (ms_sass_registers); cached
  * by content beside the CPU builds.  NULL, with why (a phrase for the
  * report, e.g. "no nvdisasm"), when nvcc or nvdisasm is missing or nvcc
  * fails: counts are then source-level.  MEMSIM_NVDISASM names nvdisasm. */
@@ -27,9 +27,5 @@ char *ms_user_sass_text (const char *const *files, const char *const *include_di
  * is `symbol`; NULL when the text has no instruction of it.
  * *function (may be NULL) gets the identifier the instructions carry. */
 MsSass *ms_user_sass_kernel (const char *text, const char *symbol, char **function);
-
-/* The registers ptxas allocates each thread of kernel `symbol` (its -v
- * report, kept in the text); -1 when the text does not say. */
-int ms_user_sass_registers (const char *text, const char *symbol);
 
 G_END_DECLS
