@@ -5,14 +5,17 @@
 
 #include "model.h"
 
+/* ... with n_host ranges of mapped host memory [host_base, + host_bytes) */
 static inline MsStats *
-drive_models (const MsArch *arch, const MsModel *const *models, const MsSite *site,
-              const MsWarpAccess *recs, guint n)
+drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSite *site,
+                   const MsWarpAccess *recs, guint n, const guint64 *host_base,
+                   const guint64 *host_bytes, guint n_host)
 {
   g_autoptr (GError) error = NULL;
   g_assert_cmpint (ms_site_register (site), >=, 0);
   g_autoptr (MsModelRun) r = ms_model_run_new_with (arch, 1024, models, &error);
   g_assert_no_error (error);
+  ms_model_run_set_host_memory (r, host_base, host_bytes, n_host);
   const MsStreamSink *sink = ms_model_run_sink (r);
   gpointer w = sink->worker_new (sink->user);
   for (guint i = 0; i < n; i++)
@@ -22,4 +25,11 @@ drive_models (const MsArch *arch, const MsModel *const *models, const MsSite *si
     }
   sink->worker_done (sink->user, w);
   return ms_model_run_finish (r, 1);
+}
+
+static inline MsStats *
+drive_models (const MsArch *arch, const MsModel *const *models, const MsSite *site,
+              const MsWarpAccess *recs, guint n)
+{
+  return drive_models_host (arch, models, site, recs, n, NULL, NULL, 0);
 }

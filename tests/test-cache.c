@@ -387,6 +387,48 @@ test_presets_without_figures (void)
   g_assert_false (ms_models_launch_counters (&arch));
 }
 
+/* Mapped host memory (buffer 1, 1 MiB) beside device memory (buffer 0):
+ * its loads pass the L1, and what the L1 misses crosses the host link
+ * from the L2, which keeps nothing; stores cross it too; neither costs a
+ * DRAM byte.  256 warps (blocks 0-255, one each) load 128 bytes each from
+ * the host buffer: 1024 sectors, 32 768 bytes over the link; the same
+ * warps store 128 bytes each to its second half: 1024 sectors, 32 768
+ * bytes; block 0 loads its 128 bytes again: an L1 hit, nothing more; one
+ * warp loads 128 bytes of device memory: its two 64-byte chunks from
+ * DRAM. */
+static void
+test_host_memory (void)
+{
+  MsArch arch = h100_data_only ();
+  guint n = 256 + 256 + 1 + 1;
+  g_autofree MsWarpAccess *r = g_new (MsWarpAccess, n);
+  guint k = 0;
+  for (guint32 b = 0; b < 256; b++)
+    r[k++] = warp (MS_OP_LD, 2 * BUF + b * 128, 4, 4, b);
+  for (guint32 b = 0; b < 256; b++)
+    r[k++] = warp (MS_OP_ST, 2 * BUF + (512 << 10) + b * 128, 4, 4, b);
+  r[k++] = warp (MS_OP_LD, 2 * BUF, 4, 4, 0);
+  r[k++] = warp (MS_OP_LD, BUF, 4, 4, 0);
+  static const MsModel *const only_cache[] = { &ms_model_cache, NULL };
+  guint64 base = 2 * BUF, bytes = 1 << 20;
+  g_autoptr (MsStats) stats = drive_models_host (&arch, only_cache, &site_a, r, n, &base, &bytes, 1);
+  const char *keys[] = { "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
+                         "dram_write_bytes", "host_read_bytes", "host_write_bytes" };
+  guint64 want[] = { 1024 + 4, 1024, 128, 0, 32768, 32768 };
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const MsCounterDef *d = ms_counter_find (MS_SPACE_GLOBAL, keys[i]);
+      g_assert_nonnull (d);
+      g_assert_cmpuint (ms_stats_launch_total (stats, d), ==, want[i]);
+    }
+  /* without the range, the same records are device memory: no link bytes */
+  g_autoptr (MsStats) plain = drive_models_host (&arch, only_cache, &site_a, r, n, NULL, NULL, 0);
+  const MsCounterDef *host_read = ms_counter_find (MS_SPACE_GLOBAL, "host_read_bytes");
+  g_assert_cmpuint (ms_stats_launch_total (plain, host_read), ==, 0);
+  const MsCounterDef *dram_read = ms_counter_find (MS_SPACE_GLOBAL, "dram_read_bytes");
+  g_assert_cmpuint (ms_stats_launch_total (plain, dram_read), ==, 32768 + 128);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -403,5 +445,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cache/few-lanes-vs-full", test_few_lanes_vs_full);
   g_test_add_func ("/cache/sampled-run", test_sampled_run);
   g_test_add_func ("/cache/presets-without-figures", test_presets_without_figures);
+  g_test_add_func ("/cache/host-memory", test_host_memory);
   return g_test_run ();
 }

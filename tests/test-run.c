@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -396,6 +397,33 @@ test_textures (void)
   assert_one_line_error (&f, 1, "which is no live texture object of the program");
 }
 
+/* Mapped host memory (tests/data/programs/zerocopy.cu): vectorAdd of 1M
+ * floats over the host link, 8 MiB read and 4 MiB written and no DRAM
+ * byte, the time bound by the link; then the same kernel on device
+ * memory, whose 12 MiB are DRAM's and which has no link term. */
+static void
+test_zero_copy (void)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_launches (parser, "zerocopy.cu", "zerocopy: all checks passed");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 2);
+  JsonObject *m = metrics_of (launches, 0);
+  g_assert_cmpint (metric (m, "dram__bytes_read.sum"), <, 16384);   /* the launch's own */
+  g_assert_cmpint (metric (m, "dram__bytes_write.sum"), ==, 0);
+  JsonObject *t = json_object_get_object_member (json_array_get_object_element (launches, 0),
+                                                 "time");
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (t, "bound"),
+                                   "host-memory-bound: 12.6 MB"));
+  JsonObject *ns = json_object_get_object_member (t, "resources_ns");
+  g_assert_cmpfloat (fabs (json_object_get_double_member (ns, "host") - 8388608 / 51.0), <, 1);
+  JsonObject *d = metrics_of (launches, 1);
+  g_assert_cmpint (metric (d, "dram__bytes_read.sum"), >=, 8388608);
+  JsonObject *t2 = json_object_get_object_member (json_array_get_object_element (launches, 1),
+                                                  "time");
+  g_assert_false (json_object_has_member (json_object_get_object_member (t2, "resources_ns"),
+                                          "host"));
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -532,6 +560,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/errors", test_errors);
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);
   g_test_add_func ("/run/textures", test_textures);
+  g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

@@ -493,11 +493,53 @@ test_absurd_records (void)
   assert_bad (path, "the end record counts 2 accesses, the file holds 1");
 }
 
+/* A launch on mapped host memory: the flag travels in the file, and the
+ * replay's cache model sends the buffer's traffic over the host link (one
+ * warp loading 128 bytes: 128 bytes read over it, no DRAM byte but the
+ * launch's own). */
+static void
+test_host_buffer (void)
+{
+  static MsSite site = { "synthetic.cu", 4, 0, -1 };
+  g_assert_cmpint (ms_site_register (&site), >=, 0);
+  MsWarpAccess a = { .site = &site, .block = 0, .warp = 0, .space = MS_SPACE_GLOBAL,
+                     .op = MS_OP_LD, .width = 4, .mask = 0xffffffffu };
+  for (int l = 0; l < 32; l++)
+    a.addr[l] = (G_GUINT64_CONSTANT (2) << 40) + 4 * (guint64) l;
+  g_autoptr (MsRunInfo) info = ms_run_info_new ();
+  info->kernel = g_strdup ("synthetic");
+  info->grid[0] = 1;
+  info->block[0] = 32;
+  ms_run_info_add_buffer (info, "device", G_GUINT64_CONSTANT (1) << 40, 1024);
+  ms_run_info_add_buffer (info, "mapped", G_GUINT64_CONSTANT (2) << 40, 1024);
+  info->buffer_host[1] = TRUE;
+  info->buffers_complete = TRUE;
+  g_autofree char *path = tmp_path ("host.trace");
+  g_autoptr (MsTraceWriter) w = ms_trace_writer_new (path, info, NULL);
+  ms_trace_writer_sink (w)->ordered (ms_trace_writer_sink (w)->user, &a);
+  g_assert_true (ms_trace_writer_finish (w, "passed", NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (MsTraceSource) src = ms_trace_source_open (path, &error);
+  g_assert_no_error (error);
+  const MsRunInfo *back = src->info (src);
+  g_assert_false (back->buffer_host[0]);
+  g_assert_true (back->buffer_host[1]);
+  g_autoptr (MsStats) stats = NULL;
+  g_assert_true (ms_trace_replay_models (src, ms_arch_default (), 1, NULL, &stats, NULL, &error));
+  g_assert_no_error (error);
+  const MsCounterDef *host = ms_counter_find (MS_SPACE_GLOBAL, "host_read_bytes");
+  const MsCounterDef *dram = ms_counter_find (MS_SPACE_GLOBAL, "dram_read_bytes");
+  g_assert_cmpuint (ms_stats_launch_total (stats, host), ==, 128);
+  g_assert_cmpuint (ms_stats_launch_total (stats, dram), ==,
+                    (guint64) ms_arch_default ()->launch_read_bytes);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   tmpdir = g_dir_make_tmp ("memsim-trace-XXXXXX", NULL);
+  g_test_add_func ("/trace/host-buffer", test_host_buffer);
   g_test_add_func ("/trace/roundtrip-all-kernels", test_roundtrip_all);
   g_test_add_func ("/trace/thread-independent", test_thread_independent);
   g_test_add_func ("/trace/stream-order", test_stream_order);

@@ -105,6 +105,9 @@ typedef struct {
                                     another (0: not given: no dispatch term) */
   double store_drain_us;         /* a kernel that writes global memory ends when its
                                     last stores are acknowledged (0: not given) */
+  /* mapped host memory over the host link (PCIe), GB/s: reads alone,
+   * writes alone, both directions together (0: not given: free) */
+  double host_read_gbs, host_write_gbs, host_duplex_gbs;
   /* [time] the time model's constants (sim/models/kernel-time.c) */
   double dram_efficiency;        /* sustained / peak DRAM bandwidth */
   double dram_write_cost;        /* time of a written DRAM byte, in read bytes */

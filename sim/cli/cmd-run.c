@@ -134,6 +134,7 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     {
       p->buffer_names[b] = L->buffer_names[b];
       p->buffer_bytes[b] = L->buffer_bytes[b];
+      p->buffer_host[b] = L->buffer_host[b];
     }
   for (guint i = 0; L->kinds[i] && p->n_run_params < MS_MAX_PARAMS; i++)
     if (L->kinds[i] == 'i' && L->param_names[i] != NULL)

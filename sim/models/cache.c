@@ -38,6 +38,12 @@
  *   masks); a dirty sector costs 32 DRAM write bytes when its line is
  *   evicted.  Every launch also reads launch_read_bytes (the kernel's code
  *   and constants: about 9 KB measured on the H100), added once at the end.
+ * - Mapped host memory (zero-copy: a launch's buffers the runtime says are
+ *   host memory, ms_model_run_set_host_memory) is not DRAM's: its loads
+ *   pass the L1 as any, and what the L1 misses and every store cross the
+ *   host link from the L2, which keeps none of it (host_read_bytes,
+ *   host_write_bytes: 32 bytes a sector).  An access is the host's when
+ *   its first active lane's address is.
  * - Traffic is charged to the site whose access caused it (an eviction's
  *   write-back to the access that evicted the line).
  * - A sampled run (arch->sample_fraction f < 1: only a share f of the
@@ -310,6 +316,8 @@ typedef struct {
   guint chunk_sectors;  /* sectors DRAM reads per L2 miss */
   guint8 chunks[16];    /* dram_chunks of each set of missing sectors */
   gboolean on;          /* the preset has the figures (has_costs, an L2) */
+  guint n_host;         /* mapped host memory: [host_base, host_end) */
+  guint64 host_base[MS_MAX_HOST_RANGES], host_end[MS_MAX_HOST_RANGES];
 } CacheState;
 
 static guint8 dram_chunks (const CacheState *s, guint8 missing);
@@ -685,6 +693,63 @@ prefetch_next (CacheState *s, Cache *l1, guint64 first)
 }
 
 static void
+cache_host_memory (gpointer state, const guint64 *base, const guint64 *bytes, guint n)
+{
+  CacheState *s = state;
+  s->n_host = n;
+  for (guint i = 0; i < n; i++)
+    {
+      s->host_base[i] = base[i];
+      s->host_end[i] = base[i] + bytes[i];
+    }
+}
+
+/* Whether the access's first active lane is in mapped host memory. */
+static gboolean
+in_host (const CacheState *s, const MsWarpAccess *a)
+{
+  guint64 addr = a->addr[a->mask ? __builtin_ctz (a->mask) : 0];
+  for (guint i = 0; i < s->n_host; i++)
+    if (addr >= s->host_base[i] && addr < s->host_end[i])
+      return TRUE;
+  return FALSE;
+}
+
+/* An access of mapped host memory: loads through the L1 as any; the L2
+ * passes what the L1 misses and every store to the host link, keeping
+ * none of it (no DRAM bytes). */
+static void
+host_access (CacheState *s, Cache *l1, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+{
+  guint64 lines[MS_COALESCING_MAX_SECTORS];
+  guint8 bits[MS_COALESCING_MAX_SECTORS];
+  guint64 step;
+  guint n = access_lines (arch, a, lines, bits, &step);
+  for (guint i = 0; i < n; i++)
+    {
+      guint want = bits[i];
+      if (a->op == MS_OP_LD && l1)
+        {
+          Way *w1 = &l1->way[l1_get (l1, lines[i]).way];
+          guint8 miss = want & (guint8) ~w1->valid;
+          w1->valid |= want;
+          want = miss;
+        }
+      guint64 sectors = bits_count (want);
+      if (a->op != MS_OP_ST)
+        {
+          v[MS_SLOT_L2_READ] += a->op == MS_OP_LD ? sectors : 0;
+          v[MS_SLOT_HOST_READ] += sectors << SECTOR_SHIFT;
+        }
+      if (a->op != MS_OP_LD)
+        {
+          v[MS_SLOT_L2_WRITE] += a->op == MS_OP_ST ? sectors : 0;
+          v[MS_SLOT_HOST_WRITE] += sectors << SECTOR_SHIFT;
+        }
+    }
+}
+
+static void
 cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
   CacheState *s = state;
@@ -708,6 +773,11 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
           s->l1_last = *sm;
         }
       l1 = s->l1_last;
+    }
+  if (G_UNLIKELY (s->n_host) && in_host (s, a))
+    {
+      host_access (s, l1, arch, a, v);
+      return;
     }
   guint64 lines[MS_COALESCING_MAX_SECTORS];
   guint8 bits[MS_COALESCING_MAX_SECTORS];
@@ -802,6 +872,11 @@ static const MsCounterDef cache_counters[] = {
   { "l2_write_sectors", MS_SLOT_L2_WRITE, "lts__t_sectors_srcunit_tex_op_write.sum", TRUE },
   { "dram_read_bytes", MS_SLOT_DRAM_READ, "dram__bytes_read.sum", TRUE },
   { "dram_write_bytes", MS_SLOT_DRAM_WRITE, "dram__bytes_write.sum", TRUE },
+  /* no Nsight name of their own: Nsight counts them as L2 sectors of the
+   * system-memory aperture (lts__t_sectors_aperture_sysmem_op_*), about
+   * 1.5 a 32-byte sector on the H200's PCIe */
+  { "host_read_bytes", MS_SLOT_HOST_READ, NULL, TRUE },
+  { "host_write_bytes", MS_SLOT_HOST_WRITE, NULL, TRUE },
   { NULL },
 };
 
@@ -816,5 +891,6 @@ const MsModel ms_model_cache = {
   .state_clear = cache_state_clear,
   .ordered_cost = cache_ordered_cost,
   .finish = cache_finish,
+  .host_memory = cache_host_memory,
   .applies = cache_applies,
 };

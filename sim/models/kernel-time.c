@@ -27,6 +27,9 @@
  *   atomics  the busiest line's atomic passes x atomic_pass_ns: the L2
  *            performs the atomics on one line one pass after another
  *            (atomics.c; a counter every warp adds to)
+ *   host     mapped host memory (zero-copy) over the host link: the
+ *            longest of its bytes read / host_read_gbs, written /
+ *            host_write_gbs and both / host_duplex_gbs (measured)
  *   SM       the longest of LSU, issue and latency, plus the second
  *            longest / active blocks per SM, where
  *              LSU = (global lines + shared wavefronts) / (SMs in use x
@@ -81,6 +84,9 @@
  *   independent arithmetic is predicted too slow).
  * - Texture fetches wait like loads and occupy the texture pipe, but cost
  *   nothing at the L2 or DRAM (the cache model does not see them).
+ * - A load of mapped host memory waits as long as one from DRAM in the
+ *   warps' chain (the H200 measures 1.2-1.6 us, 4 times longer): zero-copy
+ *   kernels are bound by the link's bandwidth, not by their latency.
  * - Rounds come from the PTX: a loop that ptxas unrolls further than nvcc
  *   did (reduce_multiple's grid-stride loop) keeps more loads in flight
  *   than memsim counts, and is predicted too slow.
@@ -149,6 +155,14 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   out->atomic_passes = (guint64) launch_total (stats, "atomic_busiest_line_passes");
   out->t_atomics = (double) out->atomic_passes * arch->atomic_pass_ns * 1e-9;
 
+  /* mapped host memory: the host link, each way and both together */
+  double host_rd = launch_total (stats, "host_read_bytes");
+  double host_wr = launch_total (stats, "host_write_bytes");
+  out->host_bytes = (guint64) (host_rd + host_wr);
+  if (arch->host_read_gbs > 0 && arch->host_write_gbs > 0 && arch->host_duplex_gbs > 0)
+    out->t_host = MAX (MAX (host_rd / arch->host_read_gbs, host_wr / arch->host_write_gbs),
+                       (host_rd + host_wr) / arch->host_duplex_gbs) * 1e-9;
+
   /* SM: the LSU's work, the instructions' issue and the warps' latency chain */
   double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
   double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
@@ -190,7 +204,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   /* the front end: every block's start, one after another */
   out->t_dispatch = blocks * arch->block_dispatch_ns * 1e-9;
   double longest = MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_sm));
-  longest = MAX (longest, out->t_dispatch);
+  longest = MAX (MAX (longest, out->t_dispatch), out->t_host);
   out->t_event_latency = arch->launch_event_latency_us * 1e-6;
   MsCounters atom, red;
   ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, &atom);
@@ -205,6 +219,8 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
     out->bound = MS_BOUND_LAUNCH;
   else if (longest == out->t_dispatch)
     out->bound = MS_BOUND_DISPATCH;
+  else if (longest == out->t_host)
+    out->bound = MS_BOUND_HOST;
   else if (longest == out->t_dram)
     out->bound = MS_BOUND_DRAM;
   else if (longest == out->t_l2)
@@ -243,6 +259,9 @@ ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
                               "after another, %.2f ns each", t->blocks, arch->block_dispatch_ns);
     case MS_BOUND_L2:
       return g_strdup ("L2-bound (partially written sectors)");
+    case MS_BOUND_HOST:
+      return g_strdup_printf ("host-memory-bound: %.1f MB of mapped host memory over the host "
+                              "link", t->host_bytes / 1e6);
     case MS_BOUND_ATOMICS:
       return g_strdup_printf ("atomics-bound: %" G_GUINT64_FORMAT " passes of atomics on the "
                               "busiest 128-byte line, one after another", t->atomic_passes);

@@ -19,6 +19,7 @@ typedef enum {
   MS_BOUND_ISSUE,     /* the schedulers issue the warps' instructions as fast as they can */
   MS_BOUND_ATOMICS,   /* the L2 serves the atomics on the busiest line one pass at a time */
   MS_BOUND_DISPATCH,  /* the front end starts the blocks one after another */
+  MS_BOUND_HOST,      /* mapped host memory over the host link */
 } MsBound;
 
 typedef struct {
@@ -31,11 +32,12 @@ typedef struct {
    * t_event_latency: the part only CUDA events see; t_dispatch: every
    * block's start */
   double t_launch, t_event_latency, t_dram, t_l2, t_atomics, t_lsu, t_latency, t_issue, t_sm,
-    t_dispatch;
+    t_dispatch, t_host;
   guint64 atomic_passes;  /* the busiest line's atomic passes (atomics.c) */
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */
   guint64 dram_bytes;     /* read + written (the cache model's) */
+  guint64 host_bytes;     /* mapped host memory read + written */
 } MsTimePrediction;
 
 /* Predicts the launch's time from its counters (every model of the table

@@ -47,8 +47,13 @@ enum {
   MS_SLOT_TX_64B = 11,
   MS_SLOT_TX_128B = 12,
   MS_SLOT_ATOMIC_LINE_PASSES = 13,   /* atomics.c */
-  MS_SLOT_FIRST_FREE = 14,
+  MS_SLOT_HOST_READ = 14,  /* cache.c: bytes over the host link (mapped host memory) */
+  MS_SLOT_HOST_WRITE = 15,
+  MS_SLOT_FIRST_FREE = 16,
 };
+
+/* The most ranges of mapped host memory a launch passes the models. */
+#define MS_MAX_HOST_RANGES 64
 
 typedef struct {
   const char *key;      /* short name, e.g. "sectors" (CSV columns, lookups) */
@@ -88,6 +93,10 @@ typedef struct {
   /* optional, after the last record: adds what belongs to the launch and
    * no site (a launch's fixed DRAM reads) into launch_v */
   void (*finish) (gpointer state, const MsArch *arch, guint64 *launch_v);
+  /* optional, before the first record: the address ranges [base, base +
+   * bytes) of the launch's mapped host memory (n of them, at most
+   * MS_MAX_HOST_RANGES) */
+  void (*host_memory) (gpointer state, const guint64 *base, const guint64 *bytes, guint n);
   /* optional: whether the model's counters mean anything on arch (a preset
    * without the figures it needs); reports leave them out otherwise */
   gboolean (*applies) (const MsArch *arch);
@@ -130,6 +139,11 @@ MsModelRun *ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block
 void ms_model_run_free (MsModelRun *run);
 /* The sink to drive with the stream (stream.h). */
 const MsStreamSink *ms_model_run_sink (MsModelRun *run);
+/* The launch's mapped host memory, before its first record: n ranges
+ * [base, base + bytes) of record addresses (the stateful models that read
+ * them: host_memory); n = 0, none. */
+void ms_model_run_set_host_memory (MsModelRun *run, const guint64 *base, const guint64 *bytes,
+                                   guint n);
 /* After the producer is done: the counters per site, sorted for reports;
  * blocks/threads/warps from the geometry given.  Call once. */
 MsStats *ms_model_run_finish (MsModelRun *run, guint64 blocks);

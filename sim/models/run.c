@@ -350,6 +350,14 @@ ms_model_run_sink (MsModelRun *run)
   return &run->sink;
 }
 
+void
+ms_model_run_set_host_memory (MsModelRun *run, const guint64 *base, const guint64 *bytes, guint n)
+{
+  for (guint i = 0; i < run->n_stateful; i++)
+    if (run->stateful[i]->host_memory)
+      run->stateful[i]->host_memory (run->state[i], base, bytes, MIN (n, MS_MAX_HOST_RANGES));
+}
+
 static gint
 compare_site_stats (gconstpointer a, gconstpointer b)
 {

@@ -15,7 +15,7 @@
 
 G_BEGIN_DECLS
 
-#define MS_COUNTER_SLOTS 16
+#define MS_COUNTER_SLOTS 18
 
 typedef struct {
   guint64 executions;   /* warp-level instructions executed (records) */

@@ -31,6 +31,9 @@ typedef struct {
   char *buffer_name[MS_RUN_MAX_BUFFERS];
   guint64 buffer_base[MS_RUN_MAX_BUFFERS];   /* first byte's address in records */
   guint64 buffer_bytes[MS_RUN_MAX_BUFFERS];
+  /* host memory the kernel reaches over the host link (mapped, zero-copy:
+   * cudaHostAlloc, cudaHostRegister), not the GPU's DRAM */
+  gboolean buffer_host[MS_RUN_MAX_BUFFERS];
   gboolean buffers_complete; /* every global access falls in a listed buffer (the
                               * emulator's launches; imports may list only some) */
   gboolean warp_is_slot;  /* MsWarpAccess.warp is a hardware warp slot, not the

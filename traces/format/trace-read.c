@@ -290,11 +290,20 @@ parse_launch (Reader *r, const char *text, GError **error)
   if (nb > 0 && (!parse_numbers (bbases, (guint) nb, base, FALSE)
                  || !parse_numbers (bbytes, (guint) nb, size, FALSE)))
     return corrupt (r, error, "the launch's buffer bases or sizes do not match its names");
+  /* optional: which buffers are mapped host memory */
+  g_autofree char *bhost = g_key_file_get_value (kf, "buffers", "host", NULL);
+  guint64 host[MS_RUN_MAX_BUFFERS] = { 0 };
+  if (bhost != NULL && !parse_numbers (bhost, (guint) nb, host, FALSE))
+    return corrupt (r, error, "the launch's host-memory flags do not match its buffers");
   for (gsize i = 0; i < nb; i++)
     {
       if (base[i] + size[i] < base[i])
         return corrupt (r, error, "buffer %s wraps around the address space", bnames[i]);
+      if (host[i] > 1)
+        return corrupt (r, error, "buffer %s's host-memory flag is %" G_GUINT64_FORMAT
+                        " (0 or 1)", bnames[i], host[i]);
       ms_run_info_add_buffer (info, bnames[i], base[i], size[i]);
+      info->buffer_host[i] = host[i] == 1;
     }
   r->n_blocks = ms_run_info_blocks (info);
   r->n_warps = (ms_run_info_threads_per_block (info) + MS_WARP_SIZE - 1) / MS_WARP_SIZE;

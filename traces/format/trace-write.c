@@ -196,6 +196,16 @@ launch_text (const MsRunInfo *info)
   g_key_file_set_string_list (kf, "buffers", "names", (const char *const *) bn, info->n_buffers);
   g_key_file_set_value (kf, "buffers", "bases", bases->str);
   g_key_file_set_value (kf, "buffers", "bytes", bytes->str);
+  /* mapped host memory, one 0 or 1 a buffer; only where some buffer is */
+  g_autoptr (GString) host = g_string_new (NULL);
+  gboolean any_host = FALSE;
+  for (guint i = 0; i < info->n_buffers; i++)
+    {
+      g_string_append_printf (host, "%s%d", i ? ";" : "", info->buffer_host[i] ? 1 : 0);
+      any_host |= info->buffer_host[i];
+    }
+  if (any_host)
+    g_key_file_set_value (kf, "buffers", "host", host->str);
   g_key_file_set_boolean (kf, "buffers", "complete", info->buffers_complete);
   return g_key_file_to_data (kf, NULL, NULL);
 }

@@ -635,8 +635,11 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
   for (guint i = 0; i < p->n_run_params; i++)
     ms_run_info_add_param (info, p->run_param_names[i], p->run_params[i]);
   for (guint b = 0; b < p->n_buffers; b++)
-    ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
-                            p->buffer_bytes[b]);
+    {
+      ms_run_info_add_buffer (info, p->buffer_names[b], (guint64) (b + 1) << MS_BUFFER_SHIFT,
+                              p->buffer_bytes[b]);
+      info->buffer_host[b] = p->buffer_host[b];
+    }
   info->buffers_complete = TRUE;
   info->check = g_strdup (check ? check : "not run");
   info->source_line = kernel_source_line;
@@ -823,6 +826,16 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                       error);
   if (run == NULL)
     return FALSE;
+  /* mapped host memory: its traffic crosses the host link, not DRAM */
+  guint64 host_base[MS_MAX_BUFFERS], host_bytes[MS_MAX_BUFFERS];
+  guint n_host = 0;
+  for (guint b = 0; b < p->n_buffers; b++)
+    if (p->buffer_host[b])
+      {
+        host_base[n_host] = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+        host_bytes[n_host++] = p->buffer_bytes[b];
+      }
+  ms_model_run_set_host_memory (run, host_base, host_bytes, n_host);
   g_autofree char *function = sass_function (p);
   /* inner: what the models see, behind the reductions' filter and the
    * regrouping (when there is one), in that order; sinks: what the

@@ -96,6 +96,7 @@ struct MsProblem {
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
   gboolean buffer_output[MS_MAX_BUFFERS];
+  gboolean buffer_host[MS_MAX_BUFFERS];  /* mapped host memory (memsim run: cudaHostAlloc) */
   gsize buffer_mapped[MS_MAX_BUFFERS];  /* bytes mapped (munmap), 0: malloc'd */
   guint n_buffers;
   guint n_fills;             /* inputs filled so far: each gets its own stream */

@@ -1106,6 +1106,7 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
       L.args.buf[b] = chosen[b]->base;
       L.buffer_bytes[b] = chosen[b]->bytes;
       L.buffer_names[b] = buffer_names[b];
+      L.buffer_host[b] = !chosen[b]->device;
     }
   L.kernel_index = GPOINTER_TO_UINT (g_hash_table_lookup (rt.kernel_launches, k));
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));

@@ -31,6 +31,7 @@ typedef struct {
   const char *param_names[MS_MAX_ARGS];
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
+  gboolean buffer_host[MS_MAX_BUFFERS];   /* mapped host memory (zero-copy) */
   guint n_buffers;
   gsize guard_bytes;             /* guard pages around every buffer */
   guint dynamic_shared;          /* bytes of extern __shared__ memory */

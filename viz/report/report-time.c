@@ -11,9 +11,11 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
   g_autofree char *bound = ms_time_bound_text (t, arch);
   double gbs = ms_time_gbs (t, bytes);
   const char *names[] = { "launch", "dispatch", "dram", "l2", "atomics", "lsu", "issue",
-                          "latency" };
+                          "latency", "host" };
   double terms[] = { t->t_launch, t->t_dispatch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu,
-                     t->t_issue, t->t_latency };
+                     t->t_issue, t->t_latency, t->t_host };
+  /* the host link's term only for a launch that uses mapped host memory */
+  guint n_terms = G_N_ELEMENTS (names) - (t->host_bytes > 0 ? 0 : 1);
   if (format == MS_FORMAT_TEXT)
     {
       g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);
@@ -25,7 +27,7 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
       g_string_append_printf (out, "  effective bandwidth         %.1f GB/s (%" G_GUINT64_FORMAT
                               " bytes of buffers / event time)\n", gbs, bytes);
       g_string_append (out, "  resources (ms)             ");
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      for (guint i = 0; i < n_terms; i++)
         g_string_append_printf (out, " %s %.4f", names[i], terms[i] * 1e3);
       g_string_append_printf (out, "   waves %.0f\n", t->waves);
       return;
@@ -48,7 +50,7 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
   json_builder_add_int_value (b, (gint64) t->atomic_passes);
   json_builder_set_member_name (b, "resources_ns");
   json_builder_begin_object (b);
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < n_terms; i++)
     {
       json_builder_set_member_name (b, names[i]);
       json_builder_add_double_value (b, terms[i] * 1e9);
