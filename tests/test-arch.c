@@ -62,6 +62,7 @@ test_h200_figures (void)
   g_assert_cmpint (b->sm_count, ==, 132);
   g_assert_cmpint (b->clock_mhz, ==, 1980);
   g_assert_cmpint (b->l2_bytes, ==, 62914560);   /* cudaDeviceProp.l2CacheSize */
+  g_assert_cmpint (b->l2_seen_bytes, ==, 42 << 20);   /* copy's write-backs, measured */
   /* peak: 6016-bit bus, 3201 MHz, two transfers a clock */
   g_assert_cmpfloat (fabs (b->dram_gbs - 6016 / 8 * 3201e6 * 2 / 1e9), <, 1.0);
   /* launch latency: events 2.752 us - ncu 1.504 us, an empty kernel */
@@ -145,6 +146,8 @@ test_nonsense_values (void)
     { "dram_gbs=3352", "dram_gbs=-5", "[memory] dram_gbs must be a number" },
     { "dram_granularity=64", "dram_granularity=256", "[memory] dram_granularity must be between" },
     { "l2_ways=16", "l2_ways=7", "[memory] l2_bytes must be 0 (no L2) or a multiple" },
+    { "l2_ways=16", "l2_ways=16\nl2_seen_bytes=1000", "[memory] l2_seen_bytes must be 0 (not "
+      "given) or a multiple of line_bytes * l2_ways (2048)" },
     { "overhead_us=2.75\\n", "", "[launch] overhead_us is missing" },
     { "lsu_per_clock=1.14", "lsu_per_clock=0", "[time] lsu_per_clock must be a number" },
     { "event_latency_us=1.25", "event_latency_us=4", "[launch] event_latency_us must be at most "

@@ -79,6 +79,8 @@ static const Key keys[] = {
   { "memory", "l1_bytes", KEY_INT, O (l1_bytes), 0, 1 << 24, .costs = TRUE },
   { "memory", "l2_bytes", KEY_INT, O (l2_bytes), 0, 1 << 30, .costs = TRUE },
   { "memory", "l2_partitions", KEY_INT, O (l2_partitions), 1, 8, .costs = TRUE },
+  { "memory", "l2_seen_bytes", KEY_INT, O (l2_seen_bytes), 0, 1 << 30, .optional = TRUE,
+    .costs = TRUE },
   { "memory", "l2_ways", KEY_INT, O (l2_ways), 1, 128, .costs = TRUE },
   { "memory", "dram_granularity", KEY_INT, O (dram_granularity), 16, 1024, TRUE, .costs = TRUE },
   { "memory", "dram_gbs", KEY_DOUBLE, O (dram_gbs), 1, 1e6, .costs = TRUE },
@@ -251,6 +253,9 @@ check_relations (const MsArch *a, const char *origin, GError **error)
   if (a->l2_bytes % (a->line_bytes * a->l2_ways * a->l2_partitions) != 0)
     REFUSE ("memory", "l2_bytes", "must be 0 (no L2) or a multiple of line_bytes * l2_ways * "
             "l2_partitions (%d)", a->line_bytes * a->l2_ways * a->l2_partitions);
+  if (a->l2_seen_bytes % (a->line_bytes * a->l2_ways) != 0)
+    REFUSE ("memory", "l2_seen_bytes", "must be 0 (not given) or a multiple of line_bytes * "
+            "l2_ways (%d)", a->line_bytes * a->l2_ways);
   if (a->launch_event_latency_us > a->launch_overhead_us)
     REFUSE ("launch", "event_latency_us", "must be at most overhead_us (%g): it is the part of "
             "the launch's fixed time that only CUDA events see", a->launch_overhead_us);

@@ -88,6 +88,8 @@ typedef struct {
   int l1_bytes;                  /* the L1 + shared array per SM (L1 = this - shared carveout) */
   int l2_bytes;
   int l2_partitions;             /* halves that each cache what their SMs use (H100: 2) */
+  int l2_seen_bytes;             /* the L2 a kernel spread over every SM sees, measured
+                                    (0: not given: l2_bytes / l2_partitions) */
   int l2_ways;
   int dram_granularity;          /* bytes DRAM reads a missing sector in (64 on the H100) */
   double dram_gbs;               /* DRAM bandwidth, GB/s (10^9 B/s) */

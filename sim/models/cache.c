@@ -22,14 +22,16 @@
  *   miss of a load is one L2 read sector (lts__t_sectors_srcunit_tex_op_read)
  *   and each store sector one L2 write sector (..._op_write).  Atomics are
  *   counted in neither (Nsight's op_atom/op_red).
- * - L2: one cache of l2_bytes / l2_partitions, l2_ways ways, 128-byte
- *   lines of 32-byte sectors, LRU within a set, sets chosen by a hash of
- *   the line address (the hardware's hash is not published).  The H100's
- *   L2 is two halves that each cache the lines their own SMs use, a line
- *   used from both halves being held twice; a kernel whose blocks spread
- *   over all SMs therefore sees one half's capacity, and the model is one
- *   such half (measured: the write-backs of copy from 2048^2 to 8192^2
- *   agree within 1-9% with 25 MiB, not with 50 MiB).
+ * - L2: one cache, l2_ways ways, 128-byte lines of 32-byte sectors, LRU
+ *   within a set, sets chosen by a hash of the line address (the
+ *   hardware's hash is not published), of the capacity a kernel whose
+ *   blocks spread over every SM sees.  The H100's and H200's L2 is two
+ *   halves that each cache the lines their own SMs use, a line used from
+ *   both halves being held twice, so that is less than the whole:
+ *   l2_seen_bytes where it was measured (the H200: 42 of its 60 MiB, the
+ *   write-backs of copy from 3072^2 to 8192^2 within 0.4%), else one half
+ *   (the H100: 25 MiB, fitted when --gpu's measurements still carried the
+ *   profiler's own dirty lines).
  * - DRAM: a load that misses the L2 reads the dram_granularity-aligned
  *   chunk around its sector (64 bytes on the H100: measured, a sparse
  *   pattern reads 64 bytes per 32-byte sector) and counts the chunk's
@@ -336,7 +338,8 @@ cache_state_init (gpointer state, const MsArch *arch)
   s->on = cache_applies (arch);
   if (!s->on)
     return;
-  guint64 l2 = (guint64) arch->l2_bytes / (guint64) arch->l2_partitions;
+  guint64 l2 = arch->l2_seen_bytes > 0 ? (guint64) arch->l2_seen_bytes
+               : (guint64) arch->l2_bytes / (guint64) arch->l2_partitions;
   cache_init (&s->l2, l2, (guint) arch->l2_ways, TRUE);
   if (arch->sample_fraction > 0 && arch->sample_fraction < 1)
     cache_init (&s->l2_small, (guint64) ((double) l2 * arch->sample_fraction),
