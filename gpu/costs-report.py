@@ -54,8 +54,8 @@ def collect(dirs, out):
                              time_ms=g["time_ms"], time_warm_ms=g["time_warm_ms"],
                              repeats=g["repeats"], output_check=g["output_check"]))
     arch = "h200" if "H200" in device else "h100"
-    json.dump(dict(device=device, dates=dates, arch=arch, duration="nsight", runs=runs),
-              open(out, "w"), indent=1)
+    json.dump(dict(device=device, dates=dates, arch=arch, duration="nsight",
+                   flush="after-start", runs=runs), open(out, "w"), indent=1)
 
 
 def simulate(memsim, arch, run):
@@ -121,7 +121,13 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
     w(f"| measured | {m.get('device', '')}; {', '.join(m.get('dates', []))} |")
     w(f"| file | `{os.path.relpath(costs_file)}` |")
     w(f"| measured with | `bash gpu/device-costs.sh big|probes|gemm|gemm4096 PREBUILT` (memsim trace ... --gpu --format json) |")
-    w("| DRAM, L2 | CUPTI with the L2 flushed before each pass (`dram__bytes_*`, `lts__t_sectors_srcunit_tex_op_*`) |")
+    # since 2026-11-29 22:00 UTC gpu/profiler.cu flushes after starting the
+    # profiler; before, the profiler's start left dirty lines the kernel wrote back
+    after = m.get("flush") == "after-start"
+    w("| DRAM, L2 | CUPTI with the L2 flushed before each pass (`dram__bytes_*`, "
+      "`lts__t_sectors_srcunit_tex_op_*`), " + ("after the profiler's start |" if after else
+      "before the profiler's start, which left megabytes of dirty lines the kernels that read "
+      "more than the L2 holds wrote back |"))
     if nsight:
         w("| time | `gpu__time_duration.sum` as Nsight Compute measures it: each kernel from its start "
           "to its end, the L2 flushed before (CUPTI, a range per kernel) |")
@@ -131,10 +137,11 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
     w("")
     w("The time model's DRAM, L2 and LSU constants were fitted to the H100's runs at the "
       "seeds' sizes (2026-11-24); its four instruction constants (`issue_efficiency`, "
-      "`dependent_issue_cycles`, the loaded L2 and DRAM latencies) to the built-ins' runs of "
-      "both GPUs, at the seeds', the default and (H200) small sizes, the probes left out "
-      "(`gpu/time-fit.py`).  So the time errors below are in-sample.  The DRAM and L2 traffic come from the cache model's "
-      "rules with one measured constant (the L2 half, fitted on `copy` on the H100).\n")
+      "`dependent_issue_cycles`, the loaded L2 and DRAM latencies) to the H200's built-in runs "
+      "at the seeds', the default and small sizes, the probes left out (`gpu/time-fit.py`).  "
+      "So the H200's time errors below are in-sample.  The DRAM and L2 traffic come from the "
+      "cache model's rules with one measured constant, the capacity of the L2 a kernel spread "
+      "over every SM sees (fitted on `copy`: 42 MiB on the H200, one 25 MiB half on the H100).\n")
 
     # traffic
     w("### L2 and DRAM traffic\n")
