@@ -246,7 +246,7 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
         else:
             w("### Kernel time at the default parameters\n")
             about = ("Every built-in kernel at its default parameters (small problems: 4 to 8 "
-                     "MB for most).")
+                     "MB for most; `bash gpu/device-costs.sh defaults PREBUILT`).")
         w(f"`{os.path.relpath(more_file)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
           f"{about}\n")
         w("| run | predicted (ms) | measured (ms) | error | DRAM read + write | bound (predicted) |")
