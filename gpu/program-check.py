@@ -62,6 +62,11 @@ def norm(kernel):
             end = i
             break
     k = re.sub(r"\s+", "", k[:end])
+    # ncu names a kernel without its namespaces (CUB's 'cub::CUB_300001_SM_900::detail::
+    # radix_sort::DeviceRadixSortHistogramKernel<...>') and an enum's value without its
+    # cast ('(cub::...::SortOrder)0' -> '0')
+    k = re.sub(r"(?<![>\w])(?:[A-Za-z_]\w*::)+", "", k)
+    k = re.sub(r"\([A-Za-z_]\w*\)(?=-?\d)", "", k)
     k = re.sub(r"(?<![\w.])(\d+)(?:ul|ull|u|l|ll)\b", r"\1", k)   # 256ul (memsim) = 256 (ncu)
     return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
 
