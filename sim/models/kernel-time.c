@@ -93,10 +93,10 @@
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
  * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
  *   2026-11-24); issue_efficiency, dependent_issue_cycles and the loaded
- *   L2 and DRAM latencies on the H100 and the H200 together (the same
- *   SM) to the built-ins' measured times (docs/model.md, "Kernel time",
- *   says how); the idle latencies and atomic_pass_ns are measured on the
- *   H200; the other presets reuse the H100's, unmeasured.
+ *   L2 and DRAM latencies to the H200's built-ins' measured times, which
+ *   the H100 shares (the same SM; docs/model.md, "Kernel time", says
+ *   how); the idle latencies, atomic_pass_ns and the host link are
+ *   measured on the H200; the other presets reuse the H100's, unmeasured.
  */
 #include "config.h"
 #include "kernel-time.h"
