@@ -5,7 +5,7 @@
 
 #include "model.h"
 
-/* ... with n_host ranges of mapped host memory [host_base, + host_bytes) */
+/* ... with n_host buffers of mapped host memory [host_base, + host_bytes) */
 static inline MsStats *
 drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSite *site,
                    const MsWarpAccess *recs, guint n, const guint64 *host_base,
@@ -15,7 +15,9 @@ drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSit
   g_assert_cmpint (ms_site_register (site), >=, 0);
   g_autoptr (MsModelRun) r = ms_model_run_new_with (arch, 1024, models, &error);
   g_assert_no_error (error);
-  ms_model_run_set_host_memory (r, host_base, host_bytes, n_host);
+  const gboolean host[] = { TRUE, TRUE, TRUE, TRUE };
+  g_assert_cmpuint (n_host, <=, G_N_ELEMENTS (host));
+  ms_model_run_set_host_memory (r, n_host, host_base, host_bytes, host);
   const MsStreamSink *sink = ms_model_run_sink (r);
   gpointer w = sink->worker_new (sink->user);
   for (guint i = 0; i < n; i++)

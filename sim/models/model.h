@@ -139,11 +139,11 @@ MsModelRun *ms_model_run_new_with (const MsArch *arch, guint64 threads_per_block
 void ms_model_run_free (MsModelRun *run);
 /* The sink to drive with the stream (stream.h). */
 const MsStreamSink *ms_model_run_sink (MsModelRun *run);
-/* The launch's mapped host memory, before its first record: n ranges
- * [base, base + bytes) of record addresses (the stateful models that read
- * them: host_memory); n = 0, none. */
-void ms_model_run_set_host_memory (MsModelRun *run, const guint64 *base, const guint64 *bytes,
-                                   guint n);
+/* The launch's mapped host memory, before its first record: of its n
+ * buffers [base, base + bytes) of record addresses, those whose host[] is
+ * TRUE (to the stateful models that read them: host_memory). */
+void ms_model_run_set_host_memory (MsModelRun *run, guint n, const guint64 *base,
+                                   const guint64 *bytes, const gboolean *host);
 /* After the producer is done: the counters per site, sorted for reports;
  * blocks/threads/warps from the geometry given.  Call once. */
 MsStats *ms_model_run_finish (MsModelRun *run, guint64 blocks);

@@ -351,11 +351,20 @@ ms_model_run_sink (MsModelRun *run)
 }
 
 void
-ms_model_run_set_host_memory (MsModelRun *run, const guint64 *base, const guint64 *bytes, guint n)
+ms_model_run_set_host_memory (MsModelRun *run, guint n, const guint64 *base,
+                              const guint64 *bytes, const gboolean *host)
 {
+  guint64 host_base[MS_MAX_HOST_RANGES], host_bytes[MS_MAX_HOST_RANGES];
+  guint n_host = 0;
+  for (guint b = 0; b < n && n_host < MS_MAX_HOST_RANGES; b++)
+    if (host[b])
+      {
+        host_base[n_host] = base[b];
+        host_bytes[n_host++] = bytes[b];
+      }
   for (guint i = 0; i < run->n_stateful; i++)
     if (run->stateful[i]->host_memory)
-      run->stateful[i]->host_memory (run->state[i], base, bytes, MIN (n, MS_MAX_HOST_RANGES));
+      run->stateful[i]->host_memory (run->state[i], host_base, host_bytes, n_host);
 }
 
 static gint

@@ -1307,6 +1307,17 @@ region_regs_out (RegionRegs *r, const MsPtxInsn *i, guint v)
       }
 }
 
+/* Whether instruction idx starts a new straight-line region (a loop head
+ * or a barrier); if so, the registers' values of the last one lapse. */
+static gboolean
+region_regs_starts (RegionRegs *r, const gboolean *loop_head, const MsPtxInsn *i, guint idx)
+{
+  if (!loop_head[idx] && (i->op == NULL || kind_of (i) != K_BAR))
+    return FALSE;
+  r->gen++;
+  return TRUE;
+}
+
 /* Which instructions are loop heads: the targets of backward branches. */
 static gboolean *
 loop_heads (Tr *t)
@@ -1347,9 +1358,8 @@ load_rounds (Tr *t, guint *rounds)
   for (guint idx = 0; idx < t->n; idx++)
     {
       const MsPtxInsn *i = t->ins[idx];
-      if (loop_head[idx] || (i->op != NULL && kind_of (i) == K_BAR))
+      if (region_regs_starts (&depth, loop_head, i, idx))
         {
-          depth.gen++;
           region_max = floor = 0;
           start = idx;
         }
@@ -1448,11 +1458,8 @@ dependent_cycles (Tr *t, guint *cycles)
   for (guint idx = 0; idx < t->n; idx++)
     {
       const MsPtxInsn *i = t->ins[idx];
-      if (loop_head[idx] || (i->op != NULL && kind_of (i) == K_BAR))
-        {
-          ready.gen++;
-          path = issued = cost = 0;
-        }
+      if (region_regs_starts (&ready, loop_head, i, idx))
+        path = issued = cost = 0;
       if (i->op == NULL || kind_of (i) == K_BAR)
         continue;
       guint done = region_regs_in (&ready, i) + result_cycles (i);

@@ -114,15 +114,8 @@ ms_trace_replay_models (MsTraceSource *src, const MsArch *arch, guint threads, c
     ms_model_run_new (arch, ms_run_info_threads_per_block (info), error);
   if (run == NULL)
     return FALSE;
-  guint64 host_base[MS_RUN_MAX_BUFFERS], host_bytes[MS_RUN_MAX_BUFFERS];
-  guint n_host = 0;
-  for (guint b = 0; b < info->n_buffers; b++)
-    if (info->buffer_host[b])
-      {
-        host_base[n_host] = info->buffer_base[b];
-        host_bytes[n_host++] = info->buffer_bytes[b];
-      }
-  ms_model_run_set_host_memory (run, host_base, host_bytes, n_host);
+  ms_model_run_set_host_memory (run, info->n_buffers, info->buffer_base, info->buffer_bytes,
+                                info->buffer_host);
   MsSinks sinks = { 0 };
   ms_sinks_add (&sinks, ms_model_run_sink (run));
   for (guint i = 0; extra && i < extra->n; i++)

@@ -827,15 +827,13 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   if (run == NULL)
     return FALSE;
   /* mapped host memory: its traffic crosses the host link, not DRAM */
-  guint64 host_base[MS_MAX_BUFFERS], host_bytes[MS_MAX_BUFFERS];
-  guint n_host = 0;
+  guint64 base[MS_MAX_BUFFERS], bytes[MS_MAX_BUFFERS];
   for (guint b = 0; b < p->n_buffers; b++)
-    if (p->buffer_host[b])
-      {
-        host_base[n_host] = (guint64) (b + 1) << MS_BUFFER_SHIFT;
-        host_bytes[n_host++] = p->buffer_bytes[b];
-      }
-  ms_model_run_set_host_memory (run, host_base, host_bytes, n_host);
+    {
+      base[b] = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+      bytes[b] = p->buffer_bytes[b];
+    }
+  ms_model_run_set_host_memory (run, p->n_buffers, base, bytes, p->buffer_host);
   g_autofree char *function = sass_function (p);
   /* inner: what the models see, behind the reductions' filter and the
    * regrouping (when there is one), in that order; sinks: what the

@@ -51,7 +51,6 @@ spawn (const char *const *argv, const char *cwd, char **out, char **err)
  * "Used N registers") as lines MS_SASS_REGISTERS_TAG SYM N, which lead the
  * cached text: the registers each kernel's threads are allocated, for
  * occupancy (ms_sass_registers reads them). */
-
 static void
 append_registers (GString *all, const char *report)
 {
