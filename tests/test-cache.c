@@ -191,6 +191,18 @@ test_eviction_by_capacity (void)
     r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 32), 4, 4, 0);
   run (&arch, r, 64, &t);
   g_assert_cmpuint (t.dram_read, ==, 32 * 128);
+  /* l2_seen_bytes, where given, is the capacity: a 128-line L2 in one
+   * partition (4 sets of 32 ways) holds the 33 lines, each read from DRAM
+   * once; seen as 32 lines (one fully associative set) they thrash */
+  arch.l2_bytes = 128 * 128;
+  arch.l2_partitions = 1;
+  for (guint i = 0; i < 66; i++)
+    r[i] = warp (MS_OP_LD, BUF + 128 * (guint64) (i % 33), 4, 4, 0);
+  run (&arch, r, 66, &t);
+  g_assert_cmpuint (t.dram_read, ==, 33 * 128);
+  arch.l2_seen_bytes = 32 * 128;
+  run (&arch, r, 66, &t);
+  g_assert_cmpuint (t.dram_read, ==, 66 * 128);
 }
 
 static void
