@@ -424,6 +424,40 @@ test_zero_copy (void)
                                           "host"));
 }
 
+/* Kernels that wait on the clock (tests/data/programs/clock.cu, which
+ * checks that each waited as long as it asked).  The clock advances by the
+ * time model's cycles per instruction, so a warp alone that spins for 1 ms
+ * of clock takes 1 ms, as on the GPU, plus the launch's few microseconds;
+ * so does a wait of 20 us on %globaltimer.  In a full wave (two blocks of
+ * 32 warps an SM: 16 warps a scheduler) a warp issues at most one
+ * instruction in 16 cycles, the scheduler's limit on the GPU: its spin of
+ * 1/200 ms runs no more instructions than that allows. */
+static void
+test_clock (void)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_launches (parser, "clock.cu", "clock: all checks passed");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 4);
+  double t[3];
+  for (guint i = 0; i < 3; i++)
+    t[i] = json_object_get_double_member (
+      json_object_get_object_member (json_array_get_object_element (launches, i), "time"),
+      "gpu__time_duration.sum");
+  g_assert_cmpfloat (t[0], >=, 1e6);
+  g_assert_cmpfloat (t[0], <, 1e6 + 5000);
+  g_assert_cmpfloat (t[2], >=, 20000);
+  g_assert_cmpfloat (t[2], <, 25000);
+  g_assert_cmpfloat (t[1], >=, 5000);
+  JsonObject *wave = json_array_get_object_element (launches, 1);
+  JsonArray *grid = json_object_get_array_member (wave, "grid");
+  double warps = (double) json_array_get_int_element (grid, 0) * 32;
+  JsonObject *occ = json_object_get_object_member (wave, "occupancy");
+  g_assert_cmpint (json_object_get_int_member (occ, "active_warps_per_sm"), ==, 64);
+  /* 1/200 ms of the default preset's 1 980 MHz clock, 16 warps a scheduler */
+  g_assert_cmpfloat ((double) metric (metrics_of (launches, 1), "smsp__inst_executed.sum") / warps,
+                     <=, 1980e3 / 200 / 16);
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -561,6 +595,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/compiler-exact", test_compiler_exact);
   g_test_add_func ("/run/textures", test_textures);
   g_test_add_func ("/run/zero-copy", test_zero_copy);
+  g_test_add_func ("/run/clock", test_clock);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

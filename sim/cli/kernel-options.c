@@ -338,9 +338,8 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
   if (!ms_kernel_options_registers (opts, &regs, error))
     return FALSE;
   const MsKernelUsage *u = ms_kernel_usage_find (p);
-  *row = (MsOccupancyRow) { .in.carveout_pct = -1, .in.barriers = 1 };
-  row->in.threads_per_block = (int) (p->args.block[0] * p->args.block[1] * p->args.block[2]);
-  row->in.dynamic_shared = (int) p->dynamic_shared;
+  *row = (MsOccupancyRow) { 0 };
+  ms_problem_occupancy_input (p, &row->in);
   row->blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
   if (regs >= 0)
     {
@@ -348,32 +347,19 @@ ms_kernel_options_occupancy (const MsKernelOptions *opts, const MsProblem *p,
       row->registers_source = g_strdup ("-p regs");
     }
   else if (u != NULL)
-    {
-      row->in.registers_per_thread = ms_allocated_registers (u->registers);
-      row->registers_source =
-        u->registers < MS_MIN_ALLOCATED_REGISTERS ? g_strdup_printf ("nvcc sm_90 build of %s (%d, allocated as 16)",
-                                             u->function, u->registers)
-                          : g_strdup_printf ("nvcc sm_90 build of %s", u->function);
-    }
+    row->registers_source =
+      u->registers < MS_MIN_ALLOCATED_REGISTERS ? g_strdup_printf ("nvcc sm_90 build of %s (%d, allocated as 16)",
+                                                                   u->function, u->registers)
+                                                : g_strdup_printf ("nvcc sm_90 build of %s", u->function);
   else if (p->kernel->registers > 0)
-    {
-      row->in.registers_per_thread = ms_allocated_registers (p->kernel->registers);
-      row->registers_source = g_strdup_printf ("ptxas sm_90 build of %s (%d%s)",
-                                               p->kernel->sass_function, p->kernel->registers,
-                                               p->kernel->registers < MS_MIN_ALLOCATED_REGISTERS
-                                                 ? ", allocated as 16" : "");
-    }
+    row->registers_source = g_strdup_printf ("ptxas sm_90 build of %s (%d%s)",
+                                             p->kernel->sass_function, p->kernel->registers,
+                                             p->kernel->registers < MS_MIN_ALLOCATED_REGISTERS
+                                               ? ", allocated as 16" : "");
   else
-    {
-      row->in.registers_per_thread = MS_DEFAULT_REGISTERS;
-      row->registers_source = g_strdup ("default: no nvcc build; set with -p regs=N");
-    }
+    row->registers_source = g_strdup ("default: no nvcc build; set with -p regs=N");
   if (u != NULL)
-    {
-      row->in.static_shared = u->shared_bytes;
-      row->in.barriers = u->barriers;
-      row->shared_source = g_strdup_printf ("nvcc sm_90 build of %s", u->function);
-    }
+    row->shared_source = g_strdup_printf ("nvcc sm_90 build of %s", u->function);
   else
     {
       guint bytes = 0;

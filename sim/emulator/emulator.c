@@ -140,6 +140,8 @@ typedef struct {
   gboolean yielded;      /* a warp of this round stopped on its budget */
   SpinWatch spin[32];    /* per warp of the block: the last instruction's site and lanes */
   PollWatch polls[32];   /* per warp of the block: its last poll */
+  double clock[32];      /* per warp of the block: device code's clock, its
+                            cycles so far (ms_ptx_warp_clock) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -1876,6 +1878,13 @@ static void
 barrier_passed (Worker *W)
 {
   ms_racecheck_barrier (&W->race);
+  /* the block's warps leave a barrier together, when the last arrives:
+   * their clocks read alike after it */
+  double last = 0;
+  for (guint w = 0; w < G_N_ELEMENTS (W->clock); w++)
+    last = MAX (last, W->clock[w]);
+  for (guint w = 0; w < G_N_ELEMENTS (W->clock); w++)
+    W->clock[w] = last;
   W->barriers++;
   W->bar_red[W->barriers & 1].lanes = W->bar_red[W->barriers & 1].trues = 0;
 }
@@ -1946,6 +1955,7 @@ run_block (Worker *W, guint64 b)
   W->ctl.block_ops = 0;
   memset (W->spin, 0, sizeof W->spin);
   memset (W->polls, 0, sizeof W->polls);
+  memset (W->clock, 0, sizeof W->clock);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
 
@@ -2046,10 +2056,24 @@ ms_ptx_warp_index (void)
   return cur_worker->warp;
 }
 
-uint64_t
-ms_ptx_clock (void)
+double *
+ms_ptx_warp_clock (void)
 {
-  return cur_worker->ctl.block_ops;
+  Worker *W = cur_worker;
+  return &W->clock[W->warp];
+}
+
+const double *
+ms_ptx_block_cycles (void)
+{
+  return cur_worker->launch->block_cycles;
+}
+
+uint64_t
+ms_ptx_globaltimer (double cycles)
+{
+  double ghz = cur_worker->launch->clock_ghz;
+  return (uint64_t) (cycles / (ghz > 0 ? ghz : 1.0));
 }
 
 uint64_t *

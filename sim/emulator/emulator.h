@@ -84,6 +84,12 @@ typedef struct {
    * inside one of the buffers. */
   gboolean cooperative;
   void *grid_workspace;
+  /* Device code's clock: the cycles each of the n_block_counts blocks
+   * adds to a warp's when it runs (NULL: its PTX instructions, a cycle
+   * each), and the SM clock that turns them into %globaltimer's
+   * nanoseconds (0: 1 GHz) */
+  const double *block_cycles;
+  double clock_ghz;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

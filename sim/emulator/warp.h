@@ -57,12 +57,18 @@ void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp 
 
 /* For device code (sim/ptx): fails the launch (an instruction memsim
  * cannot run; the message names it); the running warp's local memory,
- * 32 lanes of `bytes` each; its index in the block; a clock that moves
- * (the block's warp-level instructions so far). */
+ * 32 lanes of `bytes` each; its index in the block.  Its clock, in
+ * cycles: device code that reads the clock adds each block's cycles
+ * (ms_ptx_block_cycles (), MsLaunch.block_cycles; where NULL, its PTX
+ * instructions) to *ms_ptx_warp_clock () as the block runs, and a barrier
+ * sets the block's warps to the last one's; %globaltimer's nanoseconds at
+ * a clock of `cycles`. */
 void ms_ptx_fail (const char *message) __attribute__ ((noreturn));
 uint8_t *ms_ptx_local (unsigned bytes);
 unsigned ms_ptx_warp_index (void);
-uint64_t ms_ptx_clock (void);
+double *ms_ptx_warp_clock (void);
+const double *ms_ptx_block_cycles (void);
+uint64_t ms_ptx_globaltimer (double cycles);
 /* The running worker's counters of a kernel's n blocks (sim/models/
  * instructions.h): each run of block b by a group of lanes adds 1 to [b]. */
 uint64_t *ms_ptx_block_counts (unsigned n);

@@ -218,30 +218,13 @@ count_clear (gpointer p)
   g_free (((MsInstLineCount *) p)->where);
 }
 
-guint64
-ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
-                  guint64 warps, MsInstBasis *basis, GArray **per_line)
+/* The SASS line each of the map's lines counts at: its own, else the
+ * line it was inlined at, else the nearest one before or after it that
+ * the SASS has (NULL: none; every line its own where sass_lines is NULL). */
+static const char **
+line_keys (const MsInstMap *map, GHashTable *sass_lines)
 {
-  g_autoptr (GHashTable) by_line = NULL, predicated = NULL, looped = NULL;
-  if (map != NULL && sass && sass->lines && g_hash_table_size (sass->lines))
-    {
-      /* the lines the PTX has */
-      g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint k = 0; k < map->lines->len; k++)
-        g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
-      by_line = by_ptx_line (wheres, sass->lines);
-      predicated = sass->predicated ? by_ptx_line (wheres, sass->predicated) : NULL;
-      looped = sass->looped ? by_ptx_line (wheres, sass->looped) : NULL;
-    }
-  GHashTable *sass_lines = by_line;
-  *basis = MS_INST_NONE;
-  if (per_line)
-    *per_line = NULL;
-  if (map == NULL || counts == NULL)
-    return 0;
-  g_autoptr (GHashTable) ptx = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  double total = 0;
-  g_autofree const char **keys = g_new0 (const char *, map->lines->len + 1);
+  const char **keys = g_new0 (const char *, map->lines->len + 1);
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
@@ -256,6 +239,69 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
         keys[k] = before && g_hash_table_contains (sass_lines, before) ? before
                   : after && g_hash_table_contains (sass_lines, after) ? after : NULL;
       }
+  return keys;
+}
+
+/* The SASS lines by the line of the PTX their marks name (NULL: no SASS). */
+static GHashTable *
+sass_by_ptx_line (const MsInstMap *map, const MsInstSass *sass)
+{
+  if (map == NULL || sass == NULL || sass->lines == NULL || g_hash_table_size (sass->lines) == 0)
+    return NULL;
+  g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < map->lines->len; k++)
+    g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
+  return by_ptx_line (wheres, sass->lines);
+}
+
+double *
+ms_inst_block_sass (const MsInstMap *map, const MsInstSass *sass)
+{
+  double *w = g_new0 (double, map->n_blocks + 1);
+  g_autoptr (GHashTable) sass_lines = sass_by_ptx_line (map, sass);
+  g_autofree const char **keys = line_keys (map, sass_lines);
+  /* each line's PTX instructions, all blocks together */
+  g_autoptr (GHashTable) ptx = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; sass_lines && k < map->lines->len; k++)
+    if (keys[k])
+      g_hash_table_insert (ptx, (gpointer) keys[k],
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (ptx, keys[k]))
+                                             + g_array_index (map->lines, MsInstLine, k).n));
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      if (sass_lines == NULL)
+        w[l->block] += l->n;
+      else if (keys[k])
+        w[l->block] += (double) l->n * lookup_uint (sass_lines, keys[k])
+                       / GPOINTER_TO_UINT (g_hash_table_lookup (ptx, keys[k]));
+    }
+  return w;
+}
+
+guint64
+ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
+                  guint64 warps, MsInstBasis *basis, GArray **per_line)
+{
+  g_autoptr (GHashTable) by_line = sass_by_ptx_line (map, sass), predicated = NULL, looped = NULL;
+  if (by_line)
+    {
+      /* the lines the PTX has */
+      g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint k = 0; k < map->lines->len; k++)
+        g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
+      predicated = sass->predicated ? by_ptx_line (wheres, sass->predicated) : NULL;
+      looped = sass->looped ? by_ptx_line (wheres, sass->looped) : NULL;
+    }
+  GHashTable *sass_lines = by_line;
+  *basis = MS_INST_NONE;
+  if (per_line)
+    *per_line = NULL;
+  if (map == NULL || counts == NULL)
+    return 0;
+  g_autoptr (GHashTable) ptx = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  double total = 0;
+  g_autofree const char **keys = line_keys (map, sass_lines);
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);

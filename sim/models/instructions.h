@@ -104,6 +104,12 @@ typedef struct {
 guint64 ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
                           guint64 warps, MsInstBasis *basis, GArray **per_line);
 
+/* Each block's SASS instructions, by the lines' static ratios (a line's
+ * SASS instructions / its PTX instructions, times the block's PTX
+ * instructions of the line), without the launch's counts; its PTX
+ * instructions where sass has no lines.  map->n_blocks values (g_free). */
+double *ms_inst_block_sass (const MsInstMap *map, const MsInstSass *sass);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsInstMap, ms_inst_map_free)
 
 G_END_DECLS

@@ -239,6 +239,21 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
 }
 
 double
+ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm, int warps_per_block,
+                            guint64 blocks)
+{
+  double cycles = arch->dependent_issue_cycles;
+  if (arch->issue_efficiency > 0 && arch->sm_count > 0 && arch->sub_partitions > 0)
+    {
+      double per_sm = MIN ((double) active_blocks_per_sm,
+                           ceil ((double) blocks / (double) arch->sm_count));
+      double per_scheduler = per_sm * warps_per_block / arch->sub_partitions;
+      cycles = MAX (cycles, per_scheduler / arch->issue_efficiency);
+    }
+  return cycles > 0 ? cycles : 1.0;
+}
+
+double
 ms_time_gbs (const MsTimePrediction *t, guint64 bytes)
 {
   /* per event time: --gpu's measured bandwidth is per CUDA-event time too */

@@ -45,6 +45,14 @@ typedef struct {
  * block cannot run. */
 gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                           int warps_per_block, MsTimePrediction *out);
+/* The cycles between two instructions of one warp, as the time model's
+ * chain and issue terms see them: dependent_issue_cycles, or, when more
+ * warps share a scheduler than it issues for in that time, their number /
+ * issue_efficiency.  Device code's clock advances at this rate (MsLaunch.
+ * instruction_cycles), so a kernel that spins until the clock reaches a
+ * value runs the instructions the model then times at that value. */
+double ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm,
+                                   int warps_per_block, guint64 blocks);
 /* Effective bandwidth, GB/s: bytes (the launch's buffers) / predicted event time
  * (as --gpu measures it, with CUDA events). */
 double ms_time_gbs (const MsTimePrediction *t, guint64 bytes);

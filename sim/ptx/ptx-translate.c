@@ -76,6 +76,9 @@ typedef struct {
    * and each block's instructions by source line, or NULL */
   guint block_no;
   MsInstMap *inst;
+  /* the function reads the clock (%clock, %clock64, %globaltimer): each
+   * block adds its instructions to the warp's (ms_ptx_warp_clock) */
+  gboolean clock;
   /* per register: 1 when its only write is an unguarded mov of a constant
    * (its value in const_value), 2 when not; NULL until asked */
   guint8 *const_state;
@@ -237,10 +240,18 @@ special (Tr *t, const MsPtxInsn *i, const char *s)
     return g_strdup ("((uint32_t) ~(uint32_t) (((uint64_t) 2 << L) - 1u))");
   if (strcmp (s, "%lanemask_ge") == 0)
     return g_strdup ("((uint32_t) ~(((uint32_t) 1u << L) - 1u))");
-  if (strcmp (s, "%clock") == 0 || strcmp (s, "%clock_hi") == 0)
-    return g_strdup ("((uint32_t) ms_ptx_clock ())");
-  if (strcmp (s, "%clock64") == 0 || strcmp (s, "%globaltimer") == 0)
-    return g_strdup ("((uint64_t) ms_ptx_clock ())");
+  if (strcmp (s, "%clock") == 0)
+    return g_strdup ("((uint32_t) (uint64_t) *ms_CK)");
+  if (strcmp (s, "%clock_hi") == 0)
+    return g_strdup ("((uint32_t) ((uint64_t) *ms_CK >> 32))");
+  if (strcmp (s, "%clock64") == 0)
+    return g_strdup ("((uint64_t) *ms_CK)");
+  if (strcmp (s, "%globaltimer") == 0)
+    return g_strdup ("((uint64_t) ms_ptx_globaltimer (*ms_CK))");
+  if (strcmp (s, "%globaltimer_lo") == 0)
+    return g_strdup ("((uint32_t) ms_ptx_globaltimer (*ms_CK))");
+  if (strcmp (s, "%globaltimer_hi") == 0)
+    return g_strdup ("((uint32_t) (ms_ptx_globaltimer (*ms_CK) >> 32))");
   /* a cooperative launch's grid workspace (cooperative groups' grid
    * barrier), its high half in %envreg1: 0 outside one */
   if (strcmp (s, "%envreg1") == 0)
@@ -2434,6 +2445,14 @@ emit_block (Tr *t, guint start, GString *after)
   emit_join_wait (t, start);
   /* the group runs the block: one issue of each of its instructions */
   g_string_append_printf (t->o, "      ms_IC[%u]++;\n", t->block_no);
+  if (t->clock)
+    {
+      guint end = start + 1;
+      while (end < t->n && !g_hash_table_contains (t->starts, GUINT_TO_POINTER (end)))
+        end++;
+      g_string_append_printf (t->o, "      *ms_CK += ms_CW ? ms_CW[%u] : %u;\n", t->block_no,
+                              end - start);
+    }
   for (guint idx = start; idx < t->n; idx++)
     {
       if (idx > start && g_hash_table_contains (t->starts, GUINT_TO_POINTER (idx)))
@@ -3522,6 +3541,14 @@ translate_entry (Tr *t, GString *out)
   t->n = ins->len;
   t->ins = (MsPtxInsn **) ins->pdata;
   t->completions = g_new0 (guint32, t->n + 1);
+  for (guint k = 0; k < t->n; k++)
+    for (guint o = 0; o < t->ins[k]->n_opd; o++)
+      {
+        const MsPtxOperand *d = &t->ins[k]->opd[o];
+        if (d->kind == MS_PTX_OPD_SPECIAL
+            && (g_str_has_prefix (d->sym, "%clock") || g_str_has_prefix (d->sym, "%globaltimer")))
+          t->clock = TRUE;
+      }
   layout_vars (t);
   /* blocks start at 0, at labels, after branches and returns */
   g_hash_table_add (t->starts, GUINT_TO_POINTER (0));
@@ -3615,6 +3642,9 @@ translate_entry (Tr *t, GString *out)
                         "  (void) ms_res;\n");
   g_string_append (out, "  uint32_t ms_ptx_dyn_bytes = 0;\n  (void) ms_ptx_dyn_bytes;\n");
   g_string_append_printf (out, "  uint64_t *ms_IC = ms_ptx_block_counts (%u);\n", sorted->len);
+  if (t->clock)
+    g_string_append (out, "  double *ms_CK = ms_ptx_warp_clock ();\n"
+                          "  const double *ms_CW = ms_ptx_block_cycles ();\n");
   if (t->local_bytes)
     g_string_append_printf (out, "  uint8_t *ms_loc = ms_ptx_local (%u);\n", t->local_bytes);
   else

@@ -28,6 +28,25 @@ ms_kernel_usage_find (const MsProblem *p)
   return f ? find (f) : NULL;
 }
 
+void
+ms_problem_occupancy_input (const MsProblem *p, MsOccInput *in)
+{
+  const MsKernelUsage *u = ms_kernel_usage_find (p);
+  *in = (MsOccInput) {
+    .threads_per_block = (int) (p->args.block[0] * p->args.block[1] * p->args.block[2]),
+    .dynamic_shared = (int) p->dynamic_shared,
+    .carveout_pct = -1,
+  };
+  if (u != NULL)
+    in->registers_per_thread = ms_allocated_registers (u->registers);
+  else if (p->kernel->registers > 0)
+    in->registers_per_thread = ms_allocated_registers (p->kernel->registers);
+  else
+    in->registers_per_thread = MS_DEFAULT_REGISTERS;
+  in->static_shared = u ? u->shared_bytes : (int) p->static_shared;
+  in->barriers = u ? u->barriers : 1;
+}
+
 gboolean
 ms_problem_probe_shared (const MsProblem *p, guint *bytes, GError **error)
 {

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "occupancy.h"
 #include "problem.h"
 
 G_BEGIN_DECLS
@@ -41,6 +42,12 @@ ms_allocated_registers (int ptxas_registers)
 /* The row of the __global__ function the problem's launch runs
  * (ms_problem_function), or NULL. */
 const MsKernelUsage *ms_kernel_usage_find (const MsProblem *p);
+
+/* The occupancy calculator's input for the problem's launch: the nvcc
+ * build's registers, shared bytes and barriers where memsim has them, else
+ * ptxas' registers of a user's kernel (or MS_DEFAULT_REGISTERS) and the
+ * shared bytes its PTX declares (0 for a kernel not run from PTX yet). */
+void ms_problem_occupancy_input (const MsProblem *p, MsOccInput *in);
 
 /* The shared bytes block 0 declares: a built-in's, as its PTX declares
  * them; else those the emulator sees (its SHARED_ARRAYs, aligned as the

@@ -2,6 +2,8 @@
 #include "config.h"
 #include "problem.h"
 #include "builtin-ptx.h"
+#include "kernel-time.h"
+#include "kernel-usage.h"
 
 #include "reduction.h"
 #include "regroup.h"
@@ -804,6 +806,34 @@ memory_runs (const MsStats *s, double scale)
   return t;
 }
 
+/* The cycles each block of the kernel adds to device code's clock: its
+ * SASS instructions (the line ratios), each the time model's cycles
+ * between two instructions of a warp at this launch's occupancy; a spin
+ * until the clock reaches a value then runs the instructions the model
+ * times at that value. */
+static double *
+clock_cycles (const MsProblem *p, const MsArch *arch, const MsInstMap *inst, const char *function)
+{
+  MsInstSass by_line = { 0 };
+  const MsSass *sass = function ? problem_sass (p, function) : NULL;
+  if (sass)
+    by_line.lines = ms_sass_line_counts (sass, function, MS_SASS_ALL);
+  double *w = ms_inst_block_sass (inst, &by_line);
+  if (by_line.lines)
+    g_hash_table_unref (by_line.lines);
+  MsOccInput in;
+  MsOccupancy occ;
+  ms_problem_occupancy_input (p, &in);
+  double cycles = 1;
+  if (arch->has_costs && ms_occupancy_compute (arch, &in, &occ, NULL))
+    cycles = ms_time_instruction_cycles (arch, occ.active_blocks, occ.warps_per_block,
+                                         (guint64) p->args.grid[0] * p->args.grid[1]
+                                         * p->args.grid[2]);
+  for (guint b = 0; b < inst->n_blocks; b++)
+    w[b] *= cycles;
+  return w;
+}
+
 gboolean
 ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
                      const MsSinks *extra, MsStats **stats, GError **error)
@@ -874,6 +904,9 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   g_autofree guint64 *block_counts = inst ? g_new0 (guint64, inst->n_blocks) : NULL;
   launch.block_counts = block_counts;
   launch.n_block_counts = inst ? inst->n_blocks : 0;
+  g_autofree double *block_cycles = inst ? clock_cycles (p, arch, inst, function) : NULL;
+  launch.block_cycles = block_cycles;
+  launch.clock_ghz = arch->clock_mhz / 1000.0;
   gboolean emulated = ms_emulate (&launch, error);
   g_strfreev (reductions.sass_lines);
   if (!emulated)
