@@ -540,6 +540,38 @@ test_repeated_blocks_counts (void)
   g_assert_cmpuint (compared, >, 60);
 }
 
+/* A worker whose first block is long (40 000 accesses: its recording
+ * alone costs more than the slack the memo allows before it has compared
+ * anything) still compares the blocks after it: the rule that turns the
+ * memo off weighs what it recorded against what it compared once it had
+ * a model to compare with.  Three equal blocks: the 2nd and 3rd are
+ * compared whole. */
+static void
+test_memo_long_block (void)
+{
+  MsRaceCheck rc;
+  ms_racecheck_init (&rc, 4096, TRUE, TRUE, "long", NULL, NULL);
+  MsRaceMemo m;
+  ms_racememo_init (&m, FALSE, 100000);
+  guint64 off[32];
+  for (guint l = 0; l < 32; l++)
+    off[l] = 4 * l;
+  const guint dim[3] = { 32, 1, 1 };
+  for (guint b = 0; b < 3; b++)
+    {
+      ms_racecheck_block_begin (&rc, b, (const guint[3]) { b, 0, 0 }, dim);
+      ms_racememo_block_begin (&m, &rc);
+      for (guint i = 0; i < 40000; i++)
+        g_assert_true (ms_racememo_access (&m, &rc, off, 0xffffffffu, 4,
+                                           i % 2 ? MS_OP_LD : MS_OP_ST, 0, 1, -1, NULL));
+      g_assert_true (ms_racememo_block_end (&m, &rc, NULL));
+    }
+  g_assert_false (m.disabled);
+  g_assert_cmpuint (m.compared, ==, 80000);
+  ms_racememo_clear (&m);
+  ms_racecheck_clear (&rc);
+}
+
 /* The memo's word on each access (last_serial, last_at's position and repeat: the
  * producer's MsRepeatHint): a serial for each access it recorded, the
  * model's for each it found equal, and none for any other, with room for
@@ -616,5 +648,6 @@ main (int argc, char **argv)
   g_test_add_func ("/racecheck/repeated-blocks", test_repeated_blocks);
   g_test_add_func ("/racecheck/repeated-blocks-counts", test_repeated_blocks_counts);
   g_test_add_func ("/racecheck/memo-word", test_memo_word);
+  g_test_add_func ("/racecheck/memo-long-block", test_memo_long_block);
   return g_test_run ();
 }

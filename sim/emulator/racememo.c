@@ -7,16 +7,17 @@
 
 #include "races.h"
 
-/* Accesses a block may record (152 bytes each: 9.5 MiB at most per worker,
+/* Accesses a block may record (152 bytes each: 38 MiB at most per worker,
  * grown from 256 as blocks need them: a tiled GEMM's block has a few
- * thousand); a longer block is checked, not recorded, and the next block
- * too. */
+ * thousand, FDTD3d's 117 312); a longer block is checked, not recorded,
+ * and the next block too. */
 #define MIN_EVENTS 256
-#define MAX_EVENTS 65536
+#define MAX_EVENTS 262144
 
 /* A worker stops comparing when what it replayed and a quarter of what it
  * recorded come to more than half of what it compared, beyond this many
- * accesses (racememo.h). */
+ * accesses and the recording of the model it has (its first recording
+ * has had nothing to be compared with yet; racememo.h). */
 #define SLACK 4096
 
 /* Each memo's serials are a range of their own, so that a serial names
@@ -137,7 +138,7 @@ void
 ms_racememo_block_begin (MsRaceMemo *m, MsRaceCheck *rc)
 {
   gboolean model = m->mode != MS_RACE_MEMO_OFF && !m->dirty;
-  if (m->replayed + m->recorded / 4 > m->compared / 2 + SLACK)
+  if (m->replayed + m->recorded / 4 > m->compared / 2 + SLACK + m->n / 4)
     m->disabled = TRUE;
   if (m->disabled)
     m->mode = MS_RACE_MEMO_OFF;
