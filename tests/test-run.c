@@ -458,6 +458,23 @@ test_clock (void)
                      <=, 1980e3 / 200 / 16);
 }
 
+/* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu
+ * checks what each ran against CUDA's documented rules): if with an else
+ * body, while with its handle's default at each launch, switch, a body
+ * filled by stream capture; a handle no graph made, set from device code,
+ * stops the run with one line. */
+static void
+test_conditional_graphs (void)
+{
+  g_autofree char *p = program ("conditional.cu");
+  g_auto (Result) r = run (p, "--launches", "0", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "conditional: all checks passed"));
+  g_auto (Result) b = run (p, "--launches", "0", "--", "bogus", NULL);
+  assert_one_line_error (&b, 1, "cudaGraphSetConditional with a handle that no "
+                                "cudaGraphConditionalHandleCreate made");
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -596,6 +613,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/textures", test_textures);
   g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/clock", test_clock);
+  g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

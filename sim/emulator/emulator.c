@@ -2476,6 +2476,22 @@ heap_of (uint8_t *base)
   return h;
 }
 
+static MsConditionalFn conditional_fn;
+
+void
+ms_emulator_graph_conditionals (MsConditionalFn set)
+{
+  conditional_fn = set;
+}
+
+void
+ms_ptx_set_conditional (uint64_t handle, uint32_t value)
+{
+  if (conditional_fn == NULL || !conditional_fn (handle, value))
+    ms_ptx_fail ("cudaGraphSetConditional with a handle that no "
+                 "cudaGraphConditionalHandleCreate made");
+}
+
 void *
 ms_ptx_malloc (uint8_t *heap, uint64_t size)
 {

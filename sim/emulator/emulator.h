@@ -116,6 +116,10 @@ guint64 ms_emulator_warp_wide_warps (void);
 char *ms_emulator_take_device_output (void);
 /* Whether a launch ended on a failed device assert since the last call. */
 gboolean ms_emulator_take_device_assert (void);
+/* What sets a CUDA graph's conditional handle to a value for device
+ * code's cudaGraphSetConditional (FALSE: no such handle); NULL: none. */
+typedef gboolean (*MsConditionalFn) (guint64 handle, guint32 value);
+void ms_emulator_graph_conditionals (MsConditionalFn set);
 /* Device code's heap (malloc, free) at base has `bytes`, all free. */
 void ms_emulator_device_heap (void *base, gsize bytes);
 

@@ -89,6 +89,10 @@ void ms_ptx_assertfail (const char *message, const char *file, uint32_t line,
 void ms_ptx_assert_end (void);
 void *ms_ptx_malloc (uint8_t *heap, uint64_t size);
 void ms_ptx_free (uint8_t *heap, void *ptr);
+/* cudaGraphSetConditional: the handle's value, through the hook the
+ * runtime set (ms_emulator_graph_conditionals); fails the launch on a
+ * handle it does not know. */
+void ms_ptx_set_conditional (uint64_t handle, uint32_t value);
 /* cp.async of cp_size bytes (src_size of them from src, zeros after) to
  * dst in shared memory; an mbarrier's operation (the object's old value;
  * the tests: whether the phase completed); a wait that cannot end yet

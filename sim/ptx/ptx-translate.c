@@ -2814,11 +2814,23 @@ call_insn (Tr *t, const MsPtxInsn *i)
       guard_close (t, i);
       return TRUE;
     }
+  if (!strcmp (fn, "cudaGraphSetConditional") && c.n_args == 2)
+    {
+      guard_open (t, i);
+      g_string_append_printf (t->body,
+                              "{ uint64_t h_; uint32_t v_;\n"
+                              "memcpy (&h_, (const void *) (uintptr_t) %s, 8);\n"
+                              "memcpy (&v_, (const void *) (uintptr_t) %s, 4);\n"
+                              "ms_ptx_set_conditional (h_, v_); }\n",
+                              a0, a1);
+      guard_close (t, i);
+      return TRUE;
+    }
   if (defined_func (t->m, fn) != NULL)
     unsupported (t, i, "a recursive call: memsim inlines the calls of device functions");
   else
     unsupported (t, i, "a call of a function this file does not define (memsim runs vprintf, "
-                       "__assertfail, malloc and free)");
+                       "__assertfail, malloc, free and cudaGraphSetConditional)");
   return FALSE;
 }
 

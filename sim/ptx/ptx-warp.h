@@ -317,5 +317,6 @@ ms_ptx_joins_release (MsWarpSched *S, uint32_t *J, uint32_t *A, const int *pc, u
 /* The emulator's side (sim/emulator/warp.h): ms_ptx_fail, ms_ptx_local,
  * ms_ptx_warp_index, ms_ptx_warp_clock, ms_ptx_block_cycles,
  * ms_ptx_globaltimer; the device runtime's ms_ptx_printf,
- * ms_ptx_assertfail, ms_ptx_malloc, ms_ptx_free; ms_ptx_cp_async,
- * ms_ptx_mbarrier, ms_ptx_spin, ms_ptx_grid_workspace, ms_ptx_poll. */
+ * ms_ptx_assertfail, ms_ptx_malloc, ms_ptx_free, ms_ptx_set_conditional;
+ * ms_ptx_cp_async, ms_ptx_mbarrier, ms_ptx_spin, ms_ptx_grid_workspace,
+ * ms_ptx_poll. */

@@ -11,8 +11,12 @@
  *   - a graph's memory (allocation nodes, captured cudaMallocAsync) is
  *     allocated when the node is made, at the address the node reports,
  *     and stays until the program frees it or ends: free nodes do nothing;
- *   - conditional nodes, external semaphores and copies of CUDA arrays are
- *     not run: adding one fails with cudaErrorNotSupported.
+ *   - a conditional node runs its body graph as its handle's value says
+ *     when the node's turn comes (if, while, switch); the value is what
+ *     device code's cudaGraphSetConditional set last, the handle's default
+ *     at each launch where it asked for that (cudaGraphCondAssignDefault);
+ *   - external semaphores and copies of CUDA arrays are not run: adding
+ *     one fails with cudaErrorNotSupported.
  */
 #include "config.h"
 
@@ -38,7 +42,7 @@ MS_RENAME (cudaStreamBeginCaptureToGraph) MS_RENAME (cudaStreamEndCapture)
 MS_RENAME (cudaStreamIsCapturing) MS_RENAME (cudaStreamGetCaptureInfo)
 MS_RENAME (cudaStreamUpdateCaptureDependencies) MS_RENAME (cudaThreadExchangeStreamCaptureMode)
 MS_RENAME (cudaDeviceGraphMemTrim) MS_RENAME (cudaDeviceGetGraphMemAttribute)
-MS_RENAME (cudaDeviceSetGraphMemAttribute)
+MS_RENAME (cudaDeviceSetGraphMemAttribute) MS_RENAME (cudaGraphConditionalHandleCreate)
 /* cuda-runtime.c's, called here */
 MS_RENAME (cudaMemcpy) MS_RENAME (cudaEventRecord)
 
@@ -46,6 +50,7 @@ MS_RENAME (cudaMemcpy) MS_RENAME (cudaEventRecord)
 
 #include "cuda-runtime.h"
 #include "cuda-runtime-private.h"
+#include "emulator.h"
 
 struct CUgraphNode_st {
   enum cudaGraphNodeType type;
@@ -69,6 +74,12 @@ struct CUgraphNode_st {
       void *ptr;
       size_t bytes;
     } mem;
+    struct {
+      cudaGraphConditionalHandle handle;
+      enum cudaGraphConditionalNodeType type;
+      guint size;
+      struct CUgraph_st **bodies;   /* size of them (owned): phGraph_out */
+    } cond;
   };
 };
 
@@ -83,12 +94,20 @@ struct CUgraphExec_st {
 
 static struct {
   GHashTable *graphs;        /* the program's graphs (owned) */
+  GHashTable *bodies;        /* conditional nodes' body graphs (their nodes own them) */
+  GHashTable *conds;         /* conditional handles -> Cond (owned) */
   GHashTable *execs;         /* ... and executable graphs (owned) */
   GHashTable *streams;       /* a capturing stream -> its Capture */
   GHashTable *events;        /* an event recorded in a capture -> its Capture */
   guint64 captures;          /* captures begun */
   guint64 graph_memory;      /* bytes of the graphs' allocation nodes */
 } g;
+
+/* A conditional handle's value (cudaGraphConditionalHandleCreate). */
+typedef struct {
+  guint32 value, initial;
+  gboolean assign_default;   /* the initial value at each launch */
+} Cond;
 
 typedef struct {
   struct CUgraph_st *graph;
@@ -127,6 +146,16 @@ graph_clear_node (struct CUgraphNode_st *n)
 {
   if (n->type == cudaGraphNodeTypeGraph)
     graph_free (n->child);
+  if (n->type == cudaGraphNodeTypeConditional)
+    {
+      for (guint i = 0; i < n->cond.size; i++)
+        {
+          if (g.bodies != NULL)
+            g_hash_table_remove (g.bodies, n->cond.bodies[i]);
+          graph_free (n->cond.bodies[i]);
+        }
+      g_free (n->cond.bodies);
+    }
 }
 
 static void
@@ -139,10 +168,22 @@ graph_free (gpointer p)
   g_free (graph);
 }
 
+/* The program's graphs, conditional nodes' bodies and the graphs that
+ * captures are making (cudaStreamGetCaptureInfo hands them out). */
 static gboolean
 graph_known (cudaGraph_t graph)
 {
-  return graph != NULL && g.graphs != NULL && g_hash_table_contains (g.graphs, graph);
+  if (graph == NULL || g.graphs == NULL)
+    return FALSE;
+  if (g_hash_table_contains (g.graphs, graph) || g_hash_table_contains (g.bodies, graph))
+    return TRUE;
+  GHashTableIter it;
+  gpointer c;
+  g_hash_table_iter_init (&it, g.streams);
+  while (g_hash_table_iter_next (&it, NULL, &c))
+    if (((Capture *) c)->graph == graph)
+      return TRUE;
+  return FALSE;
 }
 
 /* A node of `type` added to graph after deps; NULL if a dependency is no
@@ -241,6 +282,12 @@ node_copy_params (struct CUgraphNode_st *copy, const struct CUgraphNode_st *n)
     }
   else if (n->type == cudaGraphNodeTypeGraph)
     copy->child = graph_copy (n->child);
+  else if (n->type == cudaGraphNodeTypeConditional)
+    {
+      copy->cond.bodies = g_new0 (struct CUgraph_st *, n->cond.size);
+      for (guint i = 0; i < n->cond.size; i++)
+        copy->cond.bodies[i] = graph_copy (n->cond.bodies[i]);
+    }
 }
 
 /* A deep copy: the nodes, their dependencies and child graphs. */
@@ -329,6 +376,38 @@ copy_run (const struct cudaMemcpy3DParms *p)
 }
 
 static cudaError_t
+body_run (const struct CUgraph_st *body)
+{
+  g_autoptr (GPtrArray) order = graph_order (body);
+  return graph_run (body, order);
+}
+
+/* A conditional node: the body its handle's value picks, now (a while
+ * node's again each time its body leaves the value non-zero). */
+static cudaError_t
+conditional_run (const struct CUgraphNode_st *n)
+{
+  const Cond *c = g_hash_table_lookup (g.conds, GSIZE_TO_POINTER (n->cond.handle));
+  switch (n->cond.type)
+    {
+    case cudaGraphCondTypeIf:
+      if (c->value != 0)
+        return body_run (n->cond.bodies[0]);
+      return n->cond.size == 2 ? body_run (n->cond.bodies[1]) : cudaSuccess;
+    case cudaGraphCondTypeWhile:
+      while (__atomic_load_n (&c->value, __ATOMIC_RELAXED) != 0)
+        {
+          cudaError_t e = body_run (n->cond.bodies[0]);
+          if (e != cudaSuccess)
+            return e;
+        }
+      return cudaSuccess;
+    default:   /* switch */
+      return c->value < n->cond.size ? body_run (n->cond.bodies[c->value]) : cudaSuccess;
+    }
+}
+
+static cudaError_t
 node_run (const struct CUgraphNode_st *n)
 {
   switch (n->type)
@@ -344,10 +423,9 @@ node_run (const struct CUgraphNode_st *n)
       n->host.fn (n->host.userData);
       return cudaSuccess;
     case cudaGraphNodeTypeGraph:
-      {
-        g_autoptr (GPtrArray) order = graph_order (n->child);
-        return graph_run (n->child, order);
-      }
+      return body_run (n->child);
+    case cudaGraphNodeTypeConditional:
+      return conditional_run (n);
     case cudaGraphNodeTypeEventRecord:
       return cudaEventRecord (n->event, NULL);
     default:   /* empty, event wait, memory allocation and free */
@@ -377,6 +455,8 @@ registry (void)
   if (g.graphs != NULL)
     return;
   g.graphs = g_hash_table_new_full (NULL, NULL, graph_free, NULL);
+  g.bodies = g_hash_table_new (NULL, NULL);
+  g.conds = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g.execs = g_hash_table_new (NULL, NULL);
   g.streams = g_hash_table_new (NULL, NULL);
   g.events = g_hash_table_new (NULL, NULL);
@@ -397,6 +477,9 @@ ms_graph_end (void)
   if (g.graphs == NULL)
     return;
   g_hash_table_destroy (g.graphs);
+  g_hash_table_destroy (g.bodies);
+  g_hash_table_destroy (g.conds);
+  ms_emulator_graph_conditionals (NULL);
   GHashTableIter it;
   gpointer x;
   g_hash_table_iter_init (&it, g.execs);
@@ -677,6 +760,85 @@ cudaGraphAddEventWaitNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaG
 }
 
 /* The generic form: each type as its own function does it. */
+/* A conditional node and its empty body graphs, which the program fills
+ * (p->phGraph_out). */
+static cudaError_t
+add_conditional (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                 size_t n_deps, struct cudaConditionalNodeParams *p)
+{
+  MS_CUDA_LOCKED;
+  registry ();
+  guint most = p->type == cudaGraphCondTypeWhile ? 1 : p->type == cudaGraphCondTypeIf ? 2
+               : p->type == cudaGraphCondTypeSwitch ? G_MAXUINT16 : 0;
+  if (!g_hash_table_contains (g.conds, GSIZE_TO_POINTER (p->handle)) || p->size < 1
+      || p->size > most)
+    return ms_cuda_fail (cudaErrorInvalidValue);
+  cudaError_t e;
+  struct CUgraphNode_st *n = add_begin (node, graph, deps, n_deps, cudaGraphNodeTypeConditional, &e);
+  if (n == NULL)
+    return e;
+  n->cond.handle = p->handle;
+  n->cond.type = p->type;
+  n->cond.size = p->size;
+  n->cond.bodies = g_new0 (struct CUgraph_st *, p->size);
+  for (guint i = 0; i < p->size; i++)
+    {
+      n->cond.bodies[i] = graph_new ();
+      g_hash_table_add (g.bodies, n->cond.bodies[i]);
+    }
+  p->phGraph_out = n->cond.bodies;
+  return cudaSuccess;
+}
+
+/* Device code's cudaGraphSetConditional (the emulator's hook; a launch's
+ * workers may call it at once: the last store stays, as CUDA leaves
+ * racing calls undefined). */
+static gboolean
+conditional_set (guint64 handle, guint32 value)
+{
+  Cond *c = g.conds ? g_hash_table_lookup (g.conds, GSIZE_TO_POINTER (handle)) : NULL;
+  if (c == NULL)
+    return FALSE;
+  __atomic_store_n (&c->value, value, __ATOMIC_RELAXED);
+  return TRUE;
+}
+
+cudaError_t
+cudaGraphConditionalHandleCreate (cudaGraphConditionalHandle *handle, cudaGraph_t graph,
+                                  unsigned initial, unsigned flags)
+{
+  MS_CUDA_LOCKED;
+  if (handle == NULL || !graph_known (graph) || (flags & ~(unsigned) cudaGraphCondAssignDefault))
+    return ms_cuda_fail (cudaErrorInvalidValue);
+  Cond *c = g_new0 (Cond, 1);
+  c->value = c->initial = initial;
+  c->assign_default = (flags & cudaGraphCondAssignDefault) != 0;
+  *handle = g_hash_table_size (g.conds) + 1;
+  g_hash_table_insert (g.conds, GSIZE_TO_POINTER (*handle), c);
+  ms_emulator_graph_conditionals (conditional_set);
+  return cudaSuccess;
+}
+
+/* The handles of graph's conditional nodes (and their bodies' and child
+ * graphs') that asked for it take their default value: a launch begins. */
+static void
+conditional_defaults (const struct CUgraph_st *graph)
+{
+  for (guint i = 0; i < graph->nodes->len; i++)
+    {
+      const struct CUgraphNode_st *n = graph->nodes->pdata[i];
+      if (n->type == cudaGraphNodeTypeGraph)
+        conditional_defaults (n->child);
+      if (n->type != cudaGraphNodeTypeConditional)
+        continue;
+      Cond *c = g_hash_table_lookup (g.conds, GSIZE_TO_POINTER (n->cond.handle));
+      if (c->assign_default)
+        c->value = c->initial;
+      for (guint b = 0; b < n->cond.size; b++)
+        conditional_defaults (n->cond.bodies[b]);
+    }
+}
+
 cudaError_t
 cudaGraphAddNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
                   const cudaGraphEdgeData *edges, size_t n_deps, struct cudaGraphNodeParams *p)
@@ -723,6 +885,8 @@ cudaGraphAddNode (cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_
       }
     case cudaGraphNodeTypeMemFree:
       return cudaGraphAddMemFreeNode (node, graph, deps, n_deps, p->free.dptr);
+    case cudaGraphNodeTypeConditional:
+      return add_conditional (node, graph, deps, n_deps, &p->conditional);
     default:
       return ms_cuda_fail (cudaErrorNotSupported);
     }
@@ -909,6 +1073,7 @@ cudaGraphLaunch (cudaGraphExec_t exec, cudaStream_t stream)
     return ms_cuda_fail (cudaErrorInvalidValue);
   if (ms_graph_capturing (stream))   /* a launch captured: the graph as a child */
     return ms_cuda_fail (cudaErrorNotSupported);
+  conditional_defaults (exec->graph);
   return graph_run (exec->graph, exec->order);
 }
 
@@ -1013,10 +1178,11 @@ cudaStreamEndCapture (cudaStream_t stream, cudaGraph_t *graph)
 {
   MS_CUDA_LOCKED;
   Capture *c = capture_of (stream);
-  if (graph == NULL)
-    return ms_cuda_fail (cudaErrorInvalidValue);
   if (c == NULL)
     return ms_cuda_fail (cudaErrorIllegalState);
+  /* (a capture into the program's graph may leave graph NULL) */
+  if (graph == NULL && c->own_graph)
+    return ms_cuda_fail (cudaErrorInvalidValue);
   /* every stream and event of the capture leaves it */
   GHashTableIter it;
   gpointer v;
@@ -1028,7 +1194,8 @@ cudaStreamEndCapture (cudaStream_t stream, cudaGraph_t *graph)
   while (g_hash_table_iter_next (&it, NULL, &v))
     if (v == c)
       g_hash_table_iter_remove (&it);
-  *graph = c->graph;
+  if (graph != NULL)
+    *graph = c->graph;
   if (c->own_graph)
     g_hash_table_add (g.graphs, c->graph);
   g_hash_table_destroy (c->last);
