@@ -426,6 +426,54 @@ test_bits (void)
   g_free (out);
 }
 
+/* The mask of bits [from, to) (to <= 32). */
+static unsigned
+bits_between (unsigned from, unsigned to)
+{
+  unsigned m = 0;
+  for (unsigned k = from; k < to; k++)
+    m |= 1u << k;
+  return m;
+}
+
+/* bmsk: a mask of b bits from bit a, cut at bit 31; .clamp: none from a
+ * bit of 32 or more, a width of 32 or more all the rest; .wrap: a and b
+ * mod 32 (the PTX ISA's description, written out bit by bit). */
+static void
+test_bitmask (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  static const unsigned pairs[][2] = { { 0, 0 }, { 1, 2 }, { 0, 32 }, { 0, 31 }, { 5, 0 },
+                                       { 31, 1 }, { 31, 2 }, { 30, 5 }, { 32, 1 }, { 33, 4 },
+                                       { 4, 33 }, { 40, 40 }, { 16, 16 }, { 7, 9 }, { 0, 1 },
+                                       { 63, 63 } };
+  guint n = G_N_ELEMENTS (pairs);
+  unsigned *a = device (128), *b = device (128), *out = device (256);
+  for (guint k = 0; k < 32; k++)
+    {
+      a[k] = pairs[k % n][0];
+      b[k] = pairs[k % n][1];
+    }
+  struct { unsigned *a, *b, *out; } params = { a, b, out };
+  void *bufs[] = { a, b, out };
+  gsize bytes[] = { 128, 128, 256 };
+  Run r;
+  run ("_Z7bitmaskPKjS0_Pj", 1, 32, bufs, bytes, 3, &params, &r);
+  for (guint k = 0; k < 32; k++)
+    {
+      unsigned clamp = a[k] >= 32 || b[k] == 0 ? 0 : bits_between (a[k], MIN (a[k] + b[k], 32));
+      unsigned wa = a[k] % 32, wb = b[k] % 32;
+      unsigned wrap = wb == 0 ? 0 : bits_between (wa, MIN (wa + wb, 32));
+      g_assert_cmphex (out[2 * k], ==, clamp);
+      g_assert_cmphex (out[2 * k + 1], ==, wrap);
+    }
+  g_assert_cmphex (out[3], ==, 6);   /* the ISA's example: bmsk.wrap 1, 2 */
+  run_clear (&r);
+  g_free (a);
+  g_free (b);
+  g_free (out);
+}
+
 /* Division and remainder by run-time divisors (the translator shifts and
  * masks for powers of two, divides otherwise), by warpSize, and a shuffle
  * of constant arguments run in place with its predicate: against the
@@ -1128,6 +1176,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/shfl-sum", test_shfl_sum);
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
+  g_test_add_func ("/ptx/bitmask", test_bitmask);
   g_test_add_func ("/ptx/divide", test_divide);
   g_test_add_func ("/ptx/load-rounds", test_load_rounds);
   g_test_add_func ("/ptx/load-rounds-store-floor", test_load_rounds_store_floor);

@@ -1121,6 +1121,14 @@ alu (Tr *t, const MsPtxInsn *i)
       wr (t, i, 0, y, v);
       return TRUE;
     }
+  if (!strcmp (op, "bmsk"))
+    {
+      Ty u32 = { 'u', 32 };
+      g_autofree char *from = rd (t, i, 1, u32), *width = rd (t, i, 2, u32);
+      v = g_strdup_printf ("ms_bmsk (%s, %s, %d)", from, width, ms_ptx_has_mod (i, "clamp"));
+      wr (t, i, 0, u32, v);
+      return TRUE;
+    }
   if (!strcmp (op, "prmt"))
     {
       if (i->mods[0] && strcmp (i->mods[0], "b32") != 0)

@@ -94,6 +94,25 @@ ms_bfi (uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned bits)
   uint64_t mask = (len >= 64 ? ~UINT64_C (0) : (UINT64_C (1) << len) - 1) << pos;
   return (b & ~mask) | ((a << pos) & mask);
 }
+/* bmsk: width b's mask from bit a, as the PTX ISA gives it (clamp: a or
+ * b of 32 or more as such; wrap: taken mod 32) */
+static inline uint32_t
+ms_bmsk (uint32_t a, uint32_t b, int clamp)
+{
+  uint32_t a1 = a & 0x1f, b1 = b & 0x1f, sum = a1 + b1;
+  uint32_t mask0 = ~UINT32_C (0) << a1, mask1 = 0;
+  int overflow = sum >= 32;
+  if (clamp && a >= 32)
+    {
+      overflow = 1;
+      mask0 = 0;
+    }
+  if (clamp && b >= 32)
+    overflow = 1;
+  if (!overflow)
+    mask1 = b1 == 0 ? ~UINT32_C (0) : ~UINT32_C (0) << sum;
+  return mask0 & ~mask1;
+}
 /* vabsdiff4.add: the sum of the four byte lanes' |a - b| (signed bytes
  * where sa, sb say) plus c */
 static inline uint32_t

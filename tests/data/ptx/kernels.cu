@@ -62,6 +62,16 @@ __global__ void bits(const unsigned *in, unsigned *out)
   out[4 * threadIdx.x + 3] = __brev(x);
 }
 
+// bmsk (CUB's radix sort makes its digit masks with it), both modes
+__global__ void bitmask(const unsigned *a, const unsigned *b, unsigned *out)
+{
+  unsigned i = threadIdx.x, d, e;
+  asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(d) : "r"(a[i]), "r"(b[i]));
+  asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(e) : "r"(a[i]), "r"(b[i]));
+  out[2 * i] = d;
+  out[2 * i + 1] = e;
+}
+
 // unsigned division and remainder by divisors known only at run time
 // (div/rem.u32 and .u64 by a register: powers of two and others), by a
 // warpSize held in a register, and a shuffle whose lane offset, clamp and
