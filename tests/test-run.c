@@ -475,6 +475,41 @@ test_conditional_graphs (void)
                                 "cudaGraphConditionalHandleCreate made");
 }
 
+/* How often needle occurs in haystack. */
+static guint
+occurrences (const char *haystack, const char *needle)
+{
+  guint n = 0;
+  for (const char *at = strstr (haystack, needle); at; at = strstr (at + 1, needle))
+    n++;
+  return n;
+}
+
+/* Launches that repeat the one before (tests/data/programs/repeats.cu
+ * checks every result itself).  Untraced, the 3rd to 5th of five equal
+ * launches of combine are not run: the 2nd left memory as the 1st had
+ * left it.  The 6th follows a change the host made, increment changes
+ * its memory each time, and hello prints (its text is no memory): all
+ * run.  Traced, every launch runs and is reported. */
+static void
+test_repeats (void)
+{
+  g_autofree char *p = program ("repeats.cu");
+  g_auto (Result) r = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "repeats: all checks passed"));
+  g_assert_cmpuint (occurrences (r.out, "hello 7\n"), ==, 3);
+  g_assert_nonnull (strstr (r.out, "memsim: 14 launches: 3 traced, 11 run without the models "
+                                   "(--launches; 3 of them repeated the launch before on the "
+                                   "memory it left unchanged, and were not run again)\n"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_auto (Result) all = run (p, "--format", "json", NULL);
+  g_assert_cmpint (all.status, ==, 0);
+  JsonObject *root = json_root (parser, all.out);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "launches")), ==, 14);
+  g_assert_cmpint (json_object_get_int_member (root, "repeats_not_run"), ==, 0);
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -614,6 +649,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/clock", test_clock);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
+  g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

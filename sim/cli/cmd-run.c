@@ -42,6 +42,7 @@ typedef struct {
   JsonArray *json;           /* JSON: the launches' reports */
   gboolean csv_header;
   guint traced, untraced;
+  guint repeats;             /* untraced launches not run: MsProgramLaunch.repeat */
   int saved_stdout;          /* the real stdout while the program's goes to stderr */
   gboolean failed, finished;
 } RunSession;
@@ -173,6 +174,13 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
           s->traced++;
         }
     }
+  else if (L->repeat)
+    {
+      /* it would leave memory as it is */
+      ok = TRUE;
+      s->untraced++;
+      s->repeats++;
+    }
   else
     {
       /* for its results: no models, no records */
@@ -233,15 +241,24 @@ finish (RunSession *s)
           json_builder_add_int_value (b, s->traced);
           json_builder_set_member_name (b, "untraced");
           json_builder_add_int_value (b, s->untraced);
+          json_builder_set_member_name (b, "repeats_not_run");
+          json_builder_add_int_value (b, s->repeats);
           json_builder_end_object (b);
           g_autoptr (JsonNode) root = json_builder_get_root (b);
           ms_report_append_json (root, s->out);
         }
       else if (s->format == MS_FORMAT_TEXT)
-        g_string_append_printf (s->out,
-                                "memsim: %u launches: %u traced, %u run without the models%s\n",
-                                s->traced + s->untraced, s->traced, s->untraced,
-                                s->untraced ? " (--launches)" : "");
+        {
+          /* why launches ran without the models, and which did not run */
+          g_autofree char *why =
+            s->repeats ? g_strdup_printf (" (--launches; %u of them repeated the launch before "
+                                          "on the memory it left unchanged, and were not run "
+                                          "again)", s->repeats)
+            : g_strdup (s->untraced ? " (--launches)" : "");
+          g_string_append_printf (s->out, "memsim: %u launches: %u traced, %u run without the "
+                                  "models%s\n", s->traced + s->untraced, s->traced, s->untraced,
+                                  why);
+        }
       g_autoptr (GError) error = NULL;
       if (!ms_write_output (s->output, s->out, &error))
         {

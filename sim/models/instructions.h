@@ -48,6 +48,10 @@ typedef struct {
   guint n_blocks;
   GArray *lines;     /* MsInstLine */
   GArray *waits;     /* MsInstWaits per block */
+  gboolean effects;  /* the kernel does more than read and write memory: it
+                        calls the device runtime (printf, malloc, free,
+                        cudaGraphSetConditional, a failed assert) or reads
+                        the clock */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);

@@ -3561,6 +3561,9 @@ translate_entry (Tr *t, GString *out)
   t->n = ins->len;
   t->ins = (MsPtxInsn **) ins->pdata;
   t->completions = g_new0 (guint32, t->n + 1);
+  static const char *const runtime[] = { "vprintf", "malloc", "free", "__assertfail",
+                                          "cudaGraphSetConditional" };
+  gboolean calls_runtime = FALSE;
   for (guint k = 0; k < t->n; k++)
     for (guint o = 0; o < t->ins[k]->n_opd; o++)
       {
@@ -3568,7 +3571,12 @@ translate_entry (Tr *t, GString *out)
         if (d->kind == MS_PTX_OPD_SPECIAL
             && (g_str_has_prefix (d->sym, "%clock") || g_str_has_prefix (d->sym, "%globaltimer")))
           t->clock = TRUE;
+        for (guint r = 0; r < G_N_ELEMENTS (runtime); r++)
+          calls_runtime |= d->kind == MS_PTX_OPD_SYM && t->ins[k]->op
+                           && !strcmp (t->ins[k]->op, "call") && !strcmp (d->sym, runtime[r]);
       }
+  if (t->inst)
+    t->inst->effects = t->clock || calls_runtime;
   layout_vars (t);
   /* blocks start at 0, at labels, after branches and returns */
   g_hash_table_add (t->starts, GUINT_TO_POINTER (0));

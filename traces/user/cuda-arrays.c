@@ -73,6 +73,12 @@ array_free (gpointer p)
   g_free (a);
 }
 
+gboolean
+ms_cuda_arrays_any (void)
+{
+  return st.arrays != NULL && g_hash_table_size (st.arrays) > 0;
+}
+
 void
 ms_cuda_arrays_end (void)
 {

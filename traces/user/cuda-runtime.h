@@ -39,6 +39,12 @@ typedef struct {
    * buffers), else NULL */
   gboolean cooperative;
   void *grid_workspace;
+  /* The launch repeats the one before it (the kernel, its geometry and
+   * parameters) on memory as that one left it, and that one left memory
+   * as it found it: running it would change nothing.  Never set for a
+   * kernel that does more than read and write memory (MsInstMap.effects)
+   * or while the program has CUDA arrays. */
+  gboolean repeat;
 } MsProgramLaunch;
 
 /* Runs a launch (the kernel descriptor's warp_entry, its parameter block
@@ -111,6 +117,8 @@ gboolean ms_cuda_runtime_device_range (const void *p, gsize bytes);
 /* What cuda-arrays.c holds for the program (its arrays, texture and
  * surface objects), freed: the end of a program. */
 void ms_cuda_arrays_end (void);
+/* Whether the program has a live CUDA array (textures' and surfaces' memory). */
+gboolean ms_cuda_arrays_any (void);
 
 /* The launches the program has made so far. */
 guint ms_cuda_runtime_launches (void);
