@@ -510,6 +510,39 @@ test_repeats (void)
   g_assert_cmpint (json_object_get_int_member (root, "repeats_not_run"), ==, 0);
 }
 
+/* Device code's printf, malloc and free as the engine counts them
+ * (tests/data/programs/devruntime.cu says which calls each kernel makes):
+ * a call per group of lanes that called together, the lanes, and the
+ * most calls of one warp; the first kernel has simplePrintf's shape, 4
+ * warps of 8 lines, which the H200 ran in 41.6 us. */
+static void
+test_device_runtime (void)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_launches (parser, "devruntime.cu", "devruntime: all checks passed");
+  static const struct {
+    const char *kind;
+    gint64 calls, lanes, chain;
+    guint launch;
+  } want[] = { { "printf", 4, 32, 1, 0 }, { "malloc", 1, 32, 1, 1 }, { "free", 1, 32, 1, 1 },
+               { "printf", 4, 4, 4, 2 } };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      JsonObject *l = json_array_get_object_element (launches, want[i].launch);
+      JsonObject *c = json_object_get_object_member (
+        json_object_get_object_member (l, "instructions"), want[i].kind);
+      g_assert_cmpint (json_object_get_int_member (c, "calls"), ==, want[i].calls);
+      g_assert_cmpint (json_object_get_int_member (c, "lanes"), ==, want[i].lanes);
+      g_assert_cmpint (json_object_get_int_member (c, "chain"), ==, want[i].chain);
+    }
+  JsonObject *t = json_object_get_object_member (json_array_get_object_element (launches, 0),
+                                                 "time");
+  double ns = json_object_get_double_member (t, "gpu__time_duration.sum");
+  g_assert_cmpfloat (fabs (ns - 41600) / 41600, <, 0.1);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (t, "bound"),
+                                   "device-runtime-bound"));
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -650,6 +683,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/clock", test_clock);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
+  g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

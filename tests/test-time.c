@@ -269,6 +269,56 @@ test_host_bound (void)
   g_assert_cmpint (t.bound, !=, MS_BOUND_HOST);
 }
 
+/* Device code's printf, malloc and free against what the H200 measured
+ * of them (gpu/measurements/h200-2026-11-29-device-runtime, the empty
+ * kernel's 1.4-1.7 us taken off): one warp's printf of one line 27.8-
+ * 28.7 us; 32 warps of 4 blocks, a line a thread, 308-331 us; one warp's
+ * malloc of 32 lanes 67.4-67.6 us; its free 22.5-22.6 us.  A launch of
+ * such calls alone is bound by them; without the preset's figures they
+ * cost nothing. */
+static void
+test_device_runtime (void)
+{
+  const MsArch *h = ms_arch_default ();
+  g_autoptr (MsStats) s = make_stats (1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  static const struct {
+    MsRuntimeKind kind;
+    guint64 calls, lanes, chain;
+    double lo_us, hi_us;
+  } cases[] = {
+    { MS_RUNTIME_PRINTF, 1, 1, 1, 27.8, 28.7 },
+    { MS_RUNTIME_PRINTF, 32, 1024, 1, 308, 331 },
+    { MS_RUNTIME_MALLOC, 1, 32, 1, 67.4, 67.6 },
+    { MS_RUNTIME_FREE, 1, 32, 1, 22.5, 22.7 },
+  };
+  MsTimePrediction t;
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      memset (&s->runtime, 0, sizeof s->runtime);
+      s->runtime.calls[cases[i].kind] = cases[i].calls;
+      s->runtime.lanes[cases[i].kind] = cases[i].lanes;
+      s->runtime.chain[cases[i].kind] = cases[i].chain;
+      g_assert_true (ms_time_predict (h, s, 8, 1, &t));
+      g_assert_cmpfloat (t.t_runtime * 1e6, >=, cases[i].lo_us);
+      g_assert_cmpfloat (t.t_runtime * 1e6, <=, cases[i].hi_us);
+      g_assert_cmpint (t.bound, ==, MS_BOUND_RUNTIME);
+      assert_close (t.seconds - t.t_runtime, t.t_launch + MAX (t.t_sm, t.t_dispatch));
+    }
+  /* one warp printing three times in a row waits three times as long */
+  memset (&s->runtime, 0, sizeof s->runtime);
+  s->runtime.calls[MS_RUNTIME_PRINTF] = s->runtime.lanes[MS_RUNTIME_PRINTF] = 3;
+  s->runtime.chain[MS_RUNTIME_PRINTF] = 3;
+  g_assert_true (ms_time_predict (h, s, 8, 1, &t));
+  assert_close (t.t_runtime, 3 * h->device_runtime[MS_RUNTIME_PRINTF].call_us * 1e-6);
+  g_autofree char *text = ms_time_bound_text (&t, h);
+  g_assert_true (g_str_has_prefix (text, "device-runtime-bound: 3 warp-level calls"));
+  MsArch plain = *h;
+  memset (plain.device_runtime, 0, sizeof plain.device_runtime);
+  g_assert_true (ms_time_predict (&plain, s, 8, 1, &t));
+  assert_close (t.t_runtime, 0);
+  g_assert_cmpint (t.bound, !=, MS_BOUND_RUNTIME);
+}
+
 /* 31250 blocks of one warp, one 128-byte load and store a warp (the
  * cuda-samples' simpleOccupancy): the front end starts 4224 blocks at a
  * time, one every 0.6 ns, 18.75 us for them all, longer than any
@@ -349,6 +399,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/time/dram-bound", test_dram_bound);
   g_test_add_func ("/time/host-bound", test_host_bound);
+  g_test_add_func ("/time/device-runtime", test_device_runtime);
   g_test_add_func ("/time/partial-writes", test_partial_writes);
   g_test_add_func ("/time/latency-bound", test_latency_bound);
   g_test_add_func ("/time/instructions", test_instructions);

@@ -129,6 +129,13 @@ typedef struct {
                                     (0: not given: fetches cost the pipe nothing) */
   int l2_loaded_latency_cycles;  /* L2 and DRAM latency with the GPU full of warps ([memory]'s */
   int dram_loaded_latency_cycles;/* are an idle GPU's; 0: not given: always the idle one) */
+  /* [device_runtime] device code's printf, malloc and free (MsRuntimeKind
+   * order), us: a call of the warp that makes the most of them, each of
+   * its further lanes, a call of another warp, each of that call's lanes
+   * (0: not given: free) */
+  struct {
+    double call_us, lane_us, other_call_us, other_lane_us;
+  } device_runtime[3];
 
   /* ---- set for a run, not a preset key ---- */
   double sample_fraction;        /* the share of the blocks a sampled run simulates

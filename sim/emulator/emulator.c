@@ -142,6 +142,9 @@ typedef struct {
   PollWatch polls[32];   /* per warp of the block: its last poll */
   double clock[32];      /* per warp of the block: device code's clock, its
                             cycles so far (ms_ptx_warp_clock) */
+  MsRuntimeCalls runtime;              /* the device runtime's calls so far */
+  guint32 warp_runtime[32][MS_RUNTIME_KINDS];   /* ... per warp of the block */
+  guint runtime_pending;               /* kinds a lane of the running group called */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -1956,6 +1959,7 @@ run_block (Worker *W, guint64 b)
   memset (W->spin, 0, sizeof W->spin);
   memset (W->polls, 0, sizeof W->polls);
   memset (W->clock, 0, sizeof W->clock);
+  memset (W->warp_runtime, 0, sizeof W->warp_runtime);
   W->ctl.barrier_site = NULL;
   W->ctl.barrier_mismatch = FALSE;
 
@@ -2474,6 +2478,26 @@ heap_of (uint8_t *base)
       h = g_hash_table_lookup (heaps, base);
     }
   return h;
+}
+
+void
+ms_ptx_runtime_lane (unsigned kind)
+{
+  Worker *W = cur_worker;
+  W->runtime.lanes[kind]++;
+  W->runtime_pending |= 1u << kind;
+}
+
+void
+ms_ptx_runtime_call (unsigned kind)
+{
+  Worker *W = cur_worker;
+  if (!(W->runtime_pending & (1u << kind)))
+    return;   /* no lane of the group called (their guards) */
+  W->runtime_pending &= ~(1u << kind);
+  W->runtime.calls[kind]++;
+  guint32 n = ++W->warp_runtime[W->warp][kind];
+  W->runtime.chain[kind] = MAX (W->runtime.chain[kind], n);
 }
 
 static MsConditionalFn conditional_fn;
@@ -3660,9 +3684,18 @@ ms_emulate (const MsLaunch *launch, GError **error)
     ms_race_log_clear (launch->races);
   if (launch->block_counts != NULL)
     memset (launch->block_counts, 0, launch->n_block_counts * sizeof (guint64));
+  if (launch->runtime_calls != NULL)
+    memset (launch->runtime_calls, 0, sizeof *launch->runtime_calls);
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
+        for (guint k = 0; launch->runtime_calls != NULL && k < MS_RUNTIME_KINDS; k++)
+          {
+            const MsRuntimeCalls *c = &job.workers[w]->runtime;
+            launch->runtime_calls->calls[k] += c->calls[k];
+            launch->runtime_calls->lanes[k] += c->lanes[k];
+            launch->runtime_calls->chain[k] = MAX (launch->runtime_calls->chain[k], c->chain[k]);
+          }
         for (guint b = 0; launch->block_counts != NULL
                           && b < MIN (launch->n_block_counts, job.workers[w]->n_block_counts); b++)
           launch->block_counts[b] += job.workers[w]->block_counts[b];

@@ -11,6 +11,7 @@
 #include "access.h"
 #include "kernel.h"
 #include "races.h"
+#include "runtime-calls.h"
 #include "stream.h"
 
 G_BEGIN_DECLS
@@ -90,6 +91,9 @@ typedef struct {
    * nanoseconds (0: 1 GHz) */
   const double *block_cycles;
   double clock_ghz;
+  /* If set: gets the device runtime's calls of the launch (device code's
+   * printf, malloc and free) */
+  MsRuntimeCalls *runtime_calls;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

@@ -89,6 +89,11 @@ void ms_ptx_assertfail (const char *message, const char *file, uint32_t line,
 void ms_ptx_assert_end (void);
 void *ms_ptx_malloc (uint8_t *heap, uint64_t size);
 void ms_ptx_free (uint8_t *heap, void *ptr);
+/* A lane's call of the device runtime (MsRuntimeKind: 0 printf, 1 malloc,
+ * 2 free), then, once the group's lanes have made theirs, the group's
+ * call: the counts of MsLaunch.runtime_calls. */
+void ms_ptx_runtime_lane (unsigned kind);
+void ms_ptx_runtime_call (unsigned kind);
 /* cudaGraphSetConditional: the handle's value, through the hook the
  * runtime set (ms_emulator_graph_conditionals); fails the launch on a
  * handle it does not know. */

@@ -30,6 +30,15 @@
  *   host     mapped host memory (zero-copy) over the host link: the
  *            longest of its bytes read / host_read_gbs, written /
  *            host_write_gbs and both / host_duplex_gbs (measured)
+ *   runtime  device code's printf, malloc and free (measured, the
+ *            preset's [device_runtime]), added to the longest time: a
+ *            warp waits for its calls, one after another.  Per kind: the
+ *            warp that calls most (its chain) pays call_us a call and
+ *            lane_us for each further lane of a call; every other
+ *            warp's call adds other_call_us, and other_lane_us a lane
+ *            (the runtime serves them largely in parallel); a call's
+ *            lanes are the kind's average.  So one warp's printf costs
+ *            28 us whatever its lanes, 32 warps' 320 us, not 32 x 28
  *   SM       the longest of LSU, issue and latency, plus the second
  *            longest / active blocks per SM, where
  *              LSU = (global lines + shared wavefronts) / (SMs in use x
@@ -201,6 +210,23 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double second = t[0] + t[1] + t[2] - first - MIN (t[0], MIN (t[1], t[2]));
   out->t_sm = first + second / active_blocks_per_sm;
 
+  /* the device runtime's calls: the chain of the warp that calls most,
+   * then the other warps' calls */
+  for (guint k = 0; k < MS_RUNTIME_KINDS; k++)
+    {
+      double calls = (double) stats->runtime.calls[k];
+      if (calls <= 0)
+        continue;
+      double own = MIN ((double) stats->runtime.chain[k], calls);
+      double lanes = (double) stats->runtime.lanes[k], per_call = lanes / calls;
+      const __typeof__ (arch->device_runtime[0]) *c = &arch->device_runtime[k];
+      out->t_runtime += (own * (c->call_us + (per_call - 1) * c->lane_us)
+                         + (calls - own) * c->other_call_us
+                         + (lanes - own * per_call - (calls - own)) * c->other_lane_us)
+                        * 1e-6;
+      out->runtime_calls += stats->runtime.calls[k];
+    }
+
   /* the front end: every block's start, one after another */
   out->t_dispatch = blocks * arch->block_dispatch_ns * 1e-9;
   double longest = MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_sm));
@@ -213,9 +239,11 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double fixed = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
   out->t_launch = fixed + MIN (blocks, slots) * arch->block_dispatch_ns * 1e-9
                   + (stores ? arch->store_drain_us * 1e-6 : 0.0);
-  out->seconds = out->t_launch + longest;
+  out->seconds = out->t_launch + longest + out->t_runtime;
   out->event_seconds = out->seconds + out->t_event_latency;
-  if (out->t_launch + out->t_event_latency > longest)
+  if (out->t_runtime > longest && out->t_runtime > out->t_launch + out->t_event_latency)
+    out->bound = MS_BOUND_RUNTIME;
+  else if (out->t_launch + out->t_event_latency > longest)
     out->bound = MS_BOUND_LAUNCH;
   else if (longest == out->t_dispatch)
     out->bound = MS_BOUND_DISPATCH;
@@ -277,6 +305,10 @@ ms_time_bound_text (const MsTimePrediction *t, const MsArch *arch)
     case MS_BOUND_HOST:
       return g_strdup_printf ("host-memory-bound: %.1f MB of mapped host memory over the host "
                               "link", t->host_bytes / 1e6);
+    case MS_BOUND_RUNTIME:
+      return g_strdup_printf ("device-runtime-bound: %" G_GUINT64_FORMAT " warp-level calls of "
+                              "printf, malloc or free, which the calling warps wait for",
+                              t->runtime_calls);
     case MS_BOUND_ATOMICS:
       return g_strdup_printf ("atomics-bound: %" G_GUINT64_FORMAT " passes of atomics on the "
                               "busiest 128-byte line, one after another", t->atomic_passes);

@@ -20,6 +20,7 @@ typedef enum {
   MS_BOUND_ATOMICS,   /* the L2 serves the atomics on the busiest line one pass at a time */
   MS_BOUND_DISPATCH,  /* the front end starts the blocks one after another */
   MS_BOUND_HOST,      /* mapped host memory over the host link */
+  MS_BOUND_RUNTIME,   /* device code's printf, malloc and free */
 } MsBound;
 
 typedef struct {
@@ -33,6 +34,10 @@ typedef struct {
    * block's start */
   double t_launch, t_event_latency, t_dram, t_l2, t_atomics, t_lsu, t_latency, t_issue, t_sm,
     t_dispatch, t_host;
+  /* device code's printf, malloc and free, one call after another: added
+   * to the rest, which the calling warps wait for */
+  double t_runtime;
+  guint64 runtime_calls;  /* ... the warp-level calls */
   guint64 atomic_passes;  /* the busiest line's atomic passes (atomics.c) */
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */

@@ -12,6 +12,7 @@
 
 #include "access.h"
 #include "instructions.h"
+#include "runtime-calls.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +53,9 @@ typedef struct {
    * waited at, their texture fetches and the cycles their instructions'
    * dependences took (ms_inst_waits), scaled like the counts */
   guint64 load_rounds, barriers, texture_fetches, dependent_cycles;
+  /* device code's printf, malloc and free (the engine's count, scaled like
+   * the counts; chains unscaled: one warp's) */
+  MsRuntimeCalls runtime;
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -31,6 +31,7 @@
 
 #include "ptx-texture.h"
 #include "ptx-translate.h"
+#include "runtime-calls.h"
 
 typedef struct {
   char kind;    /* 'u' 's' 'b' 'f' 'p' (pred), 0: none */
@@ -2443,6 +2444,15 @@ failed_since (Tr *t, const Mark *k, GString *after, guint idx)
 }
 
 static gboolean call_insn (Tr *t, const MsPtxInsn *i);
+
+/* After the lanes' calls of the device runtime (each counted by
+ * ms_ptx_runtime_lane): the group's one call. */
+static void
+runtime_call (Tr *t, MsRuntimeKind kind)
+{
+  flush (t);
+  g_string_append_printf (t->o, "      ms_ptx_runtime_call (%d);\n", kind);
+}
 static gboolean device_insn (Tr *t, const MsPtxInsn *i);
 
 /* The code of instruction idx onwards, to the end of its block. */
@@ -2766,6 +2776,7 @@ call_insn (Tr *t, const MsPtxInsn *i)
   if (!strcmp (fn, "vprintf") && c.n_args == 2)
     {
       guard_open (t, i);
+      g_string_append (t->body, "ms_ptx_runtime_lane (0);\n");
       g_string_append_printf (t->body,
                               "{ uint64_t f_, a_; memcpy (&f_, (const void *) (uintptr_t) %s, 8);\n"
                               "memcpy (&a_, (const void *) (uintptr_t) %s, 8);\n"
@@ -2776,6 +2787,7 @@ call_insn (Tr *t, const MsPtxInsn *i)
         g_string_append_printf (t->body, "memcpy ((void *) (uintptr_t) %s, &r_, 4);\n", r0);
       g_string_append (t->body, "(void) r_; }\n");
       guard_close (t, i);
+      runtime_call (t, MS_RUNTIME_PRINTF);
       return TRUE;
     }
   if (!strcmp (fn, "__assertfail") && c.n_args >= 4)
@@ -2808,6 +2820,8 @@ call_insn (Tr *t, const MsPtxInsn *i)
           return FALSE;
         }
       guard_open (t, i);
+      g_string_append_printf (t->body, "ms_ptx_runtime_lane (%d);\n",
+                              fn[0] == 'm' ? MS_RUNTIME_MALLOC : MS_RUNTIME_FREE);
       if (fn[0] == 'm')
         g_string_append_printf (t->body,
                                 "{ uint64_t s_, p_; memcpy (&s_, (const void *) (uintptr_t) %s, 8);\n"
@@ -2820,6 +2834,7 @@ call_insn (Tr *t, const MsPtxInsn *i)
                                 "ms_ptx_free (ms_ptx_g_%u_%d, (void *) (uintptr_t) p_); }\n",
                                 a0, t->mod, h);
       guard_close (t, i);
+      runtime_call (t, fn[0] == 'm' ? MS_RUNTIME_MALLOC : MS_RUNTIME_FREE);
       return TRUE;
     }
   if (!strcmp (fn, "cudaGraphSetConditional") && c.n_args == 2)

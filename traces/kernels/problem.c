@@ -907,6 +907,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   g_autofree double *block_cycles = inst ? clock_cycles (p, arch, inst, function) : NULL;
   launch.block_cycles = block_cycles;
   launch.clock_ghz = arch->clock_mhz / 1000.0;
+  MsRuntimeCalls runtime;
+  launch.runtime_calls = &runtime;
   gboolean emulated = ms_emulate (&launch, error);
   g_strfreev (reductions.sass_lines);
   if (!emulated)
@@ -918,6 +920,12 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   double scale = blocks_run > 0 ? (double) blocks / (double) blocks_run : 1.0;
   s->fused = regroup ? (guint64) (ms_regroup_merged (regroup) * scale + 0.5) : 0;
   s->unrolled = regroup ? (guint64) (ms_regroup_unrolled (regroup) * scale + 0.5) : 0;
+  for (guint k = 0; k < MS_RUNTIME_KINDS; k++)
+    {
+      s->runtime.calls[k] = (guint64) (runtime.calls[k] * scale + 0.5);
+      s->runtime.lanes[k] = (guint64) (runtime.lanes[k] * scale + 0.5);
+      s->runtime.chain[k] = runtime.chain[k];
+    }
   if (inst)
     {
       const MsSass *sass = function ? problem_sass (p, function) : NULL;

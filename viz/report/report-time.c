@@ -10,12 +10,23 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
 {
   g_autofree char *bound = ms_time_bound_text (t, arch);
   double gbs = ms_time_gbs (t, bytes);
-  const char *names[] = { "launch", "dispatch", "dram", "l2", "atomics", "lsu", "issue",
-                          "latency", "host" };
-  double terms[] = { t->t_launch, t->t_dispatch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu,
-                     t->t_issue, t->t_latency, t->t_host };
-  /* the host link's term only for a launch that uses mapped host memory */
-  guint n_terms = G_N_ELEMENTS (names) - (t->host_bytes > 0 ? 0 : 1);
+  const char *names[11] = { "launch", "dispatch", "dram", "l2", "atomics", "lsu", "issue",
+                            "latency" };
+  double terms[11] = { t->t_launch, t->t_dispatch, t->t_dram, t->t_l2, t->t_atomics, t->t_lsu,
+                       t->t_issue, t->t_latency };
+  guint n_terms = 8;
+  /* the host link's term only for a launch that uses mapped host memory,
+   * the device runtime's for one that calls it */
+  if (t->host_bytes > 0)
+    {
+      names[n_terms] = "host";
+      terms[n_terms++] = t->t_host;
+    }
+  if (t->runtime_calls > 0)
+    {
+      names[n_terms] = "runtime";
+      terms[n_terms++] = t->t_runtime;
+    }
   if (format == MS_FORMAT_TEXT)
     {
       g_string_append_printf (out, "\nPredicted time (%s model, docs/model.md)\n", arch->name);

@@ -194,6 +194,22 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_add_int_value (b, (gint64) r->stats->texture_fetches);
       json_builder_set_member_name (b, "dependent_cycles");
       json_builder_add_int_value (b, (gint64) r->stats->dependent_cycles);
+      /* device code's printf, malloc and free, where it called them */
+      static const char *const runtime[] = { "printf", "malloc", "free" };
+      for (guint k = 0; k < MS_RUNTIME_KINDS; k++)
+        {
+          if (r->stats->runtime.calls[k] == 0)
+            continue;
+          json_builder_set_member_name (b, runtime[k]);
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "calls");
+          json_builder_add_int_value (b, (gint64) r->stats->runtime.calls[k]);
+          json_builder_set_member_name (b, "lanes");
+          json_builder_add_int_value (b, (gint64) r->stats->runtime.lanes[k]);
+          json_builder_set_member_name (b, "chain");
+          json_builder_add_int_value (b, (gint64) r->stats->runtime.chain[k]);
+          json_builder_end_object (b);
+        }
       if (r->stats->inst_lines)
         {
           json_builder_set_member_name (b, "lines");
