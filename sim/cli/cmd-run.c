@@ -251,8 +251,8 @@ finish (RunSession *s)
         {
           /* why launches ran without the models, and which did not run */
           g_autofree char *why =
-            s->repeats ? g_strdup_printf (" (--launches; %u of them repeated the launch before "
-                                          "on the memory it left unchanged, and were not run "
+            s->repeats ? g_strdup_printf (" (--launches; %u of them repeated a launch on the "
+                                          "memory it had left unchanged, and were not run "
                                           "again)", s->repeats)
             : g_strdup (s->untraced ? " (--launches)" : "");
           g_string_append_printf (s->out, "memsim: %u launches: %u traced, %u run without the "

@@ -149,17 +149,25 @@ static struct {
   GHashTable *handles;           /* the program's events and streams (owned) */
   GHashTable *variables;         /* device name -> its memory (the module's variables) */
   guint8 *workspace;             /* cooperative launches' grid workspace (guarded), or NULL */
-  struct {                       /* the launch before (MsProgramLaunch.repeat) */
-    const MsKernel *kernel;
-    unsigned grid[3], block[3];
-    size_t shared;
-    guint8 *params;
-    guint param_bytes;
-    char *after;                 /* the digest of memory after it, or NULL: not taken */
-    gboolean unchanged;          /* it left memory as it found it */
-    double seconds;              /* the time it took here */
-  } last;
+  GHashTable *done;              /* launches so far by what they launched (GBytes:
+                                    kernel, geometry, parameters) -> Done
+                                    (MsProgramLaunch.repeat) */
 } rt;
+
+/* The last launch of a kernel with its geometry and parameters. */
+typedef struct {
+  char *after;                   /* the digest of memory after it, or NULL: not taken */
+  gboolean unchanged;            /* it left memory as it found it */
+  double seconds;                /* the time it took here */
+} Done;
+
+static void
+done_free (gpointer p)
+{
+  Done *d = p;
+  g_free (d->after);
+  g_free (d);
+}
 
 /* nvcc's host code: <<<...>>>'s configurations, pushed then popped by
  * the thread that launches */
@@ -248,8 +256,8 @@ ms_cuda_runtime_end (void)
   g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
   if (rt.variables)
     g_hash_table_destroy (rt.variables);
-  g_free (rt.last.params);
-  g_free (rt.last.after);
+  if (rt.done)
+    g_hash_table_destroy (rt.done);
   ms_graph_end ();
   if (rt.workspace)
     munmap (rt.workspace - GUARD_BYTES, 2 * GUARD_BYTES + (gsize) sysconf (_SC_PAGESIZE));
@@ -1024,70 +1032,74 @@ memory_digest (const MsProgramLaunch *L)
   return g_strdup (g_checksum_get_string (c));
 }
 
-static gboolean
-same_as_last (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
-              const unsigned block[3], size_t shared)
+/* What a launch launches: the kernel, its geometry, shared bytes and
+ * parameter block. */
+static GBytes *
+launch_key (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
+            const unsigned block[3], size_t shared)
 {
-  return rt.last.kernel == k && memcmp (rt.last.grid, grid, sizeof rt.last.grid) == 0
-         && memcmp (rt.last.block, block, sizeof rt.last.block) == 0 && rt.last.shared == shared
-         && rt.last.param_bytes == P->param_bytes
-         && memcmp (rt.last.params, P->params, P->param_bytes) == 0;
+  GByteArray *key = g_byte_array_new ();
+  g_byte_array_append (key, (const guint8 *) &k, sizeof k);
+  g_byte_array_append (key, (const guint8 *) grid, 3 * sizeof grid[0]);
+  g_byte_array_append (key, (const guint8 *) block, 3 * sizeof block[0]);
+  g_byte_array_append (key, (const guint8 *) &shared, sizeof shared);
+  g_byte_array_append (key, P->params, P->param_bytes);
+  return g_byte_array_free_to_bytes (key);
 }
 
-/* Whether the launch L repeats the one before it on the memory that one
+/* Whether launch L (*key: what it launches) repeats the last launch of
+ * the same kernel, geometry and parameters on the memory that launch
  * left, which it left unchanged (MsProgramLaunch.repeat); *before gets
  * memory's digest where it was taken.  Memory is read for a digest only
- * when the launch before was like this one and took ten times longer
- * than reading it would (500 MB/s): two digests cost a repeated launch
- * at most a fifth more, and a skipped one far less than its run. */
+ * when that launch took ten times longer than reading it would (500 MB/s):
+ * two digests cost a launch that changes memory at most a fifth more, and
+ * one not run far less than its run. */
 static gboolean
-repeats_last (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
-              const unsigned block[3], size_t shared, const MsProgramLaunch *L, char **before)
+repeats_done (const MsKernel *k, GBytes *key, const MsProgramLaunch *L, char **before)
 {
   *before = NULL;
-  if (!same_as_last (k, P, grid, block, shared) || (k->inst_map && k->inst_map->effects)
-      || ms_cuda_arrays_any ())
+  const Done *d = rt.done ? g_hash_table_lookup (rt.done, key) : NULL;
+  if (d == NULL || (k->inst_map && k->inst_map->effects) || ms_cuda_arrays_any ())
     return FALSE;
   double bytes = 0;
   for (guint b = 0; b < L->n_buffers; b++)
     bytes += (double) L->buffer_bytes[b];
-  if (rt.last.seconds < 10 * bytes / 500e6)
+  if (d->seconds < 10 * bytes / 500e6)
     return FALSE;
   *before = memory_digest (L);
-  return rt.last.after != NULL && rt.last.unchanged && strcmp (*before, rt.last.after) == 0;
+  return d->after != NULL && d->unchanged && strcmp (*before, d->after) == 0;
 }
 
-/* After launch L (before: memory's digest before it, or NULL), which took
- * `seconds` here: what the next launch compares itself with. */
+/* After launch L (key: what it launched; before: memory's digest before
+ * it, or NULL), which took `seconds` here: what a later launch of the
+ * same compares itself with. */
 static void
-remember_last (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
-               const unsigned block[3], size_t shared, const MsProgramLaunch *L,
-               char *before, double seconds)
+remember_done (GBytes *key, const MsProgramLaunch *L, char *before, double seconds)
 {
   if (L->repeat)
     {
-      g_free (before);   /* memory is as the last launch left it: nothing changes */
+      /* memory is as that launch left it: nothing changes */
+      g_free (before);
+      g_bytes_unref (key);
       return;
     }
-  if (!same_as_last (k, P, grid, block, shared))
+  if (rt.done == NULL || g_hash_table_size (rt.done) >= 4096)
     {
-      rt.last.kernel = k;
-      memcpy (rt.last.grid, grid, sizeof rt.last.grid);
-      memcpy (rt.last.block, block, sizeof rt.last.block);
-      rt.last.shared = shared;
-      g_free (rt.last.params);
-      rt.last.params = g_memdup2 (P->params, P->param_bytes);
-      rt.last.param_bytes = P->param_bytes;
+      /* (a program whose launches rarely repeat forgets them) */
+      if (rt.done)
+        g_hash_table_destroy (rt.done);
+      rt.done = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                       (GDestroyNotify) g_bytes_unref, done_free);
     }
-  g_clear_pointer (&rt.last.after, g_free);
-  rt.last.unchanged = FALSE;
-  rt.last.seconds = seconds;
+  Done *d = g_new0 (Done, 1);
+  d->seconds = seconds;
   if (before != NULL)
     {
-      rt.last.after = memory_digest (L);
-      rt.last.unchanged = strcmp (before, rt.last.after) == 0;
+      d->after = memory_digest (L);
+      d->unchanged = strcmp (before, d->after) == 0;
       g_free (before);
     }
+  g_hash_table_replace (rt.done, key, d);
 }
 
 static void
@@ -1204,12 +1216,12 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));
 
   char *before = NULL;
-  L.repeat = repeats_last (k, P, grid, block, shared, &L, &before);
+  GBytes *key = launch_key (k, P, grid, block, shared);
+  L.repeat = repeats_done (k, key, &L, &before);
   double seconds = -1;
   gint64 t0 = g_get_monotonic_time ();
   gboolean ok = rt.launch (rt.launch_data, &L, &seconds);
-  remember_last (k, P, grid, block, shared, &L, before,
-                 (double) (g_get_monotonic_time () - t0) / 1e6);
+  remember_done (key, &L, before, (double) (g_get_monotonic_time () - t0) / 1e6);
   rt.launches++;
   if (ms_emulator_take_device_assert ())
     rt.sticky = cudaErrorAssert;   /* at the next synchronisation, as the GPU's */

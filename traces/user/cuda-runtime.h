@@ -39,9 +39,9 @@ typedef struct {
    * buffers), else NULL */
   gboolean cooperative;
   void *grid_workspace;
-  /* The launch repeats the one before it (the kernel, its geometry and
-   * parameters) on memory as that one left it, and that one left memory
-   * as it found it: running it would change nothing.  Never set for a
+  /* The launch repeats the last launch of the same kernel, geometry and
+   * parameters on memory as that one left it, and that one left memory as
+   * it found it: running it would change nothing.  Never set for a
    * kernel that does more than read and write memory (MsInstMap.effects)
    * or while the program has CUDA arrays. */
   gboolean repeat;

@@ -1,7 +1,8 @@
-// repeats.cu - launches that repeat the launch before them
-// (tests/test-run.c, /run/repeats): c = f(a, b) five times on the same
-// memory, then again after the host changed a; x += 1 five times in
-// place; a kernel that prints, three times.  The program checks every
+// repeats.cu - launches that repeat earlier ones (tests/test-run.c,
+// /run/repeats): c = f(a, b) five times on the same memory, then again
+// after the host changed b; then c = f(a, b) and d = f(c, a) in turn, four
+// times each; x += 1 five times in place; a kernel that prints, three
+// times.  The program checks every
 // result; memsim need not run again a launch that would change nothing.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -22,11 +23,12 @@ __global__ void hello(int n) { printf("hello %d\n", n); }
 int main()
 {
     const int n = 256;
-    float h[n], *a, *b, *c;
+    float h[n], *a, *b, *c, *d;
     int *x, hx[n], bad = 0;
     cudaMalloc(&a, n * sizeof(float));
     cudaMalloc(&b, n * sizeof(float));
     cudaMalloc(&c, n * sizeof(float));
+    cudaMalloc(&d, n * sizeof(float));
     cudaMalloc(&x, n * sizeof(int));
     for (int i = 0; i < n; i++)
         h[i] = 1.0f;
@@ -44,6 +46,13 @@ int main()
     cudaMemcpy(h, c, sizeof h, cudaMemcpyDeviceToHost);
     for (int i = 0; i < n; i++)
         bad += h[i] != 8.0f;
+    for (int r = 0; r < 4; r++) {
+        combine<<<1, n>>>(a, b, c);   // 8
+        combine<<<1, n>>>(c, a, d);   // 2
+    }
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++)
+        bad += h[i] != 2.0f;
     cudaMemset(x, 0, n * sizeof(int));
     for (int r = 0; r < 5; r++)
         increment<<<1, n>>>(x);
