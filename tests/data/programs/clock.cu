@@ -73,6 +73,7 @@ int main()
     barrier<<<1, 64>>>(t, 1000);
     cudaMemcpy(h, t, 2 * sizeof(long long), cudaMemcpyDeviceToHost);
     bad += h[0] < h[1];
+    delete[] wave;
     fprintf(stderr, bad ? "clock: %d checks failed\n" : "clock: all checks passed\n", bad);
     return bad != 0;
 }
