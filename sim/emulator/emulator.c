@@ -2043,13 +2043,20 @@ warp_stop_forever (Worker *W)
  * (an instruction memsim cannot run), its warp's index, a clock, and its
  * lanes' local memory (a buffer per warp of the worker, kept for the
  * next block). */
+/* The launch fails with message (the first failure's stays). */
+static void
+launch_fails (Worker *W, const char *message)
+{
+  if (W->error == NULL)
+    g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s: %s",
+                 W->launch->kernel, message);
+}
+
 void
 ms_ptx_fail (const char *message)
 {
   Worker *W = cur_worker;
-  if (W->error == NULL)
-    g_set_error (&W->error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_LAUNCH, "%s: %s",
-                 W->launch->kernel, message);
+  launch_fails (W, message);
   warp_stop_forever (W);
   g_assert_not_reached ();
 }
@@ -2508,12 +2515,18 @@ ms_emulator_graph_conditionals (MsConditionalFn set)
   conditional_fn = set;
 }
 
+/* (not through ms_ptx_fail: a call of a noreturn function from here,
+ * on a warp's fiber, has AddressSanitizer warn of the stack it does not
+ * know; warp_stop_forever's comment says why) */
 void
 ms_ptx_set_conditional (uint64_t handle, uint32_t value)
 {
-  if (conditional_fn == NULL || !conditional_fn (handle, value))
-    ms_ptx_fail ("cudaGraphSetConditional with a handle that no "
-                 "cudaGraphConditionalHandleCreate made");
+  if (conditional_fn != NULL && conditional_fn (handle, value))
+    return;
+  Worker *W = cur_worker;
+  launch_fails (W, "cudaGraphSetConditional with a handle that no "
+                   "cudaGraphConditionalHandleCreate made");
+  warp_stop_forever (W);
 }
 
 void *
