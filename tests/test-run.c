@@ -431,13 +431,14 @@ test_zero_copy (void)
  * so does a wait of 20 us on %globaltimer.  In a full wave (two blocks of
  * 32 warps an SM: 16 warps a scheduler) a warp issues at most one
  * instruction in 16 cycles, the scheduler's limit on the GPU: its spin of
- * 1/200 ms runs no more instructions than that allows. */
+ * 1/200 ms runs no more instructions than that allows.  An untraced
+ * launch's clock runs as a traced one's. */
 static void
 test_clock (void)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonArray *launches = json_launches (parser, "clock.cu", "clock: all checks passed");
-  g_assert_cmpuint (json_array_get_length (launches), ==, 4);
+  g_assert_cmpuint (json_array_get_length (launches), ==, 6);
   double t[3];
   for (guint i = 0; i < 3; i++)
     t[i] = json_object_get_double_member (
@@ -456,6 +457,17 @@ test_clock (void)
   /* 1/200 ms of the default preset's 1 980 MHz clock, 16 warps a scheduler */
   g_assert_cmpfloat ((double) metric (metrics_of (launches, 1), "smsp__inst_executed.sum") / warps,
                      <=, 1980e3 / 200 / 16);
+  /* a launch the models do not see keeps the traced one's clock: the
+   * second of two equal spins (untraced) turns as often as the first */
+  g_autofree char *p = program ("clock.cu");
+  g_auto (Result) r = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  long long a = 0, b = -1;
+  const char *at = strstr (r.err, "spins ");
+  g_assert_nonnull (at);
+  g_assert_cmpint (sscanf (at, "spins %lld %lld", &a, &b), ==, 2);
+  g_assert_cmpint (a, >, 0);
+  g_assert_cmpint (a, ==, b);
 }
 
 /* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu

@@ -183,10 +183,14 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
     }
   else
     {
-      /* for its results: no models, no records */
+      /* for its results: no models, no records; the clock as a traced
+       * launch's */
       MsLaunch launch;
       ms_problem_launch (p, &launch);
       launch.threads = s->threads;
+      g_autofree double *block_cycles = ms_problem_clock_cycles (p, s->arch);
+      launch.block_cycles = block_cycles;
+      launch.clock_ghz = s->arch->clock_mhz / 1000.0;
       ok = ms_emulate (&launch, &error);
       s->untraced++;
     }

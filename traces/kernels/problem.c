@@ -811,9 +811,13 @@ memory_runs (const MsStats *s, double scale)
  * between two instructions of a warp at this launch's occupancy; a spin
  * until the clock reaches a value then runs the instructions the model
  * times at that value. */
-static double *
-clock_cycles (const MsProblem *p, const MsArch *arch, const MsInstMap *inst, const char *function)
+double *
+ms_problem_clock_cycles (const MsProblem *p, const MsArch *arch)
 {
+  const MsInstMap *inst = p->warp_entry ? p->inst_map : p->kernel->inst_map;
+  if (inst == NULL)
+    return NULL;
+  g_autofree char *function = sass_function (p);
   MsInstSass by_line = { 0 };
   const MsSass *sass = function ? problem_sass (p, function) : NULL;
   if (sass)
@@ -904,7 +908,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   g_autofree guint64 *block_counts = inst ? g_new0 (guint64, inst->n_blocks) : NULL;
   launch.block_counts = block_counts;
   launch.n_block_counts = inst ? inst->n_blocks : 0;
-  g_autofree double *block_cycles = inst ? clock_cycles (p, arch, inst, function) : NULL;
+  g_autofree double *block_cycles = ms_problem_clock_cycles (p, arch);
   launch.block_cycles = block_cycles;
   launch.clock_ghz = arch->clock_mhz / 1000.0;
   MsRuntimeCalls runtime;

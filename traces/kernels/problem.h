@@ -216,6 +216,10 @@ void ms_problem_set_race_log (MsProblem *p, MsRaceLog *log);
 /* The emulator launch for this problem (no sinks, threads 0; its progress,
  * its race options and log, the kernel's source lines for messages). */
 void ms_problem_launch (const MsProblem *p, MsLaunch *launch);
+/* The cycles each block of the launch's device code adds to a warp's
+ * clock on the preset (MsLaunch.block_cycles; g_free), or NULL: not run
+ * from PTX.  Traced and untraced launches alike take them. */
+double *ms_problem_clock_cycles (const MsProblem *p, const MsArch *arch);
 
 /* The __global__ function the problem's launch runs, among those known()
  * knows: the function named like the kernel, else (an entry that launches

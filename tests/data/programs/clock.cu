@@ -1,7 +1,8 @@
 // clock.cu - kernels that wait on the clock, as cuda-samples' do: one warp
 // spins until clock64() has advanced 1 ms of the device's clock
 // (cudaDevAttrClockRate), then a full wave of blocks spins for 5 us each,
-// one thread waits 20 us of %globaltimer, and a block whose second warp
+// one thread waits 20 us of %globaltimer, the same spin twice counting its
+// turns (memsim's test compares them), and a block whose second warp
 // works before a barrier: the first warp's clock after the barrier is no
 // earlier than the second's before it (tests/test-run.c, /run/clock).
 #include <cstdio>
@@ -15,6 +16,14 @@ __global__ void spin(long long cycles, long long *elapsed)
     } while (now - start < cycles);
     if (threadIdx.x == 0)
         elapsed[blockIdx.x] = now - start;
+}
+
+__global__ void count_spins(long long cycles, long long *spins)
+{
+    long long start = clock64(), n = 0;
+    while (clock64() - start < cycles)
+        n++;
+    *spins = n;
 }
 
 __global__ void wait_ns(unsigned long long ns, unsigned long long *elapsed)
@@ -70,6 +79,12 @@ int main()
     wait_ns<<<1, 1>>>(20000, ns);
     cudaMemcpy(&hns, ns, sizeof hns, cudaMemcpyDeviceToHost);
     bad += hns < 20000;
+    long long spins[2];
+    for (int k = 0; k < 2; k++) {
+        count_spins<<<1, 1>>>(ms / 100, elapsed);
+        cudaMemcpy(&spins[k], elapsed, sizeof(long long), cudaMemcpyDeviceToHost);
+    }
+    fprintf(stderr, "spins %lld %lld\n", spins[0], spins[1]);
     barrier<<<1, 64>>>(t, 1000);
     cudaMemcpy(h, t, 2 * sizeof(long long), cudaMemcpyDeviceToHost);
     bad += h[0] < h[1];
