@@ -126,7 +126,7 @@ counter_of (const MsCounters *c, guint w)
 {
   switch (w)
     {
-    case 0: return c->executions;
+    case 0: return c->executions - c->async_copies;   /* LDG, not LDGSTS */
     case 1: return c->v[MS_SLOT_REQUESTS];
     case 2: return c->v[MS_SLOT_SECTORS];
     case 3: return c->v[MS_SLOT_WAVEFRONTS];
@@ -164,7 +164,7 @@ build_rows (MsGpuSession *s, const MsArch *arch, const MsStats *stats)
           s->result, ms_metric_name ((MsSpace) sp, (MsOp) op, "inst"), &inst_measured);
         if (MS_OP_IS_ATOMIC (op) && c.executions == 0 && (!have_inst || inst_measured == 0))
           continue;
-        gboolean inst_differs = have_inst && (guint64) ms_round_to_int (inst_measured) != c.executions;
+        gboolean inst_differs = have_inst && (guint64) ms_round_to_int (inst_measured) != counter_of (&c, 0);
         for (guint w = 0; w < G_N_ELEMENTS (whats); w++)
           {
             const char *name = ms_metric_name ((MsSpace) sp, (MsOp) op, whats[w]);

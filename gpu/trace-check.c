@@ -451,7 +451,7 @@ ms_gpu_trace_save (const MsProblem *p, const MsGpuResult *r, const char *check, 
         }
       /* the GPU build numbers sites in its own way, in the same textual order */
       const MsSite *site = ms_trace_site_intern (base ? base + 1 : p->kernel->source, t->line,
-                                                 t->order, FALSE);
+                                                 t->order, FALSE, FALSE);
       if (site == NULL)
         {
           g_set_error (error, MS_GPU_ERROR, MS_GPU_ERROR_FAILED, "too many access sites");

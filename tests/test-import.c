@@ -820,10 +820,10 @@ set_strided (MsWarpAccess *a, guint64 base, gint64 stride)
 static GArray *
 roundtrip_records (void)
 {
-  const MsSite *s1 = ms_trace_site_intern ("rt.cu", 10, 1, FALSE);
-  const MsSite *s2 = ms_trace_site_intern ("rt.cu", 11, 2, FALSE);
-  const MsSite *s3 = ms_trace_site_intern ("rt.cu", 12, 3, FALSE);
-  const MsSite *s4 = ms_trace_site_intern ("rt.cu", 12, 4, FALSE);
+  const MsSite *s1 = ms_trace_site_intern ("rt.cu", 10, 1, FALSE, FALSE);
+  const MsSite *s2 = ms_trace_site_intern ("rt.cu", 11, 2, FALSE, FALSE);
+  const MsSite *s3 = ms_trace_site_intern ("rt.cu", 12, 3, FALSE, FALSE);
+  const MsSite *s4 = ms_trace_site_intern ("rt.cu", 12, 4, FALSE, FALSE);
   g_assert_nonnull (s1);
   g_assert_nonnull (s4);
   guint64 in = G_GUINT64_CONSTANT (1) << 40, out = G_GUINT64_CONSTANT (2) << 40;
@@ -1046,7 +1046,7 @@ test_roundtrip_nvbit (void)
 static void
 test_nvbit_export_limits (void)
 {
-  const MsSite *site = ms_trace_site_intern ("rt.cu", 20, 1, FALSE);
+  const MsSite *site = ms_trace_site_intern ("rt.cu", 20, 1, FALSE, FALSE);
   MsWarpAccess a = make (site, 0, 0, MS_SPACE_SHARED, MS_OP_LD, 4, FULL);
   set_strided (&a, 0, 4);   /* lane 0 at shared offset 0 */
   MsTraceSource *src = vec_source (&a, 1);

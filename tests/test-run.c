@@ -28,19 +28,16 @@ result_clear (Result *r)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
-/* memsim run ARGS... (NULL-terminated) */
+/* memsim COMMAND ARGS... */
 static Result
-run (const char *first, ...)
+memsim_v (const char *command, const char *first, va_list ap)
 {
   const char *exe = g_getenv ("MEMSIM");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, (char *) (exe ? exe : "./memsim"));
-  g_ptr_array_add (argv, "run");
-  va_list ap;
-  va_start (ap, first);
+  g_ptr_array_add (argv, (char *) command);
   for (const char *a = first; a; a = va_arg (ap, const char *))
     g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
   g_ptr_array_add (argv, NULL);
   Result r = { 0 };
   g_autoptr (GError) error = NULL;
@@ -50,6 +47,28 @@ run (const char *first, ...)
     g_error ("cannot run memsim: %s", error->message);
   r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
   g_test_message ("status %d\nstdout: %.2000s\nstderr: %s", r.status, r.out, r.err);
+  return r;
+}
+
+/* memsim run ARGS... (NULL-terminated) */
+static Result
+run (const char *first, ...)
+{
+  va_list ap;
+  va_start (ap, first);
+  Result r = memsim_v ("run", first, ap);
+  va_end (ap);
+  return r;
+}
+
+/* memsim COMMAND ARGS... (NULL-terminated) */
+static Result
+memsim (const char *command, const char *first, ...)
+{
+  va_list ap;
+  va_start (ap, first);
+  Result r = memsim_v (command, first, ap);
+  va_end (ap);
   return r;
 }
 
@@ -505,9 +524,10 @@ occurrences (const char *haystack, const char *needle)
  * Of the 2nd kernel's launches taken in turn with those, the first two
  * run, and from the third round both are not run: 7 in all.  increment
  * changes its memory each time, and hello prints (its text is no
- * memory): all run.  Traced, every launch runs and is reported.  (A
- * launch of combine takes milliseconds, 20 times the 0.1 ms below which
- * memsim would not digest the program's 5 KiB for it.) */
+ * memory): all run.  copy's 3rd launch from managed memory is not run;
+ * after the host writes that memory, a cudaMemset or a
+ * cudaMemcpyToSymbol, the launch that follows runs (each checked by the
+ * program): 8 in all.  Traced, every launch runs and is reported. */
 static void
 test_repeats (void)
 {
@@ -516,14 +536,14 @@ test_repeats (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_nonnull (strstr (r.err, "repeats: all checks passed"));
   g_assert_cmpuint (occurrences (r.out, "hello 7\n"), ==, 3);
-  g_assert_nonnull (strstr (r.out, "memsim: 22 launches: 3 traced, 19 run without the models "
-                                   "(--launches; 7 of them repeated a launch on the memory it "
+  g_assert_nonnull (strstr (r.out, "memsim: 32 launches: 5 traced, 27 run without the models "
+                                   "(--launches; 8 of them repeated a launch on the memory it "
                                    "had left unchanged, and were not run again)\n"));
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_auto (Result) all = run (p, "--format", "json", NULL);
   g_assert_cmpint (all.status, ==, 0);
   JsonObject *root = json_root (parser, all.out);
-  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "launches")), ==, 22);
+  g_assert_cmpint (json_array_get_length (json_object_get_array_member (root, "launches")), ==, 32);
   g_assert_cmpint (json_object_get_int_member (root, "repeats_not_run"), ==, 0);
 }
 
@@ -558,6 +578,55 @@ test_device_runtime (void)
   g_assert_cmpfloat (fabs (ns - 41600) / 41600, <, 0.1);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (t, "bound"),
                                    "device-runtime-bound"));
+}
+
+/* cp.async (LDGSTS, tests/data/programs/asynccopy.cu FILL): its global
+ * reads are requests and sectors of global loads, not load instructions;
+ * a warp's copy that reads nothing (zero fill) is an LDGSTS instruction
+ * with no request.  The counts are Nsight Compute's on the H200
+ * (2026-11-30) for 0, 8 and 32 threads a block filling.  A saved trace
+ * keeps which sites are copies; not the copies that read nothing. */
+static void
+test_async_copy (void)
+{
+  static const struct {
+    const char *fill;
+    gint64 ldgsts, requests, sectors;
+  } want[] = { { "0", 8, 8, 128 }, { "8", 12, 8, 112 }, { "32", 8, 4, 64 } };
+  g_autofree char *p = program ("asynccopy.cu");
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_auto (Result) r = run (p, "--format", "json", "--", want[i].fill, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.err, "asynccopy: all checks passed"));
+      JsonObject *m = metrics_of (
+        json_object_get_array_member (json_root (parser, r.out), "launches"), 0);
+      g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_global_ld.sum"), ==, 0);
+      g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_ldgsts.sum"), ==, want[i].ldgsts);
+      g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==,
+                       want[i].requests);
+      g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==,
+                       want[i].sectors);
+      g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_st.sum"), ==, 0);
+    }
+  g_autofree char *dir = g_dir_make_tmp ("memsim-async-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "copy.trace", NULL);
+  g_autofree char *kernel = g_strdup_printf ("%s:copy_tile", p);
+  g_auto (Result) t = memsim ("trace", kernel, "-g", "4", "-b", "64", "--arg", "in=float4[256]",
+                              "--arg", "out=float[256]", "--arg", "fill=0", "--save-trace", trace,
+                              NULL);
+  g_assert_cmpint (t.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_auto (Result) r = memsim ("replay", trace, "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  JsonObject *root = json_root (parser, r.out);
+  JsonObject *m = json_object_get_object_member (root, "metrics");
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_global_ld.sum"), ==, 0);
+  g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_ldgsts.sum"), ==, 8);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 128);
+  g_unlink (trace);
+  g_rmdir (dir);
 }
 
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
@@ -701,6 +770,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/device-runtime", test_device_runtime);
+  g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

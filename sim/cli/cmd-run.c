@@ -124,7 +124,7 @@ add_text (RunSession *s, const MsProgramLaunch *L, const char *body)
 
 /* cuda-runtime.h's MsProgramLaunchFn: a launch, traced or run plainly. */
 static gboolean
-on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
+on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *changed)
 {
   RunSession *s = data;
   g_autoptr (GError) error = NULL;
@@ -152,6 +152,8 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
   p->threads = s->threads;
   guint shared_bytes = 0;
   p->shared_bytes = &shared_bytes;
+  gboolean memory_changed = TRUE;
+  p->memory_changed = &memory_changed;
   gboolean traced = s->launches <= 0 || L->kernel_index < (guint) s->launches;
   gboolean ok;
   *seconds = -1;
@@ -162,6 +164,8 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
       ms_problem_set_race_log (p, races);
       gint64 t0 = g_get_monotonic_time ();
       ok = ms_simulate_with_progress (p, s->arch, s->threads, NULL, &stats, &error);
+      if (ok && !ms_stats_sampled (stats))
+        *changed = memory_changed;
       if (ok)
         {
           MsTimePrediction t;
@@ -192,6 +196,8 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds)
       launch.block_cycles = block_cycles;
       launch.clock_ghz = s->arch->clock_mhz / 1000.0;
       ok = ms_emulate (&launch, &error);
+      if (ok)
+        *changed = memory_changed;
       s->untraced++;
     }
   p->n_buffers = 0;   /* the program's memory, not the problem's */

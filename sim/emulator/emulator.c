@@ -145,6 +145,9 @@ typedef struct {
   MsRuntimeCalls runtime;              /* the device runtime's calls so far */
   guint32 warp_runtime[32][MS_RUNTIME_KINDS];   /* ... per warp of the block */
   guint runtime_pending;               /* kinds a lane of the running group called */
+  guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
+  gboolean changed_memory;             /* a global store changed a byte, or a global
+                                          atomic ran (MsLaunch.memory_changed) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -816,6 +819,10 @@ end_epoch (Worker *W)
     if (load)                                                                 \
       FOR_LANES (group, i,                                                    \
                  memcpy (LANE_VAL (i), (const void *) LANE_ADDR (i), sizeof (T));); \
+    if (!load && !W->changed_memory)                                          \
+      FOR_LANES (group, i,                                                    \
+                 W->changed_memory |= memcmp ((const void *) LANE_ADDR (i),    \
+                                              LANE_VAL (i), sizeof (T)) != 0;); \
     if (!load)                                                                \
       FOR_LANES (group, i,                                                    \
                  memcpy ((void *) LANE_ADDR (i), LANE_VAL (i), sizeof (T)););   \
@@ -1164,7 +1171,11 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       if (first->kind == MS_K_LD)
         copy_value (l->val, l->addr, l->size);
       else if (first->kind == MS_K_ST)
-        copy_value ((void *) l->addr, l->val, l->size);
+        {
+          if (sp == MS_SPACE_GLOBAL && !W->changed_memory)
+            W->changed_memory = memcmp ((const void *) l->addr, l->val, l->size) != 0;
+          copy_value ((void *) l->addr, l->val, l->size);
+        }
     }
   /* the race check's record of the shared accesses (racecheck.c) */
   W->race.same_value = same_value;
@@ -1190,6 +1201,8 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
           emit (W, &acc[sp]);
       }
 
+  if (first->kind == MS_K_ATOMIC && masks[MS_SPACE_GLOBAL])
+    W->changed_memory = TRUE;
   if (first->kind == MS_K_ATOMIC)
     for (guint32 m = group; m; m &= m - 1)
       if (!do_atomic (W, &warp[__builtin_ctz (m)]))
@@ -2507,6 +2520,12 @@ ms_ptx_runtime_call (unsigned kind)
   W->runtime.chain[kind] = MAX (W->runtime.chain[kind], n);
 }
 
+void
+ms_ptx_async_fill (void)
+{
+  cur_worker->async_fills++;
+}
+
 static MsConditionalFn conditional_fn;
 
 void
@@ -2624,7 +2643,8 @@ ms_ptx_cp_async (uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32_t sr
     device_bad_address (W, "an asynchronous copy (cp.async) to shared memory", dst, cp_size);
   if (src_size > 0 && buffer_holding (W, src, src_size) < 0)
     device_bad_address (W, "an asynchronous copy (cp.async) from global memory", src, src_size);
-  memcpy (dst, src, src_size);
+  if (src_size > 0)
+    memcpy (dst, src, src_size);
   memset (dst + src_size, 0, cp_size - src_size);
   memset (W->shadow + (dst - W->shared), 1, cp_size);
 }
@@ -3699,9 +3719,17 @@ ms_emulate (const MsLaunch *launch, GError **error)
     memset (launch->block_counts, 0, launch->n_block_counts * sizeof (guint64));
   if (launch->runtime_calls != NULL)
     memset (launch->runtime_calls, 0, sizeof *launch->runtime_calls);
+  if (launch->async_fills != NULL)
+    *launch->async_fills = 0;
+  if (launch->memory_changed != NULL)
+    *launch->memory_changed = FALSE;
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
+        if (launch->async_fills != NULL)
+          *launch->async_fills += job.workers[w]->async_fills;
+        if (launch->memory_changed != NULL)
+          *launch->memory_changed |= job.workers[w]->changed_memory;
         for (guint k = 0; launch->runtime_calls != NULL && k < MS_RUNTIME_KINDS; k++)
           {
             const MsRuntimeCalls *c = &job.workers[w]->runtime;
@@ -3723,6 +3751,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
       launch->races->warp_hazards_checked = launch->warp_hazards;
       ms_race_log_sort (launch->races);
     }
+  if (!ok && launch->memory_changed != NULL)
+    *launch->memory_changed = TRUE;
   device_output_launch_end ();
   ms_stream_order_free (job.order);
   g_free (job.workers);

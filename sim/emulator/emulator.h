@@ -94,6 +94,12 @@ typedef struct {
   /* If set: gets the device runtime's calls of the launch (device code's
    * printf, malloc and free) */
   MsRuntimeCalls *runtime_calls;
+  /* If set: gets the warp-level cp.async issues no lane of which read
+   * (zero fill only): LDGSTS instructions without a record */
+  guint64 *async_fills;
+  /* If set: whether the launch changed global memory: a store that
+   * changed a byte, or any global atomic (TRUE also when it failed) */
+  gboolean *memory_changed;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

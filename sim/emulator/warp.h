@@ -103,6 +103,9 @@ void ms_ptx_set_conditional (uint64_t handle, uint32_t value);
  * the tests: whether the phase completed); a wait that cannot end yet
  * (the block's other warps run). */
 void ms_ptx_cp_async (uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32_t src_size);
+/* A group's cp.async no lane of which reads (each fills zeros only): an
+ * LDGSTS instruction the GPU counts, with no request (MsLaunch.async_fills). */
+void ms_ptx_async_fill (void);
 enum {
   MS_MBAR_INIT, MS_MBAR_INVAL, MS_MBAR_EXPECT_TX, MS_MBAR_COMPLETE_TX, MS_MBAR_ARRIVE,
   MS_MBAR_ARRIVE_DROP, MS_MBAR_TEST, MS_MBAR_TEST_PARITY,

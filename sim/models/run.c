@@ -88,6 +88,7 @@ count_record (const MsModelRun *run, SiteCounters *s, const MsWarpAccess *a)
   s->op[slot] = (guint8) (a->op + 1);
   s->width[slot] = a->width;
   c->executions++;
+  c->async_copies += a->site->async_copy && a->space == MS_SPACE_GLOBAL && a->op == MS_OP_LD;
   c->lanes += n_active;
   c->partial += mask != ms_warp_lanes (full, run->arch->warp_size);
   c->bytes += (guint64) n_active * a->width;

@@ -28,6 +28,7 @@ ms_counters_add (MsCounters *into, const MsCounters *c)
   into->lanes += c->lanes;
   into->partial += c->partial;
   into->bytes += c->bytes;
+  into->async_copies += c->async_copies;
   for (guint i = 0; i < MS_COUNTER_SLOTS; i++)
     into->v[i] += c->v[i];
 }
@@ -45,6 +46,7 @@ ms_counters_scale (MsCounters *c, guint64 num, guint64 den)
   c->lanes = scale_one (c->lanes, num, den);
   c->partial = scale_one (c->partial, num, den);
   c->bytes = scale_one (c->bytes, num, den);
+  c->async_copies = scale_one (c->async_copies, num, den);
   for (guint i = 0; i < MS_COUNTER_SLOTS; i++)
     c->v[i] = scale_one (c->v[i], num, den);
 }

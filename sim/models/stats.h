@@ -23,6 +23,8 @@ typedef struct {
   guint64 lanes;        /* active lanes summed over executions */
   guint64 partial;      /* executions with fewer lanes than the warp has */
   guint64 bytes;        /* bytes requested: width x active lanes */
+  guint64 async_copies; /* executions that were cp.async's global reads
+                         * (MsSite.async_copy): LDGSTS, not LDG */
   guint64 v[MS_COUNTER_SLOTS];   /* the models' counters, by slot */
 } MsCounters;
 
@@ -56,6 +58,9 @@ typedef struct {
   /* device code's printf, malloc and free (the engine's count, scaled like
    * the counts; chains unscaled: one warp's) */
   MsRuntimeCalls runtime;
+  /* cp.async issues that read nothing: LDGSTS instructions without a
+   * record (MsLaunch.async_fills), scaled like the counts */
+  guint64 async_fills;
 } MsStats;
 
 MsStats *ms_stats_new (void);

@@ -17,7 +17,7 @@
  * Calls of the module's own functions are inlined first (flatten, under
  * "inlining": a call through a pointer compares it with each candidate);
  * the device runtime's (vprintf, __assertfail, malloc, free) are lane
- * statements calling the emulator, as cp.async, mbarrier.* and trap are
+ * statements calling the emulator, as cp.async.bulk, mbarrier.* and trap are
  * (device_insn): no records.
  *
  * What the engine does not run (texture gathers, recursion, ...) becomes
@@ -1185,6 +1185,21 @@ space_of (const MsPtxInsn *i, gboolean *generic)
   return MS_PTX_SPACE_GLOBAL;
 }
 
+/* cp.async.ca|cg.shared{::cta}.global: LDGSTS, each lane's copy from
+ * global to shared memory, which memsim records as a global load
+ * (async_copy_stop) */
+static gboolean
+is_async_copy (const MsPtxInsn *i)
+{
+  if (strcmp (i->op, "cp") || !ms_ptx_has_mod (i, "async") || ms_ptx_has_mod (i, "bulk")
+      || ms_ptx_has_mod (i, "mbarrier") || !ms_ptx_has_mod (i, "global"))
+    return FALSE;
+  for (char **p = i->mods; p && *p; p++)
+    if (strncmp (*p, "shared", 6) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 static Kind
 kind_of (const MsPtxInsn *i)
 {
@@ -1219,6 +1234,8 @@ kind_of (const MsPtxInsn *i)
     return K_REDUX;
   if (!strcmp (op, "call"))
     return K_CALL;
+  if (is_async_copy (i))
+    return K_MEM;
   if (!strcmp (op, "mbarrier") || !strcmp (op, "trap") || !strcmp (op, "match")
       || (!strcmp (op, "cp") && ms_ptx_has_mod (i, "async")))
     return K_DEVICE;
@@ -1594,8 +1611,9 @@ site_of (Tr *t, const MsPtxInsn *i, guint idx, gboolean reduction)
   int ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "acq_rel")
                   ? MS_SITE_ACQUIRE
                   : ms_ptx_has_mod (i, "release") || ms_ptx_has_mod (i, "relaxed");
-  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1, %d };\n", file ? i->line : i->ptx_line,
-                          idx, ordered, reduction);
+  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1, %d, %d };\n",
+                          file ? i->line : i->ptx_line, idx, ordered, reduction,
+                          is_async_copy (i));
   return t->n_sites++;
 }
 
@@ -1871,10 +1889,88 @@ agg_flag (Tr *t, guint sn)
     }
 }
 
+/* cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size |
+ * ignore-src}: LDGSTS, one stop, a global load record of cp-size bytes a
+ * lane at src (its site MsSite.async_copy), then each lane's copy into
+ * shared memory (ms_ptx_cp_async: made when issued, which gives a correct
+ * program its results; commit and wait are then nothing).  A lane that
+ * reads nothing (src-size 0, ignore-src set) only fills its zeros: no lane
+ * of the record, as its address need not be valid. */
+static void
+async_copy_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
+{
+  if (i->n_opd < 3 || i->opd[2].kind != MS_PTX_OPD_IMM
+      || (i->opd[2].imm != 4 && i->opd[2].imm != 8 && i->opd[2].imm != 16))
+    {
+      unsupported (t, i, "an asynchronous copy memsim does not run (cp-size is 4, 8 or 16)");
+      return;
+    }
+  guint size = (guint) i->opd[2].imm;
+  g_autofree char *d = host_addr (t, i, 0, MS_PTX_SPACE_SHARED, FALSE);
+  g_autofree char *src = host_addr (t, i, 1, MS_PTX_SPACE_GLOBAL, FALSE);
+  g_autofree char *n = NULL;
+  if (i->n_opd > 3 && i->opd[3].kind == MS_PTX_OPD_REG
+      && g_array_index (t->f->regs, MsPtxReg, i->opd[3].reg).cls == MS_PTX_PRED)
+    {
+      g_autofree char *p = rd (t, i, 3, (Ty) { 'p', 1 });
+      n = g_strdup_printf ("(%s ? 0u : %uu)", p, size);
+    }
+  else if (i->n_opd > 3 && (i->opd[3].kind == MS_PTX_OPD_REG
+                            || i->opd[3].kind == MS_PTX_OPD_IMM))
+    n = rd (t, i, 3, (Ty) { 'u', 32 });
+  else
+    n = g_strdup_printf ("%uu", size);
+  g_autofree char *on = i->guard >= 0 ? g_strdup_printf ("%sR%d[L]", i->guard_neg ? "!" : "",
+                                                         i->guard)
+                                      : g_strdup ("1");
+  g_string_append_printf (t->body,
+                          "ms_warp.addr[L] = (volatile uint8_t *) %s;\n"
+                          "if (%s && (%s) == 0u)\n"
+                          "  { ms_ptx_cp_async (%s, NULL, %u, 0); fill_ = 1; }\n",
+                          src, on, n, d, size);
+  guint next = idx + 1;
+  g_string_append_printf (t->o,
+                          "      {\n"
+                          "      uint32_t cg_ = 0;\n"
+                          "      int fill_ = 0;\n"
+                          "      MS_WARP_BRANCH (m, L, cg_, %s && (%s) != 0u, {\n%s});\n"
+                          "      if (cg_ != m)\n"
+                          "        {\n"
+                          "          if (cg_ == 0)\n"
+                          "            {\n"
+                          "              if (fill_)\n"
+                          "                ms_ptx_async_fill ();\n"
+                          "              goto B%u;\n"
+                          "            }\n"
+                          "          ms_warp_sched_ready (&S, %u, m & ~cg_);\n"
+                          "          m = cg_;\n"
+                          "        }\n"
+                          "      }\n",
+                          on, n, t->body->str, next, next);
+  g_string_truncate (t->body, 0);
+  guint sn = access_site (t, i, idx, size, 1, FALSE);
+  GString *save;
+  guint comp = completion_begin (t, idx, after, &save);
+  g_string_append_printf (t->o,
+                          "      if (ms_warp_sched_access (&S, &ms_site_%u_%u_%u, MS_K_LD, %u, m, %u))\n"
+                          "        goto B%u;\n"
+                          "      continue;\n",
+                          t->mod, t->fn, sn, size, comp, comp);
+  g_string_append_printf (t->body,
+                          "ms_ptx_cp_async (%s, (const uint8_t *) ms_warp.addr[L], %u, %s);\n",
+                          d, size, n);
+  completion_end (t, idx, after, save);
+}
+
 /* A global or shared load, store or atomic: one stop. */
 static void
 memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
 {
+  if (is_async_copy (i))
+    {
+      async_copy_stop (t, i, idx, after);
+      return;
+    }
   gboolean generic;
   MsPtxSpace s = space_of (i, &generic);
   gboolean ld = !strcmp (i->op, "ld") || !strcmp (i->op, "ldu");
@@ -2915,9 +3011,8 @@ reads_grid_workspace (const Tr *t)
   return FALSE;
 }
 
-/* cp.async (LDGSTS: the copy is made when it is issued, which gives a
- * correct program its results; commit and wait are then nothing),
- * cp.async.bulk (TMA, to an mbarrier's transaction count), mbarrier.*
+/* cp.async's commit and wait (nothing: async_copy_stop makes the copy
+ * when it is issued), cp.async.bulk (TMA, to an mbarrier's transaction count), mbarrier.*
  * (ms_ptx_mbarrier, warp.h), match.sync and trap.  FALSE: one the engine
  * does not run. */
 static gboolean
@@ -3030,31 +3125,9 @@ device_insn (Tr *t, const MsPtxInsn *i)
           guard_close (t, i);
           return TRUE;
         }
-      if (!ms_ptx_has_mod (i, "async") || !shared_mod (i) || !ms_ptx_has_mod (i, "global")
-          || i->n_opd < 3)
-        {
-          unsupported (t, i, "an asynchronous copy memsim does not run");
-          return FALSE;
-        }
-      /* cp.async.ca|cg.shared.global [dst], [src], cp-size{, src-size | ignore-src} */
-      g_autofree char *d = space_addr (t, i, 0, TRUE), *s = space_addr (t, i, 1, FALSE);
-      g_autofree char *n = rd (t, i, 2, u32);
-      g_autofree char *sn = NULL;
-      if (i->n_opd > 3 && i->opd[3].kind == MS_PTX_OPD_REG
-          && g_array_index (t->f->regs, MsPtxReg, i->opd[3].reg).cls == MS_PTX_PRED)
-        {
-          g_autofree char *p = rd (t, i, 3, (Ty) { 'p', 1 });
-          sn = g_strdup_printf ("(%s ? 0u : %s)", p, n);
-        }
-      else if (i->n_opd > 3 && (i->opd[3].kind == MS_PTX_OPD_REG
-                                || i->opd[3].kind == MS_PTX_OPD_IMM))
-        sn = rd (t, i, 3, u32);
-      else
-        sn = g_strdup (n);
-      guard_open (t, i);
-      g_string_append_printf (t->body, "ms_ptx_cp_async (%s, %s, %s, %s);\n", d, s, n, sn);
-      guard_close (t, i);
-      return TRUE;
+      /* cp.async.ca|cg.shared.global is a memory stop (async_copy_stop) */
+      unsupported (t, i, "an asynchronous copy memsim does not run");
+      return FALSE;
     }
   /* mbarrier.* */
   gboolean sh = shared_mod (i);

@@ -27,6 +27,7 @@ ms_run_info_free (MsRunInfo *info)
   g_free (info->counts);
   g_strfreev (info->contended);
   g_strfreev (info->dependent);
+  g_strfreev (info->async_copies);
   for (guint i = 0; i < info->n_params; i++)
     g_free (info->param_name[i]);
   for (guint i = 0; i < info->n_buffers; i++)

@@ -55,6 +55,9 @@ typedef struct {
    * unrolled their loop in a way memsim does not model (source-level
    * counts there), NULL-terminated; NULL: none. */
   char **dependent;
+  /* "FILE:LINE" of the cp.async global reads (LDGSTS), NULL-terminated;
+   * NULL: none.  A trace's sites there are MsSite.async_copy. */
+  char **async_copies;
   /* The text of a site's source line (newly allocated), or NULL. */
   char *(*source_line) (gpointer data, const MsSite *site);
   gpointer source_data;

@@ -30,6 +30,13 @@ struct MsSite {
                        * the code never reads, which ptxas makes a RED; its
                        * global records are counted as reductions (MS_OP_RED,
                        * sim/stream/reduction.h) */
+  int async_copy;     /* device code run from its PTX: cp.async's read of
+                       * global memory (LDGSTS), a global load record whose
+                       * requests and sectors the GPU counts among the global
+                       * loads' but not its instruction
+                       * (smsp__sass_inst_executed_op_ldgsts.sum, not
+                       * ..._op_global_ld.sum); its copy to shared memory is
+                       * no record (the GPU counts no shared store) */
 };
 
 #endif /* MEMSIM_SITE_H */

@@ -71,12 +71,14 @@ ms_trace_source_open (const char *path, GError **error)
 /* ---- interned sites ---- */
 
 static GMutex intern_lock;
-static GHashTable *interned;   /* "file\nline\norder\ncompiled" -> MsSite * (never freed) */
+static GHashTable *interned;   /* "file\nline\norder\ncompiled\nasync_copy" -> MsSite * (never freed) */
 
 const MsSite *
-ms_trace_site_intern (const char *file, int line, int order, gboolean compiled)
+ms_trace_site_intern (const char *file, int line, int order, gboolean compiled,
+                      gboolean async_copy)
 {
-  g_autofree char *key = g_strdup_printf ("%s\n%d\n%d\n%d", file, line, order, compiled != 0);
+  g_autofree char *key = g_strdup_printf ("%s\n%d\n%d\n%d\n%d", file, line, order, compiled != 0,
+                                          async_copy != 0);
   g_mutex_lock (&intern_lock);
   if (interned == NULL)
     interned = g_hash_table_new (g_str_hash, g_str_equal);
@@ -91,6 +93,7 @@ ms_trace_site_intern (const char *file, int line, int order, gboolean compiled)
       site->order = order;
       site->id = -1;
       site->compiled = compiled != 0;
+      site->async_copy = async_copy != 0;
       g_hash_table_insert (interned, g_steal_pointer (&key), site);
     }
   g_mutex_unlock (&intern_lock);

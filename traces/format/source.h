@@ -46,10 +46,12 @@ MsTraceSource *ms_trace_source_open (const char *path, GError **error);
 void ms_trace_source_free (MsTraceSource *src);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsTraceSource, ms_trace_source_free)
 
-/* Sites of imported traces: one MsSite per (file, line, order, compiled)
- * for the whole process (the site table keeps pointers), registered; NULL
- * when the site table is full.  compiled: MsSite.compiled (a memsim trace
- * of device code run from its PTX). */
-const MsSite *ms_trace_site_intern (const char *file, int line, int order, gboolean compiled);
+/* Sites of imported traces: one MsSite per (file, line, order, compiled,
+ * async_copy) for the whole process (the site table keeps pointers),
+ * registered; NULL when the site table is full.  compiled: MsSite.compiled
+ * (a memsim trace of device code run from its PTX); async_copy:
+ * MsSite.async_copy (a line of the trace's `async_copies`). */
+const MsSite *ms_trace_site_intern (const char *file, int line, int order, gboolean compiled,
+                                    gboolean async_copy);
 
 G_END_DECLS

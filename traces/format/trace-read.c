@@ -268,6 +268,9 @@ parse_launch (Reader *r, const char *text, GError **error)
   info->dependent = g_key_file_get_string_list (kf, "launch", "compiler_dependent", NULL, NULL);
   if (info->dependent && info->dependent[0] == NULL)
     g_clear_pointer (&info->dependent, g_strfreev);
+  info->async_copies = g_key_file_get_string_list (kf, "launch", "async_copies", NULL, NULL);
+  if (info->async_copies && info->async_copies[0] == NULL)
+    g_clear_pointer (&info->async_copies, g_strfreev);
   info->buffers_complete = g_key_file_get_boolean (kf, "buffers", "complete", NULL);
 
   gsize np = 0, nb = 0;
@@ -340,7 +343,11 @@ read_site (Reader *r, GError **error)
   gint64 o = ms_unzigzag (order);
   if (o < G_MININT || o > G_MAXINT)
     return corrupt (r, error, "site %" G_GUINT64_FORMAT " has order %" G_GINT64_FORMAT, id, o);
-  const MsSite *site = ms_trace_site_intern (file, (int) line, (int) o, r->info->compiled);
+  g_autofree char *at = g_strdup_printf ("%s:%" G_GUINT64_FORMAT, file, line);
+  gboolean async_copy = r->info->async_copies != NULL
+                        && g_strv_contains ((const char *const *) r->info->async_copies, at);
+  const MsSite *site = ms_trace_site_intern (file, (int) line, (int) o, r->info->compiled,
+                                             async_copy);
   if (site == NULL)
     return corrupt (r, error, "more than %d distinct sites in this process", MS_MAX_SITES);
   g_ptr_array_add (r->sites, (gpointer) site);

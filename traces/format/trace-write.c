@@ -173,6 +173,10 @@ launch_text (const MsRunInfo *info)
     g_key_file_set_string_list (kf, "launch", "compiler_dependent",
                                 (const char *const *) info->dependent,
                                 g_strv_length (info->dependent));
+  if (info->async_copies)
+    g_key_file_set_string_list (kf, "launch", "async_copies",
+                                (const char *const *) info->async_copies,
+                                g_strv_length (info->async_copies));
   /* parameters in their order: a list of names and one of values */
   g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
   g_autoptr (GString) values = g_string_new (NULL);

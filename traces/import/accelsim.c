@@ -400,7 +400,7 @@ parse_inst (AccelSource *s, char *line, MsWarpAccess *a, gboolean *got, GError *
       ms_import_skip (&s->skips, "with no active lane");
       return TRUE;
     }
-  const MsSite *site = ms_trace_site_intern (SITE_FILE, (int) line_num, (int) pc, FALSE);
+  const MsSite *site = ms_trace_site_intern (SITE_FILE, (int) line_num, (int) pc, FALSE, FALSE);
   if (site == NULL)
     return ms_import_error (error, L, MS_TRACE_ERROR_CORRUPT,
                             "too many sites (memsim's site table holds %d)", MS_MAX_SITES);

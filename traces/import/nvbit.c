@@ -261,7 +261,7 @@ parse_access (NvbitSource *s, const char *p, MsWarpAccess *a, gboolean *got, GEr
       if (order >= MAX_OPCODES)
         return ms_import_error (error, s->lines, MS_TRACE_ERROR_CORRUPT,
                                 "more than %d distinct opcodes", MAX_OPCODES);
-      site = ms_trace_site_intern (SITE_FILE, 0, (int) order, FALSE);
+      site = ms_trace_site_intern (SITE_FILE, 0, (int) order, FALSE, FALSE);
       if (site == NULL)
         return ms_import_error (error, s->lines, MS_TRACE_ERROR_CORRUPT,
                                 "too many sites (memsim's site table holds %d)", MS_MAX_SITES);

@@ -589,6 +589,7 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->cooperative = p->cooperative;
   launch->grid_workspace = p->grid_workspace;
   launch->oob_margin = p->guard_bytes;
+  launch->memory_changed = p->memory_changed;
   for (guint b = 0; b < p->n_buffers; b++)
     {
       launch->buffer_names[b] = p->buffer_names[b];
@@ -652,6 +653,7 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
     {
       info->contended = ms_sass_contended_lines (problem_sass (p, function), function);
       info->dependent = ms_sass_dependent_lines (problem_sass (p, function), function);
+      info->async_copies = ms_sass_async_copy_lines (problem_sass (p, function), function);
     }
   if (k->source_lines != NULL)
     {
@@ -913,6 +915,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   launch.clock_ghz = arch->clock_mhz / 1000.0;
   MsRuntimeCalls runtime;
   launch.runtime_calls = &runtime;
+  guint64 async_fills = 0;
+  launch.async_fills = &async_fills;
   gboolean emulated = ms_emulate (&launch, error);
   g_strfreev (reductions.sass_lines);
   if (!emulated)
@@ -924,6 +928,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   double scale = blocks_run > 0 ? (double) blocks / (double) blocks_run : 1.0;
   s->fused = regroup ? (guint64) (ms_regroup_merged (regroup) * scale + 0.5) : 0;
   s->unrolled = regroup ? (guint64) (ms_regroup_unrolled (regroup) * scale + 0.5) : 0;
+  s->async_fills = (guint64) (async_fills * scale + 0.5);
   for (guint k = 0; k < MS_RUNTIME_KINDS; k++)
     {
       s->runtime.calls[k] = (guint64) (runtime.calls[k] * scale + 0.5);

@@ -539,14 +539,17 @@ ms_sass_dependent_lines (const MsSass *sass, const char *function)
   return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
 }
 
-char **
-ms_sass_contended_lines (const MsSass *sass, const char *function)
+/* "FILE:LINE" of function's instructions that `pick` takes, each once,
+ * NULL-terminated; NULL for none. */
+static char **
+lines_of (const MsSass *sass, const char *function,
+          gboolean (*pick) (const MsSassInstr *in))
 {
   g_autoptr (GPtrArray) out = g_ptr_array_new ();
   for (guint i = 0; sass && i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
-      if (in->op != MS_OP_ATOMIC || !in->cas || strcmp (in->function, function) != 0)
+      if (!pick (in) || strcmp (in->function, function) != 0)
         continue;
       for (char **w = in->where; *w; w++)
         {
@@ -561,6 +564,30 @@ ms_sass_contended_lines (const MsSass *sass, const char *function)
     return NULL;
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (g_steal_pointer (&out), FALSE);
+}
+
+static gboolean
+is_cas (const MsSassInstr *in)
+{
+  return in->op == MS_OP_ATOMIC && in->cas;
+}
+
+char **
+ms_sass_contended_lines (const MsSass *sass, const char *function)
+{
+  return lines_of (sass, function, is_cas);
+}
+
+static gboolean
+is_ldgsts (const MsSassInstr *in)
+{
+  return g_str_has_prefix (in->opcode, "LDGSTS");
+}
+
+char **
+ms_sass_async_copy_lines (const MsSass *sass, const char *function)
+{
+  return lines_of (sass, function, is_ldgsts);
 }
 
 /* s[0..n) without trailing blanks, and without a // comment */

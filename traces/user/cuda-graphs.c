@@ -352,6 +352,7 @@ memset_run (const struct cudaMemsetParams *p)
       for (size_t x = 0; x < p->width; x++)
         memcpy (row + x * p->elementSize, &p->value, p->elementSize);   /* little-endian */
     }
+  ms_cuda_memory_written ();
   return cudaSuccess;
 }
 

@@ -109,6 +109,7 @@ typedef struct {
   guint number;        /* the program's allocations before it */
   gboolean device;     /* cudaMalloc / cudaMallocManaged, not pinned host memory */
   gboolean registered; /* the program's own memory (cudaHostRegister): not memsim's mapping */
+  gboolean managed;    /* cudaMallocManaged: device memory the host writes too */
   gboolean graph;      /* a graph's (allocation node): kept until the program ends, since the
                         * node gives the same address again each launch */
   const char *variable;   /* a module variable's device name (the program's), else NULL */
@@ -152,12 +153,16 @@ static struct {
   GHashTable *done;              /* launches so far by what they launched (GBytes:
                                     kernel, geometry, parameters) -> Done
                                     (MsProgramLaunch.repeat) */
+  guint64 generation;            /* changes of device memory so far
+                                    (ms_cuda_memory_written) */
 } rt;
 
 /* The last launch of a kernel with its geometry and parameters. */
 typedef struct {
-  char *after;                   /* the digest of memory after it, or NULL: not taken */
+  guint64 generation;            /* rt.generation after it */
   gboolean unchanged;            /* it left memory as it found it */
+  char *host_after;              /* the digest of the host memory among its buffers
+                                    after it, or NULL: not taken */
   double seconds;                /* the time it took here */
 } Done;
 
@@ -165,7 +170,7 @@ static void
 done_free (gpointer p)
 {
   Done *d = p;
-  g_free (d->after);
+  g_free (d->host_after);
   g_free (d);
 }
 
@@ -383,6 +388,7 @@ allocate (void **ptr, size_t bytes, gboolean device)
   g_array_insert_val (rt.allocations, i, a);
   rt.allocated += body;
   *ptr = a.base;
+  ms_cuda_memory_written ();
   return cudaSuccess;
 }
 
@@ -404,6 +410,7 @@ release (void *ptr)
           rt.allocated -= (a->bytes + page - 1) / page * page;
           munmap (a->base - GUARD_BYTES, a->map_bytes);
           g_array_remove_index (rt.allocations, i);
+          ms_cuda_memory_written ();
           return cudaSuccess;
         }
     }
@@ -421,7 +428,11 @@ cudaError_t
 cudaMallocManaged (void **ptr, size_t bytes, unsigned flags)
 {
   MS_CUDA_LOCKED;
-  return allocate (ptr, bytes, TRUE);
+  cudaError_t e = allocate (ptr, bytes, TRUE);
+  Allocation *a = e == cudaSuccess ? allocation_of (*ptr, 0) : NULL;
+  if (a != NULL)
+    a->managed = TRUE;
+  return e;
 }
 
 cudaError_t
@@ -473,6 +484,8 @@ cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
   if ((allocation_of (dst, 0) && d == NULL) || (allocation_of (src, 0) && s == NULL))
     return fail (cudaErrorInvalidValue);
   memmove (dst, src, bytes);
+  if (d != NULL)
+    ms_cuda_memory_written ();
   return cudaSuccess;
 }
 
@@ -496,6 +509,7 @@ cudaMemset (void *ptr, int value, size_t bytes)
   if (a == NULL || !a->device)
     return fail (cudaErrorInvalidValue);
   memset (ptr, value, bytes);
+  ms_cuda_memory_written ();
   return cudaSuccess;
 }
 
@@ -1007,6 +1021,7 @@ grid_workspace (void)
       rt.workspace = m + GUARD_BYTES;
     }
   memset (rt.workspace, 0, WORKSPACE_BYTES);
+  ms_cuda_memory_written ();
   return rt.workspace;
 }
 
@@ -1021,15 +1036,48 @@ chosen_already (const Allocation *const *chosen, guint n, const Allocation *a)
 
 /* ------------------------------------------------------------ repeats */
 
-/* The launch's memory, every buffer in order, as a digest (MD5: some
- * 560 MB/s here). */
+/* (cuda-runtime-private.h; also a launch that changed memory) */
+void
+ms_cuda_memory_written (void)
+{
+  rt.generation++;
+}
+
+/* Whether launch L's buffer b is memory the host writes as it likes:
+ * pinned, mapped or registered host memory, or managed memory. */
+static gboolean
+host_writable (const MsProgramLaunch *L, guint b)
+{
+  if (L->buffer_host[b])
+    return TRUE;
+  const Allocation *a = allocation_of (L->args.buf[b], 0);
+  return a != NULL && a->managed;
+}
+
+/* The host-writable memory among launch L's buffers, in order, as a
+ * digest (MD5: some 560 MB/s here), and its bytes. */
 static char *
-memory_digest (const MsProgramLaunch *L)
+host_digest (const MsProgramLaunch *L, double *bytes)
 {
   g_autoptr (GChecksum) c = g_checksum_new (G_CHECKSUM_MD5);
+  *bytes = 0;
   for (guint b = 0; b < L->n_buffers; b++)
-    g_checksum_update (c, L->args.buf[b], L->buffer_bytes[b]);
+    if (host_writable (L, b))
+      {
+        g_checksum_update (c, L->args.buf[b], L->buffer_bytes[b]);
+        *bytes += (double) L->buffer_bytes[b];
+      }
   return g_strdup (g_checksum_get_string (c));
+}
+
+static double
+host_bytes (const MsProgramLaunch *L)
+{
+  double bytes = 0;
+  for (guint b = 0; b < L->n_buffers; b++)
+    if (host_writable (L, b))
+      bytes += (double) L->buffer_bytes[b];
+  return bytes;
 }
 
 /* What a launch launches: the kernel, its geometry, shared bytes and
@@ -1047,39 +1095,40 @@ launch_key (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   return g_byte_array_free_to_bytes (key);
 }
 
-/* Whether launch L (*key: what it launches) repeats the last launch of
- * the same kernel, geometry and parameters on the memory that launch
- * left, which it left unchanged (MsProgramLaunch.repeat); *before gets
- * memory's digest where it was taken.  Memory is read for a digest only
- * when that launch took ten times longer than reading it would (500 MB/s):
- * two digests cost a launch that changes memory at most a fifth more, and
- * one not run far less than its run. */
+/* Whether launch L (key: what it launches) repeats the last launch of the
+ * same kernel, geometry and parameters on the memory that launch left,
+ * which it left unchanged (MsProgramLaunch.repeat).  Device memory is as
+ * it left it when no runtime call and no launch wrote memory since
+ * (rt.generation); the memory the host may write itself (host_writable)
+ * is compared by digest, taken only when that launch took ten times
+ * longer than reading it would (500 MB/s). */
 static gboolean
-repeats_done (const MsKernel *k, GBytes *key, const MsProgramLaunch *L, char **before)
+repeats_done (const MsKernel *k, GBytes *key, const MsProgramLaunch *L)
 {
-  *before = NULL;
   const Done *d = rt.done ? g_hash_table_lookup (rt.done, key) : NULL;
-  if (d == NULL || (k->inst_map && k->inst_map->effects) || ms_cuda_arrays_any ())
+  if (d == NULL || !d->unchanged || d->generation != rt.generation
+      || (k->inst_map && k->inst_map->effects) || ms_cuda_arrays_any ())
     return FALSE;
-  double bytes = 0;
-  for (guint b = 0; b < L->n_buffers; b++)
-    bytes += (double) L->buffer_bytes[b];
-  if (d->seconds < 10 * bytes / 500e6)
+  if (host_bytes (L) == 0)
+    return TRUE;
+  if (d->host_after == NULL)
     return FALSE;
-  *before = memory_digest (L);
-  return d->after != NULL && d->unchanged && strcmp (*before, d->after) == 0;
+  double bytes;
+  g_autofree char *now = host_digest (L, &bytes);
+  return strcmp (now, d->host_after) == 0;
 }
 
-/* After launch L (key: what it launched; before: memory's digest before
- * it, or NULL), which took `seconds` here: what a later launch of the
- * same compares itself with. */
+/* After launch L (key: what it launched), which took `seconds` here and
+ * changed memory or not: what a later launch of the same compares itself
+ * with. */
 static void
-remember_done (GBytes *key, const MsProgramLaunch *L, char *before, double seconds)
+remember_done (GBytes *key, const MsProgramLaunch *L, gboolean changed, double seconds)
 {
+  if (changed)
+    ms_cuda_memory_written ();
   if (L->repeat)
     {
       /* memory is as that launch left it: nothing changes */
-      g_free (before);
       g_bytes_unref (key);
       return;
     }
@@ -1093,12 +1142,11 @@ remember_done (GBytes *key, const MsProgramLaunch *L, char *before, double secon
     }
   Done *d = g_new0 (Done, 1);
   d->seconds = seconds;
-  if (before != NULL)
-    {
-      d->after = memory_digest (L);
-      d->unchanged = strcmp (before, d->after) == 0;
-      g_free (before);
-    }
+  d->unchanged = !changed;
+  d->generation = rt.generation;
+  double bytes = host_bytes (L);
+  if (!changed && bytes > 0 && seconds >= 10 * bytes / 500e6)
+    d->host_after = host_digest (L, &bytes);
   g_hash_table_replace (rt.done, key, d);
 }
 
@@ -1215,13 +1263,13 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   L.kernel_index = GPOINTER_TO_UINT (g_hash_table_lookup (rt.kernel_launches, k));
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));
 
-  char *before = NULL;
   GBytes *key = launch_key (k, P, grid, block, shared);
-  L.repeat = repeats_done (k, key, &L, &before);
+  L.repeat = repeats_done (k, key, &L);
   double seconds = -1;
+  gboolean changed = !L.repeat;
   gint64 t0 = g_get_monotonic_time ();
-  gboolean ok = rt.launch (rt.launch_data, &L, &seconds);
-  remember_done (key, &L, before, (double) (g_get_monotonic_time () - t0) / 1e6);
+  gboolean ok = rt.launch (rt.launch_data, &L, &seconds, &changed);
+  remember_done (key, &L, changed, (double) (g_get_monotonic_time () - t0) / 1e6);
   rt.launches++;
   if (ms_emulator_take_device_assert ())
     rt.sticky = cudaErrorAssert;   /* at the next synchronisation, as the GPU's */
@@ -1404,6 +1452,7 @@ bind_variables (void)
         }
       if (g[i].init != NULL)
         memcpy (p, g[i].init, g[i].size);
+      ms_cuda_memory_written ();
       if (heap)
         ms_emulator_device_heap (p, bytes);
       allocation_of (p, 0)->variable = g[i].name;
@@ -1463,6 +1512,7 @@ cudaMemcpyToSymbol (const void *symbol, const void *src, size_t count, size_t of
       && kind != cudaMemcpyDefault)
     return fail (cudaErrorInvalidMemcpyDirection);
   memmove (a->base + offset, src, count);
+  ms_cuda_memory_written ();
   return cudaSuccess;
 }
 
@@ -1924,6 +1974,7 @@ cudaHostRegister (void *ptr, size_t size, unsigned flags)
   while (i < rt.allocations->len && g_array_index (rt.allocations, Allocation, i).base < a.base)
     i++;
   g_array_insert_val (rt.allocations, i, a);
+  ms_cuda_memory_written ();
   return cudaSuccess;
 }
 
@@ -1937,6 +1988,7 @@ cudaHostUnregister (void *ptr)
       if (a->base == ptr && a->registered)
         {
           g_array_remove_index (rt.allocations, i);
+          ms_cuda_memory_written ();
           return cudaSuccess;
         }
     }

@@ -51,12 +51,15 @@ typedef struct {
  * in args.params); *seconds gets its predicted duration on the GPU,
  * which the program's events measure, or stays negative when the launch
  * ran without the models (then a traced launch of the same kernel, grid
- * and block lends its time).  FALSE: the kernel failed
+ * and block lends its time); *changed (TRUE when called) becomes FALSE
+ * when the launch left global memory as it found it (MsLaunch.
+ * memory_changed; not a launch that ran only some blocks).  FALSE: the
+ * kernel failed
  * (out of bounds, race, deadlock) and the function has said so; the
  * runtime ends the process with exit (1), as a GPU's failed launch ends
  * the program's use of the device. */
 typedef gboolean (*MsProgramLaunchFn) (gpointer data, const MsProgramLaunch *launch,
-                                       double *seconds);
+                                       double *seconds, gboolean *changed);
 
 /* The device code of a program nvcc built (`memsim run`): how the runtime
  * finds the kernel a launch names (its .entry, as nvcc's host code

@@ -46,7 +46,7 @@ for_each_metric (const MsArch *arch, MsSpace space, MsOp op, const MsCounters *c
 {
   const char *n = ms_metric_inst_name (space, op);
   if (n)
-    fn (n, c->executions, user);
+    fn (n, c->executions - c->async_copies, user);
   for (const MsModel *const *m = ms_models (); *m; m++)
     if ((*m)->space == space)
       for (const MsCounterDef *d = (*m)->counters; d->key; d++)
@@ -55,10 +55,16 @@ for_each_metric (const MsArch *arch, MsSpace space, MsOp op, const MsCounters *c
           fn (n, c->v[d->slot], user);
 }
 
-/* The launch-wide counters (L2, DRAM) that apply on arch. */
+/* The launch-wide counters (L2, DRAM) that apply on arch; cp.async's
+ * instructions (LDGSTS), where the kernel has any: its global reads'
+ * records and its issues that read nothing. */
 static void
 for_each_launch_metric (const MsArch *arch, const MsStats *stats, MetricFn fn, gpointer user)
 {
+  MsCounters ld;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_LD, &ld);
+  if (ld.async_copies + stats->async_fills > 0)
+    fn ("smsp__sass_inst_executed_op_ldgsts.sum", ld.async_copies + stats->async_fills, user);
   for (const MsModel *const *m = ms_models (); *m; m++)
     for (const MsCounterDef *d = (*m)->counters; d->key; d++)
       if (d->per_launch && d->nsight && ms_counter_applies (*m, d, arch))
@@ -410,9 +416,13 @@ write_text (const MsTraceReport *r, GString *out)
         continue;
       g_string_append_printf (out, "  %-16s %13" G_GUINT64_FORMAT " %13" G_GUINT64_FORMAT
                               " %13" G_GUINT64_FORMAT " %12.2f %10.1f%%\n",
-                              op_label[op], c.executions, c.v[MS_SLOT_REQUESTS], c.v[MS_SLOT_SECTORS],
+                              op_label[op], c.executions - c.async_copies, c.v[MS_SLOT_REQUESTS], c.v[MS_SLOT_SECTORS],
                               ms_ratio (c.v[MS_SLOT_SECTORS], c.v[MS_SLOT_REQUESTS]),
                               100.0 * ms_ratio (c.bytes, c.v[MS_SLOT_SECTORS] * (guint64) r->arch->sector_bytes));
+      if (op == MS_OP_LD && c.async_copies + r->stats->async_fills > 0)
+        g_string_append_printf (out, "    of which cp.async: %" G_GUINT64_FORMAT " LDGSTS "
+                                "instructions, not among the loads' instructions\n",
+                                c.async_copies + r->stats->async_fills);
     }
   if (shows_transactions (r->arch))
     {

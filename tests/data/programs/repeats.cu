@@ -2,8 +2,11 @@
 // /run/repeats): c = f(a, b) five times on the same memory, then again
 // after the host changed b; then c = f(a, b) and d = f(c, a) in turn, four
 // times each; x += 1 five times in place; a kernel that prints, three
-// times.  The program checks every
-// result; memsim need not run again a launch that would change nothing.
+// times; e = m three times from managed memory, then after the host
+// wrote m; e = a twice, then after a cudaMemset of e; e = a * scale
+// twice, then after a cudaMemcpyToSymbol of scale.  The program checks
+// every result; memsim need not run again a launch that would change
+// nothing, and must run one after memory changed.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -11,7 +14,7 @@ __global__ void combine(const float *a, const float *b, float *c)
 {
     int i = threadIdx.x;
     float v = a[i];
-    for (int k = 0; k < 40000; k++)   // a few ms: far above the 0.1 ms a digest would take
+    for (int k = 0; k < 100; k++)   // to the fixed point 2 b[i] (from a[i] = 1)
         v = v * 0.5f + b[i];
     c[i] = v;
 }
@@ -19,6 +22,22 @@ __global__ void combine(const float *a, const float *b, float *c)
 __global__ void increment(int *x) { x[threadIdx.x] += 1; }
 
 __global__ void hello(int n) { printf("hello %d\n", n); }
+
+__global__ void copy(const float *src, float *dst) { dst[threadIdx.x] = src[threadIdx.x]; }
+
+__device__ float scale;
+
+__global__ void scaled(const float *a, float *e) { e[threadIdx.x] = a[threadIdx.x] * scale; }
+
+static int expect(const float *e, int n, float want)
+{
+    float h[1024];
+    int bad = 0;
+    cudaMemcpy(h, e, n * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++)
+        bad += h[i] != want;
+    return bad;
+}
 
 int main()
 {
@@ -62,6 +81,30 @@ int main()
     for (int r = 0; r < 3; r++)
         hello<<<1, 1>>>(7);
     cudaDeviceSynchronize();
+    float *m, *e, s = 2.0f;
+    cudaMallocManaged(&m, n * sizeof(float));
+    cudaMalloc(&e, n * sizeof(float));
+    for (int i = 0; i < n; i++)
+        m[i] = 1.0f;
+    for (int r = 0; r < 3; r++)
+        copy<<<1, n>>>(m, e);         // the 3rd need not run
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; i++)
+        m[i] = 3.0f;                  // the host's own write: no runtime call
+    copy<<<1, n>>>(m, e);
+    bad += expect(e, n, 3.0f);
+    copy<<<1, n>>>(a, e);
+    copy<<<1, n>>>(a, e);
+    cudaMemset(e, 0, n * sizeof(float));
+    copy<<<1, n>>>(a, e);             // after the memset: runs
+    bad += expect(e, n, 1.0f);
+    cudaMemcpyToSymbol(scale, &s, sizeof s);
+    scaled<<<1, n>>>(a, e);
+    scaled<<<1, n>>>(a, e);
+    s = 3.0f;
+    cudaMemcpyToSymbol(scale, &s, sizeof s);
+    scaled<<<1, n>>>(a, e);           // after the symbol's copy: runs
+    bad += expect(e, n, 3.0f);
     fprintf(stderr, bad ? "repeats: %d wrong results\n" : "repeats: all checks passed\n", bad);
     return bad != 0;
 }
