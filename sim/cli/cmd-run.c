@@ -124,7 +124,7 @@ add_text (RunSession *s, const MsProgramLaunch *L, const char *body)
 
 /* cuda-runtime.h's MsProgramLaunchFn: a launch, traced or run plainly. */
 static gboolean
-on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *changed)
+on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *result)
 {
   RunSession *s = data;
   g_autoptr (GError) error = NULL;
@@ -154,9 +154,9 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *c
   p->shared_bytes = &shared_bytes;
   gboolean memory_changed = TRUE;
   p->memory_changed = &memory_changed;
+  p->dirty_pages = L->dirty_pages;
   gboolean traced = s->launches <= 0 || L->kernel_index < (guint) s->launches;
   gboolean ok;
-  *seconds = -1;
   if (traced)
     {
       g_autoptr (MsStats) stats = NULL;
@@ -164,8 +164,12 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *c
       ms_problem_set_race_log (p, races);
       gint64 t0 = g_get_monotonic_time ();
       ok = ms_simulate_with_progress (p, s->arch, s->threads, NULL, &stats, &error);
-      if (ok && !ms_stats_sampled (stats))
-        *changed = memory_changed;
+      if (ok)
+        {
+          result->changed = memory_changed;
+          result->marked = TRUE;
+          result->whole = !ms_stats_sampled (stats);
+        }
       if (ok)
         {
           MsTimePrediction t;
@@ -174,14 +178,15 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *c
                       (double) (g_get_monotonic_time () - t0) / 1e6, &t, &timed);
           /* the program's cudaEventElapsedTime sees the launch latency too */
           if (timed)
-            *seconds = t.event_seconds;
+            result->seconds = t.event_seconds;
           s->traced++;
         }
     }
   else if (L->repeat)
     {
-      /* it would leave memory as it is */
+      /* the runtime puts memory as it would leave it */
       ok = TRUE;
+      result->ran = FALSE;
       s->untraced++;
       s->repeats++;
     }
@@ -197,7 +202,10 @@ on_launch (gpointer data, const MsProgramLaunch *L, double *seconds, gboolean *c
       launch.clock_ghz = s->arch->clock_mhz / 1000.0;
       ok = ms_emulate (&launch, &error);
       if (ok)
-        *changed = memory_changed;
+        {
+          result->changed = memory_changed;
+          result->marked = TRUE;
+        }
       s->untraced++;
     }
   p->n_buffers = 0;   /* the program's memory, not the problem's */
@@ -261,9 +269,10 @@ finish (RunSession *s)
         {
           /* why launches ran without the models, and which did not run */
           g_autofree char *why =
-            s->repeats ? g_strdup_printf (" (--launches; %u of them repeated a launch on the "
-                                          "memory it had left unchanged, and were not run "
-                                          "again)", s->repeats)
+            s->repeats ? g_strdup_printf (" (--launches; %u of them repeated an earlier "
+                                          "launch on memory in the state it had found, and "
+                                          "were not run: memory was put as it had left it)",
+                                          s->repeats)
             : g_strdup (s->untraced ? " (--launches)" : "");
           g_string_append_printf (s->out, "memsim: %u launches: %u traced, %u run without the "
                                   "models%s\n", s->traced + s->untraced, s->traced, s->untraced,

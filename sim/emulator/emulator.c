@@ -206,6 +206,17 @@ typedef struct {
   gboolean block_ran, block_ended;
 } Worker;
 
+/* A global store's or atomic's page of buffer b (offset off) was written
+ * (MsLaunch.dirty_pages).  Workers mark bytes of one array: relaxed
+ * stores of the same value. */
+static inline void
+mark_dirty (const Worker *W, guint b, guint64 off)
+{
+  guint8 *const *d = W->launch->dirty_pages;
+  if (d != NULL && b < W->launch->n_buffers && d[b] != NULL)
+    __atomic_store_n (&d[b][off >> MS_DIRTY_PAGE_SHIFT], 1, __ATOMIC_RELAXED);
+}
+
 static __thread Worker *cur_worker;
 MS_TLS MsDirect *ms_direct;
 MS_TLS MsLane *ms_cur_lane;
@@ -826,6 +837,10 @@ end_epoch (Worker *W)
     if (!load)                                                                \
       FOR_LANES (group, i,                                                    \
                  memcpy ((void *) LANE_ADDR (i), LANE_VAL (i), sizeof (T)););   \
+    if (!load && W->launch->dirty_pages != NULL)                              \
+      FOR_LANES (group, i,                                                    \
+                 mark_dirty (W, (guint) MS_VADDR_BUFFER (W->region.vbase),    \
+                             (guintptr) LANE_ADDR (i) - (guintptr) W->region.lo);); \
   } while (0)
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of
@@ -1176,6 +1191,8 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
             W->changed_memory = memcmp ((const void *) l->addr, l->val, l->size) != 0;
           copy_value ((void *) l->addr, l->val, l->size);
         }
+      if (sp == MS_SPACE_GLOBAL && first->kind != MS_K_LD)
+        mark_dirty (W, (guint) MS_VADDR_BUFFER (va), MS_VADDR_OFFSET (va));
     }
   /* the race check's record of the shared accesses (racecheck.c) */
   W->race.same_value = same_value;

@@ -35,6 +35,9 @@ typedef enum {
 typedef void (*MsProgressFn) (gpointer data, guint64 blocks_done, guint64 blocks_total);
 #define MS_PROGRESS_INTERVAL_US 200000
 
+/* MsLaunch.dirty_pages's pages: 4 KiB */
+#define MS_DIRTY_PAGE_SHIFT 12
+
 typedef struct {
   const char *kernel;                     /* name for messages */
   MsEntryFn entry;                        /* ms_cpu_entry_<name> */
@@ -100,6 +103,10 @@ typedef struct {
   /* If set: whether the launch changed global memory: a store that
    * changed a byte, or any global atomic (TRUE also when it failed) */
   gboolean *memory_changed;
+  /* If set: per buffer (NULL: not asked), a byte per page of
+   * 1 << MS_DIRTY_PAGE_SHIFT bytes, set to 1 where a global store or
+   * atomic wrote */
+  guint8 **dirty_pages;
   MsRaceLog *races;
   MsSourceLineFn source_line;             /* source text for the race error (may be NULL) */
   gpointer source_data;

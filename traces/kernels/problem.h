@@ -145,6 +145,7 @@ struct MsProblem {
                                 write their buffers again) */
   gboolean *memory_changed;  /* if set: gets whether a launch changed global memory
                                 (MsLaunch.memory_changed) */
+  guint8 **dirty_pages;      /* if set: MsLaunch.dirty_pages */
 };
 
 /* The registry (traces/kernels/registry.c). */

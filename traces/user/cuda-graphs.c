@@ -352,7 +352,7 @@ memset_run (const struct cudaMemsetParams *p)
       for (size_t x = 0; x < p->width; x++)
         memcpy (row + x * p->elementSize, &p->value, p->elementSize);   /* little-endian */
     }
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (p->dst, p->pitch * (MAX (p->height, 1) - 1) + p->width * p->elementSize);
   return cudaSuccess;
 }
 

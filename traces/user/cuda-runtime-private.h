@@ -18,10 +18,10 @@ const MsPtxKernel *ms_cuda_kernel (const void *func);
 /* Device memory for a graph's allocation node: freeing it keeps it (the
  * node's next run gives the same address). */
 cudaError_t ms_cuda_graph_malloc (void **ptr, size_t bytes);
-/* Memory a kernel may be given was written, or allocated or freed: no
- * launch before this is known to repeat (MsProgramLaunch.repeat).  Every
- * write of the runtime's to it calls this. */
-void ms_cuda_memory_written (void);
+/* The runtime wrote bytes [p, p + bytes) of memory a kernel may be given,
+ * or allocated or freed them: every such write of the runtime's calls
+ * this, for the launches that need not run (launch-memo.h). */
+void ms_cuda_memory_written (const void *p, gsize bytes);
 /* Runs a launch now, as cudaLaunchKernel does. */
 cudaError_t ms_cuda_launch (const void *func, dim3 grid, dim3 block, void **args, size_t shared);
 

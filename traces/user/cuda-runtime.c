@@ -92,6 +92,7 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 
 #include "emulator.h"
 #include "kernel-usage.h"
+#include "launch-memo.h"
 #include "occupancy.h"
 #include "ptx.h"
 
@@ -150,29 +151,8 @@ static struct {
   GHashTable *handles;           /* the program's events and streams (owned) */
   GHashTable *variables;         /* device name -> its memory (the module's variables) */
   guint8 *workspace;             /* cooperative launches' grid workspace (guarded), or NULL */
-  GHashTable *done;              /* launches so far by what they launched (GBytes:
-                                    kernel, geometry, parameters) -> Done
-                                    (MsProgramLaunch.repeat) */
-  guint64 generation;            /* changes of device memory so far
-                                    (ms_cuda_memory_written) */
+  MsLaunchMemo *memo;            /* launches that need not run (MsProgramLaunch.repeat) */
 } rt;
-
-/* The last launch of a kernel with its geometry and parameters. */
-typedef struct {
-  guint64 generation;            /* rt.generation after it */
-  gboolean unchanged;            /* it left memory as it found it */
-  char *host_after;              /* the digest of the host memory among its buffers
-                                    after it, or NULL: not taken */
-  double seconds;                /* the time it took here */
-} Done;
-
-static void
-done_free (gpointer p)
-{
-  Done *d = p;
-  g_free (d->host_after);
-  g_free (d);
-}
 
 /* nvcc's host code: <<<...>>>'s configurations, pushed then popped by
  * the thread that launches */
@@ -237,6 +217,9 @@ ms_cuda_runtime_begin (const MsArch *arch, MsProgramLaunchFn launch, gpointer la
   rt.kernel_launches = g_hash_table_new (NULL, NULL);
   rt.known_times = g_array_new (FALSE, FALSE, sizeof (KnownTime));
   rt.handles = g_hash_table_new_full (NULL, NULL, g_free, NULL);
+  /* the pages the memo keeps: 1 GiB, or an eighth of this machine's memory */
+  gsize phys = (gsize) sysconf (_SC_PHYS_PAGES) * (gsize) sysconf (_SC_PAGESIZE);
+  rt.memo = ms_launch_memo_new (MIN ((gsize) 1 << 30, phys / 8));
 }
 
 static cudaError_t synchronise (void);
@@ -261,8 +244,7 @@ ms_cuda_runtime_end (void)
   g_hash_table_destroy (rt.handles);   /* what the program did not destroy, as CUDA at exit */
   if (rt.variables)
     g_hash_table_destroy (rt.variables);
-  if (rt.done)
-    g_hash_table_destroy (rt.done);
+  ms_launch_memo_free (rt.memo);
   ms_graph_end ();
   if (rt.workspace)
     munmap (rt.workspace - GUARD_BYTES, 2 * GUARD_BYTES + (gsize) sysconf (_SC_PAGESIZE));
@@ -388,7 +370,7 @@ allocate (void **ptr, size_t bytes, gboolean device)
   g_array_insert_val (rt.allocations, i, a);
   rt.allocated += body;
   *ptr = a.base;
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (a.base, bytes);
   return cudaSuccess;
 }
 
@@ -408,9 +390,9 @@ release (void *ptr)
             return cudaSuccess;
           gsize page = (gsize) sysconf (_SC_PAGESIZE);
           rt.allocated -= (a->bytes + page - 1) / page * page;
+          ms_cuda_memory_written (a->base, a->bytes);
           munmap (a->base - GUARD_BYTES, a->map_bytes);
           g_array_remove_index (rt.allocations, i);
-          ms_cuda_memory_written ();
           return cudaSuccess;
         }
     }
@@ -485,7 +467,7 @@ cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
     return fail (cudaErrorInvalidValue);
   memmove (dst, src, bytes);
   if (d != NULL)
-    ms_cuda_memory_written ();
+    ms_cuda_memory_written (dst, bytes);
   return cudaSuccess;
 }
 
@@ -509,7 +491,7 @@ cudaMemset (void *ptr, int value, size_t bytes)
   if (a == NULL || !a->device)
     return fail (cudaErrorInvalidValue);
   memset (ptr, value, bytes);
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (ptr, bytes);
   return cudaSuccess;
 }
 
@@ -1021,7 +1003,7 @@ grid_workspace (void)
       rt.workspace = m + GUARD_BYTES;
     }
   memset (rt.workspace, 0, WORKSPACE_BYTES);
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (rt.workspace, WORKSPACE_BYTES);
   return rt.workspace;
 }
 
@@ -1036,11 +1018,11 @@ chosen_already (const Allocation *const *chosen, guint n, const Allocation *a)
 
 /* ------------------------------------------------------------ repeats */
 
-/* (cuda-runtime-private.h; also a launch that changed memory) */
 void
-ms_cuda_memory_written (void)
+ms_cuda_memory_written (const void *p, gsize bytes)
 {
-  rt.generation++;
+  if (rt.memo != NULL)
+    ms_launch_memo_written (rt.memo, p, bytes);
 }
 
 /* Whether launch L's buffer b is memory the host writes as it likes:
@@ -1052,32 +1034,6 @@ host_writable (const MsProgramLaunch *L, guint b)
     return TRUE;
   const Allocation *a = allocation_of (L->args.buf[b], 0);
   return a != NULL && a->managed;
-}
-
-/* The host-writable memory among launch L's buffers, in order, as a
- * digest (MD5: some 560 MB/s here), and its bytes. */
-static char *
-host_digest (const MsProgramLaunch *L, double *bytes)
-{
-  g_autoptr (GChecksum) c = g_checksum_new (G_CHECKSUM_MD5);
-  *bytes = 0;
-  for (guint b = 0; b < L->n_buffers; b++)
-    if (host_writable (L, b))
-      {
-        g_checksum_update (c, L->args.buf[b], L->buffer_bytes[b]);
-        *bytes += (double) L->buffer_bytes[b];
-      }
-  return g_strdup (g_checksum_get_string (c));
-}
-
-static double
-host_bytes (const MsProgramLaunch *L)
-{
-  double bytes = 0;
-  for (guint b = 0; b < L->n_buffers; b++)
-    if (host_writable (L, b))
-      bytes += (double) L->buffer_bytes[b];
-  return bytes;
 }
 
 /* What a launch launches: the kernel, its geometry, shared bytes and
@@ -1093,61 +1049,6 @@ launch_key (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   g_byte_array_append (key, (const guint8 *) &shared, sizeof shared);
   g_byte_array_append (key, P->params, P->param_bytes);
   return g_byte_array_free_to_bytes (key);
-}
-
-/* Whether launch L (key: what it launches) repeats the last launch of the
- * same kernel, geometry and parameters on the memory that launch left,
- * which it left unchanged (MsProgramLaunch.repeat).  Device memory is as
- * it left it when no runtime call and no launch wrote memory since
- * (rt.generation); the memory the host may write itself (host_writable)
- * is compared by digest, taken only when that launch took ten times
- * longer than reading it would (500 MB/s). */
-static gboolean
-repeats_done (const MsKernel *k, GBytes *key, const MsProgramLaunch *L)
-{
-  const Done *d = rt.done ? g_hash_table_lookup (rt.done, key) : NULL;
-  if (d == NULL || !d->unchanged || d->generation != rt.generation
-      || (k->inst_map && k->inst_map->effects) || ms_cuda_arrays_any ())
-    return FALSE;
-  if (host_bytes (L) == 0)
-    return TRUE;
-  if (d->host_after == NULL)
-    return FALSE;
-  double bytes;
-  g_autofree char *now = host_digest (L, &bytes);
-  return strcmp (now, d->host_after) == 0;
-}
-
-/* After launch L (key: what it launched), which took `seconds` here and
- * changed memory or not: what a later launch of the same compares itself
- * with. */
-static void
-remember_done (GBytes *key, const MsProgramLaunch *L, gboolean changed, double seconds)
-{
-  if (changed)
-    ms_cuda_memory_written ();
-  if (L->repeat)
-    {
-      /* memory is as that launch left it: nothing changes */
-      g_bytes_unref (key);
-      return;
-    }
-  if (rt.done == NULL || g_hash_table_size (rt.done) >= 4096)
-    {
-      /* (a program whose launches rarely repeat forgets them) */
-      if (rt.done)
-        g_hash_table_destroy (rt.done);
-      rt.done = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
-                                       (GDestroyNotify) g_bytes_unref, done_free);
-    }
-  Done *d = g_new0 (Done, 1);
-  d->seconds = seconds;
-  d->unchanged = !changed;
-  d->generation = rt.generation;
-  double bytes = host_bytes (L);
-  if (!changed && bytes > 0 && seconds >= 10 * bytes / 500e6)
-    d->host_after = host_digest (L, &bytes);
-  g_hash_table_replace (rt.done, key, d);
 }
 
 static void
@@ -1263,13 +1164,26 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   L.kernel_index = GPOINTER_TO_UINT (g_hash_table_lookup (rt.kernel_launches, k));
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));
 
-  GBytes *key = launch_key (k, P, grid, block, shared);
-  L.repeat = repeats_done (k, key, &L);
-  double seconds = -1;
-  gboolean changed = !L.repeat;
+  /* a launch that would give memory a state already known need not run
+   * (launch-memo.h); not one with effects beyond memory, nor while the
+   * program has CUDA arrays (memory the memo does not see) */
+  g_autoptr (GBytes) key = launch_key (k, P, grid, block, shared);
+  gboolean host[MS_MAX_BUFFERS];
+  for (guint b = 0; b < L.n_buffers; b++)
+    host[b] = host_writable (&L, b);
+  MsMemoryView mem = { L.n_buffers, (guint8 **) L.args.buf, L.buffer_bytes, host };
+  gboolean eligible = !(k->inst_map && k->inst_map->effects) && !ms_cuda_arrays_any ();
+  L.repeat = ms_launch_memo_begin (rt.memo, key, &mem, eligible, &L.dirty_pages);
+  MsProgramLaunchResult result = { -1, TRUE, TRUE, FALSE, TRUE };
   gint64 t0 = g_get_monotonic_time ();
-  gboolean ok = rt.launch (rt.launch_data, &L, &seconds, &changed);
-  remember_done (key, &L, changed, (double) (g_get_monotonic_time () - t0) / 1e6);
+  gboolean ok = rt.launch (rt.launch_data, &L, &result);
+  /* (device malloc and free write their heap themselves: no marks) */
+  if (result.ran)
+    ms_launch_memo_ran (rt.memo, &mem, result.changed, result.marked && eligible, result.whole,
+                        (double) (g_get_monotonic_time () - t0) / 1e6);
+  else
+    ms_launch_memo_skipped (rt.memo, &mem);
+  double seconds = result.seconds;
   rt.launches++;
   if (ms_emulator_take_device_assert ())
     rt.sticky = cudaErrorAssert;   /* at the next synchronisation, as the GPU's */
@@ -1452,7 +1366,7 @@ bind_variables (void)
         }
       if (g[i].init != NULL)
         memcpy (p, g[i].init, g[i].size);
-      ms_cuda_memory_written ();
+      ms_cuda_memory_written (p, g[i].size);
       if (heap)
         ms_emulator_device_heap (p, bytes);
       allocation_of (p, 0)->variable = g[i].name;
@@ -1512,7 +1426,7 @@ cudaMemcpyToSymbol (const void *symbol, const void *src, size_t count, size_t of
       && kind != cudaMemcpyDefault)
     return fail (cudaErrorInvalidMemcpyDirection);
   memmove (a->base + offset, src, count);
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (a->base + offset, count);
   return cudaSuccess;
 }
 
@@ -1974,7 +1888,7 @@ cudaHostRegister (void *ptr, size_t size, unsigned flags)
   while (i < rt.allocations->len && g_array_index (rt.allocations, Allocation, i).base < a.base)
     i++;
   g_array_insert_val (rt.allocations, i, a);
-  ms_cuda_memory_written ();
+  ms_cuda_memory_written (ptr, size);
   return cudaSuccess;
 }
 
@@ -1987,8 +1901,8 @@ cudaHostUnregister (void *ptr)
       Allocation *a = &g_array_index (rt.allocations, Allocation, i);
       if (a->base == ptr && a->registered)
         {
+          ms_cuda_memory_written (a->base, a->bytes);
           g_array_remove_index (rt.allocations, i);
-          ms_cuda_memory_written ();
           return cudaSuccess;
         }
     }

@@ -39,27 +39,39 @@ typedef struct {
    * buffers), else NULL */
   gboolean cooperative;
   void *grid_workspace;
-  /* The launch repeats the last launch of the same kernel, geometry and
-   * parameters on memory as that one left it, and that one left memory as
-   * it found it: running it would change nothing.  Never set for a
-   * kernel that does more than read and write memory (MsInstMap.effects)
-   * or while the program has CUDA arrays. */
+  /* The launch need not run: it repeats the last launch of the same
+   * kernel, geometry and parameters on memory in the state that one found
+   * (launch-memo.h), so it would leave memory as that one did.  Never set
+   * for a kernel that does more than read and write memory
+   * (MsInstMap.effects) or while the program has CUDA arrays. */
   gboolean repeat;
+  /* Per buffer, a byte per 4 KiB page where the launch marks the pages it
+   * writes (MsLaunch.dirty_pages) */
+  guint8 **dirty_pages;
 } MsProgramLaunch;
 
+/* What running a launch gave the runtime. */
+typedef struct {
+  double seconds;      /* its predicted duration on the GPU, which the program's
+                          events measure; negative when it ran without the models
+                          (then a traced launch of the same kernel, grid and
+                          block lends its time) */
+  gboolean ran;        /* FALSE: a repeat not run (the runtime then puts memory
+                          as it would have left it) */
+  gboolean changed;    /* it changed global memory: TRUE unless known not
+                          (MsLaunch.memory_changed) */
+  gboolean marked;     /* it marked the pages it wrote in MsProgramLaunch.dirty_pages */
+  gboolean whole;      /* it ran every block (not a sample of them) */
+} MsProgramLaunchResult;
+
 /* Runs a launch (the kernel descriptor's warp_entry, its parameter block
- * in args.params); *seconds gets its predicted duration on the GPU,
- * which the program's events measure, or stays negative when the launch
- * ran without the models (then a traced launch of the same kernel, grid
- * and block lends its time); *changed (TRUE when called) becomes FALSE
- * when the launch left global memory as it found it (MsLaunch.
- * memory_changed; not a launch that ran only some blocks).  FALSE: the
- * kernel failed
+ * in args.params), or not when it is a repeat (MsProgramLaunch.repeat);
+ * *result comes as { -1, TRUE, TRUE, FALSE, TRUE }.  FALSE: the kernel failed
  * (out of bounds, race, deadlock) and the function has said so; the
  * runtime ends the process with exit (1), as a GPU's failed launch ends
  * the program's use of the device. */
 typedef gboolean (*MsProgramLaunchFn) (gpointer data, const MsProgramLaunch *launch,
-                                       double *seconds, gboolean *changed);
+                                       MsProgramLaunchResult *result);
 
 /* The device code of a program nvcc built (`memsim run`): how the runtime
  * finds the kernel a launch names (its .entry, as nvcc's host code

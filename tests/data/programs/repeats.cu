@@ -4,9 +4,11 @@
 // times each; x += 1 five times in place; a kernel that prints, three
 // times; e = m three times from managed memory, then after the host
 // wrote m; e = a twice, then after a cudaMemset of e; e = a * scale
-// twice, then after a cudaMemcpyToSymbol of scale.  The program checks
-// every result; memsim need not run again a launch that would change
-// nothing, and must run one after memory changed.
+// twice, then after a cudaMemcpyToSymbol of scale; e = a then e += 1 (an atomic),
+// five times in turn.  The program checks every result; memsim need not
+// run again a launch that would change nothing or that repeats one on
+// memory in the state that one found, and must run one after memory
+// changed otherwise.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -24,6 +26,8 @@ __global__ void increment(int *x) { x[threadIdx.x] += 1; }
 __global__ void hello(int n) { printf("hello %d\n", n); }
 
 __global__ void copy(const float *src, float *dst) { dst[threadIdx.x] = src[threadIdx.x]; }
+
+__global__ void add_one(float *e) { atomicAdd(&e[threadIdx.x], 1.0f); }   // an atomic: its writes too
 
 __device__ float scale;
 
@@ -105,6 +109,12 @@ int main()
     cudaMemcpyToSymbol(scale, &s, sizeof s);
     scaled<<<1, n>>>(a, e);           // after the symbol's copy: runs
     bad += expect(e, n, 3.0f);
+    for (int r = 0; r < 5; r++) {     // from the 3rd round, memory as in the 2nd
+        copy<<<1, n>>>(a, e);
+        bad += expect(e, n, 1.0f);
+        add_one<<<1, n>>>(e);
+        bad += expect(e, n, 2.0f);
+    }
     fprintf(stderr, bad ? "repeats: %d wrong results\n" : "repeats: all checks passed\n", bad);
     return bad != 0;
 }
