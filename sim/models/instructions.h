@@ -50,8 +50,8 @@ typedef struct {
   GArray *waits;     /* MsInstWaits per block */
   gboolean effects;  /* the kernel does more than read and write memory: it
                         calls the device runtime (printf, malloc, free,
-                        cudaGraphSetConditional, a failed assert) or reads
-                        the clock */
+                        cudaGraphSetConditional, a failed assert), reads
+                        the clock or writes surfaces */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);

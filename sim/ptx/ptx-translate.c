@@ -3663,8 +3663,13 @@ translate_entry (Tr *t, GString *out)
           calls_runtime |= d->kind == MS_PTX_OPD_SYM && t->ins[k]->op
                            && !strcmp (t->ins[k]->op, "call") && !strcmp (d->sym, runtime[r]);
       }
+  /* surface stores write CUDA arrays, which are no buffer of the launch */
+  gboolean writes_surfaces = FALSE;
+  for (guint k = 0; k < t->n; k++)
+    writes_surfaces |= t->ins[k]->op && (!strcmp (t->ins[k]->op, "sust")
+                                         || !strcmp (t->ins[k]->op, "sured"));
   if (t->inst)
-    t->inst->effects = t->clock || calls_runtime;
+    t->inst->effects = t->clock || calls_runtime || writes_surfaces;
   layout_vars (t);
   /* blocks start at 0, at labels, after branches and returns */
   g_hash_table_add (t->starts, GUINT_TO_POINTER (0));

@@ -46,6 +46,8 @@ MS_RENAME (cudaMemcpy) MS_RENAME (cudaMallocPitch) MS_RENAME (cudaGetErrorName)
 
 #ifdef MS_CUDA_RUNTIME_API_H
 
+#include "cuda-runtime-private.h"
+
 struct cudaArray {
   struct cudaChannelFormatDesc desc;
   struct cudaExtent extent;    /* as the program asked (0 for a dimension it lacks) */
@@ -73,10 +75,32 @@ array_free (gpointer p)
   g_free (a);
 }
 
-gboolean
-ms_cuda_arrays_any (void)
+static gint
+by_data (gconstpointer a, gconstpointer b)
 {
-  return st.arrays != NULL && g_hash_table_size (st.arrays) > 0;
+  const guint8 *x = (*(cudaArray_t const *) a)->data, *y = (*(cudaArray_t const *) b)->data;
+  return x < y ? -1 : x > y;
+}
+
+guint
+ms_cuda_arrays_memory (guint8 **base, gsize *bytes, guint max)
+{
+  if (st.arrays == NULL || g_hash_table_size (st.arrays) > max)
+    return st.arrays == NULL ? 0 : G_MAXUINT;
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, st.arrays);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    g_ptr_array_add (all, v);
+  g_ptr_array_sort (all, by_data);
+  for (guint i = 0; i < all->len; i++)
+    {
+      cudaArray_t a = all->pdata[i];
+      base[i] = a->data;
+      bytes[i] = a->width * a->height * a->slices * a->elem;
+    }
+  return all->len;
 }
 
 void
@@ -247,6 +271,7 @@ cudaFreeArray (cudaArray_t array)
   if (array_of (array) == NULL)
     return fail (cudaErrorInvalidResourceHandle);
   forget_objects_of (array);
+  ms_cuda_memory_written (array->data, array->width * array->height * array->slices * array->elem);
   g_hash_table_remove (st.arrays, array);
   return cudaSuccess;
 }
@@ -320,7 +345,10 @@ copy_row (const Side *d, const Side *s, gsize at_d, gsize at_s, gsize bytes,
       k = src_device ? (dst_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
                      : (dst_device ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
     }
-  return cudaMemcpy (d->base + at_d, s->base + at_s, bytes, k);
+  cudaError_t e = cudaMemcpy (d->base + at_d, s->base + at_s, bytes, k);
+  if (e == cudaSuccess && d->array)
+    ms_cuda_memory_written (d->base + at_d, bytes);   /* (an array: no allocation) */
+  return e;
 }
 
 /* An array's side at element (x, y, z), for a block of w bytes, h rows and

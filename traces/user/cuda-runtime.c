@@ -1165,14 +1165,21 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   g_hash_table_insert (rt.kernel_launches, (gpointer) k, GUINT_TO_POINTER (L.kernel_index + 1));
 
   /* a launch that would give memory a state already known need not run
-   * (launch-memo.h); not one with effects beyond memory, nor while the
-   * program has CUDA arrays (memory the memo does not see) */
+   * (launch-memo.h); not one with effects beyond memory.  Its memory: its
+   * buffers, then the CUDA arrays its textures may read */
   g_autoptr (GBytes) key = launch_key (k, P, grid, block, shared);
-  gboolean host[MS_MAX_BUFFERS];
+  guint8 *base[2 * MS_MAX_BUFFERS];
+  gsize bytes[2 * MS_MAX_BUFFERS];
+  gboolean host[2 * MS_MAX_BUFFERS] = { FALSE };
   for (guint b = 0; b < L.n_buffers; b++)
-    host[b] = host_writable (&L, b);
-  MsMemoryView mem = { L.n_buffers, (guint8 **) L.args.buf, L.buffer_bytes, host };
-  gboolean eligible = !(k->inst_map && k->inst_map->effects) && !ms_cuda_arrays_any ();
+    {
+      base[b] = L.args.buf[b];
+      bytes[b] = L.buffer_bytes[b];
+      host[b] = host_writable (&L, b);
+    }
+  guint arrays = ms_cuda_arrays_memory (base + L.n_buffers, bytes + L.n_buffers, MS_MAX_BUFFERS);
+  MsMemoryView mem = { L.n_buffers + (arrays == G_MAXUINT ? 0 : arrays), base, bytes, host };
+  gboolean eligible = !(k->inst_map && k->inst_map->effects) && arrays != G_MAXUINT;
   L.repeat = ms_launch_memo_begin (rt.memo, key, &mem, eligible, &L.dirty_pages);
   MsProgramLaunchResult result = { -1, TRUE, TRUE, FALSE, TRUE };
   gint64 t0 = g_get_monotonic_time ();

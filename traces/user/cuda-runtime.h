@@ -43,7 +43,7 @@ typedef struct {
    * kernel, geometry and parameters on memory in the state that one found
    * (launch-memo.h), so it would leave memory as that one did.  Never set
    * for a kernel that does more than read and write memory
-   * (MsInstMap.effects) or while the program has CUDA arrays. */
+   * (MsInstMap.effects). */
   gboolean repeat;
   /* Per buffer, a byte per 4 KiB page where the launch marks the pages it
    * writes (MsLaunch.dirty_pages) */
@@ -132,8 +132,10 @@ gboolean ms_cuda_runtime_device_range (const void *p, gsize bytes);
 /* What cuda-arrays.c holds for the program (its arrays, texture and
  * surface objects), freed: the end of a program. */
 void ms_cuda_arrays_end (void);
-/* Whether the program has a live CUDA array (textures' and surfaces' memory). */
-gboolean ms_cuda_arrays_any (void);
+/* The program's CUDA arrays' memory (textures' and surfaces'), in the
+ * order of their places, into base and bytes (room for max); how many,
+ * G_MAXUINT when more than max. */
+guint ms_cuda_arrays_memory (guint8 **base, gsize *bytes, guint max);
 
 /* The launches the program has made so far. */
 guint ms_cuda_runtime_launches (void);

@@ -8,7 +8,8 @@
 // five times in turn.  The program checks every result; memsim need not
 // run again a launch that would change nothing or that repeats one on
 // memory in the state that one found, and must run one after memory
-// changed otherwise.
+// changed otherwise; e = a texture's texels three times, then after a
+// copy into its CUDA array.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -28,6 +29,8 @@ __global__ void hello(int n) { printf("hello %d\n", n); }
 __global__ void copy(const float *src, float *dst) { dst[threadIdx.x] = src[threadIdx.x]; }
 
 __global__ void add_one(float *e) { atomicAdd(&e[threadIdx.x], 1.0f); }   // an atomic: its writes too
+
+__global__ void fetch(cudaTextureObject_t t, float *e) { e[threadIdx.x] = tex1D<float>(t, threadIdx.x + 0.5f); }
 
 __device__ float scale;
 
@@ -115,6 +118,30 @@ int main()
         add_one<<<1, n>>>(e);
         bad += expect(e, n, 2.0f);
     }
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+    cudaArray_t texels;
+    cudaMallocArray(&texels, &cd, n);
+    for (int i = 0; i < n; i++)
+        h[i] = 5.0f;
+    cudaMemcpy2DToArray(texels, 0, 0, h, n * sizeof(float), n * sizeof(float), 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = texels;
+    cudaTextureDesc td = {};
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, &rd, &td, NULL);
+    for (int r = 0; r < 3; r++)
+        fetch<<<1, n>>>(tex, e);      // the 3rd need not run
+    bad += expect(e, n, 5.0f);
+    for (int i = 0; i < n; i++)
+        h[i] = 6.0f;
+    cudaMemcpy2DToArray(texels, 0, 0, h, n * sizeof(float), n * sizeof(float), 1, cudaMemcpyHostToDevice);
+    fetch<<<1, n>>>(tex, e);          // after the copy into the array: runs
+    bad += expect(e, n, 6.0f);
+    cudaDestroyTextureObject(tex);
+    cudaFreeArray(texels);
     fprintf(stderr, bad ? "repeats: %d wrong results\n" : "repeats: all checks passed\n", bad);
     return bad != 0;
 }
