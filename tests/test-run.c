@@ -635,6 +635,22 @@ test_async_copy (void)
   g_rmdir (dir);
 }
 
+/* Streams the program created: their work waits for the next
+ * synchronisation (tests/data/programs/streams.cu checks every result:
+ * a kernel spinning on a flag the host sets after launching it, a copy
+ * from pageable memory changed after it was issued, the order of work on
+ * two streams and the default one).  Before, the kernel ran at its launch
+ * and spun until memsim stopped it. */
+static void
+test_streams (void)
+{
+  g_autofree char *p = program ("streams.cu");
+  g_auto (Result) r = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "streams: all checks passed"));
+  g_assert_nonnull (strstr (r.out, "memsim: 4 launches: 2 traced, 2 run without the models"));
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -777,6 +793,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);
+  g_test_add_func ("/run/streams", test_streams);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

@@ -219,20 +219,10 @@ kernel_set (struct CUgraphNode_st *n, const void *func, dim3 grid, dim3 block, s
     return ms_cuda_fail (cudaErrorInvalidDeviceFunction);
   if (k->n_params > 0 && args == NULL)
     return ms_cuda_fail (cudaErrorInvalidValue);
-  guint8 *bytes = g_malloc0 (MAX (k->param_bytes, 1));
-  void **ptrs = g_new0 (void *, k->n_params + 1);
-  for (guint i = 0; i < k->n_params; i++)
-    {
-      const MsPtxParam *q = &k->params[i];
-      if (args[i] == NULL || q->offset > k->param_bytes || q->size > k->param_bytes - q->offset)
-        {
-          g_free (bytes);
-          g_free (ptrs);
-          return ms_cuda_fail (cudaErrorInvalidValue);
-        }
-      memcpy (bytes + q->offset, args[i], q->size);
-      ptrs[i] = bytes + q->offset;
-    }
+  guint8 *bytes;
+  void **ptrs;
+  if (!ms_cuda_kernel_params (k, args, &bytes, &ptrs))
+    return ms_cuda_fail (cudaErrorInvalidValue);
   if (n->type == cudaGraphNodeTypeKernel)
     {
       g_free (n->kernel.bytes);

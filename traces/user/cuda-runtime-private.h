@@ -15,6 +15,11 @@ cudaError_t ms_cuda_fail (cudaError_t e);
 /* The device code's kernel whose host stub is func (its parameter block's
  * layout); NULL, and the launch error set, if it is none. */
 const MsPtxKernel *ms_cuda_kernel (const void *func);
+/* Kernel k's parameters' values, from args (one pointer each), copied
+ * into a block of its layout (*bytes) with a pointer to each (*ptrs),
+ * both newly allocated; FALSE (nothing allocated) when one is missing or
+ * the layout is bad. */
+gboolean ms_cuda_kernel_params (const MsPtxKernel *k, void **args, guint8 **bytes, void ***ptrs);
 /* Device memory for a graph's allocation node: freeing it keeps it (the
  * node's next run gives the same address). */
 cudaError_t ms_cuda_graph_malloc (void **ptr, size_t bytes);

@@ -16,8 +16,10 @@
  *   - device memory is host memory with guard pages on both sides (an
  *     access just outside an allocation is out of bounds, not another
  *     allocation's data); pinned and managed memory are the same;
- *   - everything is synchronous: streams run in order, async copies copy at
- *     once, events complete when recorded;
+ *   - work on the default stream runs at once; work on a stream the program
+ *     created (kernels, async copies and sets) waits for the program's
+ *     next other call of the runtime, then everything runs in the order
+ *     issued ("streams" below); events complete when recorded;
  *   - time, as events see it, is the GPU's predicted time: each launch
  *     advances the clock by the time model's prediction for it (untraced
  *     launches: the last traced launch of the kernel with the same grid and
@@ -225,11 +227,14 @@ ms_cuda_runtime_begin (const MsArch *arch, MsProgramLaunchFn launch, gpointer la
 static cudaError_t synchronise (void);
 static gsize malloc_heap_bytes;
 
+static void streams_run (void);
+
 void
 ms_cuda_runtime_end (void)
 {
   if (!rt.active)
     return;
+  streams_run ();
   synchronise ();
   malloc_heap_bytes = MS_PTX_HEAP_BYTES;
   for (guint i = 0; i < rt.allocations->len; i++)
@@ -301,11 +306,175 @@ synchronise (void)
 }
 
 static GRecMutex lock;
+static guint lock_depth;       /* calls of the runtime under way (the lock's) */
+static GQueue queued = G_QUEUE_INIT;
 
-GRecMutexLocker *
-ms_cuda_lock (void)
+MsCudaLocker *
+ms_cuda_lock (gboolean queueing)
 {
-  return g_rec_mutex_locker_new (&lock);
+  g_rec_mutex_lock (&lock);
+  if (++lock_depth == 1 && !queueing)
+    streams_run ();
+  return (MsCudaLocker *) &lock;
+}
+
+void
+ms_cuda_unlock (MsCudaLocker *locker)
+{
+  lock_depth--;
+  g_rec_mutex_unlock (&lock);
+}
+
+/* ------------------------------------------------------------ streams */
+
+/* Work issued to a stream the program created waits, as a GPU may let it
+ * wait, until the program next calls the runtime for anything but more
+ * such work or a call that touches no memory (MS_CUDA_LOCKED_QUEUEING):
+ * kernels, copies and sets queued in the order issued, all streams in
+ * one queue, run then.  So a kernel that spins until the host sets a
+ * flag after launching it finds the flag set (UnifiedMemoryPerf), and a
+ * program that synchronises before it looks at results sees them as
+ * before.  A copy from pageable host memory copies its source when issued,
+ * as CUDA's staging does. */
+typedef enum { QUEUED_KERNEL, QUEUED_COPY, QUEUED_SET } QueuedKind;
+
+typedef struct {
+  QueuedKind kind;
+  const void *func;             /* a kernel: its stub, geometry, parameters */
+  dim3 grid, block;
+  size_t shared;
+  guint8 *params;
+  void **args;
+  void *dst;                    /* a copy or a set */
+  const void *src;
+  guint8 *staged;               /* a copy's pageable source, copied */
+  size_t bytes;
+  enum cudaMemcpyKind copy;
+  int value;
+} Queued;
+
+static const MsPtxKernel *ptx_kernel_of (const void *func, const char **name);
+static cudaError_t launch_ptx (const void *func, dim3 grid, dim3 block, void **args,
+                               size_t shared, gboolean cooperative);
+static Allocation *allocation_of (const void *p, gsize bytes);
+
+static void
+queued_free (Queued *q)
+{
+  g_free (q->params);
+  g_free (q->args);
+  g_free (q->staged);
+  g_free (q);
+}
+
+/* Whether work issued to stream waits: a stream the program created */
+static gboolean
+stream_queues (cudaStream_t stream)
+{
+  return stream != NULL && stream != cudaStreamLegacy && stream != cudaStreamPerThread
+         && rt.handles != NULL && g_hash_table_contains (rt.handles, stream);
+}
+
+static cudaError_t
+queue_kernel (const void *func, dim3 grid, dim3 block, void **args, size_t shared)
+{
+  const char *name;
+  const MsPtxKernel *k = ptx_kernel_of (func, &name);
+  if (k == NULL)
+    return rt.last_error;
+  if (k->n_params > 0 && args == NULL)
+    return fail (cudaErrorInvalidValue);
+  /* the parameters' values now, as CUDA takes them at the launch */
+  guint8 *params;
+  void **ptrs;
+  if (!ms_cuda_kernel_params (k, args, &params, &ptrs))
+    return fail (cudaErrorInvalidValue);
+  Queued *q = g_new0 (Queued, 1);
+  q->kind = QUEUED_KERNEL;
+  q->func = func;
+  q->grid = grid;
+  q->block = block;
+  q->shared = shared;
+  q->params = params;
+  q->args = ptrs;
+  g_queue_push_tail (&queued, q);
+  return cudaSuccess;
+}
+
+gboolean
+ms_cuda_kernel_params (const MsPtxKernel *k, void **args, guint8 **bytes, void ***ptrs)
+{
+  *bytes = g_malloc0 (MAX (k->param_bytes, 1));
+  *ptrs = g_new0 (void *, k->n_params + 1);
+  for (guint i = 0; i < k->n_params; i++)
+    {
+      const MsPtxParam *p = &k->params[i];
+      if (args[i] == NULL || p->offset > k->param_bytes || p->size > k->param_bytes - p->offset)
+        {
+          g_clear_pointer (bytes, g_free);
+          g_clear_pointer (ptrs, g_free);
+          return FALSE;
+        }
+      memcpy (*bytes + p->offset, args[i], p->size);
+      (*ptrs)[i] = *bytes + p->offset;
+    }
+  return TRUE;
+}
+
+static cudaError_t
+queue_copy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+  Queued *q = g_new0 (Queued, 1);
+  q->kind = QUEUED_COPY;
+  q->dst = dst;
+  q->src = src;
+  q->bytes = bytes;
+  q->copy = kind;
+  if (src != NULL && bytes > 0 && allocation_of (src, 0) == NULL
+      && (kind == cudaMemcpyHostToDevice || kind == cudaMemcpyHostToHost
+          || kind == cudaMemcpyDefault))
+    q->staged = g_memdup2 (src, bytes);
+  g_queue_push_tail (&queued, q);
+  return cudaSuccess;
+}
+
+static cudaError_t
+queue_set (void *dst, int value, size_t bytes)
+{
+  Queued *q = g_new0 (Queued, 1);
+  q->kind = QUEUED_SET;
+  q->dst = dst;
+  q->value = value;
+  q->bytes = bytes;
+  g_queue_push_tail (&queued, q);
+  return cudaSuccess;
+}
+
+/* Runs the queued work, in the order issued (an error is the program's
+ * next cudaGetLastError's, as a launch's is). */
+static void
+streams_run (void)
+{
+  Queued *q;
+  while ((q = g_queue_pop_head (&queued)) != NULL)
+    {
+      cudaError_t e = cudaSuccess;
+      switch (q->kind)
+        {
+        case QUEUED_KERNEL:
+          e = launch_ptx (q->func, q->grid, q->block, q->args, q->shared, FALSE);
+          break;
+        case QUEUED_COPY:
+          e = cudaMemcpy (q->dst, q->staged ? q->staged : q->src, q->bytes, q->copy);
+          break;
+        case QUEUED_SET:
+          e = cudaMemset (q->dst, q->value, q->bytes);
+          break;
+        }
+      if (e != cudaSuccess)
+        rt.last_error = e;
+      queued_free (q);
+    }
 }
 
 /* ------------------------------------------------------------ memory */
@@ -475,9 +644,12 @@ cudaError_t
 cudaMemcpyAsync (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                  cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (ms_graph_capturing (stream))
     return ms_graph_capture_memcpy (stream, dst, src, bytes, kind);
+  if (stream_queues (stream))
+    return queue_copy (dst, src, bytes, kind);
+  streams_run ();
   return cudaMemcpy (dst, src, bytes, kind);
 }
 
@@ -498,9 +670,12 @@ cudaMemset (void *ptr, int value, size_t bytes)
 cudaError_t
 cudaMemsetAsync (void *ptr, int value, size_t bytes, cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (ms_graph_capturing (stream))
     return ms_graph_capture_memset (stream, ptr, value, bytes);
+  if (stream_queues (stream))
+    return queue_set (ptr, value, bytes);
+  streams_run ();
   return cudaMemset (ptr, value, bytes);
 }
 
@@ -750,7 +925,7 @@ cudaDeviceGetAttribute (int *value, enum cudaDeviceAttr attr, int device)
 cudaError_t
 cudaGetLastError (void)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (rt.sticky != cudaSuccess)
     return rt.sticky;
   cudaError_t e = rt.last_error;
@@ -761,7 +936,7 @@ cudaGetLastError (void)
 cudaError_t
 cudaPeekAtLastError (void)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (rt.sticky != cudaSuccess)
     return rt.sticky;
   return rt.last_error;
@@ -1324,7 +1499,7 @@ __cudaPushCallConfiguration (dim3 grid, dim3 block, size_t shared, struct CUstre
 cudaError_t
 __cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared, void *stream)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (n_configs == 0)
     return fail (cudaErrorInvalidConfiguration);
   guint i = --n_configs;
@@ -1340,7 +1515,7 @@ __cudaPopCallConfiguration (dim3 *grid, dim3 *block, size_t *shared, void *strea
 cudaError_t
 __cudaGetKernel (cudaKernel_t *kernel, const void *host_fun)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   if (kernel == NULL)
     return fail (cudaErrorInvalidValue);
   *kernel = (cudaKernel_t) host_fun;
@@ -1582,34 +1757,42 @@ launch_ptx (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
   return e;
 }
 
+/* A launch on stream: a node of the graph it captures, queued work of a
+ * stream the program created, or now. */
+static cudaError_t
+launch_on (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+           cudaStream_t stream)
+{
+  if (ms_graph_capturing (stream))
+    return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
+  if (stream_queues (stream))
+    return queue_kernel (func, grid, block, args, shared);
+  streams_run ();
+  return launch_ptx (func, grid, block, args, shared, FALSE);
+}
+
 cudaError_t
 __cudaLaunchKernel (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
                     cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
-  if (ms_graph_capturing (stream))
-    return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
-  return launch_ptx ((const void *) kernel, grid, block, args, shared, FALSE);
+  MS_CUDA_LOCKED_QUEUEING;
+  return launch_on ((const void *) kernel, grid, block, args, shared, stream);
 }
 
 cudaError_t
 __cudaLaunchKernel_ptsz (cudaKernel_t kernel, dim3 grid, dim3 block, void **args, size_t shared,
                          cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
-  if (ms_graph_capturing (stream))
-    return ms_graph_capture_kernel (stream, (const void *) kernel, grid, block, args, shared);
-  return launch_ptx ((const void *) kernel, grid, block, args, shared, FALSE);
+  MS_CUDA_LOCKED_QUEUEING;
+  return launch_on ((const void *) kernel, grid, block, args, shared, stream);
 }
 
 cudaError_t
 cudaLaunchKernel (const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                   cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
-  if (ms_graph_capturing (stream))
-    return ms_graph_capture_kernel (stream, func, grid, block, args, shared);
-  return launch_ptx (func, grid, block, args, shared, FALSE);
+  MS_CUDA_LOCKED_QUEUEING;
+  return launch_on (func, grid, block, args, shared, stream);
 }
 
 cudaError_t
@@ -2024,7 +2207,7 @@ cudaError_t
 cudaMemPrefetchAsync (const void *ptr, size_t count, struct cudaMemLocation location,
                       unsigned flags, cudaStream_t stream)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   return allocation_of (ptr, count) ? cudaSuccess : fail (cudaErrorInvalidValue);
 }
 
@@ -2032,14 +2215,14 @@ cudaError_t
 cudaMemAdvise (const void *ptr, size_t count, enum cudaMemoryAdvise advice,
                struct cudaMemLocation location)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   return allocation_of (ptr, count) ? cudaSuccess : fail (cudaErrorInvalidValue);
 }
 
 cudaError_t
 cudaStreamAttachMemAsync (cudaStream_t stream, void *ptr, size_t length, unsigned flags)
 {
-  MS_CUDA_LOCKED;
+  MS_CUDA_LOCKED_QUEUEING;
   return allocation_of (ptr, length) ? cudaSuccess : fail (cudaErrorInvalidValue);
 }
 

@@ -146,8 +146,17 @@ int ms_cuda_runtime_version (void);
 
 /* Every call of the runtime's API holds its lock: programs call it from
  * several threads, and a callback it runs may call it again. */
+/* Every call of the runtime holds its lock; the outermost one first runs
+ * the work queued on the program's streams (cuda-runtime.c, "streams"),
+ * unless it is such work itself or a call that touches no memory
+ * (MS_CUDA_LOCKED_QUEUEING). */
+typedef struct MsCudaLocker MsCudaLocker;
+MsCudaLocker *ms_cuda_lock (gboolean queueing);
+void ms_cuda_unlock (MsCudaLocker *locker);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsCudaLocker, ms_cuda_unlock)
 #define MS_CUDA_LOCKED \
-  g_autoptr (GRecMutexLocker) ms_cuda_locker_ G_GNUC_UNUSED = ms_cuda_lock ()
-GRecMutexLocker *ms_cuda_lock (void);
+  g_autoptr (MsCudaLocker) ms_cuda_locker_ G_GNUC_UNUSED = ms_cuda_lock (FALSE)
+#define MS_CUDA_LOCKED_QUEUEING \
+  g_autoptr (MsCudaLocker) ms_cuda_locker_ G_GNUC_UNUSED = ms_cuda_lock (TRUE)
 
 G_END_DECLS
