@@ -59,6 +59,7 @@ ms_inst_map_new (void)
   map->lines = g_array_new (FALSE, FALSE, sizeof (MsInstLine));
   g_array_set_clear_func (map->lines, line_clear);
   map->waits = g_array_new (FALSE, TRUE, sizeof (MsInstWaits));
+  map->async_copies = g_ptr_array_new_with_free_func (g_free);
   return map;
 }
 
@@ -69,6 +70,7 @@ ms_inst_map_free (MsInstMap *map)
     return;
   g_array_unref (map->lines);
   g_array_unref (map->waits);
+  g_ptr_array_unref (map->async_copies);
   g_free (map);
 }
 

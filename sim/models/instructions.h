@@ -52,6 +52,7 @@ typedef struct {
                         calls the device runtime (printf, malloc, free,
                         cudaGraphSetConditional, a failed assert), reads
                         the clock or writes surfaces */
+  GPtrArray *async_copies;   /* "FILE:LINE" of its cp.async copies (MsSite.async_copy) */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);

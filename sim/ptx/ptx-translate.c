@@ -3670,6 +3670,15 @@ translate_entry (Tr *t, GString *out)
                                          || !strcmp (t->ins[k]->op, "sured"));
   if (t->inst)
     t->inst->effects = t->clock || calls_runtime || writes_surfaces;
+  for (guint k = 0; t->inst && k < t->n; k++)
+    if (is_async_copy (t->ins[k]))
+      {
+        char *at = loc_key (t->m, t->ins[k]->file, t->ins[k]->line);
+        if (*at && !g_ptr_array_find_with_equal_func (t->inst->async_copies, at, g_str_equal, NULL))
+          g_ptr_array_add (t->inst->async_copies, at);
+        else
+          g_free (at);
+      }
   layout_vars (t);
   /* blocks start at 0, at labels, after branches and returns */
   g_hash_table_add (t->starts, GUINT_TO_POINTER (0));

@@ -654,7 +654,14 @@ ms_problem_run_info (const MsProblem *p, const MsArch *arch, const char *check)
     {
       info->contended = ms_sass_contended_lines (problem_sass (p, function), function);
       info->dependent = ms_sass_dependent_lines (problem_sass (p, function), function);
-      info->async_copies = ms_sass_async_copy_lines (problem_sass (p, function), function);
+    }
+  /* the cp.async lines, from the translation (a replay's sites know no flag) */
+  const MsInstMap *inst = p->warp_entry ? p->inst_map : p->kernel->inst_map;
+  if (inst != NULL && inst->async_copies->len > 0)
+    {
+      info->async_copies = g_new0 (char *, inst->async_copies->len + 1);
+      for (guint i = 0; i < inst->async_copies->len; i++)
+        info->async_copies[i] = g_strdup (inst->async_copies->pdata[i]);
     }
   if (k->source_lines != NULL)
     {

@@ -578,18 +578,6 @@ ms_sass_contended_lines (const MsSass *sass, const char *function)
   return lines_of (sass, function, is_cas);
 }
 
-static gboolean
-is_ldgsts (const MsSassInstr *in)
-{
-  return g_str_has_prefix (in->opcode, "LDGSTS");
-}
-
-char **
-ms_sass_async_copy_lines (const MsSass *sass, const char *function)
-{
-  return lines_of (sass, function, is_ldgsts);
-}
-
 /* s[0..n) without trailing blanks, and without a // comment */
 static gsize
 trimmed_end (const char *s, gsize n)

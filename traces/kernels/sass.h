@@ -127,10 +127,6 @@ char **ms_sass_dependent_lines (const MsSass *sass, const char *function);
  * NULL-terminated, each once; NULL when there are none. */
 char **ms_sass_contended_lines (const MsSass *sass, const char *function);
 
-/* "FILE:LINE" of function's asynchronous copies (LDGSTS), NULL-terminated,
- * each once; NULL when there are none. */
-char **ms_sass_async_copy_lines (const MsSass *sass, const char *function);
-
 /* "FILE:LINE" of function's lines whose global atomics are all reductions
  * (RED, REDG: nvcc found the result unused), NULL-terminated, each once;
  * NULL when there are none.  A line with both RED and ATOM instructions is
