@@ -529,9 +529,10 @@ occurrences (const char *haystack, const char *needle)
  * cudaMemcpyToSymbol, the launch that follows runs (each checked by the
  * program).  e = a and e += 1 in turn, five times each, change memory,
  * but from the 3rd round each finds memory as its launch of the round
- * before found it: 6 not run, their pages put back (the program checks e
- * after each).  A kernel reading a texture of a CUDA array, three times:
- * the 3rd not run; after a copy into the array, it runs.  15 in all.
+ * before found it: the memo keeps their pages then, and the 4th and 5th
+ * rounds are not run, their pages put back (the program checks e after
+ * each): 4.  A kernel reading a texture of a CUDA array, three times:
+ * the 3rd not run; after a copy into the array, it runs.  13 in all.
  * Traced, every launch runs and is reported. */
 static void
 test_repeats (void)
@@ -542,7 +543,7 @@ test_repeats (void)
   g_assert_nonnull (strstr (r.err, "repeats: all checks passed"));
   g_assert_cmpuint (occurrences (r.out, "hello 7\n"), ==, 3);
   g_assert_nonnull (strstr (r.out, "memsim: 46 launches: 7 traced, 39 run without the models "
-                                   "(--launches; 15 of them repeated an earlier launch on "
+                                   "(--launches; 13 of them repeated an earlier launch on "
                                    "memory in the state it had found, and were not run: memory "
                                    "was put as it had left it)\n"));
   g_autoptr (JsonParser) parser = json_parser_new ();

@@ -58,7 +58,8 @@ typedef struct {
 /* The last launch of a key. */
 typedef struct {
   double seconds;          /* the time it took here */
-  gboolean have_effect;    /* before, spans and bytes are known */
+  gboolean have_before;    /* before is known */
+  gboolean have_effect;    /* ... and spans and bytes */
   XXH128_hash_t before;    /* the state it found */
   GArray *spans;           /* of Span: the pages it changed, as it left them */
   GByteArray *bytes;
@@ -382,8 +383,10 @@ ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean change
     return;
   if (g_hash_table_size (memo->done) >= MAX_KEYS)
     forget_all (memo);
-  /* the key's earlier launch, replaced */
+  /* the key's earlier launch, replaced; whether it found this state too */
   Done *old = g_hash_table_lookup (memo->done, memo->key);
+  gboolean again = old != NULL && old->have_before && memo->have_before
+                   && XXH128_isEqual (old->before, memo->before);
   if (old != NULL && old->have_effect)
     {
       GList *at = g_queue_find_custom (&memo->kept_keys, memo->key, bytes_compare);
@@ -403,7 +406,11 @@ ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean change
       Take t = { mem, spans, hashes, 0 };
       known_refresh (k, take_page, &t);
       d->before = memo->before;
-      if (effect_keep (memo, d, mem, spans, hashes, t.need))
+      d->have_before = TRUE;
+      /* its pages are kept when its key found this state before (a loop
+       * that repeats) or it changed nothing: a launch that never repeats
+       * pays the hashes of what it wrote, not a copy */
+      if ((again || spans->len == 0) && effect_keep (memo, d, mem, spans, hashes, t.need))
         {
           d->have_effect = TRUE;
           g_queue_push_tail (&memo->kept_keys, g_bytes_ref (memo->key));

@@ -6,7 +6,9 @@
  * wrote (the engine marks the pages a launch writes, the runtime says what
  * it writes itself).  For each launch key (kernel, geometry, shared
  * bytes, parameter block: cuda-runtime.c) it keeps the last such launch:
- * the state it found and the pages it changed, as it left them.  A launch
+ * the state it found and the pages it changed, as it left them (only
+ * when it changed nothing or its key found that state before, so that a
+ * launch that never repeats copies nothing).  A launch
  * need not run when memory is in the state the last launch of its key
  * found: its pages are put as that launch left them (none when it changed
  * nothing).  Memory the host writes by itself (managed, pinned, mapped) is

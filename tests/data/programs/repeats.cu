@@ -112,7 +112,7 @@ int main()
     cudaMemcpyToSymbol(scale, &s, sizeof s);
     scaled<<<1, n>>>(a, e);           // after the symbol's copy: runs
     bad += expect(e, n, 3.0f);
-    for (int r = 0; r < 5; r++) {     // from the 3rd round, memory as in the 2nd
+    for (int r = 0; r < 5; r++) {     // from the 3rd round, memory as in the 2nd: the 4th and 5th need not run
         copy<<<1, n>>>(a, e);
         bad += expect(e, n, 1.0f);
         add_one<<<1, n>>>(e);
