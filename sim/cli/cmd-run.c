@@ -152,8 +152,6 @@ on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *resul
   p->threads = s->threads;
   guint shared_bytes = 0;
   p->shared_bytes = &shared_bytes;
-  gboolean memory_changed = TRUE;
-  p->memory_changed = &memory_changed;
   p->dirty_pages = L->dirty_pages;
   gboolean traced = s->launches <= 0 || L->kernel_index < (guint) s->launches;
   gboolean ok;
@@ -166,7 +164,6 @@ on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *resul
       ok = ms_simulate_with_progress (p, s->arch, s->threads, NULL, &stats, &error);
       if (ok)
         {
-          result->changed = memory_changed;
           result->marked = TRUE;
           result->whole = !ms_stats_sampled (stats);
         }
@@ -202,10 +199,7 @@ on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *resul
       launch.clock_ghz = s->arch->clock_mhz / 1000.0;
       ok = ms_emulate (&launch, &error);
       if (ok)
-        {
-          result->changed = memory_changed;
-          result->marked = TRUE;
-        }
+        result->marked = TRUE;
       s->untraced++;
     }
   p->n_buffers = 0;   /* the program's memory, not the problem's */

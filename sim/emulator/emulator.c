@@ -146,8 +146,6 @@ typedef struct {
   guint32 warp_runtime[32][MS_RUNTIME_KINDS];   /* ... per warp of the block */
   guint runtime_pending;               /* kinds a lane of the running group called */
   guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
-  gboolean changed_memory;             /* a global store changed a byte, or a global
-                                          atomic ran (MsLaunch.memory_changed) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -830,10 +828,6 @@ end_epoch (Worker *W)
     if (load)                                                                 \
       FOR_LANES (group, i,                                                    \
                  memcpy (LANE_VAL (i), (const void *) LANE_ADDR (i), sizeof (T));); \
-    if (!load && !W->changed_memory)                                          \
-      FOR_LANES (group, i,                                                    \
-                 W->changed_memory |= memcmp ((const void *) LANE_ADDR (i),    \
-                                              LANE_VAL (i), sizeof (T)) != 0;); \
     if (!load)                                                                \
       FOR_LANES (group, i,                                                    \
                  memcpy ((void *) LANE_ADDR (i), LANE_VAL (i), sizeof (T)););   \
@@ -1186,11 +1180,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       if (first->kind == MS_K_LD)
         copy_value (l->val, l->addr, l->size);
       else if (first->kind == MS_K_ST)
-        {
-          if (sp == MS_SPACE_GLOBAL && !W->changed_memory)
-            W->changed_memory = memcmp ((const void *) l->addr, l->val, l->size) != 0;
-          copy_value ((void *) l->addr, l->val, l->size);
-        }
+        copy_value ((void *) l->addr, l->val, l->size);
       if (sp == MS_SPACE_GLOBAL && first->kind != MS_K_LD)
         mark_dirty (W, (guint) MS_VADDR_BUFFER (va), MS_VADDR_OFFSET (va));
     }
@@ -1218,8 +1208,6 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
           emit (W, &acc[sp]);
       }
 
-  if (first->kind == MS_K_ATOMIC && masks[MS_SPACE_GLOBAL])
-    W->changed_memory = TRUE;
   if (first->kind == MS_K_ATOMIC)
     for (guint32 m = group; m; m &= m - 1)
       if (!do_atomic (W, &warp[__builtin_ctz (m)]))
@@ -3738,15 +3726,11 @@ ms_emulate (const MsLaunch *launch, GError **error)
     memset (launch->runtime_calls, 0, sizeof *launch->runtime_calls);
   if (launch->async_fills != NULL)
     *launch->async_fills = 0;
-  if (launch->memory_changed != NULL)
-    *launch->memory_changed = FALSE;
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
         if (launch->async_fills != NULL)
           *launch->async_fills += job.workers[w]->async_fills;
-        if (launch->memory_changed != NULL)
-          *launch->memory_changed |= job.workers[w]->changed_memory;
         for (guint k = 0; launch->runtime_calls != NULL && k < MS_RUNTIME_KINDS; k++)
           {
             const MsRuntimeCalls *c = &job.workers[w]->runtime;
@@ -3768,8 +3752,6 @@ ms_emulate (const MsLaunch *launch, GError **error)
       launch->races->warp_hazards_checked = launch->warp_hazards;
       ms_race_log_sort (launch->races);
     }
-  if (!ok && launch->memory_changed != NULL)
-    *launch->memory_changed = TRUE;
   device_output_launch_end ();
   ms_stream_order_free (job.order);
   g_free (job.workers);

@@ -100,9 +100,6 @@ typedef struct {
   /* If set: gets the warp-level cp.async issues no lane of which read
    * (zero fill only): LDGSTS instructions without a record */
   guint64 *async_fills;
-  /* If set: whether the launch changed global memory: a store that
-   * changed a byte, or any global atomic (TRUE also when it failed) */
-  gboolean *memory_changed;
   /* If set: per buffer (NULL: not asked), a byte per page of
    * 1 << MS_DIRTY_PAGE_SHIFT bytes, set to 1 where a global store or
    * atomic wrote */

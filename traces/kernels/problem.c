@@ -589,7 +589,6 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->cooperative = p->cooperative;
   launch->grid_workspace = p->grid_workspace;
   launch->oob_margin = p->guard_bytes;
-  launch->memory_changed = p->memory_changed;
   launch->dirty_pages = p->dirty_pages;
   for (guint b = 0; b < p->n_buffers; b++)
     {

@@ -143,8 +143,6 @@ struct MsProblem {
                                 which occupancy then takes instead of a probe run
                                 (users' programs: a second run of block 0 would
                                 write their buffers again) */
-  gboolean *memory_changed;  /* if set: gets whether a launch changed global memory
-                                (MsLaunch.memory_changed) */
   guint8 **dirty_pages;      /* if set: MsLaunch.dirty_pages */
 };
 

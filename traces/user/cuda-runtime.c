@@ -1356,12 +1356,12 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
   MsMemoryView mem = { L.n_buffers + (arrays == G_MAXUINT ? 0 : arrays), base, bytes, host };
   gboolean eligible = !(k->inst_map && k->inst_map->effects) && arrays != G_MAXUINT;
   L.repeat = ms_launch_memo_begin (rt.memo, key, &mem, eligible, &L.dirty_pages);
-  MsProgramLaunchResult result = { -1, TRUE, TRUE, FALSE, TRUE };
+  MsProgramLaunchResult result = { -1, TRUE, FALSE, TRUE };
   gint64 t0 = g_get_monotonic_time ();
   gboolean ok = rt.launch (rt.launch_data, &L, &result);
   /* (device malloc and free write their heap themselves: no marks) */
   if (result.ran)
-    ms_launch_memo_ran (rt.memo, &mem, result.changed, result.marked && eligible, result.whole,
+    ms_launch_memo_ran (rt.memo, &mem, result.marked && eligible, result.whole,
                         (double) (g_get_monotonic_time () - t0) / 1e6);
   else
     ms_launch_memo_skipped (rt.memo, &mem);

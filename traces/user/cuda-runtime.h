@@ -58,15 +58,13 @@ typedef struct {
                           block lends its time) */
   gboolean ran;        /* FALSE: a repeat not run (the runtime then puts memory
                           as it would have left it) */
-  gboolean changed;    /* it changed global memory: TRUE unless known not
-                          (MsLaunch.memory_changed) */
   gboolean marked;     /* it marked the pages it wrote in MsProgramLaunch.dirty_pages */
   gboolean whole;      /* it ran every block (not a sample of them) */
 } MsProgramLaunchResult;
 
 /* Runs a launch (the kernel descriptor's warp_entry, its parameter block
  * in args.params), or not when it is a repeat (MsProgramLaunch.repeat);
- * *result comes as { -1, TRUE, TRUE, FALSE, TRUE }.  FALSE: the kernel failed
+ * *result comes as { -1, TRUE, FALSE, TRUE }.  FALSE: the kernel failed
  * (out of bounds, race, deadlock) and the function has said so; the
  * runtime ends the process with exit (1), as a GPU's failed launch ends
  * the program's use of the device. */

@@ -364,8 +364,8 @@ bytes_compare (gconstpointer a, gconstpointer b)
 }
 
 void
-ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean changed,
-                    gboolean marked, gboolean whole, double seconds)
+ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean marked,
+                    gboolean whole, double seconds)
 {
   Known *k = &memo->known;
   /* what it wrote is stale: where the engine marked, else anywhere */
@@ -375,7 +375,7 @@ ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean change
       if (marked)
         for (guint i = 0; i < f->pages; i++)
           f->stale[i] |= f->dirty[i];
-      else if (changed)
+      else
         memset (f->stale, 1, f->pages);
       memset (f->dirty, 0, f->pages);
     }

@@ -49,11 +49,11 @@ gboolean ms_launch_memo_begin (MsLaunchMemo *memo, GBytes *key, const MsMemoryVi
                                gboolean eligible, guint8 ***dirty);
 /* After it, not run: memory is put as it would have left it. */
 void ms_launch_memo_skipped (MsLaunchMemo *memo, const MsMemoryView *mem);
-/* After it ran, in `seconds`: whether it changed memory (TRUE unless
- * known not), whether the engine marked the pages it wrote in *dirty, and
- * whether it ran whole (not a sample of its blocks: then what it did is no
- * launch's to repeat). */
-void ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean changed,
-                         gboolean marked, gboolean whole, double seconds);
+/* After it ran, in `seconds`: whether the engine marked the pages it
+ * wrote in *dirty (if not, every page may have changed), and whether it
+ * ran whole (not a sample of its blocks: then what it did is no launch's
+ * to repeat). */
+void ms_launch_memo_ran (MsLaunchMemo *memo, const MsMemoryView *mem, gboolean marked,
+                         gboolean whole, double seconds);
 
 G_END_DECLS
