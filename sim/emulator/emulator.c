@@ -832,10 +832,29 @@ end_epoch (Worker *W)
       FOR_LANES (group, i,                                                    \
                  memcpy ((void *) LANE_ADDR (i), LANE_VAL (i), sizeof (T)););   \
     if (!load && W->launch->dirty_pages != NULL)                              \
-      FOR_LANES (group, i,                                                    \
-                 mark_dirty (W, (guint) MS_VADDR_BUFFER (W->region.vbase),    \
-                             (guintptr) LANE_ADDR (i) - (guintptr) W->region.lo);); \
+      mark_dirty_lanes (W, group, A, as);                                     \
   } while (0)
+
+/* mark_dirty for the lanes of a store group in one region (the buffer
+ * W->region): one mark when every lane wrote in the page of the first (a
+ * whole test, vectorised), else each lane's.  perf, simpleStreams:
+ * marking lane by lane was a quarter of its untraced stores' time. */
+static inline __attribute__ ((always_inline)) void
+mark_dirty_lanes (const Worker *W, guint32 group, const guint8 *A, gsize as)
+{
+  guint b = (guint) MS_VADDR_BUFFER (W->region.vbase);
+  guint8 *const *d = W->launch->dirty_pages;
+  if (b >= W->launch->n_buffers || d[b] == NULL)
+    return;
+#define LANE_PAGE(i) ((*(const guintptr *) (A + (i) * as) - base) >> MS_DIRTY_PAGE_SHIFT)
+  guintptr base = (guintptr) W->region.lo, p0 = LANE_PAGE (__builtin_ctz (group)), other = 0;
+  FOR_LANES (group, i, other |= LANE_PAGE (i) ^ p0;);
+  if (other == 0)
+    __atomic_store_n (&d[b][p0], 1, __ATOMIC_RELAXED);
+  else
+    FOR_LANES (group, i, __atomic_store_n (&d[b][LANE_PAGE (i)], 1, __ATOMIC_RELAXED););
+#undef LANE_PAGE
+}
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of
  * lanes that all fall, aligned, in one region, a global buffer or the
