@@ -652,6 +652,51 @@ test_streams (void)
   g_assert_nonnull (strstr (r.out, "memsim: 4 launches: 2 traced, 2 run without the models"));
 }
 
+/* The "time NAME MS" line of a program's output */
+static double
+time_of (const char *out, const char *name)
+{
+  g_autofree char *key = g_strdup_printf ("time %s ", name);
+  const char *at = strstr (out, key);
+  g_assert_nonnull (at);
+  return g_ascii_strtod (at + strlen (key), NULL);
+}
+
+/* Copies and sets advance a program's clock as the H200 measured them
+ * with CUDA events (gpu/measurements/h200-2026-11-30-copies/copy-time.txt,
+ * the event pair's own 0.00128 ms taken off; tests/data/programs/
+ * copy-time.cu): within 3% for pinned memory, 10% within the device, 40%
+ * for pageable memory (the GPU's own spread).  A 2D copy is one copy (one
+ * fixed time, not one a row); an untraced launch of a grid no traced
+ * launch had takes the traced one's time beyond the fixed 2.75 us scaled
+ * by blocks.  Before, copies took no time and the untraced launch none. */
+static void
+test_copy_time (void)
+{
+  g_autofree char *p = program ("copy-time.cu");
+  g_auto (Result) r = run (p, "--arch", "h200", "--launches", "1", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "copy-time: done"));
+  static const struct { const char *name; double measured_ms, tolerance; } gpu[] = {
+    { "pinned_h2d", 1.21869 - 0.00128, 0.03 },
+    { "pinned_d2h", 0.02659 - 0.00128, 0.03 },
+    { "pageable_h2d", 1.10291 - 0.00128, 0.40 },
+    { "async_h2d", 0.30605 - 0.00128, 0.03 },
+    { "d2d", 0.13194 - 0.00128, 0.10 },
+    { "memset", 0.02003 - 0.00128, 0.10 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (gpu); i++)
+    {
+      double ms = time_of (r.out, gpu[i].name);
+      g_test_message ("%s: %.5f ms, the H200 %.5f", gpu[i].name, ms, gpu[i].measured_ms);
+      g_assert_cmpfloat (fabs (ms / gpu[i].measured_ms - 1), <=, gpu[i].tolerance);
+    }
+  g_assert_cmpfloat_with_epsilon (time_of (r.out, "copy_2d"), time_of (r.out, "copy_1d"), 1e-4);
+  double full = time_of (r.out, "kernel_full"), quarter = time_of (r.out, "kernel_quarter");
+  g_assert_cmpfloat (full, >, 0.00275);
+  g_assert_cmpfloat_with_epsilon (quarter, 0.00275 + (full - 0.00275) / 4, 1e-5);
+}
+
 /* A pointer parameter past the 8th (tests/data/programs/many-params.cu,
  * with 11 live allocations): its memory is a buffer of the launch, so the
  * kernel's stores through it are in bounds (HSOpticalFlow's
@@ -795,6 +840,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/streams", test_streams);
+  g_test_add_func ("/run/copy-time", test_copy_time);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);

@@ -146,6 +146,21 @@ static const Key keys[] = {
     .optional = TRUE, .costs = TRUE },
   { "device_runtime", "free_other_lane_us", KEY_DOUBLE, O (device_runtime[2].other_lane_us), 0, 1e6,
     .optional = TRUE, .costs = TRUE },
+  { "copy", "latency_us", KEY_DOUBLE, O (copy_latency_us), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
+  { "copy", "async_latency_us", KEY_DOUBLE, O (copy_async_latency_us), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
+  { "copy", "device_latency_us", KEY_DOUBLE, O (copy_device_latency_us), 0, 1e6,
+    .optional = TRUE, .costs = TRUE },
+  { "copy", "pinned_gbs", KEY_DOUBLE, O (copy_pinned_gbs), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
+  { "copy", "pageable_h2d_gbs", KEY_DOUBLE, O (copy_pageable_h2d_gbs), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
+  { "copy", "pageable_d2h_gbs", KEY_DOUBLE, O (copy_pageable_d2h_gbs), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
+  { "copy", "d2d_gbs", KEY_DOUBLE, O (copy_d2d_gbs), 0, 1e6, .optional = TRUE, .costs = TRUE },
+  { "copy", "memset_gbs", KEY_DOUBLE, O (copy_memset_gbs), 0, 1e6, .optional = TRUE,
+    .costs = TRUE },
 };
 #undef O
 

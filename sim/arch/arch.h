@@ -136,6 +136,13 @@ typedef struct {
   struct {
     double call_us, lane_us, other_call_us, other_lane_us;
   } device_runtime[3];
+  /* [copy] what cudaMemcpy and cudaMemset add to a program's clock
+   * (memsim run; 0: not given: nothing): a copy's fixed time (a
+   * synchronous copy between host and device, an asynchronous one, one
+   * within the device or a set), us, and the rates, GB/s */
+  double copy_latency_us, copy_async_latency_us, copy_device_latency_us;
+  double copy_pinned_gbs, copy_pageable_h2d_gbs, copy_pageable_d2h_gbs, copy_d2d_gbs,
+    copy_memset_gbs;
 
   /* ---- set for a run, not a preset key ---- */
   double sample_fraction;        /* the share of the blocks a sampled run simulates

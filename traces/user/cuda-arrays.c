@@ -345,7 +345,7 @@ copy_row (const Side *d, const Side *s, gsize at_d, gsize at_s, gsize bytes,
       k = src_device ? (dst_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
                      : (dst_device ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
     }
-  cudaError_t e = cudaMemcpy (d->base + at_d, s->base + at_s, bytes, k);
+  cudaError_t e = ms_cuda_copy_untimed (d->base + at_d, s->base + at_s, bytes, k);
   if (e == cudaSuccess && d->array)
     ms_cuda_memory_written (d->base + at_d, bytes);   /* (an array: no allocation) */
   return e;
@@ -380,6 +380,8 @@ copy_block (const Side *d, const Side *s, gsize w, gsize h, gsize n, enum cudaMe
         if (e != cudaSuccess)
           return e;
       }
+  ms_cuda_clock_copy (d->base, s->base, w * h * n,
+                      (d->array ? MS_CUDA_DST_ARRAY : 0) | (s->array ? MS_CUDA_SRC_ARRAY : 0), FALSE);
   return cudaSuccess;
 }
 

@@ -343,6 +343,7 @@ memset_run (const struct cudaMemsetParams *p)
         memcpy (row + x * p->elementSize, &p->value, p->elementSize);   /* little-endian */
     }
   ms_cuda_memory_written (p->dst, p->pitch * (MAX (p->height, 1) - 1) + p->width * p->elementSize);
+  ms_cuda_clock_set (p->width * p->elementSize * MAX (p->height, 1));
   return cudaSuccess;
 }
 
@@ -359,10 +360,13 @@ copy_run (const struct cudaMemcpy3DParms *p)
         guint8 *to = (guint8 *) d->ptr
                      + ((p->dstPos.z + z) * MAX (d->ysize, 1) + p->dstPos.y + y) * d->pitch
                      + p->dstPos.x;
-        cudaError_t e = cudaMemcpy (to, from, p->extent.width, p->kind);
+        cudaError_t e = ms_cuda_copy_untimed (to, from, p->extent.width, p->kind);
         if (e != cudaSuccess)
           return e;
       }
+  ms_cuda_clock_copy (d->ptr, s->ptr,
+                      p->extent.width * MAX (p->extent.height, 1) * MAX (p->extent.depth, 1), 0,
+                      TRUE);
   return cudaSuccess;
 }
 

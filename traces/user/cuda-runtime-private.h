@@ -27,6 +27,18 @@ cudaError_t ms_cuda_graph_malloc (void **ptr, size_t bytes);
  * or allocated or freed them: every such write of the runtime's calls
  * this, for the launches that need not run (launch-memo.h). */
 void ms_cuda_memory_written (const void *p, gsize bytes);
+/* cudaMemcpy's copy, checked, without its time on the program's clock */
+cudaError_t ms_cuda_copy_untimed (void *dst, const void *src, size_t bytes,
+                                  enum cudaMemcpyKind kind);
+/* What a copy of bytes from src to dst adds to the program's clock (the
+ * preset's [copy]); a side named in `arrays` is a CUDA array's (device
+ * memory) */
+#define MS_CUDA_DST_ARRAY 1u
+#define MS_CUDA_SRC_ARRAY 2u
+void ms_cuda_clock_copy (const void *dst, const void *src, gsize bytes, guint arrays,
+                         gboolean async);
+/* ... and a set of bytes of device memory */
+void ms_cuda_clock_set (gsize bytes);
 /* Runs a launch now, as cudaLaunchKernel does. */
 cudaError_t ms_cuda_launch (const void *func, dim3 grid, dim3 block, void **args, size_t shared);
 

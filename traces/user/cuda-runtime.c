@@ -23,8 +23,9 @@
  *   - time, as events see it, is the GPU's predicted time: each launch
  *     advances the clock by the time model's prediction for it (untraced
  *     launches: the last traced launch of the kernel with the same grid and
- *     block); copies take no time.  So a program's own GB/s figures are the
- *     prediction's;
+ *     block, else one of another grid scaled by blocks); copies and sets the time the preset's [copy] gives them, one
+ *     after another (a GPU overlaps those of different streams).  So a
+ *     program's own GB/s figures are the prediction's;
  *   - errors are CUDA's: a bad launch configuration sets cudaGetLastError's
  *     error and the kernel does not run; a kernel that fails (out of
  *     bounds, race, deadlock) ends the program, with memsim's one-line
@@ -86,6 +87,7 @@ cudaError_t memsim_cudaFuncSetAttribute (const void *func, int attr, int value);
 #include "cuda-runtime-private.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +454,9 @@ queue_set (void *dst, int value, size_t bytes)
 
 /* Runs the queued work, in the order issued (an error is the program's
  * next cudaGetLastError's, as a launch's is). */
+static cudaError_t copy_timed (void *dst, const void *src, size_t bytes,
+                               enum cudaMemcpyKind kind, gboolean async);
+
 static void
 streams_run (void)
 {
@@ -465,7 +470,7 @@ streams_run (void)
           e = launch_ptx (q->func, q->grid, q->block, q->args, q->shared, FALSE);
           break;
         case QUEUED_COPY:
-          e = cudaMemcpy (q->dst, q->staged ? q->staged : q->src, q->bytes, q->copy);
+          e = copy_timed (q->dst, q->staged ? q->staged : q->src, q->bytes, q->copy, TRUE);
           break;
         case QUEUED_SET:
           e = cudaMemset (q->dst, q->value, q->bytes);
@@ -614,10 +619,47 @@ cudaFreeHost (void *ptr)
   return release (ptr);
 }
 
-cudaError_t
-cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+/* ms_cuda_clock_copy: a copy's fixed time, then the bytes at the rate of
+ * their path ([copy] of the preset): between the host and the device at
+ * the link's rate from pinned memory (cudaMallocHost, cudaHostRegister),
+ * at a lower one from pageable; within the device at the copy engines';
+ * host to host nothing.  The GPU overlaps copies and kernels of different
+ * streams; this clock adds them up. */
+void
+ms_cuda_clock_copy (const void *dst, const void *src, gsize bytes, guint arrays, gboolean async)
 {
-  MS_CUDA_LOCKED;
+  const MsArch *a = rt.arch;
+  Allocation *d = allocation_of (dst, 0), *s = allocation_of (src, 0);
+  gboolean to_device = (arrays & MS_CUDA_DST_ARRAY) || (d != NULL && d->device);
+  gboolean from_device = (arrays & MS_CUDA_SRC_ARRAY) || (s != NULL && s->device);
+  double us, gbs;
+  if (a == NULL || bytes == 0 || !(to_device || from_device))
+    return;
+  if (to_device && from_device)
+    us = a->copy_device_latency_us, gbs = a->copy_d2d_gbs;
+  else
+    {
+      gboolean pinned = to_device ? s != NULL : d != NULL;
+      us = async ? a->copy_async_latency_us : a->copy_latency_us;
+      gbs = pinned ? a->copy_pinned_gbs
+                   : to_device ? a->copy_pageable_h2d_gbs : a->copy_pageable_d2h_gbs;
+    }
+  rt.clock_ms += (us + (gbs > 0 ? (double) bytes / (gbs * 1e3) : 0)) / 1e3;
+}
+
+void
+ms_cuda_clock_set (gsize bytes)
+{
+  const MsArch *a = rt.arch;
+  if (a == NULL || bytes == 0)
+    return;
+  double gbs = a->copy_memset_gbs;
+  rt.clock_ms += (a->copy_device_latency_us + (gbs > 0 ? (double) bytes / (gbs * 1e3) : 0)) / 1e3;
+}
+
+cudaError_t
+ms_cuda_copy_untimed (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
   if (synchronise () != cudaSuccess)
     return rt.sticky;
   if (bytes == 0)
@@ -640,6 +682,23 @@ cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
   return cudaSuccess;
 }
 
+/* ... and with it, on the clock */
+static cudaError_t
+copy_timed (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, gboolean async)
+{
+  cudaError_t e = ms_cuda_copy_untimed (dst, src, bytes, kind);
+  if (e == cudaSuccess)
+    ms_cuda_clock_copy (dst, src, bytes, 0, async);
+  return e;
+}
+
+cudaError_t
+cudaMemcpy (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+  MS_CUDA_LOCKED;
+  return copy_timed (dst, src, bytes, kind, FALSE);
+}
+
 cudaError_t
 cudaMemcpyAsync (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
                  cudaStream_t stream)
@@ -650,13 +709,13 @@ cudaMemcpyAsync (void *dst, const void *src, size_t bytes, enum cudaMemcpyKind k
   if (stream_queues (stream))
     return queue_copy (dst, src, bytes, kind);
   streams_run ();
-  return cudaMemcpy (dst, src, bytes, kind);
+  return copy_timed (dst, src, bytes, kind, TRUE);
 }
 
-cudaError_t
-cudaMemset (void *ptr, int value, size_t bytes)
+/* cudaMemset's, without its time */
+static cudaError_t
+set_now (void *ptr, int value, size_t bytes)
 {
-  MS_CUDA_LOCKED;
   if (bytes == 0)
     return cudaSuccess;
   Allocation *a = allocation_of (ptr, bytes);
@@ -665,6 +724,16 @@ cudaMemset (void *ptr, int value, size_t bytes)
   memset (ptr, value, bytes);
   ms_cuda_memory_written (ptr, bytes);
   return cudaSuccess;
+}
+
+cudaError_t
+cudaMemset (void *ptr, int value, size_t bytes)
+{
+  MS_CUDA_LOCKED;
+  cudaError_t e = set_now (ptr, value, bytes);
+  if (e == cudaSuccess)
+    ms_cuda_clock_set (bytes);
+  return e;
 }
 
 cudaError_t
@@ -1129,6 +1198,29 @@ known_time (const MsKernel *k, const unsigned grid[3], const unsigned block[3])
   return NULL;
 }
 
+/* The time of an untraced launch no traced one shares the grid with: that
+ * of the traced launch of the kernel and block whose grid has the nearest
+ * number of blocks, its part beyond the launch's fixed time scaled by
+ * blocks (a grid of a quarter of the blocks, a quarter of the work); 0
+ * if there is none. */
+static double
+scaled_time (const MsKernel *k, const unsigned grid[3], const unsigned block[3])
+{
+  double blocks = (double) grid[0] * grid[1] * grid[2], best = -1, best_blocks = 0;
+  for (guint i = 0; i < rt.known_times->len; i++)
+    {
+      KnownTime *t = &g_array_index (rt.known_times, KnownTime, i);
+      double b = (double) t->grid[0] * t->grid[1] * t->grid[2];
+      if (t->kernel == k && memcmp (t->block, block, sizeof t->block) == 0
+          && (best < 0 || fabs (log (b / blocks)) < fabs (log (best_blocks / blocks))))
+        best = t->seconds, best_blocks = b;
+    }
+  if (best < 0)
+    return 0;
+  double fixed = rt.arch ? MIN (rt.arch->launch_overhead_us * 1e-6, best) : 0;
+  return fixed + (best - fixed) * blocks / best_blocks;
+}
+
 /* A warning about a launch that does not run, on stderr: the program
  * learns of it through cudaGetLastError, as on a GPU. */
 static void
@@ -1388,7 +1480,7 @@ launch (const MsKernel *k, const LaunchParams *P, const unsigned grid[3],
         t->seconds = seconds;
     }
   else
-    seconds = t ? t->seconds : 0;
+    seconds = t ? t->seconds : scaled_time (k, grid, block);
   rt.clock_ms += seconds * 1e3;
 }
 
@@ -1609,6 +1701,7 @@ cudaMemcpyToSymbol (const void *symbol, const void *src, size_t count, size_t of
     return fail (cudaErrorInvalidMemcpyDirection);
   memmove (a->base + offset, src, count);
   ms_cuda_memory_written (a->base + offset, count);
+  ms_cuda_clock_copy (a->base + offset, src, count, 0, FALSE);
   return cudaSuccess;
 }
 
@@ -1626,6 +1719,7 @@ cudaMemcpyFromSymbol (void *dst, const void *symbol, size_t count, size_t offset
       && kind != cudaMemcpyDefault)
     return fail (cudaErrorInvalidMemcpyDirection);
   memmove (dst, a->base + offset, count);
+  ms_cuda_clock_copy (dst, a->base + offset, count, 0, FALSE);
   return cudaSuccess;
 }
 
@@ -1961,21 +2055,29 @@ cudaGetDeviceProperties_v2 (struct cudaDeviceProp *prop, int device)
 
 /* Rows of width bytes, each in its allocation's bounds (checked at its
  * first and last byte by cudaMemcpy). */
+static cudaError_t
+copy_2d (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+         enum cudaMemcpyKind kind, gboolean async)
+{
+  if (width > dpitch || width > spitch)
+    return fail (cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; r++)
+    {
+      cudaError_t e = ms_cuda_copy_untimed ((char *) dst + r * dpitch, (const char *) src + r * spitch,
+                                width, kind);
+      if (e != cudaSuccess)
+        return e;
+    }
+  ms_cuda_clock_copy (dst, src, width * height, 0, async);   /* one copy on the clock */
+  return cudaSuccess;
+}
+
 cudaError_t
 cudaMemcpy2D (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
               size_t height, enum cudaMemcpyKind kind)
 {
   MS_CUDA_LOCKED;
-  if (width > dpitch || width > spitch)
-    return fail (cudaErrorInvalidPitchValue);
-  for (size_t r = 0; r < height; r++)
-    {
-      cudaError_t e = cudaMemcpy ((char *) dst + r * dpitch, (const char *) src + r * spitch,
-                                  width, kind);
-      if (e != cudaSuccess)
-        return e;
-    }
-  return cudaSuccess;
+  return copy_2d (dst, dpitch, src, spitch, width, height, kind, FALSE);
 }
 
 cudaError_t
@@ -1983,7 +2085,7 @@ cudaMemcpy2DAsync (void *dst, size_t dpitch, const void *src, size_t spitch, siz
                    size_t height, enum cudaMemcpyKind kind, cudaStream_t stream)
 {
   MS_CUDA_LOCKED;
-  return cudaMemcpy2D (dst, dpitch, src, spitch, width, height, kind);
+  return copy_2d (dst, dpitch, src, spitch, width, height, kind, TRUE);
 }
 
 /* Rows padded to a multiple of 512 bytes (the H100's texturePitchAlignment
@@ -2008,10 +2110,11 @@ cudaMemset2D (void *ptr, size_t pitch, int value, size_t width, size_t height)
     return fail (cudaErrorInvalidPitchValue);
   for (size_t r = 0; r < height; r++)
     {
-      cudaError_t e = cudaMemset ((char *) ptr + r * pitch, value, width);
+      cudaError_t e = set_now ((char *) ptr + r * pitch, value, width);
       if (e != cudaSuccess)
         return e;
     }
+  ms_cuda_clock_set (width * height);
   return cudaSuccess;
 }
 
