@@ -163,11 +163,16 @@ channel_raw (const MsTexture *t, const uint8_t *p)
     }
 }
 
-static void
+static inline void
 texel_float (const MsTexture *t, const uint8_t *p, float v[4])
 {
   v[0] = v[1] = v[2] = 0.0f;
   v[3] = 1.0f;
+  if (t->channels == 1 && t->kind == MS_TEX_FLOAT && t->channel_bytes == 4)
+    {
+      memcpy (&v[0], p, 4);   /* the commonest texture: one float */
+      return;
+    }
   for (unsigned c = 0; c < t->channels && c < 4; c++)
     v[c] = channel_float (t, p + c * t->channel_bytes);
 }
@@ -251,30 +256,52 @@ sample_scaled (const MsTexture *t, unsigned dims, uint64_t slice, const float x[
         texel_float (t, p, out);
       return;
     }
-  int64_t i0[3] = { 0, 0, 0 };
-  float a[3] = { 0, 0, 0 };
+  /* per dimension, its two texels' indices after addressing (-1: the
+   * border) and their weights, worked out once for the 2^dims corners */
+  const uint64_t n[3] = { t->width, t->height, t->slices };
+  int64_t at[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+  float wt[3][2] = { { 1, 1 }, { 1, 1 }, { 1, 1 } };
   for (unsigned d = 0; d < dims; d++)
     {
       float xb = x[d] - 0.5f;
-      i0[d] = index_of (xb);
-      a[d] = weight_9bit (xb - floor_f (xb));
+      int64_t i0 = index_of (xb);
+      float a = weight_9bit (xb - floor_f (xb));
+      wt[d][0] = 1.0f - a;
+      wt[d][1] = a;
+      at[d][0] = address (i0, n[d], t->address[d], normalized);
+      at[d][1] = address (i0 + 1, n[d], t->address[d], normalized);
     }
   /* summed exactly (each product of a float and a 1.8 weight product fits
    * a double), rounded once: simpleTexture's image then differs from the
    * GPU's reference in half as many pixels as with float sums */
   double acc[4] = { 0, 0, 0, 0 };
+  int one_float = t->channels == 1 && t->kind == MS_TEX_FLOAT && t->channel_bytes == 4;
   for (unsigned corner = 0; corner < (1u << dims); corner++)
     {
       float w = 1.0f;
       int64_t i[3] = { 0, 0, 0 };
+      int border = 0;
       for (unsigned d = 0; d < dims; d++)
         {
           unsigned hi = corner >> d & 1;
-          w *= hi ? a[d] : 1.0f - a[d];
-          i[d] = i0[d] + hi;
+          w *= wt[d][hi];
+          i[d] = at[d][hi];
+          border |= i[d] < 0;
         }
       float v[4];
-      const uint8_t *p = texel_addressed (t, dims, slice, i, normalized);
+      const uint8_t *p = border ? NULL
+                         : texel_at (t, (uint64_t) i[0], (uint64_t) i[1],
+                                     dims == 3 ? (uint64_t) i[2] : slice);
+      if (p != NULL && one_float)
+        {
+          /* the same sums, the texel kept out of memory (perf: storing it
+           * in v and loading it back as a pair stalled the loop) */
+          float f;
+          memcpy (&f, p, 4);
+          acc[0] += (double) w * f;
+          acc[3] += (double) w;   /* the fourth channel reads 1; the others 0 add +0 */
+          continue;
+        }
       if (p == NULL)
         memcpy (v, t->border, sizeof v);
       else
