@@ -64,6 +64,13 @@ int main()
     timed("kernel_quarter", [&] { scale<<<256, 256>>>(a, 0.5f); });
     if (cudaDeviceSynchronize() != cudaSuccess)
         return 1;
+    cudaStreamDestroy(s);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaFreeHost(pinned);
+    cudaFree(dev2);
+    cudaFree(dev);
+    free(pageable);
     printf("copy-time: done\n");
     return 0;
 }
