@@ -843,17 +843,14 @@ static inline __attribute__ ((always_inline)) void
 mark_dirty_lanes (const Worker *W, guint32 group, const guint8 *A, gsize as)
 {
   guint b = (guint) MS_VADDR_BUFFER (W->region.vbase);
-  guint8 *const *d = W->launch->dirty_pages;
-  if (b >= W->launch->n_buffers || d[b] == NULL)
-    return;
-#define LANE_PAGE(i) ((*(const guintptr *) (A + (i) * as) - base) >> MS_DIRTY_PAGE_SHIFT)
-  guintptr base = (guintptr) W->region.lo, p0 = LANE_PAGE (__builtin_ctz (group)), other = 0;
-  FOR_LANES (group, i, other |= LANE_PAGE (i) ^ p0;);
-  if (other == 0)
-    __atomic_store_n (&d[b][p0], 1, __ATOMIC_RELAXED);
+#define LANE_OFFSET(i) (*(const guintptr *) (A + (i) * as) - (guintptr) W->region.lo)
+  guintptr off0 = LANE_OFFSET (__builtin_ctz (group)), other = 0;
+  FOR_LANES (group, i, other |= LANE_OFFSET (i) ^ off0;);
+  if (other >> MS_DIRTY_PAGE_SHIFT == 0)
+    mark_dirty (W, b, off0);
   else
-    FOR_LANES (group, i, __atomic_store_n (&d[b][LANE_PAGE (i)], 1, __ATOMIC_RELAXED););
-#undef LANE_PAGE
+    FOR_LANES (group, i, mark_dirty (W, b, LANE_OFFSET (i)););
+#undef LANE_OFFSET
 }
 
 /* exec_memory's common case in tight loops: a load or store (no atomic) of

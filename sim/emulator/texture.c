@@ -163,14 +163,21 @@ channel_raw (const MsTexture *t, const uint8_t *p)
     }
 }
 
+/* the commonest texture: one float channel */
+static inline int
+one_float (const MsTexture *t)
+{
+  return t->channels == 1 && t->kind == MS_TEX_FLOAT && t->channel_bytes == 4;
+}
+
 static inline void
 texel_float (const MsTexture *t, const uint8_t *p, float v[4])
 {
   v[0] = v[1] = v[2] = 0.0f;
   v[3] = 1.0f;
-  if (t->channels == 1 && t->kind == MS_TEX_FLOAT && t->channel_bytes == 4)
+  if (one_float (t))
     {
-      memcpy (&v[0], p, 4);   /* the commonest texture: one float */
+      memcpy (&v[0], p, 4);
       return;
     }
   for (unsigned c = 0; c < t->channels && c < 4; c++)
@@ -275,7 +282,7 @@ sample_scaled (const MsTexture *t, unsigned dims, uint64_t slice, const float x[
    * a double), rounded once: simpleTexture's image then differs from the
    * GPU's reference in half as many pixels as with float sums */
   double acc[4] = { 0, 0, 0, 0 };
-  int one_float = t->channels == 1 && t->kind == MS_TEX_FLOAT && t->channel_bytes == 4;
+  int floats = one_float (t);
   for (unsigned corner = 0; corner < (1u << dims); corner++)
     {
       float w = 1.0f;
@@ -292,7 +299,7 @@ sample_scaled (const MsTexture *t, unsigned dims, uint64_t slice, const float x[
       const uint8_t *p = border ? NULL
                          : texel_at (t, (uint64_t) i[0], (uint64_t) i[1],
                                      dims == 3 ? (uint64_t) i[2] : slice);
-      if (p != NULL && one_float)
+      if (p != NULL && floats)
         {
           /* the same sums, the texel kept out of memory (perf: storing it
            * in v and loading it back as a pair stalled the loop) */

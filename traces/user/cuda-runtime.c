@@ -23,9 +23,10 @@
  *   - time, as events see it, is the GPU's predicted time: each launch
  *     advances the clock by the time model's prediction for it (untraced
  *     launches: the last traced launch of the kernel with the same grid and
- *     block, else one of another grid scaled by blocks); copies and sets the time the preset's [copy] gives them, one
- *     after another (a GPU overlaps those of different streams).  So a
- *     program's own GB/s figures are the prediction's;
+ *     block, else one of another grid scaled by blocks); copies and sets
+ *     the time the preset's [copy] gives them, one after another (a GPU
+ *     overlaps those of different streams).  So a program's own GB/s
+ *     figures are the prediction's;
  *   - errors are CUDA's: a bad launch configuration sets cudaGetLastError's
  *     error and the kernel does not run; a kernel that fails (out of
  *     bounds, race, deadlock) ends the program, with memsim's one-line
@@ -452,11 +453,11 @@ queue_set (void *dst, int value, size_t bytes)
   return cudaSuccess;
 }
 
-/* Runs the queued work, in the order issued (an error is the program's
- * next cudaGetLastError's, as a launch's is). */
 static cudaError_t copy_timed (void *dst, const void *src, size_t bytes,
                                enum cudaMemcpyKind kind, gboolean async);
 
+/* Runs the queued work, in the order issued (an error is the program's
+ * next cudaGetLastError's, as a launch's is). */
 static void
 streams_run (void)
 {
