@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """time-fit.py - fits the time model's instruction constants to the built-ins'
-measured times: issue_efficiency, dependent_issue_cycles and the loaded L2
+measured times: issue_efficiency, dependent_issue_cycles, the loaded L2
 and DRAM latencies ([time] l2_loaded_latency_cycles,
-dram_loaded_latency_cycles), the same four for every GPU given (the H100
-and the H200 share their SM).  The idle latencies ([memory]) are measured
+dram_loaded_latency_cycles) and conflict_wavefront_cost, the same five for
+every GPU given (the H100 and the H200 share their SM).  The idle latencies ([memory]) are measured
 (gpu/probes/latency.cu), not fitted.
 
     python3 gpu/time-fit.py [--memsim ./memsim] [--jobs N] [--cache DIR]
@@ -36,7 +36,9 @@ spec.loader.exec_module(costs)
 
 PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
 FITTED = ("issue_efficiency", "dependent_issue_cycles", "l2_loaded_latency_cycles",
-          "dram_loaded_latency_cycles")
+          "dram_loaded_latency_cycles", "conflict_wavefront_cost")
+CONFLICTS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
 
 
 def inputs(sim):
@@ -47,6 +49,7 @@ def inputs(sim):
                 rd=m["dram__bytes_read.sum"], l2r=m["lts__t_sectors_srcunit_tex_op_read.sum"],
                 ldsec=m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
                 inst=ins.get("executed", 0), rounds=ins.get("load_rounds", 0),
+                conflicts=sum(m.get(k, 0) for k in CONFLICTS),
                 ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
 
 
@@ -65,20 +68,39 @@ def predict(x, a, c):
     warps = x["blocks"] * x["wpb"]
     resident = min(x["blocks"], slots) * x["wpb"] / (a["sm_count"] * a["max_warps_per_sm"])
     l2 = loaded(a["l2_latency_cycles"], c["l2_loaded_latency_cycles"], resident)
-    dram = loaded(a["dram_latency_cycles"], c["dram_loaded_latency_cycles"], resident)
     l1m = min(1.0, x["l2r"] / x["ldsec"]) if x["ldsec"] > 0 else 1.0
     l2m = min(1.0, x["rd"] / (32.0 * x["l2r"])) if x["l2r"] > 0 else 1.0
-    lat = a["l1_latency_cycles"] + (l2 - a["l1_latency_cycles"]) * l1m + (dram - l2) * l1m * l2m
-    # every run here has instruction counts: each instruction waits for the
-    # one before it (the shared term is for runs without counts)
-    chain = x["rounds"] / warps * lat + x["inst"] / warps * c["dependent_issue_cycles"]
-    t_lat = waves * chain / clock
     t_issue = x["inst"] / (sms * 4 * clock * c["issue_efficiency"])
-    t = sorted([ns["lsu"] * 1e-9, t_issue, t_lat])
-    t_sm = t[2] + t[1] / x["abps"]
+    # memsim's LSU time, its conflicts' wavefronts at the constant given
+    t_lsu = ns["lsu"] * 1e-9 + ((c["conflict_wavefront_cost"] - a["conflict_wavefront_cost"])
+                                * x["conflicts"] / (sms * clock * a["lsu_per_clock"]))
     # the launch's own time and every block's start: measured, not fitted
-    return ns["launch"] * 1e-9 + max(ns.get("dispatch", 0) * 1e-9, ns["dram"] * 1e-9,
-                                     ns["l2"] * 1e-9, ns.get("atomics", 0) * 1e-9, t_sm)
+    launch = ns["launch"] * 1e-9
+    others = max(ns.get("dispatch", 0), ns["dram"], ns["l2"], ns.get("atomics", 0)) * 1e-9
+
+    def work(w):
+        # the DRAM's latency rises with the share of the work's time it is busy
+        busy = min(1.0, ns["dram"] * 1e-9 / w) if w > 0 else 0.0
+        dram = loaded(a["dram_latency_cycles"], c["dram_loaded_latency_cycles"], busy)
+        lat = a["l1_latency_cycles"] + (l2 - a["l1_latency_cycles"]) * l1m + (dram - l2) * l1m * l2m
+        # every run here has instruction counts: each instruction waits for
+        # the one before it (the shared term is for runs without counts)
+        chain = x["rounds"] / warps * lat + x["inst"] / warps * c["dependent_issue_cycles"]
+        t = sorted([t_lsu, t_issue, waves * chain / clock])
+        return max(others, t[2] + t[1] / x["abps"])
+
+    # the work's time that gives itself (kernel-time.c's bisection)
+    lo = others
+    hi = work(lo)
+    for _ in range(64):
+        if hi - lo <= 1e-12 * hi:
+            break
+        w = (lo + hi) / 2
+        if work(w) > w:
+            lo = w
+        else:
+            hi = w
+    return launch + work(hi)
 
 
 def preset(arch):
@@ -92,7 +114,7 @@ def preset(arch):
             get[("sm_count" if (group, k) == ("sm", "count") else k)] = v
     return {k: float(get.get(k, 0)) for k in ("sm_count", "clock_mhz", "max_warps_per_sm",
                                               "l1_latency_cycles", "l2_latency_cycles",
-                                              "dram_latency_cycles")
+                                              "dram_latency_cycles", "lsu_per_clock")
             + FITTED}
 
 

@@ -118,6 +118,8 @@ static const Key keys[] = {
     .optional = TRUE, .costs = TRUE },
   { "time", "texture_fetch_cycles", KEY_DOUBLE, O (texture_fetch_cycles), 0, 1e6,
     .optional = TRUE, .costs = TRUE },
+  { "time", "conflict_wavefront_cost", KEY_DOUBLE, O (conflict_wavefront_cost), 0, 1000,
+    .optional = TRUE, .costs = TRUE },
   { "time", "l2_loaded_latency_cycles", KEY_INT, O (l2_loaded_latency_cycles), 0, 100000,
     .optional = TRUE, .costs = TRUE },
   { "time", "dram_loaded_latency_cycles", KEY_INT, O (dram_loaded_latency_cycles), 0, 100000,

@@ -127,6 +127,8 @@ typedef struct {
                                     (0: not given: none) */
   double texture_fetch_cycles;   /* an SM's texture pipe per warp texture fetch
                                     (0: not given: fetches cost the pipe nothing) */
+  double conflict_wavefront_cost; /* the LSU's time for a shared wavefront a bank conflict
+                                     adds, in ordinary wavefronts (0: not given: 1) */
   int l2_loaded_latency_cycles;  /* L2 and DRAM latency with the GPU full of warps ([memory]'s */
   int dram_loaded_latency_cycles;/* are an idle GPU's; 0: not given: always the idle one) */
   /* [device_runtime] device code's printf, malloc and free (MsRuntimeKind

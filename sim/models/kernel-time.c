@@ -41,9 +41,11 @@
  *            28 us whatever its lanes, 32 warps' 320 us, not 32 x 28
  *   SM       the longest of LSU, issue and latency, plus the second
  *            longest / active blocks per SM, where
- *              LSU = (global lines + shared wavefronts) / (SMs in use x
- *                    clock x lsu_per_clock): the L1 tag and data stages
- *                    every global line and shared wavefront passes; plus
+ *              LSU = (global lines + shared wavefronts + the wavefronts
+ *                    bank conflicts add x (conflict_wavefront_cost - 1))
+ *                    / (SMs in use x clock x lsu_per_clock): the L1 tag
+ *                    and data stages every global line and shared
+ *                    wavefront passes, a conflict's replays slower; plus
  *                    warp texture fetches x texture_fetch_cycles / (SMs
  *                    in use x clock): the texture pipe (measured on the
  *                    H200: 9.0 cycles a fetch point-sampled, 9.7
@@ -64,8 +66,11 @@
  *                    barriers), the kernel's own memory-level
  *                    parallelism.  The L2 and DRAM latencies are an idle
  *                    GPU's ([memory], measured) rising linearly to the
- *                    loaded ones ([time], fitted) with the share of the
- *                    GPU's warp slots the launch fills: requests queue;
+ *                    loaded ones ([time], fitted) as requests queue: the
+ *                    L2's with the share of the GPU's warp slots the
+ *                    launch fills, the DRAM's with the share of the
+ *                    kernel's work the DRAM is busy (so the work's time
+ *                    depends on itself: the one time that gives itself);
  *            blocks on an SM hide each other's latency behind the longest
  *            time only partly: the second is divided among the active
  *            blocks, not hidden entirely.
@@ -97,15 +102,16 @@
  *   warps' chain (the H200 measures 1.2-1.6 us, 4 times longer): zero-copy
  *   kernels are bound by the link's bandwidth, not by their latency.
  * - Rounds come from the PTX: a loop that ptxas unrolls further than nvcc
- *   did (reduce_multiple's grid-stride loop) keeps more loads in flight
- *   than memsim counts, and is predicted too slow.
+ *   did keeps more loads in flight than memsim counts, and is predicted
+ *   too slow.
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
  * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
- *   2026-11-24); issue_efficiency, dependent_issue_cycles and the loaded
- *   L2 and DRAM latencies to the H200's built-ins' measured times, which
- *   the H100 shares (the same SM; docs/model.md, "Kernel time", says
- *   how); the idle latencies, atomic_pass_ns and the host link are
- *   measured on the H200; the other presets reuse the H100's, unmeasured.
+ *   2026-11-24); issue_efficiency, dependent_issue_cycles, the loaded
+ *   L2 and DRAM latencies and conflict_wavefront_cost to the H200's
+ *   built-ins' measured times, which the H100 shares (the same SM;
+ *   docs/model.md, "Kernel time", says how); the idle latencies,
+ *   atomic_pass_ns and the host link are measured on the H200; the other
+ *   presets reuse the H100's, unmeasured.
  */
 #include "config.h"
 #include "kernel-time.h"
@@ -121,12 +127,39 @@ launch_total (const MsStats *stats, const char *key)
   return d ? (double) ms_stats_launch_total (stats, d) : 0.0;
 }
 
-/* A latency between the idle GPU's (idle) and the full GPU's (full; 0: not
- * given), by the share of the GPU's warp slots the launch fills. */
+/* A latency between the idle GPU's (idle) and the loaded GPU's (full; 0:
+ * not given), by how loaded (0 to 1). */
 static double
-loaded (int idle, int full, double resident)
+loaded (int idle, int full, double load)
 {
-  return full > 0 ? idle + (full - idle) * MIN (1.0, resident) : idle;
+  return full > 0 ? idle + (full - idle) * MIN (1.0, load) : idle;
+}
+
+/* What chain_work needs of the launch. */
+typedef struct {
+  const MsArch *arch;
+  double clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others;
+  int active_blocks_per_sm;
+} Chain;
+
+/* The time of the kernel's work (its duration less the launch's own time)
+ * the model gives when the work takes w seconds (the DRAM busy t_dram / w
+ * of it, its latency rising as loaded() says); sets out->t_latency and
+ * out->t_sm. */
+static double
+chain_work (const Chain *c, double w, MsTimePrediction *out)
+{
+  const MsArch *arch = c->arch;
+  double busy = w > 0 ? MIN (1.0, out->t_dram / w) : 0.0;
+  double dram_lat = loaded (arch->dram_latency_cycles, arch->dram_loaded_latency_cycles, busy);
+  double latency = arch->l1_latency_cycles + (c->l2_lat - arch->l1_latency_cycles) * c->l1_miss
+                   + (dram_lat - c->l2_lat) * c->l1_miss * c->l2_miss;
+  out->t_latency = out->waves * (c->rounds_per_warp * latency + c->waits) / c->clock;
+  double t3[3] = { out->t_lsu, out->t_issue, out->t_latency };
+  double first = MAX (t3[0], MAX (t3[1], t3[2]));
+  double second = t3[0] + t3[1] + t3[2] - first - MIN (t3[0], MIN (t3[1], t3[2]));
+  out->t_sm = first + second / c->active_blocks_per_sm;
+  return MAX (c->others, out->t_sm);
 }
 
 gboolean
@@ -175,7 +208,11 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   /* SM: the LSU's work, the instructions' issue and the warps' latency chain */
   double lines = (double) (ld.v[MS_SLOT_LINES] + st.v[MS_SLOT_LINES]);
   double wavefronts = (double) (sld.v[MS_SLOT_WAVEFRONTS] + sst.v[MS_SLOT_WAVEFRONTS]);
-  out->t_lsu = (lines + wavefronts) / (sms * clock * arch->lsu_per_clock)
+  /* the wavefronts bank conflicts add (beyond the ideal) cost more */
+  double conflicts = wavefronts - (double) (sld.v[MS_SLOT_IDEAL] + sst.v[MS_SLOT_IDEAL]);
+  double conflict_cost = arch->conflict_wavefront_cost > 0 ? arch->conflict_wavefront_cost : 1.0;
+  out->t_lsu = (lines + wavefronts + (conflict_cost - 1.0) * MAX (0.0, conflicts))
+               / (sms * clock * arch->lsu_per_clock)
                + (double) stats->texture_fetches * arch->texture_fetch_cycles / (sms * clock);
   double slots = (double) active_blocks_per_sm * arch->sm_count;
   out->waves = ceil (blocks / slots);
@@ -183,32 +220,10 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double loads_per_warp = (double) ld.v[MS_SLOT_REQUESTS] / warps;
   double shared_per_warp = (double) (sld.executions + sst.executions) / warps;
   double ld_sectors = (double) ld.v[MS_SLOT_SECTORS];
-  double l1_miss = ld_sectors > 0 ? MIN (1.0, l2_rd / ld_sectors) : 1.0;
-  double l2_miss = l2_rd > 0 ? MIN (1.0, dram_rd / (32.0 * l2_rd)) : 1.0;
-  /* the idle GPU's latencies, rising to the loaded ones as the launch's
-   * warps fill the GPU (their requests queue) */
-  double resident = MIN (blocks, slots) * warps_per_block
-                    / ((double) arch->sm_count * arch->max_warps_per_sm);
-  double l2_lat = loaded (arch->l2_latency_cycles, arch->l2_loaded_latency_cycles, resident);
-  double dram_lat = loaded (arch->dram_latency_cycles, arch->dram_loaded_latency_cycles, resident);
-  double latency = arch->l1_latency_cycles + (l2_lat - arch->l1_latency_cycles) * l1_miss
-                   + (dram_lat - l2_lat) * l1_miss * l2_miss;
   gboolean counted = stats->inst_basis != MS_INST_NONE && arch->issue_efficiency > 0;
-  double rounds_per_warp = counted ? (double) stats->load_rounds / warps
-                                   : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
-  /* with counts, every instruction waits for the one before it; without,
-   * the shared instructions stand for them */
-  double chain = rounds_per_warp * latency
-                 + (counted ? (double) stats->inst_executed / warps * arch->dependent_issue_cycles
-                            : shared_per_warp * arch->shared_phase_cycles);
-  out->t_latency = out->waves * chain / clock;
   out->t_issue = counted ? (double) stats->inst_executed
                              / (sms * arch->sub_partitions * clock * arch->issue_efficiency)
                          : 0.0;
-  double t[3] = { out->t_lsu, out->t_issue, out->t_latency };
-  double first = MAX (t[0], MAX (t[1], t[2]));
-  double second = t[0] + t[1] + t[2] - first - MIN (t[0], MIN (t[1], t[2]));
-  out->t_sm = first + second / active_blocks_per_sm;
 
   /* the device runtime's calls: the chain of the warp that calls most,
    * then the other warps' calls */
@@ -229,8 +244,6 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
 
   /* the front end: every block's start, one after another */
   out->t_dispatch = blocks * arch->block_dispatch_ns * 1e-9;
-  double longest = MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_sm));
-  longest = MAX (MAX (longest, out->t_dispatch), out->t_host);
   out->t_event_latency = arch->launch_event_latency_us * 1e-6;
   MsCounters atom, red;
   ms_stats_total (stats, MS_SPACE_GLOBAL, MS_OP_ATOMIC, &atom);
@@ -239,6 +252,42 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double fixed = arch->launch_overhead_us * 1e-6 - out->t_event_latency;
   out->t_launch = fixed + MIN (blocks, slots) * arch->block_dispatch_ns * 1e-9
                   + (stores ? arch->store_drain_us * 1e-6 : 0.0);
+  double others = MAX (MAX (MAX (out->t_dram, out->t_l2), MAX (out->t_atomics, out->t_dispatch)),
+                       out->t_host);
+
+  /* the warps' latency chain.  A load's latency: L1, L2 or DRAM by the
+   * cache model's miss ratios; the L2's rises from the idle GPU's to the
+   * loaded one with the share of the GPU's warp slots the launch fills,
+   * the DRAM's with the share of the kernel's time the DRAM is busy
+   * (requests queue there).  That share depends on the kernel's time, and
+   * the time on the latency: the work takes the one time w that gives
+   * itself, w = longest (t_dram / w), found by bisection (the right side
+   * only falls as w grows) */
+  double l1_miss = ld_sectors > 0 ? MIN (1.0, l2_rd / ld_sectors) : 1.0;
+  double l2_miss = l2_rd > 0 ? MIN (1.0, dram_rd / (32.0 * l2_rd)) : 1.0;
+  double resident = MIN (blocks, slots) * warps_per_block
+                    / ((double) arch->sm_count * arch->max_warps_per_sm);
+  double l2_lat = loaded (arch->l2_latency_cycles, arch->l2_loaded_latency_cycles, resident);
+  double rounds_per_warp = counted ? (double) stats->load_rounds / warps
+                                   : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
+  /* with counts, every instruction waits for the one before it; without,
+   * the shared instructions stand for them */
+  double waits = counted ? (double) stats->inst_executed / warps * arch->dependent_issue_cycles
+                         : shared_per_warp * arch->shared_phase_cycles;
+  Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others,
+              active_blocks_per_sm };
+  double lo = others, hi = chain_work (&c, lo, out);
+  for (int step = 0; step < 64 && hi - lo > 1e-12 * hi; step++)
+    {
+      double w = (lo + hi) / 2;
+      if (chain_work (&c, w, out) > w)
+        lo = w;
+      else
+        hi = w;
+    }
+  chain_work (&c, hi, out);
+
+  double longest = MAX (others, out->t_sm);
   out->seconds = out->t_launch + longest + out->t_runtime;
   out->event_seconds = out->seconds + out->t_event_latency;
   if (out->t_runtime > longest && out->t_runtime > out->t_launch + out->t_event_latency)
