@@ -3,8 +3,8 @@
 measured times: issue_efficiency, dependent_issue_cycles, the loaded L2
 and DRAM latencies ([time] l2_loaded_latency_cycles,
 dram_loaded_latency_cycles) and conflict_wavefront_cost, the same five for
-every GPU given (the H100 and the H200 share their SM).  The idle latencies ([memory]) are measured
-(gpu/probes/latency.cu), not fitted.
+every GPU given (the H100 and the H200 share their SM).  The idle latencies
+([memory]) are measured (gpu/probes/latency.cu), not fitted.
 
     python3 gpu/time-fit.py [--memsim ./memsim] [--jobs N] [--cache DIR]
         --gpu COSTS.json[,MORE.json...] [--gpu ...]

@@ -341,8 +341,10 @@ ms_racecheck_access (MsRaceCheck *rc, const guint64 *offset, guint32 lanes, guin
     MS_RC_LANES_WITH_ (MS_RC_LANE_GENERAL_, 1, MS_OP_LD)
   else if (size == 1 && op == MS_OP_ST)
     MS_RC_LANES_WITH_ (MS_RC_LANE_GENERAL_, 1, MS_OP_ST)
-  else if (size == 8 && op == MS_OP_LD)   /* doubles (perf, jacobiCudaGraphs: the */
-    MS_RC_LANES_WITH_ (MS_RC_LANE_GENERAL_, 8, MS_OP_LD)   /* check a third of the run) */
+  /* doubles: the general case with the size a constant (a call a lane with
+   * the size unknown was a third of jacobiCudaGraphs' run) */
+  else if (size == 8 && op == MS_OP_LD)
+    MS_RC_LANES_WITH_ (MS_RC_LANE_GENERAL_, 8, MS_OP_LD)
   else if (size == 8 && op == MS_OP_ST)
     MS_RC_LANES_WITH_ (MS_RC_LANE_GENERAL_, 8, MS_OP_ST)
   else
