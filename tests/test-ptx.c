@@ -1171,6 +1171,36 @@ test_flag_poll (void)
   g_free (out);
 }
 
+/* reload (kernels.cu, its comment has ptxas's SASS): the loads ptxas
+ * does not issue again are not counted; the results are those of every
+ * loads (g[i] = i). */
+static void
+test_reload (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  int *g = device (64 * sizeof (int)), *out = device (64 * sizeof (int));
+  for (int i = 0; i < 64; i++)
+    g[i] = i;
+  Run r;
+  run_two ("_Z6reloadPKiPi", 1, 32, g, 64 * sizeof (int), out, 64 * sizeof (int), &r);
+  for (int t = 0; t < 32; t++)
+    {
+      /* s[t] = t; a = c's load = t ^ 1; the shuffle gives lane t ^ 1's a,
+       * which is t; b = h = t + 32 */
+      int a = t ^ 1, b = t + 32, c = a + t;
+      g_assert_cmpint (out[t], ==, a + b + c + b);
+      int d = a + b;
+      g_assert_cmpint (out[t + 32], ==, 3 * d);
+    }
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_LD, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_LD, NULL), ==, 3);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_SHARED, MS_OP_ST, NULL), ==, 2);
+  g_assert_cmpuint (count (r.stats, MS_SPACE_GLOBAL, MS_OP_ST, NULL), ==, 2);
+  run_clear (&r);
+  g_free (g);
+  g_free (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1203,6 +1233,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/match", test_match);
   g_test_add_func ("/ptx/shared-cas-loops", test_shared_cas_loops);
   g_test_add_func ("/ptx/flag-poll", test_flag_poll);
+  g_test_add_func ("/ptx/reload", test_reload);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -67,6 +67,7 @@ typedef struct {
   guint32 *completions;     /* per insn: it has a completion block */
   guint *region;            /* per insn: its straight-line region (between labels
                              * and branches) */
+  gboolean *reloaded;       /* per insn: a load ptxas does not issue again (reloaded_loads) */
   GHashTable *access_sites; /* an access's key -> its site number + 1 */
   /* Reconvergence (reconverge below): per instruction, the join of the
    * branch it is (-1: none); per join, the instruction it is at. */
@@ -1421,6 +1422,117 @@ load_rounds (Tr *t, guint *rounds)
   region_regs_clear (&depth);
 }
 
+/* A load ptxas does not issue: ptxas keeps the value of a non-volatile
+ * load of shared or global memory in a register and reuses it for a later
+ * load of the same address in the same straight-line region, and the value
+ * of a store for a later load of the address it wrote, where NVVM could not
+ * (the PTX loads again after an inline-asm block with a "memory" clobber,
+ * such as CUB's shuffles, which ptxas does not read as one).  What ends
+ * the reuse, as ptxas 13.0's SASS for sm_90 shows (tests/data/ptx/kernels.cu,
+ * `reload`): a store, atomic or async copy to the same space (anywhere in
+ * it; a generic one to both), a barrier, a fence, a call, the address
+ * register written, and the region's end.  Read-only loads (ld.global.nc)
+ * outlive stores.  Such a load runs lane by lane with no record
+ * (reloaded[idx]); a guarded load or store is never reused. */
+typedef struct {
+  const MsPtxOperand *addr;
+  char **mods;              /* space, type, vector: equal for a reuse */
+  MsPtxSpace space;
+  gboolean nc;
+} Held;
+
+static gboolean
+same_mods (char **a, char **b)
+{
+  for (; *a != NULL && *b != NULL; a++, b++)
+    if (strcmp (*a, *b))
+      return FALSE;
+  return *a == *b;
+}
+
+/* Whether i is an unguarded plain load or store of shared or global memory
+ * named by its space (the space in *space); its address in *addr. */
+static gboolean
+holdable (const MsPtxInsn *i, MsPtxSpace *space, const MsPtxOperand **addr)
+{
+  gboolean generic;
+  gboolean ld = !strcmp (i->op, "ld");
+  if ((!ld && strcmp (i->op, "st")) || i->guard >= 0 || i->n_opd != 2 || kind_of (i) != K_MEM)
+    return FALSE;
+  *space = space_of (i, &generic);
+  *addr = &i->opd[ld ? 1 : 0];
+  return !generic && (*space == MS_PTX_SPACE_SHARED || *space == MS_PTX_SPACE_GLOBAL)
+         && (*addr)->kind == MS_PTX_OPD_ADDR && !ms_ptx_has_mod (i, "volatile")
+         && !ms_ptx_has_mod (i, "relaxed") && !ms_ptx_has_mod (i, "acquire")
+         && !ms_ptx_has_mod (i, "release") && !ms_ptx_has_mod (i, "mmio");
+}
+
+static gboolean *
+reloaded_loads (Tr *t)
+{
+  gboolean *reloaded = g_new0 (gboolean, t->n + 1);
+  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (Held));
+  for (guint idx = 0; idx < t->n; idx++)
+    {
+      const MsPtxInsn *i = t->ins[idx];
+      if (idx > 0 && t->region[idx] != t->region[idx - 1])
+        g_array_set_size (held, 0);
+      if (i->op == NULL)
+        continue;
+      Kind k = kind_of (i);
+      MsPtxSpace space;
+      const MsPtxOperand *addr;
+      gboolean hold = holdable (i, &space, &addr);
+      if (hold && !strcmp (i->op, "ld"))
+        {
+          guint j = 0;
+          for (; j < held->len; j++)
+            {
+              const Held *h = &g_array_index (held, Held, j);
+              if (h->addr->reg == addr->reg && h->addr->imm == addr->imm
+                  && g_strcmp0 (h->addr->sym, addr->sym) == 0 && same_mods (h->mods, i->mods))
+                break;
+            }
+          reloaded[idx] = j < held->len;
+          if (!reloaded[idx])
+            g_array_append_val (held, ((Held) { addr, i->mods, space,
+                                                ms_ptx_has_mod (i, "nc") }));
+        }
+      else if (k == K_MEM && strcmp (i->op, "ld") && strcmp (i->op, "ldu"))
+        {
+          /* a store, atomic or async copy: the values held of its space
+           * lapse; a plain store's own is held */
+          gboolean generic;
+          MsPtxSpace s = space_of (i, &generic);
+          generic |= is_async_copy (i);
+          for (guint j = held->len; j-- > 0;)
+            {
+              const Held *h = &g_array_index (held, Held, j);
+              if (generic || (h->space == s && !h->nc))
+                g_array_remove_index_fast (held, j);
+            }
+          if (hold)
+            g_array_append_val (held, ((Held) { addr, i->mods, space, FALSE }));
+        }
+      else if (k != K_ALU && k != K_DIRECT && k != K_SHFL && k != K_VOTE && k != K_ACTIVEMASK
+               && k != K_REDUX && !(k == K_TEX && i->op[0] == 't'))
+        g_array_set_size (held, 0);   /* barriers, fences, calls, ordered loads */
+      if (!writes_first_operand (i) || i->n_opd == 0)
+        continue;
+      int regs[16];
+      guint nr = 0;
+      operand_regs (&i->opd[0], regs, &nr);
+      for (guint j = held->len; j-- > 0;)
+        for (guint r = 0; r < nr; r++)
+          if (g_array_index (held, Held, j).addr->reg == regs[r])
+            {
+              g_array_remove_index_fast (held, j);
+              break;
+            }
+    }
+  return reloaded;
+}
+
 /* Whether one of i's type modifiers is a float type (f16, bf16, f32, f64,
  * ...) or an integer type (s8 ... u64, b32 ...). */
 static gboolean
@@ -2636,6 +2748,11 @@ emit_block (Tr *t, guint start, GString *after)
             }
           break;
         case K_MEM:
+          if (t->reloaded[idx])
+            {
+              direct_access (t, i);
+              break;
+            }
           memory_stop (t, i, idx, after);
           failed_since (t, &before, after, idx);
           return;
@@ -3705,6 +3822,7 @@ translate_entry (Tr *t, GString *out)
           t->region[k] = t->region[k - 1] + (labelled[k] || before == K_BRA || before == K_RET);
         }
     }
+  t->reloaded = reloaded_loads (t);
   reconverge (t);
 
   GString *code = g_string_new (NULL), *after = g_string_new (NULL);
@@ -3734,7 +3852,8 @@ translate_entry (Tr *t, GString *out)
           const MsPtxInsn *i = t->ins[idx];
           g_autofree char *where = loc_key (t->m, i->file, i->line);
           g_autofree char *at = loc_key (t->m, i->at_file, i->at_line);
-          ms_inst_map_add (t->inst, k, guard[idx], where, at, 1, kind_of (i) == K_MEM);
+          ms_inst_map_add (t->inst, k, guard[idx], where, at, 1,
+                           kind_of (i) == K_MEM && !t->reloaded[idx]);
           MsInstWaits w = { rounds[idx], kind_of (i) == K_BAR, kind_of (i) == K_TEX,
                             cycles[idx] };
           ms_inst_map_add_waits (t->inst, k, &w);
@@ -3833,6 +3952,7 @@ translate_entry (Tr *t, GString *out)
   g_string_free (after, TRUE);
   g_free (t->completions);
   g_free (t->region);
+  g_free (t->reloaded);
   g_free (t->branch_join);
   g_free (t->join_at);
   g_ptr_array_unref (ins);

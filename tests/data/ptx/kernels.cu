@@ -264,3 +264,36 @@ __global__ void flag_poll (unsigned *out)
     asm volatile ("st.release.cta.shared.u32 [%0], %1;" : : "r"(a), "r"(7u) : "memory");
   out[t] = v;
 }
+
+/* reload: loads NVVM repeats because an inline-asm "memory" clobber lies
+ * between them, which ptxas does not repeat.  One warp.  ptxas 13.0's SASS
+ * for sm_90 (nvdisasm): LDG g[t]; STS; BAR; LDG g[t+32]; LDS s[t^1]; SHFL;
+ * STG out[t]; LDG g[t+32]; STS s[t]; MEMBAR; LDS s[t]; STG.  The PTX has 5
+ * shared loads and 4 global loads; the SASS 2 and 3: s[t^1] is loaded once
+ * (the shuffle and a global store do not end its reuse), g[t+32] once
+ * before out[t]'s store and once after it, s[t] is the value just stored,
+ * and the fence makes the last load of s[t] load again. */
+#define RELOAD_CLOBBER asm volatile ("" ::: "memory")
+__global__ void reload (const int *g, int *out)
+{
+  __shared__ int s[32];
+  unsigned t = threadIdx.x;
+  s[t] = g[t];
+  __syncthreads ();
+  int a = s[t ^ 1];
+  int b = g[t + 32];
+  RELOAD_CLOBBER;
+  int c = s[t ^ 1] + __shfl_xor_sync (~0u, a, 1);
+  int h = g[t + 32];
+  RELOAD_CLOBBER;
+  out[t] = a + b + c + h;
+  RELOAD_CLOBBER;
+  int d = s[t ^ 1] + g[t + 32];
+  RELOAD_CLOBBER;
+  s[t] = d;
+  RELOAD_CLOBBER;
+  int e = s[t];
+  __threadfence_block ();
+  int f = s[t];
+  out[t + 32] = d + e + f;
+}
