@@ -1201,6 +1201,109 @@ test_reload (void)
   g_free (out);
 }
 
+/* half_ops (kernels.cu): results as CUDA defines them.  f16x2: a = (1.5,
+ * 2.25), b = (0.5, 4): fma a * b + a = (2.25, 11.25); times b minus a =
+ * (-0.375, 42.75); max with 0 = (0, 42.75).  hsqrt (6.25) = 2.5.  bf16x2
+ * x = (1.5, t % 8): x * x + x = (3.75, t8^2 + t8).  __vmaxu2: halves
+ * max (0x10, t) and max (5, t); __vsub2 (0x00030002 + t, 0x00010005): low
+ * 2 + t - 5 (mod 2^16), high 2; __dp4a (1,2,3,4 . t,t,t,t) + 7 = 10 t + 7;
+ * signed bytes (-1, 2, -2, 4) . 1 + t = 3 + t.  128 bits: (2^64 - 1 - t) +
+ * (5 . 2^64 + t + 1) = 6 . 2^64 (the low words' carry); (5 . 2^64 + t +
+ * 1) - (2^64 - 1 - t) = 4 . 2^64 + 2 t + 2 (the low words' borrow).  32
+ * lanes add (1, 0.5) to acc:
+ * (32, 16).  The 16-bit atomicCAS: one lane finds 0 and writes its t + 1. */
+static void
+test_half_ops (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  float *out = device (128 * sizeof (float));
+  unsigned *u = device (160 * sizeof (unsigned));
+  unsigned long long *w = device (128 * sizeof (unsigned long long));
+  guint32 *acc = device (16);
+  guint16 *flag = device (16);
+  struct { void *out, *u, *w, *acc, *flag; } params = { out, u, w, acc, flag };
+  void *bufs[] = { out, u, w, acc, flag };
+  gsize bytes[] = { 128 * sizeof (float), 160 * sizeof (unsigned),
+                    128 * sizeof (unsigned long long), 16, 16 };
+  Run r;
+  run ("_Z8half_opsPfPjPyP7__half2Pt", 1, 32, bufs, bytes, 5, &params, &r);
+  guint zeros = 0;
+  for (guint t = 0; t < 32; t++)
+    {
+      guint t8 = t % 8;
+      g_assert_cmpfloat (out[4 * t + 0], ==, 0.0f);
+      g_assert_cmpfloat (out[4 * t + 1], ==, 42.75f);
+      g_assert_cmpfloat (out[4 * t + 2], ==, 2.5f);
+      g_assert_cmpfloat (out[4 * t + 3], ==, 3.75f + (float) (t8 * t8 + t8));
+      g_assert_cmphex (u[t], ==, (MAX (5u, t) << 16) | MAX (0x10u, t));
+      g_assert_cmphex (u[32 + t], ==, (2u << 16) | ((2u + t - 5u) & 0xffffu));
+      g_assert_cmpuint (u[64 + t], ==, 10 * t + 7);
+      g_assert_cmpuint (u[96 + t], ==, 3 + t);
+      g_assert_cmphex (w[4 * t + 0], ==, 0);
+      g_assert_cmphex (w[4 * t + 1], ==, 6);
+      g_assert_cmphex (w[4 * t + 2], ==, 2 * t + 2);
+      g_assert_cmphex (w[4 * t + 3], ==, 4);
+      zeros += u[128 + t] == 0;
+    }
+  /* (1 . 32, 0.5 . 32) in f16: 32 = 0x5000, 16 = 0x4c00 */
+  g_assert_cmphex (acc[0], ==, 0x4c005000u);
+  g_assert_cmpuint (zeros, ==, 1);
+  g_assert_cmpuint (flag[0], >=, 1);
+  g_assert_cmpuint (flag[0], <=, 32);
+  run_clear (&r);
+  g_free (out);
+  g_free (u);
+  g_free (w);
+  g_free (acc);
+  g_free (flag);
+}
+
+/* A kernel whose registers do not fit its warp's stack (1 MiB): 9 000
+ * f64 registers are 2.3 MB for a warp's 32 lanes (libdevice's lgamma and
+ * tgamma inlined declare 3 300).  Each thread stores tid + 1. */
+static void
+test_big_frame (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  const char *text =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry big_frame(.param .u64 big_frame_param_0)\n{\n"
+    "  .reg .f64 %fd<9000>;\n  .reg .b64 %rd<4>;\n  .reg .b32 %r<2>;\n"
+    "  ld.param.u64 %rd1, [big_frame_param_0];\n  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mov.u32 %r1, %tid.x;\n  cvt.rn.f64.u32 %fd8999, %r1;\n"
+    "  add.f64 %fd8998, %fd8999, 0d3FF0000000000000;\n"
+    "  mul.wide.u32 %rd3, %r1, 8;\n  add.s64 %rd3, %rd2, %rd3;\n"
+    "  st.global.f64 [%rd3], %fd8998;\n  ret;\n}\n";
+  /* the translation keeps the registers in the warp's buffer (the C
+   * compiler drops the unused ones of a stack frame, so the run alone
+   * would pass either way) */
+  g_autoptr (GError) te = NULL;
+  g_autoptr (MsPtxModule) m = ms_ptx_read ("big-frame.ptx", text, strlen (text), &te);
+  g_assert_no_error (te);
+  g_autoptr (GString) c = g_string_new (NULL);
+  g_assert_true (ms_ptx_translate (m, 0, c, &te));
+  g_assert_nonnull (strstr (c->str, "ms_ptx_frame ("));
+  g_autofree char *path = g_build_filename (tmp, "big-frame.ptx", NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  const char *files[] = { path, NULL };
+  g_autoptr (GError) error = NULL;
+  MsPtxProgram *prog = ms_ptx_program_load (files, &error);
+  g_assert_no_error (error);
+  double *out = device (64 * sizeof (double));
+  struct { double *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 64 * sizeof (double) };
+  Run r;
+  gboolean ok = run_in (prog, "big_frame", 1, 64, bufs, bytes, 1, &params, &r, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  for (guint t = 0; t < 64; t++)
+    g_assert_cmpfloat (out[t], ==, t + 1.0);
+  run_clear (&r);
+  g_free (out);
+  ms_ptx_program_free (prog);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1234,6 +1337,8 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/shared-cas-loops", test_shared_cas_loops);
   g_test_add_func ("/ptx/flag-poll", test_flag_poll);
   g_test_add_func ("/ptx/reload", test_reload);
+  g_test_add_func ("/ptx/half-ops", test_half_ops);
+  g_test_add_func ("/ptx/big-frame", test_big_frame);
   int status = g_test_run ();
   if (tmp != NULL)
     {

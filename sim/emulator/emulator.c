@@ -191,7 +191,10 @@ typedef struct {
   gboolean asserted;      /* a lane's assert failed */
   /* the lanes' local memory, a buffer per warp (kept for the next block) */
   guint8 *local_mem[MAX_BLOCK_THREADS / 32];
-  unsigned local_bytes[MAX_BLOCK_THREADS / 32];
+  gsize local_bytes[MAX_BLOCK_THREADS / 32];   /* the warp's 32 lanes' */
+  /* a large function's registers, a buffer per warp (ms_ptx_frame) */
+  guint8 *frame_mem[MAX_BLOCK_THREADS / 32];
+  gsize frame_bytes[MAX_BLOCK_THREADS / 32];
   /* a cooperative launch's block (run_grid): its fiber, the grid
    * scheduler's context, its coordinates while other blocks run, the
    * ordered sinks it hands its records to as it makes them, and whether a
@@ -651,9 +654,87 @@ copy_value (void *dst, const volatile void *src, unsigned size)
     memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
+/* A half-precision value (f16 or, where bf, bfloat16) and back */
+static double
+half_value (guint16 b, gboolean bf)
+{
+  if (bf)
+    {
+      guint32 u = (guint32) b << 16;
+      float f;
+      memcpy (&f, &u, 4);
+      return f;
+    }
+  _Float16 h;
+  memcpy (&h, &b, 2);
+  return (double) h;
+}
+
+static guint16
+half_bits (double d, gboolean bf)
+{
+  if (bf)
+    {
+      float f = (float) d;
+      guint32 u;
+      memcpy (&u, &f, 4);
+      return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fff : (guint16) ((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+    }
+  _Float16 h = (_Float16) d;
+  guint16 b;
+  memcpy (&b, &h, 2);
+  return b;
+}
+
+/* An atomic on one or two half-precision values (f16 or bfloat16: atom
+ * .add/.min/.max/.exch .f16, .f16x2, .bf16, .bf16x2), half by half. */
+static gboolean
+atomic_halves (Worker *W, Lane *l)
+{
+  gboolean bf = l->num == MS_NUM_BF16;
+  guint n = l->size / 2;
+  guint32 v = 0, oldbits, nw;
+  memcpy (&v, l->val, l->size);
+  if (l->sub != MS_ATOMIC_ADD && l->sub != MS_ATOMIC_MIN && l->sub != MS_ATOMIC_MAX
+      && l->sub != MS_ATOMIC_EXCH)
+    return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
+                    "atomic on half-precision values other than add, min, max or exchange");
+  oldbits = l->size == 2 ? __atomic_load_n ((guint16 *) l->addr, __ATOMIC_RELAXED)
+                         : __atomic_load_n ((guint32 *) l->addr, __ATOMIC_RELAXED);
+  for (;;)
+    {
+      nw = 0;
+      for (guint h = 0; h < n; h++)
+        {
+          double a = half_value ((guint16) (oldbits >> 16 * h), bf);
+          double b = half_value ((guint16) (v >> 16 * h), bf);
+          double r = l->sub == MS_ATOMIC_ADD ? a + b : l->sub == MS_ATOMIC_MIN ? (b < a ? b : a)
+                     : l->sub == MS_ATOMIC_MAX ? (b > a ? b : a) : b;
+          nw |= (guint32) half_bits (r, bf) << 16 * h;
+        }
+      gboolean done;
+      if (l->size == 2)
+        {
+          guint16 o = (guint16) oldbits;
+          done = __atomic_compare_exchange_n ((guint16 *) l->addr, &o, (guint16) nw, FALSE,
+                                              __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+          oldbits = o;
+        }
+      else
+        done = __atomic_compare_exchange_n ((guint32 *) l->addr, &oldbits, nw, FALSE,
+                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+      if (done)
+        break;
+    }
+  memcpy (l->res, &oldbits, l->size);
+  return TRUE;
+}
+
 static gboolean
 do_atomic (Worker *W, Lane *l)
 {
+  if ((l->num == MS_NUM_HALF || l->num == MS_NUM_BF16) && (l->size == 2 || l->size == 4))
+    return atomic_halves (W, l);
   volatile void *p = l->addr;
   if (l->size == 4 && l->num == MS_NUM_INT)
     ATOMIC_INT_OP (gint32, guint32, p, l);
@@ -663,6 +744,9 @@ do_atomic (Worker *W, Lane *l)
     ATOMIC_INT_OP (gint64, guint64, p, l);
   else if (l->size == 8 && l->num == MS_NUM_UINT)
     ATOMIC_INT_OP (guint64, guint64, p, l);
+  else if (l->size == 2 && (l->num == MS_NUM_UINT || l->num == MS_NUM_INT)
+           && (l->sub == MS_ATOMIC_CAS || l->sub == MS_ATOMIC_EXCH))
+    ATOMIC_INT_OP (guint16, guint16, p, l);   /* atom.cas.b16 */
   else if (l->sub == MS_ATOMIC_AND || l->sub == MS_ATOMIC_OR || l->sub == MS_ATOMIC_XOR)
     return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
                     "atomicAnd/Or/Xor on a floating-point value: CUDA has them for integers only");
@@ -2156,21 +2240,35 @@ static gboolean
 in_local (const Worker *W, const volatile void *a, gsize size)
 {
   const guint8 *p = (const guint8 *) a, *lo = W->local_mem[W->warp];
-  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= (gsize) W->local_bytes[W->warp] * 32;
+  return lo != NULL && p >= lo && (gsize) (p - lo) + size <= W->local_bytes[W->warp];
+}
+
+/* A warp's buffer *mem of *have bytes, at least `bytes` now (zeroed when
+ * it grows) */
+static guint8 *
+warp_buffer (guint8 **mem, gsize *have, gsize bytes)
+{
+  if (*have < bytes)
+    {
+      g_free (*mem);
+      *mem = g_malloc0 (bytes);
+      *have = bytes;
+    }
+  return *mem;
 }
 
 uint8_t *
 ms_ptx_local (unsigned bytes)
 {
   Worker *W = cur_worker;
-  guint w = W->warp;
-  if (W->local_bytes[w] < bytes)
-    {
-      g_free (W->local_mem[w]);
-      W->local_mem[w] = g_malloc0 ((gsize) bytes * 32);
-      W->local_bytes[w] = bytes;
-    }
-  return W->local_mem[w];
+  return warp_buffer (&W->local_mem[W->warp], &W->local_bytes[W->warp], (gsize) bytes * 32);
+}
+
+uint8_t *
+ms_ptx_frame (size_t bytes)
+{
+  Worker *W = cur_worker;
+  return warp_buffer (&W->frame_mem[W->warp], &W->frame_bytes[W->warp], bytes);
 }
 
 /* The running warp has used its budget: the other warps run now.  They
@@ -3408,7 +3506,10 @@ worker_free (Worker *W)
   ms_racecheck_clear (&W->race);
   ms_racememo_clear (&W->race_memo);
   for (guint w = 0; w < G_N_ELEMENTS (W->local_mem); w++)
-    g_free (W->local_mem[w]);
+    {
+      g_free (W->local_mem[w]);
+      g_free (W->frame_mem[w]);
+    }
   g_aligned_free (W->direct.note);
   g_aligned_free (W->direct.val);
   g_free (W->signal_stack);

@@ -257,7 +257,8 @@ enum {
   MS_ATOMIC_EXCH, MS_ATOMIC_CAS, MS_ATOMIC_AND, MS_ATOMIC_OR, MS_ATOMIC_XOR,
   MS_ATOMIC_INC, MS_ATOMIC_DEC,   /* atomicInc/Dec: wrap at the operand (PTX atom.inc/dec) */
 };
-enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE };
+/* MS_NUM_HALF, MS_NUM_BF16: one (2 bytes) or two (4) half-precision values */
+enum { MS_NUM_INT, MS_NUM_UINT, MS_NUM_FLOAT, MS_NUM_DOUBLE, MS_NUM_HALF, MS_NUM_BF16 };
 enum { MS_SHFL_IDX, MS_SHFL_UP, MS_SHFL_DOWN, MS_SHFL_XOR };
 enum { MS_VOTE_BALLOT, MS_VOTE_ANY, MS_VOTE_ALL, MS_VOTE_ACTIVEMASK };
 

@@ -65,6 +65,9 @@ void ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp 
  * a clock of `cycles`. */
 void ms_ptx_fail (const char *message) __attribute__ ((noreturn));
 uint8_t *ms_ptx_local (unsigned bytes);
+/* The running warp's buffer of `bytes` for the registers of a function
+ * too large for its stack (kept for the next block, not cleared). */
+uint8_t *ms_ptx_frame (size_t bytes);
 unsigned ms_ptx_warp_index (void);
 double *ms_ptx_warp_clock (void);
 const double *ms_ptx_block_cycles (void);

@@ -205,7 +205,7 @@ ms_ptx_type_size (const char *t)
   static const struct { const char *n; guint s; } types[] = {
     { "b8", 1 }, { "u8", 1 }, { "s8", 1 }, { "b16", 2 }, { "u16", 2 }, { "s16", 2 },
     { "f16", 2 }, { "bf16", 2 }, { "b32", 4 }, { "u32", 4 }, { "s32", 4 }, { "f32", 4 },
-    { "f16x2", 4 }, { "bf16x2", 4 }, { "tf32", 4 }, { "b64", 8 }, { "u64", 8 }, { "s64", 8 },
+    { "f16x2", 4 }, { "bf16x2", 4 }, { "u16x2", 4 }, { "s16x2", 4 }, { "tf32", 4 }, { "b64", 8 }, { "u64", 8 }, { "s64", 8 },
     { "f64", 8 }, { "b128", 16 }, { "pred", 1 },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (types); i++)
@@ -322,6 +322,38 @@ class_of (guint size, gboolean pred)
   return pred ? MS_PTX_PRED : size <= 2 ? MS_PTX_B16 : size <= 4 ? MS_PTX_B32 : MS_PTX_B64;
 }
 
+/* A word of a declaration's head that needs nothing after it (a space,
+ * .reg, .extern, visibility, a vector, a type): applied to h, TRUE; else
+ * FALSE. */
+static gboolean
+head_word (DeclHead *h, const char *n)
+{
+  if (strcmp (n, "global") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_GLOBAL; }
+  else if (strcmp (n, "const") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_CONST; }
+  else if (strcmp (n, "shared") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_SHARED; }
+  else if (strcmp (n, "local") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_LOCAL; }
+  else if (strcmp (n, "param") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_PARAM; }
+  else if (strcmp (n, "reg") == 0) h->is_reg = TRUE;
+  else if (strcmp (n, "extern") == 0) h->external = TRUE;
+  else if (strcmp (n, "visible") == 0 || strcmp (n, "weak") == 0
+           || strcmp (n, "common") == 0 || strcmp (n, "ptr") == 0)
+    h->visible = TRUE;
+  else if (n[0] == 'v' && (strcmp (n, "v2") == 0 || strcmp (n, "v4") == 0
+                           || strcmp (n, "v8") == 0))
+    {
+      h->v = TRUE;
+      h->vn = (guint) (n[1] - '0');
+    }
+  else if (ms_ptx_type_size (n) != 0)
+    {
+      h->elem = ms_ptx_type_size (n);
+      h->cls = class_of (h->elem, strcmp (n, "pred") == 0);
+    }
+  else
+    return FALSE;
+  return TRUE;
+}
+
 static void
 read_head (Reader *r, DeclHead *h)
 {
@@ -331,16 +363,20 @@ read_head (Reader *r, DeclHead *h)
     {
       g_autofree char *d = tok_str (&x->t);
       const char *n = d + 1;
-      if (strcmp (n, "global") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_GLOBAL; }
-      else if (strcmp (n, "const") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_CONST; }
-      else if (strcmp (n, "shared") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_SHARED; }
-      else if (strcmp (n, "local") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_LOCAL; }
-      else if (strcmp (n, "param") == 0) { h->is_space = TRUE; h->space = MS_PTX_SPACE_PARAM; }
-      else if (strcmp (n, "reg") == 0) h->is_reg = TRUE;
-      else if (strcmp (n, "extern") == 0) h->external = TRUE;
-      else if (strcmp (n, "visible") == 0 || strcmp (n, "weak") == 0
-               || strcmp (n, "common") == 0 || strcmp (n, "ptr") == 0)
-        h->visible = TRUE;
+      if (strchr (n, '.') != NULL)
+        {
+          /* words written together (".reg.b32", as CUDA's headers' inline
+           * asm declares its scratch registers): all of them simple, or
+           * another directive */
+          g_auto (GStrv) words = g_strsplit (n, ".", -1);
+          DeclHead all = *h;
+          for (char **w = words; *w; w++)
+            if (!head_word (&all, *w))
+              return;
+          *h = all;
+        }
+      else if (head_word (h, n))
+        ;
       else if (strcmp (n, "align") == 0)
         {
           next (x);
@@ -351,17 +387,6 @@ read_head (Reader *r, DeclHead *h)
               return;
             }
           h->align = (guint) x->t.ival;
-        }
-      else if (n[0] == 'v' && (strcmp (n, "v2") == 0 || strcmp (n, "v4") == 0
-                               || strcmp (n, "v8") == 0))
-        {
-          h->v = TRUE;
-          h->vn = (guint) (n[1] - '0');
-        }
-      else if (ms_ptx_type_size (n) != 0)
-        {
-          h->elem = ms_ptx_type_size (n);
-          h->cls = class_of (h->elem, strcmp (n, "pred") == 0);
         }
       else if (strncmp (n, "attribute", 9) == 0 || strcmp (n, "managed") == 0)
         {

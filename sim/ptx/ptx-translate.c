@@ -33,6 +33,10 @@
 #include "ptx-translate.h"
 #include "runtime-calls.h"
 
+/* the most bytes of registers a translated function keeps on its warp's
+ * stack (emulator.c gives a warp 32 x 32 KiB) */
+#define MAX_STACK_FRAME (256 * 1024)
+
 typedef struct {
   char kind;    /* 'u' 's' 'b' 'f' 'p' (pred), 0: none */
   guint bits;
@@ -101,7 +105,7 @@ ty_parse (const char *t)
   y.bits = s * 8;
   y.kind = t[0] == 'f' ? 'f' : t[0] == 's' ? 's' : t[0] == 'u' ? 'u' : 'b';
   if (strcmp (t, "f16x2") == 0 || strcmp (t, "bf16x2") == 0 || strcmp (t, "bf16") == 0
-      || strcmp (t, "tf32") == 0)
+      || strcmp (t, "tf32") == 0 || strcmp (t, "u16x2") == 0 || strcmp (t, "s16x2") == 0)
     y.kind = 'b';   /* raw bits: what the engine moves, never computes */
   return y;
 }
@@ -536,6 +540,7 @@ wr (Tr *t, const MsPtxInsn *i, guint k, Ty y, const char *value)
 
 /* ------------------------------------------------------------ ALU */
 
+
 static const char *
 int_cmp (const char *c, gboolean is_signed)
 {
@@ -646,6 +651,178 @@ opt_rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
 
 /* A lane statement of an arithmetic or logic instruction; FALSE if it is
  * none the engine knows. */
+/* A half-precision type the engine computes lane by lane in its halves:
+ * f16x2 (kind 1, two halves), bf16x2 (2, two), bf16 (2, one).  (A scalar
+ * f16 is a float type of 16 bits: rd and wr convert it.) */
+static gboolean
+packed_half (const MsPtxInsn *i, guint *kind, guint *halves)
+{
+  for (char **p = i->mods; p && *p; p++)
+    {
+      if (!strcmp (*p, "f16x2"))
+        *kind = 1, *halves = 2;
+      else if (!strcmp (*p, "bf16x2"))
+        *kind = 2, *halves = 2;
+      else if (!strcmp (*p, "bf16"))
+        *kind = 2, *halves = 1;
+      else
+        continue;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Arithmetic, comparisons and approximations on half-precision values:
+ * each half converted to double, computed, rounded once to its type
+ * (exact for add, sub and mul; fma's product is exact in double).  FALSE:
+ * an operation or modifier the engine does not know (never bits computed
+ * as an integer). */
+static gboolean
+half_alu (Tr *t, const MsPtxInsn *i, guint kind, guint halves)
+{
+  const char *op = i->op;
+  const char *un = kind == 1 ? "ms_f16_f32" : "ms_bf16_f32";
+  const char *pk = kind == 1 ? "ms_f64_f16" : "ms_f64_bf16";
+  guint bits = 16 * halves;
+  Ty raw = { 'u', bits };
+  if (ms_ptx_has_mod (i, "xorsign") || ms_ptx_has_mod (i, "oob"))
+    return FALSE;
+  if (!strcmp (op, "setp") || !strcmp (op, "set"))
+    {
+      const char *cm = cmp_mod (i);
+      if (cm == NULL || bool_mod (i) || i->n_opd < 3)
+        return FALSE;
+      g_autofree char *a = rd (t, i, 1, raw), *b = rd (t, i, 2, raw);
+      /* (no comma outside parentheses: the lane loop is a macro's argument) */
+      g_string_append_printf (t->body, "{ uint32_t a_ = %s; uint32_t b_ = %s;\n", a, b);
+      char *cond[2] = { NULL, NULL };
+      for (guint h = 0; h < halves; h++)
+        {
+          g_string_append_printf (t->body,
+                                  "double x%u_ = %s ((uint16_t) (a_ >> %u)); double y%u_ = %s ((uint16_t) (b_ >> %u));\n",
+                                  h, un, 16 * h, h, un, 16 * h);
+          g_autofree char *x = g_strdup_printf ("x%u_", h), *y = g_strdup_printf ("y%u_", h);
+          cond[h] = compare (t, i, cm, (Ty) { 'f', 64 }, x, y);
+        }
+      const MsPtxOperand *d = &i->opd[0];
+      if (op[1] == 'e' && op[3] == 'p')   /* setp: the low half's to p, the high's to q */
+        {
+          if (d->kind != MS_PTX_OPD_REG)
+            return FALSE;
+          wr_reg (t, d->reg, (Ty) { 'p', 1 }, cond[0]);
+          if (halves == 2 && d->reg2 >= 0)
+            wr_reg (t, d->reg2, (Ty) { 'p', 1 }, cond[1]);
+        }
+      else
+        {
+          /* set: each half all ones (an integer result) or 1.0 (a
+           * half-precision one) where true */
+          Ty dy = ty_of (i, 1);
+          const char *one = dy.kind == 'u' || dy.kind == 's' ? "0xffffu"
+                            : kind == 1 ? "0x3c00u" : "0x3f80u";
+          GString *e = g_string_new ("(");
+          for (guint h = 0; h < halves; h++)
+            g_string_append_printf (e, "%s((%s ? %s : 0u) << %u)", h ? " | " : "", cond[h], one,
+                                    16 * h);
+          g_string_append_c (e, ')');
+          wr (t, i, 0, raw, e->str);
+          g_string_free (e, TRUE);
+        }
+      g_string_append (t->body, "}\n");
+      g_free (cond[0]);
+      g_free (cond[1]);
+      return TRUE;
+    }
+  const char *expr;
+  guint n_in;
+  if (!strcmp (op, "add")) expr = "x_ + y_", n_in = 2;
+  else if (!strcmp (op, "sub")) expr = "x_ - y_", n_in = 2;
+  else if (!strcmp (op, "mul")) expr = "x_ * y_", n_in = 2;
+  else if (!strcmp (op, "fma")) expr = "fma (x_, y_, z_)", n_in = 3;
+  else if (!strcmp (op, "neg")) expr = "-x_", n_in = 1;
+  else if (!strcmp (op, "abs")) expr = "fabs (x_)", n_in = 1;
+  else if (!strcmp (op, "min"))
+    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : fmin (x_, y_))"
+                                     : "fmin (x_, y_)", n_in = 2;
+  else if (!strcmp (op, "max"))
+    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : fmax (x_, y_))"
+                                     : "fmax (x_, y_)", n_in = 2;
+  else if (!strcmp (op, "ex2")) expr = "exp2 (x_)", n_in = 1;
+  else if (!strcmp (op, "tanh")) expr = "tanh (x_)", n_in = 1;
+  else
+    return FALSE;
+  if (i->n_opd < n_in + 1)
+    return FALSE;
+  g_string_append (t->body, "{ uint32_t r_ = 0;\n");
+  for (guint k = 0; k < n_in; k++)
+    {
+      g_autofree char *v = rd (t, i, k + 1, raw);
+      g_string_append_printf (t->body, "uint32_t %c_ = %s;\n", 'a' + k, v);
+    }
+  g_string_append_printf (t->body, "for (int h_ = 0; h_ < %u; h_++) {\n", halves);
+  for (guint k = 0; k < n_in; k++)
+    g_string_append_printf (t->body, "double %c_ = %s ((uint16_t) (%c_ >> 16 * h_));\n",
+                            "xyz"[k], un, 'a' + k);
+  g_string_append_printf (t->body, "double v_ = %s;\n", expr);
+  if (ms_ptx_has_mod (i, "sat"))
+    g_string_append (t->body, "v_ = isnan (v_) ? 0 : v_ < 0 ? 0 : v_ > 1 ? 1 : v_;\n");
+  if (ms_ptx_has_mod (i, "relu"))
+    g_string_append (t->body, "v_ = v_ < 0 ? 0 : v_;\n");
+  g_string_append_printf (t->body, "r_ |= (uint32_t) %s (v_) << 16 * h_;\n}\n", pk);
+  wr (t, i, 0, raw, "r_");
+  g_string_append (t->body, "}\n");
+  return TRUE;
+}
+
+/* The n-th type modifier of i (0: the first), or NULL. */
+static const char *
+type_mod (const MsPtxInsn *i, guint n)
+{
+  for (char **p = i->mods; p && *p; p++)
+    if (ms_ptx_type_size (*p) != 0 && n-- == 0)
+      return *p;
+  return NULL;
+}
+
+/* cvt to or from bfloat16, and the packing conversions to f16x2 and
+ * bf16x2 (a's value in the upper half, b's in the lower).  FALSE: a
+ * conversion the engine does not know. */
+static gboolean
+half_cvt (Tr *t, const MsPtxInsn *i)
+{
+  const char *dt = type_mod (i, 0), *st = type_mod (i, 1);
+  if (dt == NULL || st == NULL || (!ms_ptx_has_mod (i, "rn") && strncmp (st, "bf16", 4)))
+    return FALSE;
+  const char *relu = ms_ptx_has_mod (i, "relu") ? "v_ = v_ < 0 ? 0 : v_; " : "";
+  if ((!strcmp (dt, "f16x2") || !strcmp (dt, "bf16x2")) && !strcmp (st, "f32") && i->n_opd == 3)
+    {
+      const char *pk = dt[0] == 'f' ? "ms_f64_f16" : "ms_f64_bf16";
+      g_autofree char *a = rd (t, i, 1, (Ty) { 'f', 32 }), *b = rd (t, i, 2, (Ty) { 'f', 32 });
+      g_autofree char *v = g_strdup_printf ("({ double v_ = %s; %suint32_t lo_ = %s (v_); v_ = %s; "
+                                            "%s(uint32_t) %s (v_) << 16 | lo_; })",
+                                            b, relu, pk, a, relu, pk);
+      wr (t, i, 0, (Ty) { 'u', 32 }, v);
+      return TRUE;
+    }
+  if (!strcmp (dt, "bf16") && (!strcmp (st, "f32") || !strcmp (st, "f64")))
+    {
+      g_autofree char *a = rd (t, i, 1, (Ty) { 'f', st[1] == '3' ? 32 : 64 });
+      g_autofree char *v = g_strdup_printf ("({ double v_ = %s; %s%s; })", a, relu,
+                                            st[1] == '3' ? "ms_f32_bf16 ((float) v_)"
+                                                         : "ms_f64_bf16 (v_)");
+      wr (t, i, 0, (Ty) { 'u', 16 }, v);
+      return TRUE;
+    }
+  if (!strcmp (st, "bf16") && (!strcmp (dt, "f32") || !strcmp (dt, "f64")))
+    {
+      g_autofree char *a = rd (t, i, 1, (Ty) { 'u', 16 });
+      g_autofree char *v = g_strdup_printf ("ms_bf16_f32 ((uint16_t) %s)", a);
+      wr (t, i, 0, (Ty) { 'f', dt[1] == '3' ? 32 : 64 }, v);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 alu (Tr *t, const MsPtxInsn *i)
 {
@@ -714,7 +891,57 @@ alu (Tr *t, const MsPtxInsn *i)
       wr (t, i, 0, y, v);
       return TRUE;
     }
+  guint hkind, halves;
+  if (strcmp (op, "cvt") && strcmp (op, "selp") && packed_half (i, &hkind, &halves))
+    return half_alu (t, i, hkind, halves);
+  if (ms_ptx_has_mod (i, "u16x2") || ms_ptx_has_mod (i, "s16x2"))
+    {
+      /* two 16-bit integers in a register (add, sub, min, max; wrapping,
+       * or clamped where .sat) */
+      int k = !strcmp (op, "add") ? 0 : !strcmp (op, "sub") ? 1 : !strcmp (op, "min") ? 2
+              : !strcmp (op, "max") ? 3 : -1;
+      if (k < 0 || i->n_opd != 3)
+        return FALSE;
+      Ty u = { 'u', 32 };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u);
+      v = g_strdup_printf ("ms_simd16x2 (%s, %s, %d, %d, %d)", ua, ub, k,
+                           ms_ptx_has_mod (i, "s16x2"), ms_ptx_has_mod (i, "sat"));
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
   gboolean f = y.kind == 'f';
+  gboolean carry_in = !strcmp (op, "addc") || !strcmp (op, "subc") || !strcmp (op, "madc");
+  if (!f && (carry_in || ms_ptx_has_mod (i, "cc")))
+    {
+      /* multiword arithmetic (add.cc, addc, sub.cc, subc, mad.cc, madc:
+       * the carry flag, per lane in ms_CC): the sum in twice the width,
+       * its top half the carry out; a subtraction's flag is its borrow */
+      if (y.bits != 32 && y.bits != 64)
+        return FALSE;
+      gboolean sub = op[0] == 's', mad = op[0] == 'm';
+      const char *wide = y.bits == 32 ? "uint64_t" : "unsigned __int128";
+      Ty u = { 'u', y.bits };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u);
+      g_autofree char *first = NULL;
+      if (mad && ms_ptx_has_mod (i, "hi"))
+        first = g_strdup_printf ("((%s) (((%s) %s * (%s) %s) >> %u))", wide, wide, ua, wide, ub,
+                                 y.bits);
+      else if (mad)
+        first = g_strdup_printf ("((%s) (%s) ((%s) %s * (%s) %s))", wide, utype (y.bits), wide,
+                                 ua, wide, ub);
+      else
+        first = g_strdup_printf ("((%s) %s)", wide, ua);
+      g_autofree char *second = mad ? rd (t, i, 3, u) : g_strdup (ub);
+      g_string_append_printf (t->body, "{ %s s_ = %s %s (%s) %s%s;\n", wide, first,
+                              sub ? "-" : "+", wide, second,
+                              carry_in ? (sub ? " - ms_CC[L]" : " + ms_CC[L]") : "");
+      if (ms_ptx_has_mod (i, "cc"))
+        g_string_append_printf (t->body, "ms_CC[L] = (uint32_t) (s_ >> %u) & 1;\n", y.bits);
+      g_autofree char *low = g_strdup_printf ("((%s) s_)", utype (y.bits));
+      wr (t, i, 0, u, low);
+      g_string_append (t->body, "}\n");
+      return TRUE;
+    }
   if (!strcmp (op, "add") || !strcmp (op, "sub"))
     {
       const char *o = op[0] == 'a' ? "+" : "-";
@@ -954,6 +1181,8 @@ alu (Tr *t, const MsPtxInsn *i)
     }
   if (!strcmp (op, "cvt"))
     {
+      if (packed_half (i, &hkind, &halves))
+        return half_cvt (t, i);
       Ty dy = ty_of (i, 1), sy = ty_of (i, 0);
       g_autofree char *s = rd (t, i, 1, sy);
       const char *rnd = ms_ptx_has_mod (i, "rzi") || ms_ptx_has_mod (i, "rz") ? "trunc"
@@ -1150,6 +1379,30 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       v = g_strdup_printf ("((%s) + ((%s) > (%s) ? (%s) - (%s) : (%s) - (%s)))", C, A, B, A, B,
                            B, A);
+      wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if ((!strcmp (op, "dp4a") || !strcmp (op, "dp2a")) && i->n_opd == 4)
+    {
+      /* c + the products of a's and b's bytes (dp4a), or of a's two
+       * halves and two of b's bytes (dp2a.lo: bytes 0, 1; .hi: 2, 3), each
+       * signed as its type says; the sum wraps in 32 bits */
+      Ty u = { 'u', 32 };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u), *uc = rd (t, i, 3, u);
+      gboolean sa = ty_of (i, 1).kind == 's', sb = ty_of (i, 0).kind == 's';
+      v = g_strdup_printf ("ms_dp%ca (%s, %s, %s, %d, %d, %d)", op[2], ua, ub, uc, sa, sb,
+                           ms_ptx_has_mod (i, "hi"));
+      wr (t, i, 0, u, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "vabsdiff4") && !ms_ptx_has_mod (i, "add") && !ms_ptx_has_mod (i, "sat")
+      && !ms_ptx_has_mod (i, "min") && !ms_ptx_has_mod (i, "max") && y.bits == 32
+      && i->n_opd == 4)
+    {
+      /* each byte lane's |a - b| (the default mask: all four from the
+       * result, c unused) */
+      v = g_strdup_printf ("ms_vabsdiff4 (%s, %s, %d, %d)", A, B, ty_of (i, 2).kind == 's',
+                           ty_of (i, 1).kind == 's');
       wr (t, i, 0, y, v);
       return TRUE;
     }
@@ -1970,7 +2223,9 @@ static gboolean
 aggregable (const Tr *t, const MsPtxInsn *i, int op)
 {
   gboolean generic;
-  if (space_of (i, &generic) != MS_PTX_SPACE_GLOBAL)
+  guint hk, hv;
+  if (space_of (i, &generic) != MS_PTX_SPACE_GLOBAL || packed_half (i, &hk, &hv)
+      || ms_ptx_has_mod (i, "f16"))
     return FALSE;
   return reduction (t, i) && (op == MS_ATOMIC_ADD || op == MS_ATOMIC_MIN || op == MS_ATOMIC_MAX
                  || op == MS_ATOMIC_AND || op == MS_ATOMIC_OR || op == MS_ATOMIC_XOR);
@@ -2160,10 +2415,13 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
       guint vi = ai + 1;
       int num = y.kind == 'f' ? (y.bits == 64 ? MS_NUM_DOUBLE : MS_NUM_FLOAT)
                 : y.kind == 's' ? MS_NUM_INT : MS_NUM_UINT;
-      if (y.kind == 'f' && y.bits == 16)
+      guint hk, hv;
+      if (packed_half (i, &hk, &hv) || (y.kind == 'f' && y.bits == 16))
         {
-          unsupported (t, i, "a half-precision atomic");
-          return;
+          /* f16, f16x2, bf16, bf16x2: the bits move as they are, the
+           * emulator adds (or takes the min, max) half by half */
+          num = y.kind == 'f' || hk == 1 ? MS_NUM_HALF : MS_NUM_BF16;
+          y = (Ty) { 'u', y.bits };
         }
       Ty vy = { y.kind == 'b' ? 'u' : y.kind, y.bits };
       g_autofree char *val = rd (t, i, op == MS_ATOMIC_CAS ? vi + 1 : vi, vy);
@@ -2241,7 +2499,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
             g_string_append_printf (after,
                                     "      if (m == 0xffffffffu && ms_warp.load_pattern == MS_WARP_ROW)\n"
                                     "        {\n"
-                                    "          ms_warp_copy_row (R%d, ms_warp.addr[0], sizeof R%d);\n"
+                                    "          ms_warp_copy_row (R%d, ms_warp.addr[0], 32 * sizeof R%d[0]);\n"
                                     "          goto B%u;\n"
                                     "        }\n",
                                     o->reg, o->reg, idx + 1);
@@ -3899,12 +4157,32 @@ translate_entry (Tr *t, GString *out)
   else
     g_string_append (out, "  uint8_t *ms_loc = NULL;\n");
   g_string_append (out, "  (void) ms_loc;\n");
+  g_string_append (out, "  uint32_t ms_CC[32]; (void) ms_CC;   /* the carry flag */\n");
+  /* the registers: arrays of the warp's 32 lanes on the warp's stack (1
+   * MiB), or, for a function whose registers take more than a quarter of
+   * it (libdevice's double-precision special functions inlined: 3 000
+   * f64 registers), in a buffer of the warp's (ms_ptx_frame) */
+  gsize frame = 0;
   for (guint r = 0; r < f->regs->len; r++)
     {
       const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
-      g_string_append_printf (out, "  %s R%u[32]; /* %s */\n",
-                              reg->cls == MS_PTX_PRED ? "uint8_t" : utype (reg_bits (reg)), r,
-                              reg->name);
+      frame += 32 * (reg->cls == MS_PTX_PRED ? 1 : reg_bits (reg) / 8);
+    }
+  gboolean heap = frame > MAX_STACK_FRAME;
+  if (heap)
+    g_string_append_printf (out, "  uint8_t *ms_frame = ms_ptx_frame (%" G_GSIZE_FORMAT ");\n",
+                            frame);
+  frame = 0;
+  for (guint r = 0; r < f->regs->len; r++)
+    {
+      const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
+      const char *ty = reg->cls == MS_PTX_PRED ? "uint8_t" : utype (reg_bits (reg));
+      if (heap)
+        g_string_append_printf (out, "  %s *R%u = (%s *) (ms_frame + %" G_GSIZE_FORMAT "); /* %s */\n",
+                                ty, r, ty, frame, reg->name);
+      else
+        g_string_append_printf (out, "  %s R%u[32]; /* %s */\n", ty, r, reg->name);
+      frame += 32 * (reg->cls == MS_PTX_PRED ? 1 : reg_bits (reg) / 8);
     }
   g_string_append (out,
                    "  MsWarpSched S;\n  int pc;\n  uint32_t m;\n"

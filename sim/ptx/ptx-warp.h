@@ -21,6 +21,22 @@ static inline uint32_t ms_b32 (float f) { uint32_t b; memcpy (&b, &f, 4); return
 static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); return b; }
 static inline float ms_f16_f32 (uint16_t b) { _Float16 h; memcpy (&h, &b, 2); return (float) h; }
 static inline uint16_t ms_f32_f16 (float f) { _Float16 h = (_Float16) f; uint16_t b; memcpy (&b, &h, 2); return b; }
+/* half-precision arithmetic rounds once, from the double it was computed in */
+static inline uint16_t ms_f64_f16 (double d) { _Float16 h = (_Float16) d; uint16_t b; memcpy (&b, &h, 2); return b; }
+/* bfloat16: a float's top half; rounded to nearest even, a NaN the GPU's 0x7fff */
+static inline float ms_bf16_f32 (uint16_t b) { uint32_t u = (uint32_t) b << 16; float f; memcpy (&f, &u, 4); return f; }
+static inline uint16_t
+ms_f32_bf16 (float f)
+{
+  uint32_t u;
+  memcpy (&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return 0x7fff;
+  return (uint16_t) ((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+}
+/* (through float: a second rounding, off only for a double within 2^-24
+ * of a bfloat16 midpoint) */
+static inline uint16_t ms_f64_bf16 (double d) { return ms_f32_bf16 ((float) d); }
 
 /* float to integer as PTX's cvt does it: NaN 0, out of range saturated */
 #define MS_PTX_F2I(T, lo, hi, x)                                                  \
@@ -123,6 +139,64 @@ ms_vabsdiff4_add (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
       int x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
       int y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
       c += (uint32_t) (x > y ? x - y : y - x);
+    }
+  return c;
+}
+/* vabsdiff4: each byte lane's |a - b| (signed where sa, sb say) */
+static inline uint32_t
+ms_vabsdiff4 (uint32_t a, uint32_t b, int sa, int sb)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 32; k += 8)
+    {
+      int x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
+      int y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
+      r |= (uint32_t) (uint8_t) (x > y ? x - y : y - x) << k;
+    }
+  return r;
+}
+/* add (op 0), sub (1), min (2), max (3) of two 16-bit integers a register
+ * (signed where s; clamped to the type where sat, else wrapping) */
+static inline uint32_t
+ms_simd16x2 (uint32_t a, uint32_t b, int op, int s, int sat)
+{
+  uint32_t r = 0;
+  for (int k = 0; k < 32; k += 16)
+    {
+      int32_t x = s ? (int16_t) (a >> k) : (uint16_t) (a >> k);
+      int32_t y = s ? (int16_t) (b >> k) : (uint16_t) (b >> k);
+      int32_t v = op == 0 ? x + y : op == 1 ? x - y : op == 2 ? (x < y ? x : y) : (x > y ? x : y);
+      if (sat)
+        v = s ? (v < -32768 ? -32768 : v > 32767 ? 32767 : v) : (v < 0 ? 0 : v > 65535 ? 65535 : v);
+      r |= (uint32_t) (uint16_t) v << k;
+    }
+  return r;
+}
+/* dp4a: c plus the products of a's and b's four byte lanes (signed where
+ * sa, sb say); the sum wraps in 32 bits */
+static inline uint32_t
+ms_dp4a (uint32_t a, uint32_t b, uint32_t c, int sa, int sb, int hi)
+{
+  (void) hi;
+  for (int k = 0; k < 32; k += 8)
+    {
+      int32_t x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
+      int32_t y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
+      c += (uint32_t) (x * y);
+    }
+  return c;
+}
+/* dp2a: c plus the products of a's two 16-bit lanes and two of b's byte
+ * lanes (bytes 0 and 1, or 2 and 3 where hi) */
+static inline uint32_t
+ms_dp2a (uint32_t a, uint32_t b, uint32_t c, int sa, int sb, int hi)
+{
+  for (int k = 0; k < 2; k++)
+    {
+      int32_t x = sa ? (int16_t) (a >> 16 * k) : (uint16_t) (a >> 16 * k);
+      int sh = 8 * (k + (hi ? 2 : 0));
+      int32_t y = sb ? (int8_t) (b >> sh) : (uint8_t) (b >> sh);
+      c += (uint32_t) (x * y);
     }
   return c;
 }

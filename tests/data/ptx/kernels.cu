@@ -1,5 +1,7 @@
 // Kernels for tests/test-ptx.c: compiled by nvcc to PTX at test time and
 // run by memsim's PTX engine.  Their counts are derived by hand there.
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 __global__ void vadd(const float *a, const float *b, float *c, int n)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -296,4 +298,39 @@ __global__ void reload (const int *g, int *out)
   __threadfence_block ();
   int f = s[t];
   out[t + 32] = d + e + f;
+}
+
+/* half_ops: half-precision arithmetic (f16x2, bf16x2, CUDA's hsqrt, whose
+ * inline asm declares ".reg.b16 r"), 16-bit SIMD integers, dp4a, 128-bit
+ * integers (add.cc / addc, sub.cc / subc), half-precision and 16-bit
+ * atomics.  One warp; every value exact in its type (test-ptx.c derives
+ * them). */
+__global__ void half_ops (float *out, unsigned *u, unsigned long long *w, __half2 *acc,
+                          unsigned short *flag)
+{
+  unsigned t = threadIdx.x, t8 = t % 8;
+  __half2 a = __floats2half2_rn (1.5f, 2.25f), b = __floats2half2_rn (0.5f, 4.0f);
+  __half2 c = __hfma2 (a, b, a);
+  c = __hsub2 (__hmul2 (c, b), a);
+  c = __hmax2 (c, __floats2half2_rn (0.0f, 0.0f));
+  __half s = hsqrt (__float2half (6.25f));
+  __nv_bfloat162 x = __floats2bfloat162_rn (1.5f, (float) t8);
+  x = __hfma2 (x, x, x);
+  out[4 * t + 0] = __low2float (c);
+  out[4 * t + 1] = __high2float (c);
+  out[4 * t + 2] = __half2float (s);
+  out[4 * t + 3] = __low2float (x) + __high2float (x);
+  u[t] = __vmaxu2 (0x00050010u, t | t << 16);
+  u[32 + t] = __vsub2 (0x00030002u + t, 0x00010005u);
+  u[64 + t] = __dp4a (0x01020304u, 0x01010101u * t, 7u);
+  u[96 + t] = (unsigned) __dp4a ((int) 0xff02fe04, (int) 0x01010101, (int) t);
+  unsigned long long lo = ~0ull - t;
+  unsigned __int128 y = (unsigned __int128) 5 << 64 | (t + 1);
+  unsigned __int128 sum = lo + y, diff = y - lo;
+  w[4 * t + 0] = (unsigned long long) sum;
+  w[4 * t + 1] = (unsigned long long) (sum >> 64);
+  w[4 * t + 2] = (unsigned long long) diff;
+  w[4 * t + 3] = (unsigned long long) (diff >> 64);
+  atomicAdd (acc, __floats2half2_rn (1.0f, 0.5f));
+  u[128 + t] = atomicCAS (flag, (unsigned short) 0, (unsigned short) (t + 1));
 }
