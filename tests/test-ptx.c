@@ -1304,6 +1304,37 @@ test_big_frame (void)
   ms_ptx_program_free (prog);
 }
 
+/* byte_ops (kernels.cu): {b, a}'s bytes 0..7 are 00 11 .. 77.  prmt f4e
+ * with c = 1: bytes 1, 2, 3, 4 = 0x44332211; b4e, c = 0: bytes 0, 7, 6, 5
+ * = 0x55667700; ecr, c = 1: bytes 0, 1, 1, 1 = 0x11111100.  szext of 0xf0
+ * from 8 bits, signed: 0xfffffff0.  cvt.pack.sat.s16: 40000 clamps to
+ * 0x7fff (upper half), -5 is 0xfffb.  e4m3: 1.0 = 0x38 (bias 7), -2.0 =
+ * 0xc0 (sign, exponent 8); the pair (-2, 1) puts its first value in the
+ * lower byte (cuda_fp8.h's make_float2 order) = 0x38c0; e5m2: 1.0 =
+ * 0x3c, 1e6 clamped to 57344 = 0x7b: 0x3c7b.  e4m3 0xc0 back to f16:
+ * -2.0 = 0xc000. */
+static void
+test_byte_ops (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  unsigned *out = device (8 * sizeof (unsigned));
+  struct { unsigned *out; } params = { out };
+  void *bufs[] = { out };
+  gsize bytes[] = { 8 * sizeof (unsigned) };
+  Run r;
+  run ("_Z8byte_opsPj", 1, 1, bufs, bytes, 1, &params, &r);
+  g_assert_cmphex (out[0], ==, 0x44332211u);
+  g_assert_cmphex (out[1], ==, 0x55667700u);
+  g_assert_cmphex (out[2], ==, 0x11111100u);
+  g_assert_cmphex (out[3], ==, 0xfffffff0u);
+  g_assert_cmphex (out[4], ==, 0x7ffffffbu);
+  g_assert_cmphex (out[5], ==, 0x38c0u);
+  g_assert_cmphex (out[6], ==, 0x3c7bu);
+  g_assert_cmphex (out[7], ==, 0xc000u);
+  run_clear (&r);
+  g_free (out);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1339,6 +1370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/reload", test_reload);
   g_test_add_func ("/ptx/half-ops", test_half_ops);
   g_test_add_func ("/ptx/big-frame", test_big_frame);
+  g_test_add_func ("/ptx/byte-ops", test_byte_ops);
   int status = g_test_run ();
   if (tmp != NULL)
     {

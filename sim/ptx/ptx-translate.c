@@ -823,6 +823,41 @@ half_cvt (Tr *t, const MsPtxInsn *i)
   return FALSE;
 }
 
+/* The 8-bit float pairs: cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a,
+ * b (a to the upper byte) and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a
+ * (each byte to a half).  FALSE: another form. */
+static gboolean
+fp8_cvt (Tr *t, const MsPtxInsn *i)
+{
+  const char *other = type_mod (i, 0);   /* the type beside the 8-bit pair */
+  int e5 = -1;
+  for (char **p = i->mods; p && *p; p++)
+    if (!strcmp (*p, "e4m3x2") || !strcmp (*p, "e5m2x2"))
+      e5 = (*p)[1] == '5';
+  if (e5 < 0 || other == NULL)
+    return FALSE;
+  if (!strcmp (other, "f32") && i->n_opd == 3 && ms_ptx_has_mod (i, "satfinite"))
+    {
+      g_autofree char *a = rd (t, i, 1, (Ty) { 'f', 32 }), *b = rd (t, i, 2, (Ty) { 'f', 32 });
+      const char *relu = ms_ptx_has_mod (i, "relu") ? "fmaxf (0.0f, " : "(";
+      g_autofree char *v = g_strdup_printf ("((uint32_t) ms_f32_fp8 (%s%s), %d) << 8 "
+                                            "| ms_f32_fp8 (%s%s), %d))",
+                                            relu, a, e5, relu, b, e5);
+      wr (t, i, 0, (Ty) { 'u', 16 }, v);
+      return TRUE;
+    }
+  if (!strcmp (other, "f16x2") && i->n_opd == 2 && !ms_ptx_has_mod (i, "relu"))
+    {
+      g_autofree char *a = rd (t, i, 1, (Ty) { 'u', 16 });
+      g_autofree char *v = g_strdup_printf ("((uint32_t) ms_f64_f16 (ms_fp8_f32 ((uint8_t) ((%s) >> 8), %d)) << 16 "
+                                            "| ms_f64_f16 (ms_fp8_f32 ((uint8_t) (%s), %d)))",
+                                            a, e5, a, e5);
+      wr (t, i, 0, (Ty) { 'u', 32 }, v);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static gboolean
 alu (Tr *t, const MsPtxInsn *i)
 {
@@ -1181,6 +1216,25 @@ alu (Tr *t, const MsPtxInsn *i)
     }
   if (!strcmp (op, "cvt"))
     {
+      for (char **p = i->mods; p && *p; p++)
+        if (!strcmp (*p, "e4m3x2") || !strcmp (*p, "e5m2x2"))
+          return fp8_cvt (t, i);
+      if (ms_ptx_has_mod (i, "pack"))
+        {
+          /* cvt.pack.sat.{u16,s16}.s32 d, a, b: a clamped to the upper
+           * half, b to the lower (the 8-, 4- and 2-bit forms: not yet) */
+          Ty dy = ty_of (i, 1);
+          if (dy.bits != 16 || i->n_opd != 3 || ty_of (i, 0).kind != 's' || ty_of (i, 0).bits != 32)
+            return FALSE;
+          Ty s32 = { 's', 32 };
+          g_autofree char *pa = rd (t, i, 1, s32), *pb = rd (t, i, 2, s32);
+          const char *lo = dy.kind == 's' ? "-32768" : "0", *hi = dy.kind == 's' ? "32767" : "65535";
+          v = g_strdup_printf ("((uint32_t) (uint16_t) ({ int32_t x_ = %s; x_ < %s ? %s : x_ > %s ? %s : x_; }) << 16 "
+                               "| (uint16_t) ({ int32_t x_ = %s; x_ < %s ? %s : x_ > %s ? %s : x_; }))",
+                               pa, lo, lo, hi, hi, pb, lo, lo, hi, hi);
+          wr (t, i, 0, (Ty) { 'u', 32 }, v);
+          return TRUE;
+        }
       if (packed_half (i, &hkind, &halves))
         return half_cvt (t, i);
       Ty dy = ty_of (i, 1), sy = ty_of (i, 0);
@@ -1362,10 +1416,27 @@ alu (Tr *t, const MsPtxInsn *i)
     }
   if (!strcmp (op, "prmt"))
     {
+      static const char *const modes[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
       if (i->mods[0] && strcmp (i->mods[0], "b32") != 0)
         return FALSE;
-      v = g_strdup_printf ("ms_prmt (%s, %s, %s)", A, B, C);
+      int mode = 0;
+      for (int k = 0; modes[k]; k++)
+        if (ms_ptx_has_mod (i, modes[k]))
+          mode = k + 1;
+      if (mode == 0 && i->mods[0] && i->mods[1])
+        return FALSE;   /* a mode memsim does not know */
+      v = mode ? g_strdup_printf ("ms_prmt_mode (%s, %s, %s, %d)", A, B, C, mode)
+               : g_strdup_printf ("ms_prmt (%s, %s, %s)", A, B, C);
       wr (t, i, 0, y, v);
+      return TRUE;
+    }
+  if (!strcmp (op, "szext") && y.bits == 32)
+    {
+      Ty u = { 'u', 32 };
+      g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u);
+      v = g_strdup_printf ("ms_szext (%s, %s, %d, %d)", ua, ub, ms_ptx_has_mod (i, "wrap"),
+                           y.kind == 's');
+      wr (t, i, 0, u, v);
       return TRUE;
     }
   if (!strcmp (op, "lop3"))

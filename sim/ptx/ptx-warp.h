@@ -142,6 +142,82 @@ ms_vabsdiff4_add (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
     }
   return c;
 }
+/* prmt's modes (f4e, b4e, rc8, ecl, ecr, rc16: mode 1 .. 6): the byte
+ * of {b, a} each byte of the result takes, for c's two low bits, as the
+ * PTX ISA's table gives them (result byte 0 first) */
+static inline uint32_t
+ms_prmt_mode (uint32_t a, uint32_t b, uint32_t c, int mode)
+{
+  static const uint8_t sel[6][4][4] = {
+    { { 0, 1, 2, 3 }, { 1, 2, 3, 4 }, { 2, 3, 4, 5 }, { 3, 4, 5, 6 } },   /* f4e */
+    { { 0, 7, 6, 5 }, { 1, 0, 7, 6 }, { 2, 1, 0, 7 }, { 3, 2, 1, 0 } },   /* b4e */
+    { { 0, 0, 0, 0 }, { 1, 1, 1, 1 }, { 2, 2, 2, 2 }, { 3, 3, 3, 3 } },   /* rc8 */
+    { { 0, 1, 2, 3 }, { 1, 1, 2, 3 }, { 2, 2, 2, 3 }, { 3, 3, 3, 3 } },   /* ecl */
+    { { 0, 0, 0, 0 }, { 0, 1, 1, 1 }, { 0, 1, 2, 2 }, { 0, 1, 2, 3 } },   /* ecr */
+    { { 0, 1, 0, 1 }, { 2, 3, 2, 3 }, { 0, 1, 0, 1 }, { 2, 3, 2, 3 } },   /* rc16 */
+  };
+  uint64_t t = (uint64_t) b << 32 | a;
+  uint32_t r = 0;
+  for (int k = 0; k < 4; k++)
+    r |= ((uint32_t) (t >> (8 * sel[mode - 1][c & 3][k])) & 0xff) << (8 * k);
+  return r;
+}
+/* szext: a's low n bits (n = b & 31 where wrap, else b up to 32) sign- or
+ * zero-extended */
+static inline uint32_t
+ms_szext (uint32_t a, uint32_t b, int wrap, int sign)
+{
+  uint32_t n = wrap ? b & 31 : (b > 32 ? 32 : b);
+  if (n == 0)
+    return 0;
+  if (n == 32)
+    return a;
+  uint32_t v = a & ((UINT32_C (1) << n) - 1);
+  if (sign && (v >> (n - 1)) & 1)
+    v |= ~UINT32_C (0) << n;
+  return v;
+}
+/* An 8-bit float (e4m3: bias 7, no infinities, NaN 0x7f; e5m2: bias 15)
+ * and back.  The conversion to it rounds to nearest even and, as
+ * .satfinite asks, clamps to the largest finite value (448, 57344); a
+ * NaN is 0x7f. */
+static inline float
+ms_fp8_f32 (uint8_t v, int e5m2)
+{
+  int mb = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  int e = (v >> mb) & (e5m2 ? 31 : 15), m = v & ((1 << mb) - 1);
+  float mag;
+  if ((!e5m2 && (v & 0x7f) == 0x7f) || (e5m2 && e == 31 && m != 0))
+    return NAN;
+  if (e5m2 && e == 31)
+    mag = INFINITY;
+  else if (e == 0)
+    mag = ldexpf ((float) m, 1 - bias - mb);
+  else
+    mag = ldexpf ((float) ((1 << mb) | m), e - bias - mb);
+  return (v & 0x80) ? -mag : mag;
+}
+static inline uint8_t
+ms_f32_fp8 (float f, int e5m2)
+{
+  if (isnan (f))
+    return 0x7f;
+  uint8_t sign = signbit (f) ? 0x80 : 0;
+  float a = fabsf (f);
+  uint8_t best = 0;
+  float best_d = INFINITY;
+  /* the nearest finite code (ties: the even one), or the largest */
+  for (int v = 0; v < 0x80; v++)
+    {
+      float x = ms_fp8_f32 ((uint8_t) v, e5m2);
+      if (isnan (x) || isinf (x))
+        continue;
+      float d = fabsf (x - a);
+      if (d < best_d || (d == best_d && (v & 1) == 0))
+        best = (uint8_t) v, best_d = d;
+    }
+  return sign | best;
+}
 /* vabsdiff4: each byte lane's |a - b| (signed where sa, sb say) */
 static inline uint32_t
 ms_vabsdiff4 (uint32_t a, uint32_t b, int sa, int sb)

@@ -2,6 +2,7 @@
 // run by memsim's PTX engine.  Their counts are derived by hand there.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 __global__ void vadd(const float *a, const float *b, float *c, int n)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -333,4 +334,22 @@ __global__ void half_ops (float *out, unsigned *u, unsigned long long *w, __half
   w[4 * t + 3] = (unsigned long long) (diff >> 64);
   atomicAdd (acc, __floats2half2_rn (1.0f, 0.5f));
   u[128 + t] = atomicCAS (flag, (unsigned short) 0, (unsigned short) (t + 1));
+}
+
+/* byte_ops: prmt's modes, szext, cvt.pack and the 8-bit float pairs, one
+ * thread (test-ptx.c derives the values; the H200 agrees with them on
+ * 512 inputs: gpu/probes/intrinsics-bits.cu) */
+__global__ void byte_ops (unsigned *out)
+{
+  unsigned a = 0x33221100u, b = 0x77665544u, c1 = 1, c0 = 0;
+  asm ("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(out[0]) : "r"(a), "r"(b), "r"(c1));
+  asm ("prmt.b32.b4e %0, %1, %2, %3;" : "=r"(out[1]) : "r"(a), "r"(b), "r"(c0));
+  asm ("prmt.b32.ecr %0, %1, %2, %3;" : "=r"(out[2]) : "r"(a), "r"(b), "r"(c1));
+  asm ("szext.wrap.s32 %0, %1, %2;" : "=r"(out[3]) : "r"(0xf0u), "r"(8u));
+  asm ("cvt.pack.sat.s16.s32 %0, %1, %2;" : "=r"(out[4]) : "r"(40000), "r"(-5));
+  __nv_fp8x2_e4m3 p (make_float2 (-2.0f, 1.0f));
+  __nv_fp8x2_e5m2 q (make_float2 (1e6f, 1.0f));
+  out[5] = p.__x;
+  out[6] = q.__x;
+  out[7] = __nv_cvt_fp8x2_to_halfraw2 (p.__x, __NV_E4M3).x;
 }
