@@ -1335,6 +1335,49 @@ test_byte_ops (void)
   g_free (out);
 }
 
+/* rounding (kernels.cu): 1 + 2^-30 is 1 to zero or down, 1 + 2^-23 (the
+ * next float) up; -1 - 2^-30 down is -(1 + 2^-23).  1/3 = 0x3eaaaaaa.aa..:
+ * toward zero 0x3eaaaaaa, up 0x3eaaaaab.  sqrt 2 = 1.41421356..: the
+ * floats around it 0x3fb504f3 (1.41421353..) and 0x3fb504f4.  fma 1 * 1 +
+ * 2^-30 up: 1 + 2^-23.  (1 + 2^-23)(1 - 2^-24) = 1 + 2^-24 - 2^-47, down
+ * (and to nearest): 1.  1 + 2^-30 as a float, up: 1 + 2^-23.  Doubles: 1 +
+ * 2^-60 down 1, up 1 + 2^-52; (1 + 2^-52)(1 - 2^-53) = 1 + 2^-53 - 2^-105,
+ * toward zero 1; 1/3 up: 0x3fd5555555555556 (to nearest ...55). */
+static void
+test_rounding (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  float *f = device (16 * sizeof (float));
+  double *d = device (8 * sizeof (double));
+  Run r;
+  run_two ("_Z8roundingPfPd", 1, 1, f, 16 * sizeof (float), d, 8 * sizeof (double), &r);
+  float up = 1.0f + 0x1p-23f;
+  guint32 bits[2];
+  g_assert_cmpfloat (f[0], ==, 1.0f);
+  g_assert_cmpfloat (f[1], ==, up);
+  g_assert_cmpfloat (f[2], ==, -up);
+  memcpy (&bits[0], &f[3], 4);
+  memcpy (&bits[1], &f[4], 4);
+  g_assert_cmphex (bits[0], ==, 0x3eaaaaaau);
+  g_assert_cmphex (bits[1], ==, 0x3eaaaaabu);
+  memcpy (&bits[0], &f[5], 4);
+  memcpy (&bits[1], &f[6], 4);
+  g_assert_cmphex (bits[0], ==, 0x3fb504f3u);
+  g_assert_cmphex (bits[1], ==, 0x3fb504f4u);
+  g_assert_cmpfloat (f[7], ==, up);
+  g_assert_cmpfloat (f[8], ==, 1.0f);
+  g_assert_cmpfloat (f[9], ==, up);
+  g_assert_cmpfloat (d[0], ==, 1.0);
+  g_assert_cmpfloat (d[1], ==, 1.0 + 0x1p-52);
+  g_assert_cmpfloat (d[2], ==, 1.0);
+  guint64 b64;
+  memcpy (&b64, &d[3], 8);
+  g_assert_cmphex (b64, ==, G_GUINT64_CONSTANT (0x3fd5555555555556));
+  run_clear (&r);
+  g_free (f);
+  g_free (d);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1371,6 +1414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/half-ops", test_half_ops);
   g_test_add_func ("/ptx/big-frame", test_big_frame);
   g_test_add_func ("/ptx/byte-ops", test_byte_ops);
+  g_test_add_func ("/ptx/rounding", test_rounding);
   int status = g_test_run ();
   if (tmp != NULL)
     {

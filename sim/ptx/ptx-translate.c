@@ -858,6 +858,14 @@ fp8_cvt (Tr *t, const MsPtxInsn *i)
   return FALSE;
 }
 
+/* A floating-point instruction's directed rounding: .rz 1, .rm 2, .rp 3;
+ * 0 for .rn or none (the host's own) */
+static int
+directed (const MsPtxInsn *i)
+{
+  return ms_ptx_has_mod (i, "rz") ? 1 : ms_ptx_has_mod (i, "rm") ? 2 : ms_ptx_has_mod (i, "rp") ? 3 : 0;
+}
+
 static gboolean
 alu (Tr *t, const MsPtxInsn *i)
 {
@@ -980,7 +988,10 @@ alu (Tr *t, const MsPtxInsn *i)
   if (!strcmp (op, "add") || !strcmp (op, "sub"))
     {
       const char *o = op[0] == 'a' ? "+" : "-";
-      if (f)
+      if (f && directed (i) && y.bits >= 32)
+        v = g_strdup_printf ("ms_add%u (%s, %s(%s), %d)", y.bits, A, op[0] == 'a' ? "" : "-", B,
+                             directed (i));
+      else if (f)
         v = g_strdup_printf ("(%s %s %s)", A, o, B);
       else if (ms_ptx_has_mod (i, "sat"))
         v = g_strdup_printf ("((int32_t) ({ int64_t s_ = (int64_t) %s %s (int64_t) %s; "
@@ -999,9 +1010,13 @@ alu (Tr *t, const MsPtxInsn *i)
       gboolean mad = op[1] == 'a';
       if (f)
         {
-          if (mad)
+          if (mad && directed (i) && y.bits == 32)
+            v = g_strdup_printf ("ms_fma32 (%s, %s, %s, %d)", A, B, C, directed (i));
+          else if (mad)
             v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B,
                                  C);
+          else if (directed (i) && y.bits >= 32)
+            v = g_strdup_printf ("ms_mul%u (%s, %s, %d)", y.bits, A, B, directed (i));
           else
             v = g_strdup_printf ("(%s * %s)", A, B);
           if (ms_ptx_has_mod (i, "sat"))
@@ -1050,7 +1065,12 @@ alu (Tr *t, const MsPtxInsn *i)
     }
   if (!strcmp (op, "fma"))
     {
-      v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B, C);
+      if (directed (i) && y.bits == 32)
+        v = g_strdup_printf ("ms_fma32 (%s, %s, %s, %d)", A, B, C, directed (i));
+      else if (directed (i))
+        return FALSE;   /* a double fma rounded otherwise than to nearest: not yet */
+      else
+        v = g_strdup_printf (y.bits == 64 ? "fma (%s, %s, %s)" : "fmaf (%s, %s, %s)", A, B, C);
       if (ms_ptx_has_mod (i, "sat"))
         v = saturate (v, y.bits);
       wr (t, i, 0, y, v);
@@ -1058,7 +1078,9 @@ alu (Tr *t, const MsPtxInsn *i)
     }
   if (!strcmp (op, "div") || !strcmp (op, "rem"))
     {
-      if (f && op[0] == 'd')
+      if (f && op[0] == 'd' && directed (i) && y.bits >= 32)
+        v = g_strdup_printf ("ms_div%u (%s, %s, %d)", y.bits, A, B, directed (i));
+      else if (f && op[0] == 'd')
         v = g_strdup_printf ("(%s / %s)", A, B);
       else if (f)
         return FALSE;
@@ -1250,6 +1272,8 @@ alu (Tr *t, const MsPtxInsn *i)
           if (ms_ptx_has_mod (i, "rni") || ms_ptx_has_mod (i, "rzi") || ms_ptx_has_mod (i, "rmi")
               || ms_ptx_has_mod (i, "rpi"))
             v = g_strdup_printf ("%s%s (%s)", rnd, dy.bits == 64 ? "" : "f", s);
+          else if (dy.bits == 32 && sy.bits == 64 && directed (i))
+            v = g_strdup_printf ("ms_f64_f32_dir (%s, %d)", s, directed (i));
           else
             v = g_strdup_printf ("((%s) %s)", dy.bits == 64 ? "double" : "float", s);
           if (ms_ptx_has_mod (i, "sat"))
@@ -1315,7 +1339,9 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       gboolean d = y.bits == 64;
       const char *sf = d ? "" : "f";
-      if (!strcmp (op, "sqrt"))
+      if (!strcmp (op, "sqrt") && directed (i))
+        v = g_strdup_printf ("ms_sqrt%u (%s, %d)", y.bits, A, directed (i));
+      else if (!strcmp (op, "sqrt"))
         v = g_strdup_printf ("sqrt%s (%s)", sf, A);
       else if (!strcmp (op, "rsqrt"))
         v = g_strdup_printf ("(1 / sqrt%s (%s))", sf, A);

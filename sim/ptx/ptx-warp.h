@@ -248,6 +248,45 @@ ms_simd16x2 (uint32_t a, uint32_t b, int op, int s, int sat)
     }
   return r;
 }
+/* Directed rounding (.rz, .rm, .rp: mode 1, 2, 3) of a result computed
+ * to nearest: x, and the sign of (exact - x), which the error-free
+ * transformations below give exactly (TwoSum, fma's residue).  The host
+ * stays in round-to-nearest. */
+static inline double
+ms_dir64 (double x, double err, int mode)
+{
+  if (err == 0 || isnan (x))
+    return x;
+  if (mode == 1)
+    return (x > 0) == (err < 0) ? nextafter (x, 0.0) : x;
+  if (mode == 2)
+    return err < 0 ? nextafter (x, -INFINITY) : x;
+  return err > 0 ? nextafter (x, INFINITY) : x;
+}
+static inline float
+ms_dir32 (float x, double err, int mode)
+{
+  if (err == 0 || isnan (x))
+    return x;
+  if (mode == 1)
+    return (x > 0) == (err < 0) ? nextafterf (x, 0.0f) : x;
+  if (mode == 2)
+    return err < 0 ? nextafterf (x, -INFINITY) : x;
+  return err > 0 ? nextafterf (x, INFINITY) : x;
+}
+#define MS_TWO_SUM_ERR(a, b, s) (((a) - ((s) - ((s) - (a)))) + ((b) - ((s) - (a))))
+static inline double ms_add64 (double a, double b, int m) { double s = a + b; return ms_dir64 (s, MS_TWO_SUM_ERR (a, b, s), m); }
+static inline float ms_add32 (float a, float b, int m) { float s = a + b; return ms_dir32 (s, MS_TWO_SUM_ERR (a, b, s), m); }
+static inline double ms_mul64 (double a, double b, int m) { double p = a * b; return ms_dir64 (p, fma (a, b, -p), m); }
+static inline float ms_mul32 (float a, float b, int m) { float p = a * b; return ms_dir32 (p, (double) a * b - p, m); }
+static inline double ms_div64 (double a, double b, int m) { double q = a / b; return ms_dir64 (q, fma (-q, b, a) * (b < 0 ? -1 : 1), m); }
+static inline float ms_div32 (float a, float b, int m) { float q = a / b; return ms_dir32 (q, fma (-(double) q, b, a) * (b < 0 ? -1 : 1), m); }
+static inline double ms_sqrt64 (double a, int m) { double r = sqrt (a); return ms_dir64 (r, fma (-r, r, a), m); }
+static inline float ms_sqrt32 (float a, int m) { float r = sqrtf (a); return ms_dir32 (r, fma (-(double) r, r, a), m); }
+/* a float fma through double: the double is taken as exact (it is but
+ * where the product and the addend are 2^24 apart) */
+static inline float ms_fma32 (float a, float b, float c, int m) { double d = fma ((double) a, b, c); float x = (float) d; return ms_dir32 (x, d - x, m); }
+static inline float ms_f64_f32_dir (double d, int m) { float x = (float) d; return ms_dir32 (x, d - x, m); }
 /* dp4a: c plus the products of a's and b's four byte lanes (signed where
  * sa, sb say); the sum wraps in 32 bits */
 static inline uint32_t

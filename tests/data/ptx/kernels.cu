@@ -353,3 +353,24 @@ __global__ void byte_ops (unsigned *out)
   out[6] = q.__x;
   out[7] = __nv_cvt_fp8x2_to_halfraw2 (p.__x, __NV_E4M3).x;
 }
+
+/* rounding: CUDA's directed-rounding intrinsics (add.rz/rm/rp, mul, div,
+ * sqrt, fma, cvt.f32.f64), one thread; test-ptx.c gives each IEEE result */
+__global__ void rounding (float *f, double *d)
+{
+  float tiny = 0x1p-30f;
+  f[0] = __fadd_rz (1.0f, tiny);
+  f[1] = __fadd_ru (1.0f, tiny);
+  f[2] = __fadd_rd (-1.0f, -tiny);
+  f[3] = __fdiv_rz (1.0f, 3.0f);
+  f[4] = __fdiv_ru (1.0f, 3.0f);
+  f[5] = __fsqrt_rd (2.0f);
+  f[6] = __fsqrt_ru (2.0f);
+  f[7] = __fmaf_ru (1.0f, 1.0f, tiny);
+  f[8] = __fmul_rd (1.0f + 0x1p-23f, 1.0f - 0x1p-24f);
+  f[9] = __double2float_ru (1.0 + 0x1p-30);
+  d[0] = __dadd_rd (1.0, 0x1p-60);
+  d[1] = __dadd_ru (1.0, 0x1p-60);
+  d[2] = __dmul_rz (1.0 + 0x1p-52, 1.0 - 0x1p-53);
+  d[3] = __ddiv_ru (1.0, 3.0);
+}
