@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "fiber.h"
+#include "halves.h"
 #include "lane.h"
 #include "racecheck.h"
 #include "racememo.h"
@@ -654,38 +655,6 @@ copy_value (void *dst, const volatile void *src, unsigned size)
     memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
-/* A half-precision value (f16 or, where bf, bfloat16) and back */
-static double
-half_value (guint16 b, gboolean bf)
-{
-  if (bf)
-    {
-      guint32 u = (guint32) b << 16;
-      float f;
-      memcpy (&f, &u, 4);
-      return f;
-    }
-  _Float16 h;
-  memcpy (&h, &b, 2);
-  return (double) h;
-}
-
-static guint16
-half_bits (double d, gboolean bf)
-{
-  if (bf)
-    {
-      float f = (float) d;
-      guint32 u;
-      memcpy (&u, &f, 4);
-      return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fff : (guint16) ((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-    }
-  _Float16 h = (_Float16) d;
-  guint16 b;
-  memcpy (&b, &h, 2);
-  return b;
-}
-
 /* An atomic on one or two half-precision values (f16 or bfloat16: atom
  * .add/.min/.max/.exch .f16, .f16x2, .bf16, .bf16x2), half by half. */
 static gboolean
@@ -706,11 +675,12 @@ atomic_halves (Worker *W, Lane *l)
       nw = 0;
       for (guint h = 0; h < n; h++)
         {
-          double a = half_value ((guint16) (oldbits >> 16 * h), bf);
-          double b = half_value ((guint16) (v >> 16 * h), bf);
+          guint16 ha = (guint16) (oldbits >> 16 * h), hb = (guint16) (v >> 16 * h);
+          double a = bf ? ms_bf16_f32 (ha) : ms_f16_f32 (ha);
+          double b = bf ? ms_bf16_f32 (hb) : ms_f16_f32 (hb);
           double r = l->sub == MS_ATOMIC_ADD ? a + b : l->sub == MS_ATOMIC_MIN ? (b < a ? b : a)
                      : l->sub == MS_ATOMIC_MAX ? (b > a ? b : a) : b;
-          nw |= (guint32) half_bits (r, bf) << 16 * h;
+          nw |= (guint32) (bf ? ms_f64_bf16 (r) : ms_f64_f16 (r)) << 16 * h;
         }
       gboolean done;
       if (l->size == 2)

@@ -278,7 +278,8 @@ build_load (const GString *c, GError **error)
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
   g_checksum_update (sum, (const guchar *) host_cpu_flags (), -1);
-  const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/warp.h", "sim/emulator/lane.h",
+  const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/halves.h", "sim/emulator/warp.h",
+                            "sim/emulator/lane.h",
                             "sim/emulator/kernel.h", "sim/emulator/direct.h",
                             "sim/emulator/fiber.h", "sim/emulator/texture.h", "sim/stream/site.h",
                             "sim/stream/cpu-clones.h", NULL };

@@ -157,6 +157,13 @@ reg_bits (const MsPtxReg *r)
   return r->cls == MS_PTX_PRED ? 1 : r->cls == MS_PTX_B16 ? 16 : r->cls == MS_PTX_B32 ? 32 : 64;
 }
 
+/* The bytes of a register's array of 32 lanes (a predicate: a byte each) */
+static gsize
+warp_reg_bytes (const MsPtxReg *r)
+{
+  return 32 * (r->cls == MS_PTX_PRED ? 1 : reg_bits (r) / 8);
+}
+
 /* ------------------------------------------------------------ messages */
 
 /* The basename of .file number `file` of m, or NULL (none, or unknown). */
@@ -1487,8 +1494,9 @@ alu (Tr *t, const MsPtxInsn *i)
       Ty u = { 'u', 32 };
       g_autofree char *ua = rd (t, i, 1, u), *ub = rd (t, i, 2, u), *uc = rd (t, i, 3, u);
       gboolean sa = ty_of (i, 1).kind == 's', sb = ty_of (i, 0).kind == 's';
-      v = g_strdup_printf ("ms_dp%ca (%s, %s, %s, %d, %d, %d)", op[2], ua, ub, uc, sa, sb,
-                           ms_ptx_has_mod (i, "hi"));
+      v = op[2] == '4' ? g_strdup_printf ("ms_dp4a (%s, %s, %s, %d, %d)", ua, ub, uc, sa, sb)
+                       : g_strdup_printf ("ms_dp2a (%s, %s, %s, %d, %d, %d)", ua, ub, uc, sa, sb,
+                                          ms_ptx_has_mod (i, "hi"));
       wr (t, i, 0, u, v);
       return TRUE;
     }
@@ -4261,10 +4269,7 @@ translate_entry (Tr *t, GString *out)
    * f64 registers), in a buffer of the warp's (ms_ptx_frame) */
   gsize frame = 0;
   for (guint r = 0; r < f->regs->len; r++)
-    {
-      const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
-      frame += 32 * (reg->cls == MS_PTX_PRED ? 1 : reg_bits (reg) / 8);
-    }
+    frame += warp_reg_bytes (&g_array_index (f->regs, MsPtxReg, r));
   gboolean heap = frame > MAX_STACK_FRAME;
   if (heap)
     g_string_append_printf (out, "  uint8_t *ms_frame = ms_ptx_frame (%" G_GSIZE_FORMAT ");\n",
@@ -4279,7 +4284,7 @@ translate_entry (Tr *t, GString *out)
                                 ty, r, ty, frame, reg->name);
       else
         g_string_append_printf (out, "  %s R%u[32]; /* %s */\n", ty, r, reg->name);
-      frame += 32 * (reg->cls == MS_PTX_PRED ? 1 : reg_bits (reg) / 8);
+      frame += warp_reg_bytes (reg);
     }
   g_string_append (out,
                    "  MsWarpSched S;\n  int pc;\n  uint32_t m;\n"

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "halves.h"
 #include "texture.h"
 #include "warp.h"
 #include "ptx-compiled.h"
@@ -19,24 +20,6 @@ static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f;
 static inline double ms_f64 (uint64_t b) { double f; memcpy (&f, &b, 8); return f; }
 static inline uint32_t ms_b32 (float f) { uint32_t b; memcpy (&b, &f, 4); return b; }
 static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); return b; }
-static inline float ms_f16_f32 (uint16_t b) { _Float16 h; memcpy (&h, &b, 2); return (float) h; }
-static inline uint16_t ms_f32_f16 (float f) { _Float16 h = (_Float16) f; uint16_t b; memcpy (&b, &h, 2); return b; }
-/* half-precision arithmetic rounds once, from the double it was computed in */
-static inline uint16_t ms_f64_f16 (double d) { _Float16 h = (_Float16) d; uint16_t b; memcpy (&b, &h, 2); return b; }
-/* bfloat16: a float's top half; rounded to nearest even, a NaN the GPU's 0x7fff */
-static inline float ms_bf16_f32 (uint16_t b) { uint32_t u = (uint32_t) b << 16; float f; memcpy (&f, &u, 4); return f; }
-static inline uint16_t
-ms_f32_bf16 (float f)
-{
-  uint32_t u;
-  memcpy (&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u)
-    return 0x7fff;
-  return (uint16_t) ((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-/* (through float: a second rounding, off only for a double within 2^-24
- * of a bfloat16 midpoint) */
-static inline uint16_t ms_f64_bf16 (double d) { return ms_f32_bf16 ((float) d); }
 
 /* float to integer as PTX's cvt does it: NaN 0, out of range saturated */
 #define MS_PTX_F2I(T, lo, hi, x)                                                  \
@@ -129,18 +112,25 @@ ms_bmsk (uint32_t a, uint32_t b, int clamp)
     mask1 = b1 == 0 ? ~UINT32_C (0) : ~UINT32_C (0) << sum;
   return mask0 & ~mask1;
 }
-/* vabsdiff4.add: the sum of the four byte lanes' |a - b| (signed bytes
- * where sa, sb say) plus c */
+/* vabsdiff4: each byte lane's |a - b| (signed where sa, sb say) */
 static inline uint32_t
-ms_vabsdiff4_add (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
+ms_vabsdiff4 (uint32_t a, uint32_t b, int sa, int sb)
 {
+  uint32_t r = 0;
   for (int k = 0; k < 32; k += 8)
     {
       int x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
       int y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
-      c += (uint32_t) (x > y ? x - y : y - x);
+      r |= (uint32_t) (uint8_t) (x > y ? x - y : y - x) << k;
     }
-  return c;
+  return r;
+}
+/* vabsdiff4.add: the sum of the four byte lanes' |a - b| plus c */
+static inline uint32_t
+ms_vabsdiff4_add (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
+{
+  uint32_t d = ms_vabsdiff4 (a, b, sa, sb);
+  return c + (d & 0xff) + (d >> 8 & 0xff) + (d >> 16 & 0xff) + (d >> 24);
 }
 /* prmt's modes (f4e, b4e, rc8, ecl, ecr, rc16: mode 1 .. 6): the byte
  * of {b, a} each byte of the result takes, for c's two low bits, as the
@@ -218,19 +208,6 @@ ms_f32_fp8 (float f, int e5m2)
     }
   return sign | best;
 }
-/* vabsdiff4: each byte lane's |a - b| (signed where sa, sb say) */
-static inline uint32_t
-ms_vabsdiff4 (uint32_t a, uint32_t b, int sa, int sb)
-{
-  uint32_t r = 0;
-  for (int k = 0; k < 32; k += 8)
-    {
-      int x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
-      int y = sb ? (int8_t) (b >> k) : (uint8_t) (b >> k);
-      r |= (uint32_t) (uint8_t) (x > y ? x - y : y - x) << k;
-    }
-  return r;
-}
 /* add (op 0), sub (1), min (2), max (3) of two 16-bit integers a register
  * (signed where s; clamped to the type where sat, else wrapping) */
 static inline uint32_t
@@ -290,9 +267,8 @@ static inline float ms_f64_f32_dir (double d, int m) { float x = (float) d; retu
 /* dp4a: c plus the products of a's and b's four byte lanes (signed where
  * sa, sb say); the sum wraps in 32 bits */
 static inline uint32_t
-ms_dp4a (uint32_t a, uint32_t b, uint32_t c, int sa, int sb, int hi)
+ms_dp4a (uint32_t a, uint32_t b, uint32_t c, int sa, int sb)
 {
-  (void) hi;
   for (int k = 0; k < 32; k += 8)
     {
       int32_t x = sa ? (int8_t) (a >> k) : (uint8_t) (a >> k);
