@@ -6,19 +6,28 @@
 # gpu/program-check.py --compare puts the two side by side.
 #
 #   bash gpu/device-programs.sh SAMPLES [NAME,...]  -> $OUT/NAME.ncu.txt, $OUT/NAME.out
+#   LIST=gpu/program-checks-polybench.txt bash gpu/device-programs.sh POLYBENCH
 #
-# SAMPLES: a copy of NVIDIA's cuda-samples (Common/ and the samples' folders).
-# Each program builds and runs in its sample's folder (where it finds its
-# data files), with the list's build flags (memsim's own, --allow-races,
-# left out).  NAMEs: these programs alone.
+# SAMPLES: a copy of NVIDIA's cuda-samples (Common/ and the samples' folders),
+# or of the suite LIST names.  Each program builds and runs in its folder
+# (where it finds its data files; the list's `%folder`), with the list's
+# build flags (memsim's own, --allow-races, left out) and its `%include`.
+# NAMEs: these programs alone.
 set -u
 samples=$(cd "${1:?the cuda-samples folder}" && pwd)
 OUT=${OUT:-/tmp/memsim-programs-out}
 here=$(cd "$(dirname "$0")" && pwd)
+LIST=$(cd "$(dirname "${LIST:-$here/program-checks.txt}")" && pwd)/$(basename "${LIST:-program-checks.txt}")
 only=",${2:-},"
+include=$(sed -n 's/^%include //p' "$LIST"); include=${include:-Common}
+folder=$(sed -n 's/^%folder //p' "$LIST"); folder=${folder:-3}
+# a program's folder, from its first file
+folder_of() {
+  if [ "$folder" = file ]; then dirname "$1"; else echo "$1" | cut -d/ -f1-"$folder"; fi
+}
 # the list's lines (NAME | FILES | ARGS | FLAGS), those of `only` when given
 list() {
-  grep -v '^#' "$here/program-checks.txt" | while IFS='|' read -r name files args flags; do
+  grep -v '^[#%]' "$LIST" | while IFS='|' read -r name files args flags; do
     n=$(echo $name)
     [ -n "$n" ] || continue
     [ "$only" = ",," ] || case "$only" in *",$n,"*) ;; *) continue;; esac
@@ -40,16 +49,16 @@ list | { while IFS='|' read -r name files args flags; do
   name=$(echo $name); files=$(echo $files); flags=$(echo $flags | sed 's/--allow-races//')
   srcs=""
   for f in $files; do srcs="$srcs $samples/$f"; done
-  dir=$samples/$(echo $files | cut -d' ' -f1 | cut -d/ -f1-3)
+  dir=$samples/$(folder_of $(echo $files | cut -d' ' -f1))
   exe=/tmp/memsim-program-$(echo "$files $flags" | md5sum | cut -c1-12)
   # (programs that share their files build once: the first to claim it)
   [ -x "$exe" ] || ! mkdir "$exe.claim" 2>/dev/null \
-    || (cd "$dir" && nvcc -O3 -arch=sm_90 -I"$samples/Common" $flags -o "$exe" $srcs \
+    || (cd "$dir" && nvcc -O3 -arch=sm_90 -I"$samples/$include" $flags -o "$exe" $srcs \
           >"$OUT/$name.build" 2>&1) &
 done; wait; }
 list | while IFS='|' read -r name files args flags; do
   name=$(echo $name); files=$(echo $files); args=$(echo $args); flags=$(echo $flags | sed 's/--allow-races//')
-  dir=$samples/$(echo $files | cut -d' ' -f1 | cut -d/ -f1-3)
+  dir=$samples/$(folder_of $(echo $files | cut -d' ' -f1))
   exe=/tmp/memsim-program-$(echo "$files $flags" | md5sum | cut -c1-12)   # one build per set of files
   t0=$(date +%s)
   if [ ! -x "$exe" ]; then

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""program-check.py - whole CUDA programs (NVIDIA's cuda-samples), memsim
-run against Nsight Compute on the GPU, kernel by kernel.
+"""program-check.py - whole CUDA programs (NVIDIA's cuda-samples, PolyBench/GPU),
+memsim run against Nsight Compute on the GPU, kernel by kernel.
 
     python3 gpu/program-check.py --metrics
         the metrics ncu collects (gpu/device-programs.sh asks)
-    python3 gpu/program-check.py --simulate SAMPLES --memsim ./memsim --out DIR [--only A,B]
-        memsim run of every program of gpu/program-checks.txt (--launches 1,
-        JSON), in the sample's folder: DIR/NAME.memsim.json
-    python3 gpu/program-check.py --bench SAMPLES --memsim ./memsim --ncu-log LOG ...
+    python3 gpu/program-check.py --simulate SUITE --memsim ./memsim --out DIR [--only A,B]
+        memsim run of every program of the list (--launches 1, JSON), in the
+        program's folder: DIR/NAME.memsim.json
+    python3 gpu/program-check.py --bench SUITE --memsim ./memsim --ncu-log LOG ...
         make bench-programs: each program's time here beside its time under
         Nsight Compute on the GPU (gpu/device-programs.sh's log)
     python3 gpu/program-check.py --compare DIR
@@ -15,9 +15,11 @@ run against Nsight Compute on the GPU, kernel by kernel.
         output copied into DIR): per kernel, the first launch's exact metrics
         simulated | measured; exits 1 if one differs.
 
-memsim's counts for users' programs are source-level (one instruction per
-source access): where nvcc fuses neighbouring accesses into wider ones the
-instruction counts differ, and the table says which lines those are."""
+SUITE is a checkout of the suite the list names; --list FILE picks the list
+(gpu/program-checks.txt, NVIDIA's cuda-samples, by default;
+gpu/program-checks-polybench.txt, PolyBench/GPU).  A list's `%include DIR`
+and `%folder N|file` lines say what its programs include and where they run.
+"""
 import argparse, csv, io, json, os, re, shlex, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,11 +38,21 @@ PREDICTED = ["lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_t
              "dram__bytes_read.sum", "dram__bytes_write.sum", "gpu__time_duration.sum"]
 
 
+LIST = os.path.join(HERE, "program-checks.txt")
+# the list's directives: the folder its programs include (-I, from the suite's
+# root) and where each runs (its first file's first N folders, or the file's own)
+SUITE = {"include": "Common", "folder": "3"}
+
+
 def checks(only=None):
     """(name, files, program arguments, build flags) of each program of
-    gpu/program-checks.txt (of those named in `only`, when given)"""
+    the list (of those named in `only`, when given)"""
     out = []
-    for line in open(os.path.join(HERE, "program-checks.txt")):
+    for line in open(LIST):
+        if line.startswith("%"):
+            key, value = line[1:].split(None, 1)
+            SUITE[key] = value.strip()
+            continue
         if line.startswith("#") or not line.strip():
             continue
         fields = [x.strip() for x in line.split("|")] + [""]
@@ -71,6 +83,13 @@ def norm(kernel):
     return re.sub(r"\btrue\b", "1", re.sub(r"\bfalse\b", "0", k))   # ncu prints bools as numbers
 
 
+def folder(first):
+    """where a program runs: its first file's folder (%folder file) or
+    first N folders (%folder N), as path parts"""
+    parts = first.split("/")
+    return parts[:-1] if SUITE["folder"] == "file" else parts[:int(SUITE["folder"])]
+
+
 def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
     """memsim run of each program; its wall time in seconds by name (None: it
     did not finish)"""
@@ -78,9 +97,9 @@ def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
     seconds = {}
     for name, files, args, flags in checks(only):
         # in the sample's folder, where it finds its data files (as on the GPU)
-        here = os.path.join(samples, *files[0].split("/")[:3])
+        here = os.path.join(samples, *folder(files[0]))
         argv = [memsim, "run"] + [os.path.join(samples, f) for f in files] + \
-               ["-I", os.path.join(samples, "Common")] + flags + \
+               ["-I", os.path.join(samples, SUITE["include"])] + flags + \
                (["--arch", arch] if arch else []) + ["--launches", "1", "--format", "json",
                 "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
         t0 = time.time()
@@ -121,6 +140,9 @@ def bench(samples, memsim, logs, timeout):
             faster += s <= g
     print("%d of the %d programs that run and were measured take no longer here than "
           "under Nsight Compute on the GPU" % (faster, runs))
+    both = [n for n, s in seconds.items() if s is not None and n in ncu]
+    print("together: %.0f s here, %d s under Nsight Compute (the programs both ran)"
+          % (sum(seconds[n] for n in both), sum(ncu[n] for n in both)))
     return 0
 
 
@@ -214,6 +236,8 @@ def compare(d):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--metrics", action="store_true")
+    ap.add_argument("--list", metavar="FILE",
+                    help="the programs (default gpu/program-checks.txt; gpu/program-checks-polybench.txt)")
     ap.add_argument("--simulate", metavar="SAMPLES")
     ap.add_argument("--memsim", default="./memsim")
     ap.add_argument("--out", default="/tmp/memsim-programs")
@@ -225,6 +249,8 @@ def main():
                     help="time every program here beside the GPU's logs (--ncu-log)")
     ap.add_argument("--ncu-log", action="append", default=[], metavar="FILE")
     a = ap.parse_args()
+    global LIST
+    LIST = a.list or LIST
     if a.metrics:
         print(",".join(EXACT + INSTRUCTIONS + PREDICTED))
         return 0

@@ -652,6 +652,24 @@ test_streams (void)
   g_assert_nonnull (strstr (r.out, "memsim: 4 launches: 2 traced, 2 run without the models"));
 }
 
+/* A block that runs past 2^26 warp-level instructions is stopped only
+ * when it wrote nothing since it last ran that many (a spin-wait): a long
+ * loop that stores as it goes runs to its end (before, PolyBench's
+ * correlation and covariance stopped there), and a block that spins on a
+ * flag a later block sets is the deadlock error. */
+static void
+test_long_loops (void)
+{
+  g_autofree char *p = program ("long-loop.cu");
+  g_auto (Result) a = run (p, "--launches", "1", NULL);
+  g_assert_cmpint (a.status, ==, 0);
+  g_assert_nonnull (strstr (a.out, "long-loop: every thread counted 35651584"));
+  g_auto (Result) b = run (p, "-j", "1", "--", "spin", NULL);
+  assert_one_line_error (&b, 1, "the block executed 67108865 warp-level instructions without "
+                         "finishing or writing memory: a spin-wait?");
+  g_assert_nonnull (strstr (b.err, "long-loop.cu:21"));
+}
+
 /* The "time NAME MS" line of a program's output */
 static double
 time_of (const char *out, const char *name)
@@ -840,6 +858,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/streams", test_streams);
+  g_test_add_func ("/run/long-loops", test_long_loops);
   g_test_add_func ("/run/copy-time", test_copy_time);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);

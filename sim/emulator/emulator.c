@@ -629,6 +629,7 @@ copy_value (void *dst, const volatile void *src, unsigned size)
         }                                                                       \
     } while (!__atomic_compare_exchange_n ((T *) (p), &old, nw, FALSE,          \
                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    changed = nw != old;                                                        \
     memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
@@ -652,6 +653,7 @@ copy_value (void *dst, const volatile void *src, unsigned size)
       memcpy (&nwbits, &nw, sizeof nw);                                         \
     } while (!__atomic_compare_exchange_n ((U *) (p), &oldbits, nwbits, FALSE,  \
                                            __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+    changed = nwbits != oldbits;                                                \
     memcpy ((l)->res, &old, sizeof old);                                        \
   } while (0)
 
@@ -703,8 +705,14 @@ atomic_halves (Worker *W, Lane *l)
 static gboolean
 do_atomic (Worker *W, Lane *l)
 {
+  /* whether it changed memory (a swap that failed, an add of 0 did not:
+   * block_wrote's spin-waits) */
+  gboolean changed = TRUE;
   if ((l->num == MS_NUM_HALF || l->num == MS_NUM_BF16) && (l->size == 2 || l->size == 4))
-    return atomic_halves (W, l);
+    {
+      W->ctl.wrote = TRUE;
+      return atomic_halves (W, l);
+    }
   volatile void *p = l->addr;
   if (l->size == 4 && l->num == MS_NUM_INT)
     ATOMIC_INT_OP (gint32, guint32, p, l);
@@ -727,6 +735,7 @@ do_atomic (Worker *W, Lane *l)
   else
     return fail_at (W, l, MS_EMULATOR_ERROR_LAUNCH,
                     "atomic on a %u-byte value of an unsupported type", l->size);
+  W->ctl.wrote |= changed;
   return TRUE;
 }
 
@@ -1396,6 +1405,20 @@ live_lanes (const Lane *warp, guint n)
   return live;
 }
 
+/* The block has run BLOCK_OP_LIMIT instructions: TRUE, and the count
+ * starts again, when it wrote memory since the count last started (a long
+ * loop: PolyBench's correlation runs 2^28 warp instructions a block);
+ * FALSE when it did not (a spin-wait: it only reads, or fails to swap). */
+static gboolean
+block_wrote (Worker *W)
+{
+  if (!W->ctl.wrote)
+    return FALSE;
+  W->ctl.wrote = FALSE;
+  W->ctl.block_ops = 0;
+  return TRUE;
+}
+
 /* Lanes `group` (first the lowest) ran the instruction of site order
  * `best` while lanes `others` of their warp waited at later sites.  FALSE,
  * the error set, when the same lanes ran the same site SPIN_LIMIT times in
@@ -1422,11 +1445,11 @@ count_instruction (Worker *W, const Lane *first, const MsSite *site, int best, g
       spin->group = group;
       spin->repeats = 0;
     }
-  if (G_UNLIKELY (++W->ctl.block_ops > BLOCK_OP_LIMIT))
+  if (G_UNLIKELY (++W->ctl.block_ops > BLOCK_OP_LIMIT) && !block_wrote (W))
     return fail_at_site (W, first, site, MS_EMULATOR_ERROR_DEADLOCK,
                     "the block executed %" G_GUINT64_FORMAT " warp-level instructions "
-                    "without finishing; if that is not a very long loop, look for a "
-                    "spin-wait (docs/model.md)", W->ctl.block_ops);
+                    "without finishing or writing memory: a spin-wait? (docs/model.md)",
+                    W->ctl.block_ops);
   return TRUE;
 }
 
@@ -2044,6 +2067,7 @@ run_block (Worker *W, guint64 b)
   W->region.span = W->other.span = 0;
   W->n_done = W->ctl.n_barrier = 0;
   W->ctl.block_ops = 0;
+  W->ctl.wrote = FALSE;
   memset (W->spin, 0, sizeof W->spin);
   memset (W->polls, 0, sizeof W->polls);
   memset (W->clock, 0, sizeof W->clock);
@@ -2892,6 +2916,7 @@ ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind,
   if (mask == 0)
     return;
   MsOp op = kind_op ((guint8) kind);
+  W->ctl.wrote |= kind == MS_K_ST;
   int fast = G_UNLIKELY (site->id < 0) || (size & (size - 1)) != 0 || size > 16 ? 0
              : exec_fast_view (W, mask, site, kind, size, op, (const guint8 *) ms_warp.addr,
                                sizeof ms_warp.addr[0], (guint8 *) ms_warp.val,

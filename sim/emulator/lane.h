@@ -63,14 +63,18 @@ typedef struct {
   int barrier_mismatch;   /* lanes wait at different barriers */
   /* the emulator's counts of warp-level instructions (here, where a
    * warp-wide kernel's inline count reaches them: ms_warp_shfl_counted) */
-  uint64_t block_ops;     /* the block executed */
+  uint64_t block_ops;     /* the block executed (since it last wrote memory,
+                             once past MS_BLOCK_OP_LIMIT) */
+  int wrote;              /* the block stored to memory, or changed it by an atomic,
+                             since block_ops last started again */
   unsigned warp_ops;      /* the running warp executed this round */
 } MsWarpCtl;
 
 /* A warp runs at most this many instructions before the other warps of its
  * block get a turn, so a warp spinning on a flag another warp sets sees it
- * set; and a block that executes MS_BLOCK_OP_LIMIT without finishing is
- * stuck. */
+ * set; and a block that executes MS_BLOCK_OP_LIMIT without finishing, and
+ * without writing memory since it last did so many, is stuck (a spin-wait
+ * reads, or fails to swap; a long loop that computes something stores it). */
 #define MS_WARP_BUDGET 4096
 #define MS_BLOCK_OP_LIMIT ((uint64_t) 1 << 26)
 
