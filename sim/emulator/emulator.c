@@ -3824,6 +3824,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
       if (pool)
         g_thread_pool_free (pool, FALSE, TRUE);
     }
+  ms_stream_order_drain (job.order);   /* the ordered sinks have every record */
   if (ok && job.error != NULL)
     {
       g_propagate_error (error, g_steal_pointer (&job.error));

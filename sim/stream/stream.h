@@ -155,7 +155,8 @@ ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
 /* ---- block reordering, for producers that run blocks in parallel ----
  *
  * The worker running the lowest undelivered block (the head) hands its
- * records straight to the ordered sinks; the others keep theirs in a buffer
+ * records to the ordered sinks (through a deliverer thread of the order's
+ * own, in chunks, where the host has more than one core); the others keep theirs in a buffer
  * per block (ms_stream_order_emit) and submit it when the block is done;
  * whoever completes the head delivers the buffered blocks that follow, in
  * ascending block order.  Memory stays bounded whatever the grid: a worker
@@ -170,6 +171,9 @@ typedef struct MsStreamOrder MsStreamOrder;
 MsStreamOrder *ms_stream_order_new (const MsSinks *sinks, guint64 first_block, guint window,
                                     gboolean spin);
 void ms_stream_order_free (MsStreamOrder *o);
+/* Returns when every record handed over so far has reached the sinks (the
+ * deliverer's queue is empty): before their results are read. */
+void ms_stream_order_drain (MsStreamOrder *o);
 /* Waits until block may start; FALSE if it will not be delivered (see
  * ms_stream_order_stop_at). */
 gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
