@@ -296,6 +296,20 @@ test_errors (void)
   g_auto (Result) f = run (nomain, NULL);
   assert_one_line_error (&f, 1, "has no main()");
 
+  /* a comment that moves the kernel's lines makes a new build: the error
+   * names the new line (before, the build cache kept the old one) */
+  g_autofree char *moved = g_build_filename (dir, "moved.cu", NULL);
+  const char *text = "__global__ void k(float *x) { x[threadIdx.x + 32] = 1; }\n"
+                     "int main()\n{\n  float *x;\n  cudaMalloc(&x, 128);\n  k<<<1, 32>>>(x);\n"
+                     "  cudaDeviceSynchronize();\n  return 0;\n}\n";
+  g_assert_true (g_file_set_contents (moved, text, -1, NULL));
+  g_auto (Result) m1 = run (moved, NULL);
+  assert_one_line_error (&m1, 1, "at moved.cu:1,");
+  g_autofree char *commented = g_strconcat ("// a comment\n", text, NULL);
+  g_assert_true (g_file_set_contents (moved, commented, -1, NULL));
+  g_auto (Result) m2 = run (moved, NULL);
+  assert_one_line_error (&m2, 1, "at moved.cu:2,");
+
   /* a program that succeeds writes the whole file */
   g_autofree char *prog = program ("program.cu");
   g_auto (Result) g = run (prog, "--format", "json", "-o", out, "--", "64", NULL);
@@ -304,6 +318,7 @@ test_errors (void)
   g_assert_true (json_parser_load_from_file (parser, out, NULL));
   g_unlink (bad);
   g_unlink (nomain);
+  g_unlink (moved);
   g_unlink (out);
   g_rmdir (dir);
 }
@@ -667,7 +682,7 @@ test_long_loops (void)
   g_auto (Result) b = run (p, "-j", "1", "--", "spin", NULL);
   assert_one_line_error (&b, 1, "the block executed 67108865 warp-level instructions without "
                          "finishing or writing memory: a spin-wait?");
-  g_assert_nonnull (strstr (b.err, "long-loop.cu:21"));
+  g_assert_nonnull (strstr (b.err, "long-loop.cu:22"));
 }
 
 /* The "time NAME MS" line of a program's output */

@@ -162,7 +162,9 @@ build_key (const char *nvcc, const char *const *files, const char *const *flags,
   for (guint i = 0; files[i]; i++)
     {
       g_autoptr (GPtrArray) argv = nvcc_argv (nvcc, flags, kind_of (files[i]));
-      add (argv, "-E", "-Xcompiler", "-P", files[i], NULL);
+      /* with its line marks: a change that moves lines (a comment added)
+       * moves the PTX's .loc lines and the lines memsim reports */
+      add (argv, "-E", files[i], NULL);
       g_ptr_array_add (argv, NULL);
       g_autofree char *out = NULL, *err = NULL;
       int status = 0;

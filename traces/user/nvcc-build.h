@@ -32,7 +32,7 @@ void ms_nvcc_build_free (MsNvccBuild *b);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (MsNvccBuild, ms_nvcc_build_free)
 
 /* Builds (or finds in the cache: the key is the files' text as nvcc
- * preprocesses it, the flags, nvcc's version and MS_NVCC_BUILD_VERSION)
+ * preprocesses it, line marks and all, the flags, nvcc's version and MS_NVCC_BUILD_VERSION)
  * the program of files (NULL-terminated) with nvcc flags (NULL-terminated,
  * may be NULL: -I, -D, -std, --use_fast_math, -rdc=true, anything nvcc
  * takes).  NULL with a one-line MS_USER_ERROR: a file missing or of
