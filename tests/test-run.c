@@ -297,7 +297,7 @@ test_errors (void)
   assert_one_line_error (&f, 1, "has no main()");
 
   /* a comment that moves the kernel's lines makes a new build: the error
-   * names the new line (before, the build cache kept the old one) */
+   * names the new line, not the one a cached build of the old text had */
   g_autofree char *moved = g_build_filename (dir, "moved.cu", NULL);
   const char *text = "__global__ void k(float *x) { x[threadIdx.x + 32] = 1; }\n"
                      "int main()\n{\n  float *x;\n  cudaMalloc(&x, 128);\n  k<<<1, 32>>>(x);\n"
@@ -669,9 +669,9 @@ test_streams (void)
 
 /* A block that runs past 2^26 warp-level instructions is stopped only
  * when it wrote nothing since it last ran that many (a spin-wait): a long
- * loop that stores as it goes runs to its end (before, PolyBench's
- * correlation and covariance stopped there), and a block that spins on a
- * flag a later block sets is the deadlock error. */
+ * loop that stores as it goes runs to its end (PolyBench's correlation
+ * and covariance run 2^28 a block), and a block that spins on a flag a
+ * later block sets is the deadlock error. */
 static void
 test_long_loops (void)
 {

@@ -327,9 +327,9 @@ deliver_buffer (MsStreamOrder *o, GArray *buf)
 }
 
 /* Delivers a buffer's records (empties it): queued for the deliverer in
- * chunks behind those queued already, or at once where none are.  Calls come one at a time, in
- * the stream order (the head's, then whoever delivers the blocks after
- * it), so the queue's order is the stream order. */
+ * chunks behind those queued already, or at once where none are.  Calls
+ * come one at a time, in the stream order (the head's, then whoever
+ * delivers the blocks after it), so the queue's order is the stream order. */
 static void
 hand_off (MsStreamOrder *o, GArray *buf)
 {
@@ -395,12 +395,9 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
         hand_off (o, buf);
       return;
     }
+  /* the records of the long block before this one reach the sinks first */
   if (G_UNLIKELY (o->queued))
-    {
-      /* the records of the long block before this one reach the sinks first */
-      ms_stream_order_drain (o);
-      o->queued = FALSE;
-    }
+    ms_stream_order_drain (o);
   /* the head: what it buffered before it became the head goes first (a
    * test, not a call, in the usual case of nothing buffered) */
   if (G_UNLIKELY (buf->len > 0))
