@@ -25,7 +25,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 
 KEEP = ["dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
-        "lts__t_sectors_srcunit_tex_op_write.sum", "gpu__time_duration.sum",
+        "lts__t_sectors_srcunit_tex_op_write.sum", "gpu__time_duration.sum", "smsp__inst_executed.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]
 FAMILY_OF = {"transpose": ["transpose_", "copy"], "reduce": ["reduce_"],
@@ -107,6 +107,33 @@ def unique_runs(m):
             seen.add(r["name"])
             runs.append(r)
     return runs
+
+
+def instructions_section(w, more_file, h, runs, sims):
+    """Warp instructions executed (smsp__inst_executed.sum), estimated
+    against measured"""
+    w("### Warp instructions executed\n")
+    w(f"`{os.path.relpath(more_file)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
+      "Every built-in kernel at its default parameters (`bash gpu/device-costs.sh defaults "
+      "PREBUILT`) and those whose loops ptxas unrolls at other sizes: memsim's estimate from "
+      "the engine's block counts and the SASS (docs/model.md, \"Warp instructions executed\") "
+      "against Nsight's count.\n")
+    w("| run | estimated | measured | error |")
+    w("|---|---:|---:|---:|")
+    errs = []
+    for run, (sim, err) in zip(runs, sims):
+        q = run["measured"].get("smsp__inst_executed.sum")
+        if sim is None or not q:
+            continue
+        p = sim["metrics"].get("smsp__inst_executed.sum", 0)
+        e = pct(p, q)
+        errs.append(abs(e))
+        w(f"| {run['name']} | {fmt(p)} | {fmt(q)} | {e:+.1f}% |")
+    w("")
+    if errs:
+        w(f"{sum(1 for e in errs if e == 0)} exact, {sum(1 for e in errs if e <= 10)} of "
+          f"{len(errs)} within 10%; median error {statistics.median(errs):.1f}%, worst "
+          f"{max(errs):.1f}%.\n")
 
 
 def gpu_section(w, memsim, jobs, costs_file, more_files):
@@ -238,6 +265,9 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
         hruns = h["runs"]
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             hsims = list(ex.map(lambda r: simulate(memsim, arch, r), hruns))
+        if "instructions" in os.path.basename(more_file):
+            instructions_section(w, more_file, h, hruns, hsims)
+            continue
         if "small" in os.path.basename(more_file):
             w("### Kernel time at small sizes\n")
             about = ("Every family at sizes that fill a fraction of the GPU (`bash "

@@ -1151,6 +1151,161 @@ test_looped_lines (void)
   g_assert_cmpuint (g_hash_table_size (none), ==, 0);
 }
 
+/* A loop ptxas unrolled 4 times, as it lays one out: the 4-copy loop
+ * (.L_x_1), the ladder's 2-copy after it (straight code outside any loop,
+ * from the branch to the next label), the 1-copy remainder loop (.L_x_3);
+ * then a loop whose body branches (not straight: not a region), and the
+ * epilogue's store (a block outside the loops).  Each instruction's line
+ * mark names its PTX line: 5 the for, 6 the loaded sum, 7 the store. */
+static const char *const ladder_sass =
+  ".text._Z1kPf:\n"
+  "\t//## File \"/x/k.cu\", line 4\n"
+  "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+  "\t//## File \"/x/k.cu\", line 5\n"
+  "        /*0010*/                   ISETP.GE.AND P0, PT, R0, 0x4, PT ;\n"
+  "        /*0020*/              @!P0 BRA `(.L_x_2) ;\n"
+  ".L_x_1:\n"
+  "\t//## File \"/x/k.cu\", line 6\n"
+  "        /*0030*/                   LDG.E R2, desc[UR4][R4.64] ;\n"
+  "        /*0040*/                   LDG.E R3, desc[UR4][R4.64+0x4] ;\n"
+  "        /*0050*/                   LDG.E R6, desc[UR4][R4.64+0x8] ;\n"
+  "        /*0060*/                   LDG.E R7, desc[UR4][R4.64+0xc] ;\n"
+  "        /*0070*/                   FADD R8, R2, R3 ;\n"
+  "\t//## File \"/x/k.cu\", line 5\n"
+  "        /*0080*/                   IADD3 R0, R0, -0x4, RZ ;\n"
+  "        /*0090*/                   ISETP.GT.AND P0, PT, R0, 0x3, PT ;\n"
+  "        /*00a0*/               @P0 BRA `(.L_x_1) ;\n"
+  ".L_x_2:\n"
+  "        /*00b0*/              @!P1 BRA `(.L_x_3) ;\n"
+  "\t//## File \"/x/k.cu\", line 6\n"
+  "        /*00c0*/                   LDG.E R2, desc[UR4][R4.64] ;\n"
+  "        /*00d0*/                   LDG.E R3, desc[UR4][R4.64+0x4] ;\n"
+  "        /*00e0*/                   FADD R8, R2, R3 ;\n"
+  ".L_x_3:\n"
+  "        /*00f0*/                   LDG.E R2, desc[UR4][R4.64] ;\n"
+  "\t//## File \"/x/k.cu\", line 5\n"
+  "        /*0100*/                   IADD3 R0, R0, -0x1, RZ ;\n"
+  "        /*0110*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;\n"
+  "        /*0120*/               @P0 BRA `(.L_x_3) ;\n"
+  ".L_x_4:\n"
+  "\t//## File \"/x/k.cu\", line 8\n"
+  "        /*0130*/               @P2 BRA `(.L_x_5) ;\n"
+  "        /*0140*/                   LDG.E R9, desc[UR4][R4.64] ;\n"
+  ".L_x_5:\n"
+  "        /*0150*/               @P3 BRA `(.L_x_4) ;\n"
+  "\t//## File \"/x/k.cu\", line 7\n"
+  "        /*0160*/                   STG.E desc[UR4][R10.64], R8 ;\n"
+  "        /*0170*/                   EXIT ;\n"
+  ".L_x_6:\n"
+  "        /*0180*/                   BRA `(.L_x_6);\n";
+
+/* The regions ms_sass_parse finds in ladder_sass: the two straight loops
+ * and, outside the loops, the blocks with memory instructions (the
+ * 2-copy and the store's); not the loop that branches inside. */
+static void
+test_sass_regions (void)
+{
+  g_autoptr (MsSass) sass = ms_sass_parse (ladder_sass);
+  g_assert_cmpuint (sass->loops->len, ==, 4);
+  guint loops = 0, once = 0;
+  for (guint i = 0; i < sass->loops->len; i++)
+    {
+      const MsSassLoop *l = sass->loops->pdata[i];
+      g_assert_cmpstr (l->function, ==, "k");
+      guint mem6 = GPOINTER_TO_UINT (g_hash_table_lookup (l->memory, "k.cu:6"));
+      guint mem7 = GPOINTER_TO_UINT (g_hash_table_lookup (l->memory, "k.cu:7"));
+      guint all5 = GPOINTER_TO_UINT (g_hash_table_lookup (l->instrs, "k.cu:5"));
+      g_assert_null (g_hash_table_lookup (l->memory, "k.cu:8"));
+      if (l->once)
+        {
+          once++;
+          /* the 2-copy (the branch before it is the block's before) or the store */
+          g_assert_true ((mem6 == 2 && mem7 == 0 && all5 == 0) || (mem6 == 0 && mem7 == 1));
+        }
+      else
+        {
+          loops++;
+          g_assert_true ((mem6 == 4 && all5 == 3) || (mem6 == 1 && all5 == 3));
+        }
+    }
+  g_assert_cmpuint (loops, ==, 2);
+  g_assert_cmpuint (once, ==, 2);
+}
+
+/* The count of ladder_sass's kernel from its regions, as the SASS runs
+ * it.  The PTX: block 0 (lines 4 and 5, 2 instructions each) once a warp,
+ * block 1 the loop body (line 6: 2 instructions, one a load; line 5: 3)
+ * 10 times a warp, block 2 the store (line 7: 2, one a store) once a
+ * warp; 2 warps.  Per warp the 4-copy loop runs twice (8 instructions),
+ * the 2-copy once (3), the remainder loop not at all; line 4's SASS
+ * once, line 5's 3 outside the loops once, line 7's 2 once, line 8's 3
+ * (no PTX line: once a warp): 2 x (16 + 3 + 1 + 3 + 2 + 3) = 56.  With 11
+ * iterations the remainder loop runs once a warp (4): 64.  The line rule
+ * alone (line 6: 40 PTX runs x 9 SASS / 2) says far more. */
+static void
+test_ladder_count (void)
+{
+  g_autoptr (MsSass) parsed = ms_sass_parse (ladder_sass);
+  g_autoptr (MsInstMap) map = ms_inst_map_new ();
+  ms_inst_map_add (map, 0, 0, "k.cu:4", "", 2, 0);
+  ms_inst_map_add (map, 0, 0, "k.cu:5", "", 2, 0);
+  ms_inst_map_add (map, 1, 1, "k.cu:6", "", 2, 1);
+  ms_inst_map_add (map, 1, 1, "k.cu:5", "", 3, 0);
+  ms_inst_map_add (map, 2, 2, "k.cu:7", "", 2, 1);
+  for (guint b = 0; b < 3; b++)
+    ms_inst_map_set_region (map, b, b);
+  guint64 counts[3] = { 2, 20, 2 };
+  MsInstSass by_line = { 0 };
+  by_line.lines = ms_sass_line_counts (parsed, "k", MS_SASS_ALL);
+  by_line.looped = ms_sass_line_counts (parsed, "k", MS_SASS_LOOPED);
+  by_line.memory = ms_sass_line_counts (parsed, "k", MS_SASS_MEMORY);
+  /* the models' runs of the SASS memory instructions: line 6's 20 loads
+   * (4 x 4 + 2 x 2 a warp... as the engine counts them: 20), line 7's 2 */
+  by_line.memory_runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_hash_table_insert (by_line.memory_runs, "k.cu:6", g_memdup2 (&(gdouble) { 20 }, sizeof (gdouble)));
+  g_hash_table_insert (by_line.memory_runs, "k.cu:7", g_memdup2 (&(gdouble) { 2 }, sizeof (gdouble)));
+  MsInstBasis basis;
+  guint64 rule_alone = ms_inst_executed (map, counts, &by_line, 2, &basis, NULL);
+  by_line.loops = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < parsed->loops->len; i++)
+    {
+      const MsSassLoop *l = parsed->loops->pdata[i];
+      MsInstLoop *loop = g_new (MsInstLoop, 1);
+      *loop = (MsInstLoop) { l->instrs, l->memory, l->once };
+      g_ptr_array_add (by_line.loops, loop);
+    }
+  g_autoptr (GArray) per_line = NULL;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, &per_line), ==, 56);
+  g_assert_cmpint (basis, ==, MS_INST_SASS_LINES);
+  g_assert_cmpuint (rule_alone, >, 56 + 20);
+  /* the lines' parts: line 6 is the loops' and the copy's alone */
+  for (guint k = 0; k < per_line->len; k++)
+    {
+      const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, k);
+      if (strcmp (c->where, "k.cu:6") == 0)
+        {
+          g_assert_cmpfloat_with_epsilon (c->executed, 2 * (2 * 5 + 3), 1e-9);
+          g_assert_cmpfloat_with_epsilon (c->ptx_runs, 40, 1e-9);
+        }
+    }
+  counts[1] = 22;
+  g_hash_table_insert (by_line.memory_runs, "k.cu:6", g_memdup2 (&(gdouble) { 22 }, sizeof (gdouble)));
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 64);
+  /* the models ran fewer of line 6's SASS loads than the copies would
+   * (ptxas fused them: one LDS.128 for four loads looks like one copy):
+   * no copies, the line rule */
+  g_hash_table_insert (by_line.memory_runs, "k.cu:6", g_memdup2 (&(gdouble) { 6 }, sizeof (gdouble)));
+  GPtrArray *regions = g_steal_pointer (&by_line.loops);
+  guint64 rule = ms_inst_executed (map, counts, &by_line, 2, &basis, NULL);
+  by_line.loops = regions;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, rule);
+  g_hash_table_unref (by_line.lines);
+  g_hash_table_unref (by_line.looped);
+  g_hash_table_unref (by_line.memory);
+  g_hash_table_unref (by_line.memory_runs);
+  g_ptr_array_unref (by_line.loops);
+}
+
 /* ptxas's registers as a user's build's text carries them: a line of its
  * own, the whole symbol. */
 static void
@@ -1173,6 +1328,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/inst-estimate", test_inst_estimate);
   g_test_add_func ("/sass/unrolled-whole", test_unrolled_whole);
   g_test_add_func ("/sass/looped-lines", test_looped_lines);
+  g_test_add_func ("/sass/regions", test_sass_regions);
+  g_test_add_func ("/sass/ladder-count", test_ladder_count);
   g_test_add_func ("/sass/registers-line", test_registers_line);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);

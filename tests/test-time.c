@@ -4,12 +4,12 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 394 with
+ *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 462 with
  *   all of its 132 x 64 warp slots filled (a launch that fills a share of
- *   them gets that share of the way), the DRAM's 1928 with the DRAM busy
+ *   them gets that share of the way), the DRAM's 1897 with the DRAM busy
  *   throughout the kernel (busy a share of its duration: that share of
- *   the way), shared_phase_cycles 23, issue_efficiency 0.749 on 4
- *   schedulers per SM, dependent_issue_cycles 13.13, atomic_pass_ns 0.74,
+ *   the way), shared_phase_cycles 23, issue_efficiency 0.765 on 4
+ *   schedulers per SM, dependent_issue_cycles 13.69, atomic_pass_ns 0.74,
  *   texture_fetch_cycles 9.4, conflict_wavefront_cost 1.57,
  *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
@@ -70,7 +70,7 @@ assert_close (double got, double want)
   g_assert_cmpfloat (fabs (got - want), <=, 1e-9 * fabs (want) + 1e-15);
 }
 
-/* Where the latency bounds, the DRAM latency's loaded part is (1928 -
+/* Where the latency bounds, the DRAM latency's loaded part is (1897 -
  * 671) x t_dram / w, w the kernel's work (its duration less the launch's
  * own time), so w solves w = c + k / w: its positive root, worked out here
  * in closed form (the model finds it by bisection). */
@@ -81,7 +81,7 @@ self_consistent (double c, double k)
 }
 
 #define CLOCK 1.98e9
-#define DRAM_LOADED (1928.0 - 671.0)
+#define DRAM_LOADED (1897.0 - 671.0)
 
 /* A streaming copy of 256 MiB each way: 65536 blocks of 256 threads (8
  * warps), 8 active blocks per SM.  Per warp one 128-byte load and store. */
@@ -107,10 +107,10 @@ test_dram_bound (void)
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
    * L2 misses all (dram_rd >= 32 x l2_rd) -> the DRAM latency, the DRAM
-   * busy all the work's time: 1928 cycles, 63 x 1928 / 1.98e9 = 61.3 us;
+   * busy all the work's time: 1897 cycles, 63 x 1897 / 1.98e9 = 60.4 us;
    * LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us; no
-   * instruction counts, so no issue time; SM = 61.3 + 3.52 / 8 */
-  double lat = 63 * 1928 / CLOCK;
+   * instruction counts, so no issue time; SM = 60.4 + 3.52 / 8 */
+  double lat = 63 * 1897 / CLOCK;
   double lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
@@ -212,33 +212,33 @@ test_instructions (void)
   s->load_rounds = req;
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
-  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.749 a clock:
-   * 441.9 us */
-  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.749);
+  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.765 a clock:
+   * 432.7 us */
+  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.765);
   assert_close (t.t_issue, issue);
-  /* 1 wave x (1024 rounds x the DRAM latency + 40960 instructions x 13.13
+  /* 1 wave x (1024 rounds x the DRAM latency + 40960 instructions x 13.69
    * cycles) / 1.98e9, the DRAM busy 352.9 us (1 GiB) of the work's time
-   * w; the issue time the second longest: w = 839.6 us + 229432 us^2 / w
-   * (618.6 us of it the idle latency and the instructions, 441.9 / 2 the
-   * issue): 1056.7 us, of which 835.8 us the latency (the DRAM's 1091
+   * w; the issue time the second longest: w = 846.6 us + 223774 us^2 / w
+   * (630.2 us of it the idle latency and the instructions, 432.7 / 2 the
+   * issue): 1058.1 us, of which 841.7 us the latency (the DRAM's 1080
    * cycles); then the launch (1.5 us and 264 blocks' starts) */
   double dram = 4.0 * req * 32 / (3352e9 * 0.936), launch = 1.5e-6 + 264 * 0.6e-9;
-  double work = self_consistent ((1024 * 671 + 40960 * 13.13) / CLOCK + issue / 2,
+  double work = self_consistent ((1024 * 671 + 40960 * 13.69) / CLOCK + issue / 2,
                                  1024 * DRAM_LOADED / CLOCK * dram);
-  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 13.13) / CLOCK;
+  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 13.69) / CLOCK;
   assert_close (t.seconds, launch + work);
   assert_close (t.t_latency, lat);
   assert_close (t.t_sm, lat + issue / 2);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
-  /* ten times the instructions: 4419 us of issue against 3102 us of
+  /* ten times the instructions: 4327 us of issue against 3217 us of
    * latency, issue-bound (the latency then the second, halved) */
   s->inst_executed *= 10;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   assert_close (t.t_issue, 10 * issue);
-  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 13.13) / CLOCK / 2,
+  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 13.69) / CLOCK / 2,
                           1024 * DRAM_LOADED / CLOCK * dram / 2);
   assert_close (t.seconds, launch + work);
-  assert_close (t.t_latency, (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 13.13) / CLOCK);
+  assert_close (t.t_latency, (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 13.69) / CLOCK);
   g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_nonnull (strstr (text, "issue-bound"));

@@ -21,10 +21,22 @@
  *    lines with no SASS (code nvcc inlined from a header, which ptxas
  *    marks with the caller's line) count with the nearest instructions
  *    before them (else after them) whose line has SASS.
- *  - ptxas unrolls or versions some loops again (a loop with a run-time
- *    trip count: an unrolled body and a remainder): a line's SASS then
- *    has more copies than run.  Where the line has memory instructions,
- *    whose SASS executions the models know exactly, the line's count is
+ *  - ptxas unrolls some loops again (a run-time trip count: a loop of r
+ *    copies of the PTX body, straight copies of fewer, a loop of one).  A
+ *    SASS loop of straight code whose memory instructions are, line by
+ *    line, r times a PTX basic block's is r copies of it, and so is a
+ *    straight SASS block outside the loops where a loop of the block has
+ *    a larger r.  Per entry to the block (the runs of the block before it,
+ *    which is its preheader when the PTX falls into the loop), the copies
+ *    take its runs as the ladder does: the largest loop as many iterations
+ *    as fit, a straight copy once if it fits, a loop of one copy the rest.
+ *    Each copy's SASS counts as often as it ran (match_loops); the line
+ *    rule counts what is left (sass_rest).  Off where the trip count
+ *    differs between entries (the copies share the average).
+ *  - Where no copies match (a loop body that branches, fused memory
+ *    instructions), a line's SASS has more copies than run.  Where the
+ *    line has memory instructions, whose SASS executions the models know
+ *    exactly, the line's count is
  *    scaled by how much fewer of its SASS memory instructions ran than
  *    their static share says: (SASS runs / PTX runs) / (SASS static /
  *    PTX static), when below 1.
@@ -43,6 +55,7 @@
 
 #include "instructions.h"
 
+#include <math.h>
 #include <string.h>
 
 static void
@@ -60,6 +73,7 @@ ms_inst_map_new (void)
   g_array_set_clear_func (map->lines, line_clear);
   map->waits = g_array_new (FALSE, TRUE, sizeof (MsInstWaits));
   map->async_copies = g_ptr_array_new_with_free_func (g_free);
+  map->regions = g_array_new (FALSE, TRUE, sizeof (guint));
   return map;
 }
 
@@ -71,6 +85,7 @@ ms_inst_map_free (MsInstMap *map)
   g_array_unref (map->lines);
   g_array_unref (map->waits);
   g_ptr_array_unref (map->async_copies);
+  g_array_unref (map->regions);
   g_free (map);
 }
 
@@ -84,6 +99,15 @@ ms_inst_map_add_waits (MsInstMap *map, guint block, const MsInstWaits *w)
   to->barriers += w->barriers;
   to->textures += w->textures;
   to->dependent_cycles += w->dependent_cycles;
+}
+
+void
+ms_inst_map_set_region (MsInstMap *map, guint block, guint region)
+{
+  if (block >= map->regions->len)
+    g_array_set_size (map->regions, block + 1);
+  /* region + 1: 0 is "not set" */
+  g_array_index (map->regions, guint, block) = region + 1;
 }
 
 void
@@ -154,6 +178,9 @@ typedef struct {
   double memory_runs;   /* its memory instructions run */
   guint memory;         /* ... and how many */
   double scaled;  /* runs, each scaled as its block (unrolled_blocks) */
+  double all_runs;   /* runs, the matched SASS loops' included */
+  guint n_left;      /* n, but those of blocks whose runs the loops took all */
+  guint memory_left; /* memory likewise */
 } Line;
 
 static double
@@ -169,9 +196,9 @@ unrolled_scale (const Line *line, const MsInstSass *sass, const char *key)
 {
   double s_mem = lookup_uint (sass->memory, key);
   const gdouble *s_runs = sass->memory_runs ? g_hash_table_lookup (sass->memory_runs, key) : NULL;
-  if (line->memory == 0 || line->memory_runs <= 0 || s_mem <= 0 || s_runs == NULL)
+  if (line->memory_left == 0 || line->memory_runs <= 0 || s_mem <= 0 || s_runs == NULL)
     return 1;
-  double f = (*s_runs / line->memory_runs) / (s_mem / line->memory);
+  double f = (*s_runs / line->memory_runs) / (s_mem / line->memory_left);
   return f > 0 && f < 1 ? f : 1;
 }
 
@@ -281,29 +308,375 @@ ms_inst_block_sass (const MsInstMap *map, const MsInstSass *sass)
   return w;
 }
 
+/* --- SASS loops ---------------------------------------------------------
+ * A group: a PTX basic block, which the engine splits at its accesses
+ * (where the map does not say, consecutive blocks that ran equally
+ * often). */
+typedef struct {
+  guint first;
+  GHashTable *memory;    /* key -> its memory instructions (GUINT_TO_POINTER) */
+  guint memory_n;
+  double rem;            /* the runs of it no matched loop took */
+  gboolean matched;
+  guint max_r;           /* the largest r of the loops matched to it */
+} Group;
+
+/* A SASS region (a loop, or a straight block: src->once) and the group it
+ * is a copy of. */
+typedef struct {
+  GHashTable *lines, *memory;   /* by the PTX's line (by_ptx_line) */
+  const MsInstLoop *src;
+  guint memory_n;
+  int group;        /* -1: none */
+  guint r;          /* the group's bodies a run of the region */
+  double trips;     /* runs (a loop's iterations), all warps together */
+} Loop;
+
+static guint
+table_sum (GHashTable *t)
+{
+  guint n = 0;
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, t);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    n += GPOINTER_TO_UINT (v);
+  return n;
+}
+
+/* Whether loop's memory instructions are r times the group's, line by line. */
+static gboolean
+loop_copies (const Loop *loop, const Group *g, guint r)
+{
+  if (g_hash_table_size (loop->memory) != g_hash_table_size (g->memory))
+    return FALSE;
+  GHashTableIter it;
+  gpointer key, v;
+  g_hash_table_iter_init (&it, loop->memory);
+  while (g_hash_table_iter_next (&it, &key, &v))
+    if (GPOINTER_TO_UINT (g_hash_table_lookup (g->memory, key)) * r != GPOINTER_TO_UINT (v))
+      return FALSE;
+  return TRUE;
+}
+
+static gint
+by_memory_desc (gconstpointer a, gconstpointer b)
+{
+  const Loop *x = a, *y = b;
+  return x->memory_n < y->memory_n ? 1 : x->memory_n > y->memory_n ? -1 : 0;
+}
+
+/* Whether the group's regions ran no more memory instructions of each
+ * line than the models counted for the line (memory_runs, the SASS's
+ * executions: NULL, not known) */
+static gboolean
+copies_ran (GArray *loops, int group, const Group *g, GHashTable *memory_runs)
+{
+  if (memory_runs == NULL)
+    return TRUE;
+  GHashTableIter it;
+  gpointer key;
+  g_hash_table_iter_init (&it, g->memory);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      double ran = 0;
+      for (guint i = 0; i < loops->len; i++)
+        {
+          const Loop *loop = &g_array_index (loops, Loop, i);
+          if (loop->group == group)
+            ran += loop->trips * GPOINTER_TO_UINT (g_hash_table_lookup (loop->memory, key));
+        }
+      const gdouble *runs = g_hash_table_lookup (memory_runs, key);
+      if (runs != NULL && ran > *runs * 1.001 + 0.5)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Larger r first; of equal r, loops before straight copies */
+static gint
+by_r_desc (gconstpointer a, gconstpointer b)
+{
+  const Loop *x = a, *y = b;
+  if (x->r != y->r)
+    return x->r < y->r ? 1 : -1;
+  return (int) x->src->once - (int) y->src->once;
+}
+
+/* Subtracts n from t's count of key (a table of GUINT_TO_POINTER counts). */
+static void
+table_sub (GHashTable *t, const char *key, guint n)
+{
+  guint have = GPOINTER_TO_UINT (g_hash_table_lookup (t, key));
+  if (g_hash_table_contains (t, key))
+    g_hash_table_insert (t, g_strdup (key), GUINT_TO_POINTER (have > n ? have - n : 0));
+}
+
+static GHashTable *
+table_copy (GHashTable *t, gboolean doubles)
+{
+  GHashTable *c = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, doubles ? g_free : NULL);
+  if (t == NULL)
+    return c;
+  GHashTableIter it;
+  gpointer key, v;
+  g_hash_table_iter_init (&it, t);
+  while (g_hash_table_iter_next (&it, &key, &v))
+    g_hash_table_insert (c, g_strdup (key), doubles ? g_memdup2 (v, sizeof (gdouble)) : v);
+  return c;
+}
+
+/* The SASS's innermost loops that are copies of a group of blocks: a loop
+ * whose memory instructions are, line by line, r times a group's (ptxas
+ * unrolled the PTX loop's body r times; r = 1: a loop as the PTX has it)
+ * is that group's, the group with the most memory instructions where
+ * several are (the body NVVM unrolled, rather than its remainder loop).  A
+ * group's loops take its runs in the order of their sizes, as ptxas's
+ * ladder of copies runs them: per entry to the group (the runs of the block
+ * before it, else the warps), as many iterations of the largest as fit,
+ * then of the next; what no loop takes (a remainder below the smallest
+ * loop's r) is left to the line rule.  Fills loops[i].group, .r, .trips
+ * and counts_left (each block's runs left to the line rule; -1: none, the
+ * loops took them all), and
+ * entries_by_line: for each line of a matched group, the group's entries
+ * (the most of its groups': key -> gdouble *). */
+static GArray *
+match_loops (const MsInstMap *map, const guint64 *counts, const char *const *keys,
+             const MsInstSass *sass, GHashTable *wheres, guint64 warps, double *counts_left,
+             GHashTable *entries_by_line)
+{
+  guint n = map->n_blocks;
+  g_autofree guint *group_of = g_new0 (guint, n + 1);
+  g_autoptr (GArray) groups = g_array_new (FALSE, TRUE, sizeof (Group));
+  for (guint b = 0; b < n; b++)
+    {
+      gboolean regions = map->regions->len >= n && n > 0
+                         && g_array_index (map->regions, guint, b) != 0;
+      if (b == 0 || (regions ? g_array_index (map->regions, guint, b)
+                               != g_array_index (map->regions, guint, b - 1)
+                             : counts[b] != counts[b - 1]))
+        {
+          Group g = { b, g_hash_table_new (g_str_hash, g_str_equal), 0, 0, FALSE, 0 };
+          g_array_append_val (groups, g);
+        }
+      group_of[b] = groups->len - 1;
+    }
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      if (l->memory == 0 || l->block >= n)
+        continue;
+      Group *g = &g_array_index (groups, Group, group_of[l->block]);
+      const char *key = keys[k] ? keys[k] : l->where;
+      g_hash_table_insert (g->memory, (gpointer) key,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (g->memory, key))
+                                             + l->memory));
+      g->memory_n += l->memory;
+    }
+  GArray *loops = g_array_new (FALSE, TRUE, sizeof (Loop));
+  for (guint i = 0; i < sass->loops->len; i++)
+    {
+      const MsInstLoop *src = sass->loops->pdata[i];
+      Loop loop = { by_ptx_line (wheres, src->lines), by_ptx_line (wheres, src->memory), src, 0,
+                    -1, 0, 0 };
+      loop.memory_n = table_sum (loop.memory);
+      g_array_append_val (loops, loop);
+    }
+  g_array_sort (loops, by_memory_desc);
+  /* loops first; then the straight copies, of a group a loop copies with
+   * a larger r (the ladder after an unrolled loop) */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < loops->len; i++)
+      {
+        Loop *loop = &g_array_index (loops, Loop, i);
+        if (loop->src->once != (pass == 1))
+          continue;
+        for (guint j = 0; loop->memory_n > 0 && j < groups->len; j++)
+          {
+            const Group *g = &g_array_index (groups, Group, j);
+            if (g->memory_n == 0 || loop->memory_n % g->memory_n != 0
+                || (pass == 1 && g->max_r <= loop->memory_n / g->memory_n))
+              continue;
+            guint r = loop->memory_n / g->memory_n;
+            if ((loop->group < 0 || g->memory_n > loop->memory_n / loop->r)
+                && loop_copies (loop, g, r))
+              {
+                loop->group = (int) j;
+                loop->r = r;
+              }
+          }
+        if (pass == 0 && loop->group >= 0)
+          {
+            Group *g = &g_array_index (groups, Group, loop->group);
+            g->max_r = MAX (g->max_r, loop->r);
+          }
+      }
+  g_array_sort (loops, by_r_desc);
+  /* each group's runs per entry, to its regions from the largest: a loop
+   * as many iterations as fit (all that are left for a loop of r = 1), a
+   * straight copy once if it fits */
+  for (guint j = 0; j < groups->len; j++)
+    {
+      Group *g = &g_array_index (groups, Group, j);
+      double entries = g->first > 0 && counts[g->first - 1] > 0 ? (double) counts[g->first - 1]
+                       : (double) warps;
+      double rem = entries > 0 ? (double) counts[g->first] / entries : 0;
+      for (guint i = 0; i < loops->len; i++)
+        {
+          Loop *loop = &g_array_index (loops, Loop, i);
+          if (loop->group != (int) j)
+            continue;
+          double t = loop->r == 1 ? rem : floor (rem / loop->r);
+          if (loop->src->once)
+            t = MIN (t, 1);
+          rem -= t * loop->r;
+          loop->trips = t * entries;
+          g->matched = TRUE;
+        }
+      if (g->matched && !copies_ran (loops, (int) j, g, sass->memory_runs))
+        {
+          /* not copies of the block after all (ptxas fused its loads:
+           * four 4-byte loads in one LDS.128 look like one copy) */
+          for (guint i = 0; i < loops->len; i++)
+            if (g_array_index (loops, Loop, i).group == (int) j)
+              g_array_index (loops, Loop, i).group = -1;
+          g->matched = FALSE;
+        }
+      g->rem = rem * entries;
+      for (guint k = 0; g->matched && k < map->lines->len; k++)
+        {
+          const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+          if (l->block >= n || group_of[l->block] != j)
+            continue;
+          const char *key = keys[k] ? keys[k] : l->where;
+          gdouble *e = g_hash_table_lookup (entries_by_line, key);
+          if (e == NULL)
+            g_hash_table_insert (entries_by_line, (gpointer) key, e = g_new0 (gdouble, 1));
+          *e = MAX (*e, entries);
+        }
+    }
+  for (guint b = 0; b < n; b++)
+    {
+      const Group *g = &g_array_index (groups, Group, group_of[b]);
+      /* -1: every run taken (the block's instructions are the loops') */
+      counts_left[b] = !g->matched ? (double) counts[b]
+                       : g->rem <= 0 ? -1
+                       : (double) counts[b] * g->rem / (double) counts[g->first];
+    }
+  for (guint j = 0; j < groups->len; j++)
+    g_hash_table_unref (g_array_index (groups, Group, j).memory);
+  return loops;
+}
+
+static void
+loops_free (GArray *loops)
+{
+  for (guint i = 0; loops && i < loops->len; i++)
+    {
+      Loop *loop = &g_array_index (loops, Loop, i);
+      g_hash_table_unref (loop->lines);
+      g_hash_table_unref (loop->memory);
+    }
+  if (loops)
+    g_array_unref (loops);
+}
+
+/* What the SASS tables have left once the matched loops are taken away:
+ * their instructions (lines, predicated ones at most what is left,
+ * looped), their memory instructions and those instructions' runs. */
+static void
+sass_rest (const MsInstSass *sass, GArray *loops, MsInstSass *rest)
+{
+  *rest = *sass;
+  rest->lines = table_copy (sass->lines, FALSE);
+  rest->predicated = sass->predicated ? table_copy (sass->predicated, FALSE) : NULL;
+  rest->looped = sass->looped ? table_copy (sass->looped, FALSE) : NULL;
+  rest->memory = sass->memory ? table_copy (sass->memory, FALSE) : NULL;
+  rest->memory_runs = sass->memory_runs ? table_copy (sass->memory_runs, TRUE) : NULL;
+  for (guint i = 0; i < loops->len; i++)
+    {
+      const Loop *loop = &g_array_index (loops, Loop, i);
+      if (loop->group < 0)
+        continue;
+      GHashTableIter it;
+      gpointer key, v;
+      g_hash_table_iter_init (&it, loop->src->lines);
+      while (g_hash_table_iter_next (&it, &key, &v))
+        {
+          table_sub (rest->lines, key, GPOINTER_TO_UINT (v));
+          if (rest->looped)
+            table_sub (rest->looped, key, GPOINTER_TO_UINT (v));
+          if (rest->predicated)
+            table_sub (rest->predicated, key,
+                       GPOINTER_TO_UINT (g_hash_table_lookup (rest->predicated, key))
+                       - MIN (GPOINTER_TO_UINT (g_hash_table_lookup (rest->predicated, key)),
+                              GPOINTER_TO_UINT (g_hash_table_lookup (rest->lines, key))));
+        }
+      /* memory tables are by "FILE:LINE", each location of a chain */
+      g_hash_table_iter_init (&it, loop->src->memory);
+      while (g_hash_table_iter_next (&it, &key, &v))
+        {
+          g_auto (GStrv) loc = g_strsplit (key, "\t", -1);
+          for (guint k = 0; loc[k]; k++)
+            {
+              if (rest->memory)
+                table_sub (rest->memory, loc[k], GPOINTER_TO_UINT (v));
+              gdouble *runs = rest->memory_runs ? g_hash_table_lookup (rest->memory_runs, loc[k]) : NULL;
+              if (runs)
+                *runs = MAX (0, *runs - loop->trips * GPOINTER_TO_UINT (v));
+            }
+        }
+    }
+}
+
+static void
+sass_rest_clear (MsInstSass *rest)
+{
+  g_clear_pointer (&rest->lines, g_hash_table_unref);
+  g_clear_pointer (&rest->predicated, g_hash_table_unref);
+  g_clear_pointer (&rest->looped, g_hash_table_unref);
+  g_clear_pointer (&rest->memory, g_hash_table_unref);
+  g_clear_pointer (&rest->memory_runs, g_hash_table_unref);
+}
+
 guint64
 ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
                   guint64 warps, MsInstBasis *basis, GArray **per_line)
 {
-  g_autoptr (GHashTable) by_line = sass_by_ptx_line (map, sass), predicated = NULL, looped = NULL;
-  if (by_line)
-    {
-      /* the lines the PTX has */
-      g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint k = 0; k < map->lines->len; k++)
-        g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
-      predicated = sass->predicated ? by_ptx_line (wheres, sass->predicated) : NULL;
-      looped = sass->looped ? by_ptx_line (wheres, sass->looped) : NULL;
-    }
-  GHashTable *sass_lines = by_line;
   *basis = MS_INST_NONE;
   if (per_line)
     *per_line = NULL;
   if (map == NULL || counts == NULL)
     return 0;
+  g_autoptr (GHashTable) by_line = sass_by_ptx_line (map, sass), predicated = NULL, looped = NULL;
+  g_autoptr (GHashTable) rest_lines = NULL;
+  /* the lines the PTX has */
+  g_autoptr (GHashTable) wheres = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < map->lines->len; k++)
+    g_hash_table_add (wheres, g_array_index (map->lines, MsInstLine, k).where);
+  GHashTable *sass_lines = by_line;
+  g_autofree const char **keys = line_keys (map, sass_lines);
+  /* the blocks' runs the line rule counts: all, but those of the SASS
+   * loops that copy a group of blocks (match_loops) */
+  g_autofree double *left = g_new (double, map->n_blocks + 1);
+  for (guint b = 0; b < map->n_blocks; b++)
+    left[b] = (double) counts[b];
+  GArray *loops = NULL;
+  MsInstSass rest = { 0 };
+  g_autoptr (GHashTable) entries = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  if (by_line)
+    {
+      if (sass->loops)
+        loops = match_loops (map, counts, keys, sass, wheres, warps, left, entries);
+      else
+        loops = g_array_new (FALSE, TRUE, sizeof (Loop));
+      sass_rest (sass, loops, &rest);
+      rest_lines = by_ptx_line (wheres, rest.lines);
+      predicated = rest.predicated ? by_ptx_line (wheres, rest.predicated) : NULL;
+      looped = rest.looped ? by_ptx_line (wheres, rest.looped) : NULL;
+    }
   g_autoptr (GHashTable) ptx = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   double total = 0;
-  g_autofree const char **keys = line_keys (map, sass_lines);
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
@@ -311,10 +684,13 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       Line *line = g_hash_table_lookup (ptx, key);
       if (line == NULL)
         g_hash_table_insert (ptx, (gpointer) key, line = g_new0 (Line, 1));
-      line->runs += (double) counts[l->block] * l->n;
-      line->guard += (double) counts[l->guard] * l->n;
+      line->runs += MAX (left[l->block], 0) * l->n;
+      line->all_runs += (double) counts[l->block] * l->n;
+      line->guard += MAX (left[l->guard], 0) * l->n;
       line->n += l->n;
-      line->memory_runs += (double) counts[l->block] * l->memory;
+      line->n_left += left[l->block] >= 0 ? l->n : 0;
+      line->memory_left += left[l->block] >= 0 ? l->memory : 0;
+      line->memory_runs += MAX (left[l->block], 0) * l->memory;
       line->memory += l->memory;
       total += (double) counts[l->block] * l->n;
     }
@@ -323,14 +699,33 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       *basis = MS_INST_PTX;
       return (guint64) (total + 0.5);
     }
-  g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, sass);
+  /* the matched loops' instructions, by line: each of their runs */
+  g_autoptr (GHashTable) in_loops = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  double executed = 0;
+  for (guint i = 0; i < loops->len; i++)
+    {
+      const Loop *loop = &g_array_index (loops, Loop, i);
+      if (loop->group < 0)
+        continue;
+      GHashTableIter it;
+      gpointer key, v;
+      g_hash_table_iter_init (&it, loop->lines);
+      while (g_hash_table_iter_next (&it, &key, &v))
+        {
+          double *e = g_hash_table_lookup (in_loops, key);
+          if (e == NULL)
+            g_hash_table_insert (in_loops, key, e = g_new0 (double, 1));
+          *e += loop->trips * GPOINTER_TO_UINT (v);
+          executed += loop->trips * GPOINTER_TO_UINT (v);
+        }
+    }
+  g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, &rest);
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
       Line *line = g_hash_table_lookup (ptx, keys[k] ? keys[k] : l->where);
-      line->scaled += (double) counts[l->block] * l->n * block_scale[l->block];
+      line->scaled += MAX (left[l->block], 0) * l->n * block_scale[l->block];
     }
-  double executed = 0;
   GArray *lines = g_array_new (FALSE, TRUE, sizeof (MsInstLineCount));
   g_array_set_clear_func (lines, count_clear);
   GHashTableIter it;
@@ -338,21 +733,31 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
   g_hash_table_iter_init (&it, sass_lines);
   while (g_hash_table_iter_next (&it, &key, &value))
     {
-      double s = GPOINTER_TO_UINT (value);
-      double p = lookup_uint (predicated, key);
+      /* the line's SASS outside the matched loops */
+      double s = lookup_uint (rest_lines, key);
+      double p = MIN (lookup_uint (predicated, key), s);
       const Line *line = g_hash_table_lookup (ptx, key);
       /* a line without memory instructions takes its blocks' scale, but
        * keeps at least one SASS instruction a PTX one run */
-      double f = line == NULL ? 1 : line->memory ? unrolled_scale (line, sass, key)
-                 : line->runs > 0 ? MAX (line->scaled / line->runs, MIN (1, line->n / s)) : 1;
-      double e = line != NULL && line->n > 0
-                   ? (line->runs * (s - p) + line->guard * p) / line->n * f
+      double f = line == NULL ? 1 : line->memory ? unrolled_scale (line, &rest, key)
+                 : line->runs > 0 ? MAX (line->scaled / line->runs, MIN (1, line->n_left / s)) : 1;
+      double e = line != NULL && line->n_left > 0
+                   ? (line->runs * (s - p) + line->guard * p) / line->n_left * f
                    : (double) warps * s;
+      /* a line whose PTX is all in matched loops: its SASS outside them is
+       * code ptxas hoisted out of the loop (run once an entry), but for
+       * copies of its memory instructions (the ladder's, which took none
+       * of the runs) */
+      const gdouble *entered = g_hash_table_lookup (entries, key);
+      if (line != NULL && line->n > 0 && line->n_left == 0 && entered != NULL)
+        e = *entered * MAX (0, s - lookup_uint (rest.memory, key));
       /* a line no SASS loop encloses runs at most once a warp */
-      if (sass->looped && lookup_uint (looped, key) == 0)
+      if (rest.looped && lookup_uint (looped, key) == 0)
         e = MIN (e, (double) warps * s);
-      executed += e;
-      MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->runs : 0,
+      const double *in_loop = g_hash_table_lookup (in_loops, key);
+      e += in_loop ? *in_loop : 0;
+      executed += e - (in_loop ? *in_loop : 0);
+      MsInstLineCount c = { g_strdup (key), line ? line->n : 0, line ? line->all_runs : 0,
                             GPOINTER_TO_UINT (value), e };
       g_array_append_val (lines, c);
     }
@@ -362,7 +767,7 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
     if (!g_hash_table_contains (sass_lines, key))
       {
         const Line *line = value;
-        MsInstLineCount c = { g_strdup (key), line->n, line->runs, 0, 0 };
+        MsInstLineCount c = { g_strdup (key), line->n, line->all_runs, 0, 0 };
         g_array_append_val (lines, c);
       }
   g_array_sort (lines, by_where);
@@ -370,6 +775,8 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
     *per_line = lines;
   else
     g_array_unref (lines);
+  sass_rest_clear (&rest);
+  loops_free (loops);
   *basis = MS_INST_SASS_LINES;
   return (guint64) (executed + 0.5);
 }

@@ -53,6 +53,8 @@ typedef struct {
                         cudaGraphSetConditional, a failed assert), reads
                         the clock or writes surfaces */
   GPtrArray *async_copies;   /* "FILE:LINE" of its cp.async copies (MsSite.async_copy) */
+  GArray *regions;   /* guint per block: its PTX basic block (from a label or a
+                        branch to the next), numbered in order */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);
@@ -61,6 +63,9 @@ void ms_inst_map_free (MsInstMap *map);
  * (skipped by the branch of block guard), `memory` of them memory ones. */
 void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *where,
                       const char *at, guint n, guint memory);
+
+/* Block is part of the PTX basic block `region`. */
+void ms_inst_map_set_region (MsInstMap *map, guint block, guint region);
 
 /* Adds w to block's waits. */
 void ms_inst_map_add_waits (MsInstMap *map, guint block, const MsInstWaits *w);
@@ -76,6 +81,16 @@ void ms_inst_waits (const MsInstMap *map, const guint64 *counts, MsInstWaits *to
  * shared memory instructions and how often those ran in the launch
  * (gdouble *: the models' per-site counts, which follow ptxas's
  * regrouping). */
+/* A region of the SASS: an innermost loop of straight code (a backward
+ * branch's range enclosing no other), or a basic block outside every loop
+ * (once): its instructions and its global and shared memory instructions,
+ * by line mark as MsInstSass.lines. */
+typedef struct {
+  GHashTable *lines;
+  GHashTable *memory;
+  gboolean once;
+} MsInstLoop;
+
 typedef struct {
   GHashTable *lines;
   GHashTable *predicated;
@@ -84,6 +99,8 @@ typedef struct {
   /* by line mark, the instructions a backward branch encloses (NULL: not
    * known, every instruction may be a loop's) */
   GHashTable *looped;
+  /* MsInstLoop *, the function's innermost loops (NULL: not known) */
+  GPtrArray *loops;
 } MsInstSass;
 
 typedef enum {

@@ -4210,6 +4210,8 @@ translate_entry (Tr *t, GString *out)
       t->block_no = k;
       emit_block (t, s, after);
       guint end = k + 1 < sorted->len ? MIN (g_array_index (sorted, guint, k + 1), t->n) : t->n;
+      if (t->inst != NULL)
+        ms_inst_map_set_region (t->inst, k, t->region[s]);
       for (guint idx = s; t->inst != NULL && idx < end; idx++)
         {
           const MsPtxInsn *i = t->ins[idx];

@@ -952,6 +952,16 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
           by_line.predicated = ms_sass_line_counts (sass, function, MS_SASS_PREDICATED);
           by_line.looped = ms_sass_line_counts (sass, function, MS_SASS_LOOPED);
           by_line.memory = ms_sass_line_counts (sass, function, MS_SASS_MEMORY);
+          by_line.loops = g_ptr_array_new_with_free_func (g_free);
+          for (guint i = 0; i < sass->loops->len; i++)
+            {
+              const MsSassLoop *l = sass->loops->pdata[i];
+              if (strcmp (l->function, function) != 0)
+                continue;
+              MsInstLoop *loop = g_new (MsInstLoop, 1);
+              *loop = (MsInstLoop) { l->instrs, l->memory, l->once };
+              g_ptr_array_add (by_line.loops, loop);
+            }
           /* the blocks that ran, as the engine's block counts: s is scaled */
           by_line.memory_runs = memory_runs (s, scale);
         }
@@ -971,6 +981,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       g_clear_pointer (&by_line.looped, g_hash_table_unref);
       g_clear_pointer (&by_line.memory, g_hash_table_unref);
       g_clear_pointer (&by_line.memory_runs, g_hash_table_unref);
+      g_clear_pointer (&by_line.loops, g_ptr_array_unref);
       for (guint k = 0; s->inst_lines && k < s->inst_lines->len; k++)
         {
           MsInstLineCount *c = &g_array_index (s->inst_lines, MsInstLineCount, k);

@@ -36,6 +36,7 @@ ms_sass_free (MsSass *sass)
   g_hash_table_unref (sass->line_counts);
   g_hash_table_unref (sass->line_predicated);
   g_hash_table_unref (sass->line_looped);
+  g_ptr_array_unref (sass->loops);
   g_free (sass);
 }
 
@@ -144,10 +145,33 @@ parse_address (const char *text, char **base, gint64 *offset)
   *base = g_strdup (inside);
 }
 
-/* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
- * the instructions from the label to the branch are a loop's. */
 static void
-mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped)
+loop_free (gpointer p)
+{
+  MsSassLoop *l = p;
+  g_free (l->function);
+  g_hash_table_unref (l->instrs);
+  g_hash_table_unref (l->memory);
+  g_free (l);
+}
+
+/* What a counted instruction is, for the loops (a bit set) */
+enum {
+  INSTR_MEMORY = 1,              /* a global or shared memory instruction */
+  INSTR_PREDICATED_MEMORY = 2,   /* ... under a predicate */
+  INSTR_CONTROL = 4,             /* a branch, call, exit or convergence barrier */
+};
+
+/* A loop's range of a function's counted instructions: [first, last]. */
+typedef struct {
+  guint first, last;
+} Range;
+
+/* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
+ * the instructions from the label to the branch are a loop's (their range
+ * added to ranges). */
+static void
+mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped, GArray *ranges)
 {
   if (!(g_str_has_prefix (opcode, "BR") || g_str_has_prefix (opcode, "JM")))
     return;
@@ -159,13 +183,133 @@ mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped
   guint at = GPOINTER_TO_UINT (g_hash_table_lookup (labels, target));
   for (guint i = at ? at - 1 : looped->len; i < looped->len; i++)
     g_array_index (looped, gboolean, i) = TRUE;
+  if (at > 0 && at <= looped->len)
+    {
+      Range r = { at - 1, looped->len - 1 };
+      g_array_append_val (ranges, r);
+    }
+}
+
+static void
+count_key (GHashTable *t, const char *key)
+{
+  g_hash_table_replace (t, g_strdup (key),
+                        GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (t, key)) + 1));
+}
+
+/* Adds the function's instructions [first, last] to sass->loops as a
+ * region (once: straight code, else a loop). */
+static void
+add_region (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds, guint first,
+            guint last, gboolean once)
+{
+  MsSassLoop *l = g_new0 (MsSassLoop, 1);
+  l->function = g_strdup (function);
+  l->once = once;
+  l->instrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  l->memory = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gsize skip = strlen (function) + 1;   /* the key's "FUNCTION\n" */
+  for (guint k = first; k <= last; k++)
+    {
+      const char *key = (const char *) counted->pdata[k] + skip;
+      count_key (l->instrs, key);
+      if (g_array_index (kinds, guint8, k) & INSTR_MEMORY)
+        count_key (l->memory, key);
+    }
+  g_ptr_array_add (sass->loops, l);
+}
+
+/* Whether [first, last] is straight code with memory instructions: no
+ * branch or exit but at `last` when last_may_branch, no memory
+ * instruction under a predicate (its runs may be fewer than the code's). */
+static gboolean
+straight_with_memory (GArray *kinds, guint first, guint last, gboolean last_may_branch)
+{
+  gboolean memory = FALSE;
+  for (guint k = first; k <= last; k++)
+    {
+      guint8 f = g_array_index (kinds, guint8, k);
+      if ((f & INSTR_PREDICATED_MEMORY) || ((f & INSTR_CONTROL) && !(k == last && last_may_branch)))
+        return FALSE;
+      memory = memory || (f & INSTR_MEMORY);
+    }
+  return memory;
+}
+
+/* The function's regions into sass->loops: its innermost loops (the
+ * ranges of its backward branches, those to one label being one loop to
+ * its last branch, that enclose no other) of straight code, and outside
+ * every loop its basic blocks (from a label or a branch to the next) with
+ * memory instructions (the copies of an unrolled loop's body that ptxas
+ * runs once for the iterations its loop leaves). */
+static void
+add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds,
+           GArray *ranges, GHashTable *labels)
+{
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      Range *r = &g_array_index (ranges, Range, i);
+      for (guint j = 0; j < ranges->len; j++)
+        {
+          Range *o = &g_array_index (ranges, Range, j);
+          if (j != i && o->first == r->first && o->last > r->last)
+            r->last = o->last;
+        }
+    }
+  guint n = MIN (counted->len, kinds->len);
+  for (guint i = 0; function != NULL && i < ranges->len; i++)
+    {
+      const Range *r = &g_array_index (ranges, Range, i);
+      gboolean inner = TRUE, first = TRUE;
+      for (guint j = 0; j < ranges->len && inner; j++)
+        {
+          const Range *o = &g_array_index (ranges, Range, j);
+          if (o->first == r->first && o->last == r->last)
+            first = first && j >= i;   /* the same loop again: once */
+          else if (o->first >= r->first && o->last <= r->last)
+            inner = FALSE;
+        }
+      if (inner && first && r->last < n && straight_with_memory (kinds, r->first, r->last, TRUE))
+        add_region (sass, function, counted, kinds, r->first, r->last, FALSE);
+    }
+  /* the basic blocks outside the loops */
+  g_autofree gboolean *starts = g_new0 (gboolean, n + 1);
+  g_autofree gboolean *looped = g_new0 (gboolean, n + 1);
+  GHashTableIter it;
+  gpointer at;
+  g_hash_table_iter_init (&it, labels);
+  while (g_hash_table_iter_next (&it, NULL, &at))
+    if (GPOINTER_TO_UINT (at) >= 1 && GPOINTER_TO_UINT (at) - 1 < n)
+      starts[GPOINTER_TO_UINT (at) - 1] = TRUE;
+  for (guint i = 0; i < ranges->len; i++)
+    {
+      const Range *r = &g_array_index (ranges, Range, i);
+      for (guint k = r->first; k <= r->last && k < n; k++)
+        looped[k] = TRUE;
+    }
+  for (guint b = 0; function != NULL && b < n;)
+    {
+      guint e = b;
+      while (e + 1 < n && !starts[e + 1] && !(g_array_index (kinds, guint8, e) & INSTR_CONTROL))
+        e++;
+      gboolean in_loop = FALSE;
+      for (guint k = b; k <= e; k++)
+        in_loop = in_loop || looped[k];
+      if (!in_loop && straight_with_memory (kinds, b, e, TRUE))
+        add_region (sass, function, counted, kinds, b, e, TRUE);
+      b = e + 1;
+    }
+  g_array_set_size (kinds, 0);
+  g_array_set_size (ranges, 0);
 }
 
 /* The function's looped instructions into sass->line_looped, by key; then
  * starts over for the next function. */
 static void
-add_looped (MsSass *sass, GPtrArray *counted, GArray *looped, GHashTable *labels)
+add_looped (MsSass *sass, const char *function, GPtrArray *counted, GArray *looped,
+            GArray *kinds, GArray *ranges, GHashTable *labels)
 {
+  add_loops (sass, function, counted, kinds, ranges, labels);
   for (guint i = 0; i < counted->len; i++)
     if (g_array_index (looped, gboolean, i))
       {
@@ -186,10 +330,14 @@ ms_sass_parse (const char *text)
   sass->line_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sass->line_predicated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sass->line_looped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  sass->loops = g_ptr_array_new_with_free_func (loop_free);
   /* the function's counted instructions (their keys), whether a backward
    * branch encloses each, and where its labels are (label -> index + 1) */
   g_autoptr (GPtrArray) counted = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) looped = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  /* ... what each is (INSTR_*), and the ranges of its loops (Range) */
+  g_autoptr (GArray) kinds = g_array_new (FALSE, TRUE, sizeof (guint8));
+  g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
   g_autoptr (GHashTable) labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
   /* the last label, and whether an instruction came after it (a branch to
@@ -218,7 +366,7 @@ ms_sass_parse (const char *text)
           char *colon = strchr (name, ':');
           if (colon == NULL || colon[1] != '\0')
             continue;
-          add_looped (sass, counted, looped, labels);
+          add_looped (sass, function, counted, looped, kinds, ranges, labels);
           *colon = '\0';
           g_free (function);
           function = demangle_identifier (name);
@@ -283,6 +431,7 @@ ms_sass_parse (const char *text)
           s = e + 2;
         }
       g_auto (GStrv) word = g_strsplit_set (s, " \t", -1);
+      gboolean was_counted = FALSE;
       const char *opcode = NULL;
       for (char **w = word; *w && opcode == NULL; w++)
         if (**w != '\0' && **w != '@' && **w != '{')
@@ -315,14 +464,26 @@ ms_sass_parse (const char *text)
           g_ptr_array_add (counted, g_strdup (key));
           gboolean no = FALSE;
           g_array_append_val (looped, no);
-          mark_loop (s, opcode, labels, looped);
+          static const char *const control[] = { "BRA", "BRX", "JMP", "JMX", "EXIT", "RET",
+                                                 "CALL", "BSSY", "BSYNC", "BREAK", "KILL" };
+          guint8 kind = 0;
+          for (guint c = 0; c < G_N_ELEMENTS (control); c++)
+            if (g_str_has_prefix (opcode, control[c])
+                && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
+              kind = INSTR_CONTROL;
+          g_array_append_val (kinds, kind);
+          mark_loop (s, opcode, labels, looped, ranges);
           after_label = TRUE;
+          was_counted = TRUE;
         }
       guint spaces, width;
       MsOp op;
       gboolean cas;
       if (opcode == NULL || !classify (opcode, &spaces, &op, &width, &cas))
         continue;
+      if (was_counted && (spaces & ((1u << MS_SPACE_GLOBAL) | (1u << MS_SPACE_SHARED))))
+        g_array_index (kinds, guint8, kinds->len - 1)
+          |= *(s + strspn (s, " \t")) == '@' ? INSTR_MEMORY | INSTR_PREDICATED_MEMORY : INSTR_MEMORY;
       MsSassInstr *in = g_new0 (MsSassInstr, 1);
       in->function = g_strdup (function);
       in->file = g_strdup (file);
@@ -345,7 +506,7 @@ ms_sass_parse (const char *text)
       parse_address (s, &in->base, &in->offset);
       g_ptr_array_add (sass->instrs, in);
     }
-  add_looped (sass, counted, looped, labels);
+  add_looped (sass, function, counted, looped, kinds, ranges, labels);
   return sass;
 }
 

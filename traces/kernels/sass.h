@@ -34,6 +34,18 @@ typedef struct {
   gint64 offset;    /* its immediate offset ([R2.64+-0x8]: -8) */
 } MsSassInstr;
 
+/* A region of a function's SASS: an innermost loop of straight code (the
+ * range from a label to the last branch back to it, enclosing no other
+ * such range), or a basic block with memory instructions outside every
+ * loop (once). */
+typedef struct {
+  char *function;
+  gboolean once;
+  GHashTable *instrs;   /* its instructions by line mark chain ("FILE:LINE[\tFILE:LINE ...]",
+                           as line_counts' keys after the function) -> count */
+  GHashTable *memory;   /* ... and those of them global or shared memory instructions */
+} MsSassLoop;
+
 typedef struct {
   GPtrArray *instrs;   /* MsSassInstr, in the order of the text */
   /* every instruction that can execute (NOPs, a function's closing
@@ -48,6 +60,7 @@ typedef struct {
   /* ... and those of them a backward branch of the function encloses (a
    * loop's; the others run at most once each time the function does) */
   GHashTable *line_looped;
+  GPtrArray *loops;    /* MsSassLoop, every function's regions */
 } MsSass;
 
 /* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
