@@ -262,6 +262,27 @@ test_split_and_groups (void)
   g_assert_cmpint (metric (m, "smsp__sass_inst_executed_op_shared_st.sum"), ==, 48);
 }
 
+/* Column loads the L1 holds: a warp reads down 32 columns of a 32 x 32
+ * float matrix twice (column-loads.cu), 64 loads of 32 lines each.  By the
+ * cache model's rules (sim/models/cache.c: 128-byte lines of 32-byte
+ * sectors, loads allocate the sectors they miss): each line's 4 sectors
+ * miss once, when k reaches them, 32 x 4 = 128 L2 read sectors; every
+ * other load hits, the second pass wholly (memsim's shortcut for a
+ * column loaded again must give the same). */
+static void
+test_column_loads (void)
+{
+  g_autofree char *p = program ("column-loads.cu");
+  g_auto (Result) r = run (p, "--arch", "h200", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  JsonObject *m = metrics_of (launches, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 64);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 64 * 32);
+  g_assert_cmpint (metric (m, "lts__t_sectors_srcunit_tex_op_read.sum"), ==, 32 * 4);
+}
+
 /* Errors: one line, non-zero, and -o never written by a failed program. */
 static void
 test_errors (void)
@@ -874,6 +895,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/streams", test_streams);
   g_test_add_func ("/run/long-loops", test_long_loops);
+  g_test_add_func ("/run/column-loads", test_column_loads);
   g_test_add_func ("/run/copy-time", test_copy_time);
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);

@@ -292,6 +292,18 @@ typedef struct {
   gsize way[MS_WARP_SIZE];
 } Column;
 
+/* A site's last column load through an L1 (uniform_lines' column stepping
+ * by whole lines: a warp walking down 32 rows, as syrk's B[j*M+k]) and the
+ * L1 ways it left its lines in: its next load of the same lines checks
+ * those ways instead of scanning 32 sets (load_column_again). */
+typedef struct {
+  const void *l1;   /* the L1 (NULL: none) */
+  guint64 first, step;
+  gsize way[MS_WARP_SIZE];
+} LoadColumn;
+
+#define LOAD_COLUMNS 16
+
 /* The first line of the last global load and its step from the one
  * before (prefetch_next); the line the next load is likely to start at
  * (if guessed) and its sets' first ways in the L2 and in an L1 (all L1s
@@ -308,6 +320,7 @@ typedef struct {
   Cache l2;
   Column column;
   LoadStream loads;
+  LoadColumn load_columns[LOAD_COLUMNS];   /* by the load's site (its id's low bits) */
   Cache l2_small;       /* a sampled run's write-back L2 (sets == 0: none) */
   Cache **l1;           /* one per SM (NULL when the preset has no L1), each
                            made on the SM's first access */
@@ -662,6 +675,35 @@ column_again (CacheState *s, const MsArch *arch, const MsWarpAccess *a, guint64 
   return i;
 }
 
+/* A load of the column its site loaded last through this L1 (lc), while
+ * the ways still hold those lines with the sectors it wants: each lane an
+ * L1 hit, the ways' updates of l1_get's hit in lane order (no set scan).
+ * Returns the lanes so loaded (all 32, or those before the first that
+ * would miss, for the caller to go on from). */
+static guint
+load_column_again (Cache *l1, LoadColumn *lc, const MsArch *arch, const MsWarpAccess *a)
+{
+  guint64 bytes;
+  if (lc->l1 != l1 || lc->step == 0 || a->width == 0 || l1->clock > G_MAXUINT32 - MS_WARP_SIZE
+      || a->addr[0] >> LINE_SHIFT != lc->first
+      || ms_coalescing_uniform (a, ms_warp_lanes (a->mask, arch->warp_size), SECTOR_SHIFT,
+                                LINE_SHIFT, &bytes) != MS_UNIFORM_COLUMN
+      || bytes != lc->step << LINE_SHIFT)
+    return 0;
+  guint16 b = (guint16) (1u << ((a->addr[0] >> SECTOR_SHIFT) & 3));
+  guint64 line = lc->first, clock = l1->clock;
+  guint i = 0;
+  for (; i < MS_WARP_SIZE; i++, line += lc->step)
+    {
+      Way *w = &l1->way[lc->way[i]];
+      if (G_UNLIKELY (w->tag != line + 1 || (w->valid & b) == 0))
+        break;
+      w->used = (guint32) ++clock;
+    }
+  l1->clock = clock;
+  return i;
+}
+
 /* Asks the host for the L2 set (and the SM's L1 set) of the line the next
  * load is likely to start at: this load's first line plus the step from
  * the last one, when the two last loads stepped alike (a warp after warp
@@ -792,6 +834,14 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
       v[MS_SLOT_L2_WRITE] += written;
       return;
     }
+  LoadColumn *lc = &s->load_columns[(guint) a->site->id % LOAD_COLUMNS];
+  guint loaded = 0;   /* lanes loaded as L1 hits by load_column_again */
+  if (a->op == MS_OP_LD && s->l2_small.sets == 0 && l1 != NULL)
+    {
+      loaded = load_column_again (l1, lc, arch, a);
+      if (loaded == MS_WARP_SIZE)
+        return;
+    }
   guint n = access_lines (arch, a, lines, bits, &step);   /* one call: inlined */
   if (store)
     {
@@ -825,14 +875,28 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
       guint64 read = 0, fetched = 0, evicted = 0;
       LoadStream *ls = &s->loads;
       gboolean guessed = ls->guessed && n > 0 && lines[0] == ls->next;
-      for (guint i = 0; i < n; i++)
+      /* a column through the L1: its ways, for its site's next load */
+      gboolean column = l1 != NULL && step != 0 && n == MS_WARP_SIZE;
+      if (column)
+        {
+          /* (the ways of the lanes load_column_again loaded stay) */
+          lc->l1 = l1;
+          lc->first = lines[0];
+          lc->step = step;
+        }
+      else
+        lc->l1 = NULL;
+      for (guint i = loaded; i < n; i++)
         {
           guint want = bits[i];
           gboolean at = i == 0 && guessed;
           if (l1)
             {
               gsize b1 = at ? ls->l1_base : cache_base (l1, lines[i]);
-              Way *w1 = &l1->way[set_get_unrolled (l1, lines[i], NULL, b1, L1_WAYS).way];
+              gsize w1i = set_get_unrolled (l1, lines[i], NULL, b1, L1_WAYS).way;
+              Way *w1 = &l1->way[w1i];
+              if (column)
+                lc->way[i] = w1i;
               guint8 miss = want & (guint8) ~w1->valid;
               w1->valid |= want;
               want = miss;
