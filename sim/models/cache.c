@@ -297,7 +297,7 @@ typedef struct {
  * L1 ways it left its lines in: its next load of the same lines checks
  * those ways instead of scanning 32 sets (load_column_again). */
 typedef struct {
-  const void *l1;   /* the L1 (NULL: none) */
+  const Cache *l1;   /* the L1 (NULL: none) */
   guint64 first, step;
   gsize way[MS_WARP_SIZE];
 } LoadColumn;

@@ -239,12 +239,13 @@ straight_with_memory (GArray *kinds, guint first, guint last, gboolean last_may_
 /* The function's regions into sass->loops: its innermost loops (the
  * ranges of its backward branches, those to one label being one loop to
  * its last branch, that enclose no other) of straight code, and outside
- * every loop its basic blocks (from a label or a branch to the next) with
+ * every loop (looped: the instructions a backward branch encloses) its
+ * basic blocks (from a label or a branch to the next) with
  * memory instructions (the copies of an unrolled loop's body that ptxas
  * runs once for the iterations its loop leaves). */
 static void
-add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds,
-           GArray *ranges, GHashTable *labels)
+add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *looped,
+           GArray *kinds, GArray *ranges, GHashTable *labels)
 {
   for (guint i = 0; i < ranges->len; i++)
     {
@@ -256,7 +257,7 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds
             r->last = o->last;
         }
     }
-  guint n = MIN (counted->len, kinds->len);
+  guint n = MIN (MIN (counted->len, kinds->len), looped->len);
   for (guint i = 0; function != NULL && i < ranges->len; i++)
     {
       const Range *r = &g_array_index (ranges, Range, i);
@@ -274,19 +275,12 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds
     }
   /* the basic blocks outside the loops */
   g_autofree gboolean *starts = g_new0 (gboolean, n + 1);
-  g_autofree gboolean *looped = g_new0 (gboolean, n + 1);
   GHashTableIter it;
   gpointer at;
   g_hash_table_iter_init (&it, labels);
   while (g_hash_table_iter_next (&it, NULL, &at))
     if (GPOINTER_TO_UINT (at) >= 1 && GPOINTER_TO_UINT (at) - 1 < n)
       starts[GPOINTER_TO_UINT (at) - 1] = TRUE;
-  for (guint i = 0; i < ranges->len; i++)
-    {
-      const Range *r = &g_array_index (ranges, Range, i);
-      for (guint k = r->first; k <= r->last && k < n; k++)
-        looped[k] = TRUE;
-    }
   for (guint b = 0; function != NULL && b < n;)
     {
       guint e = b;
@@ -294,7 +288,7 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds
         e++;
       gboolean in_loop = FALSE;
       for (guint k = b; k <= e; k++)
-        in_loop = in_loop || looped[k];
+        in_loop = in_loop || g_array_index (looped, gboolean, k);
       if (!in_loop && straight_with_memory (kinds, b, e, TRUE))
         add_region (sass, function, counted, kinds, b, e, TRUE);
       b = e + 1;
@@ -309,7 +303,7 @@ static void
 add_looped (MsSass *sass, const char *function, GPtrArray *counted, GArray *looped,
             GArray *kinds, GArray *ranges, GHashTable *labels)
 {
-  add_loops (sass, function, counted, kinds, ranges, labels);
+  add_loops (sass, function, counted, looped, kinds, ranges, labels);
   for (guint i = 0; i < counted->len; i++)
     if (g_array_index (looped, gboolean, i))
       {
