@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """time-fit.py - fits the time model's instruction constants to the built-ins'
-measured times: issue_efficiency, dependent_issue_cycles, the loaded L2
-and DRAM latencies ([time] l2_loaded_latency_cycles,
-dram_loaded_latency_cycles) and conflict_wavefront_cost, the same five for
+measured times: issue_efficiency, dependent_issue_cycles,
+barrier_wait_cycles, the loaded L2 and DRAM latencies ([time]
+l2_loaded_latency_cycles, dram_loaded_latency_cycles) and
+conflict_wavefront_cost, the same six for
 every GPU given (the H100 and the H200 share their SM).  The idle latencies
 ([memory]) are measured (gpu/probes/latency.cu), not fitted.
 
@@ -35,8 +36,8 @@ costs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(costs)
 
 PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
-FITTED = ("issue_efficiency", "dependent_issue_cycles", "l2_loaded_latency_cycles",
-          "dram_loaded_latency_cycles", "conflict_wavefront_cost")
+FITTED = ("issue_efficiency", "dependent_issue_cycles", "barrier_wait_cycles",
+          "l2_loaded_latency_cycles", "dram_loaded_latency_cycles", "conflict_wavefront_cost")
 CONFLICTS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
 
@@ -49,6 +50,7 @@ def inputs(sim):
                 rd=m["dram__bytes_read.sum"], l2r=m["lts__t_sectors_srcunit_tex_op_read.sum"],
                 ldsec=m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
                 inst=ins.get("executed", 0), rounds=ins.get("load_rounds", 0),
+                barriers=ins.get("barriers", 0),
                 conflicts=sum(m.get(k, 0) for k in CONFLICTS),
                 ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
 
@@ -77,6 +79,8 @@ def predict(x, a, c):
     # the launch's own time and every block's start: measured, not fitted
     launch = ns["launch"] * 1e-9
     others = max(ns.get("dispatch", 0), ns["dram"], ns["l2"], ns.get("atomics", 0)) * 1e-9
+    # the blocks an SM holds together
+    per_sm = min(x["abps"], math.ceil(x["blocks"] / a["sm_count"]))
 
     def work(w):
         # the DRAM's latency rises with the share of the work's time it is busy
@@ -84,10 +88,12 @@ def predict(x, a, c):
         dram = loaded(a["dram_latency_cycles"], c["dram_loaded_latency_cycles"], busy)
         lat = a["l1_latency_cycles"] + (l2 - a["l1_latency_cycles"]) * l1m + (dram - l2) * l1m * l2m
         # every run here has instruction counts: each instruction waits for
-        # the one before it (the shared term is for runs without counts)
-        chain = x["rounds"] / warps * lat + x["inst"] / warps * c["dependent_issue_cycles"]
+        # the one before it, each barrier for the block's other warps (the
+        # shared term is for runs without counts)
+        chain = x["rounds"] / warps * lat + (x["inst"] * c["dependent_issue_cycles"]
+                                             + x["barriers"] * c["barrier_wait_cycles"]) / warps
         t = sorted([t_lsu, t_issue, waves * chain / clock])
-        return max(others, t[2] + t[1] / x["abps"])
+        return max(others, t[2] + t[1] / per_sm)
 
     # the work's time that gives itself (kernel-time.c's bisection)
     lo = others

@@ -4,13 +4,14 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 462 with
+ *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 586 with
  *   all of its 132 x 64 warp slots filled (a launch that fills a share of
- *   them gets that share of the way), the DRAM's 1897 with the DRAM busy
+ *   them gets that share of the way), the DRAM's 2079 with the DRAM busy
  *   throughout the kernel (busy a share of its duration: that share of
- *   the way), shared_phase_cycles 23, issue_efficiency 0.765 on 4
- *   schedulers per SM, dependent_issue_cycles 13.69, atomic_pass_ns 0.74,
- *   texture_fetch_cycles 9.4, conflict_wavefront_cost 1.57,
+ *   the way), shared_phase_cycles 23, issue_efficiency 0.736 on 4
+ *   schedulers per SM, dependent_issue_cycles 9.26, barrier_wait_cycles
+ *   56.5, atomic_pass_ns 0.74, texture_fetch_cycles 9.4,
+ *   conflict_wavefront_cost 1.47,
  *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
  *   launch adds the first wave's blocks' starts, and every block's start
@@ -70,7 +71,7 @@ assert_close (double got, double want)
   g_assert_cmpfloat (fabs (got - want), <=, 1e-9 * fabs (want) + 1e-15);
 }
 
-/* Where the latency bounds, the DRAM latency's loaded part is (1897 -
+/* Where the latency bounds, the DRAM latency's loaded part is (2079 -
  * 671) x t_dram / w, w the kernel's work (its duration less the launch's
  * own time), so w solves w = c + k / w: its positive root, worked out here
  * in closed form (the model finds it by bisection). */
@@ -81,7 +82,7 @@ self_consistent (double c, double k)
 }
 
 #define CLOCK 1.98e9
-#define DRAM_LOADED (1897.0 - 671.0)
+#define DRAM_LOADED (2079.0 - 671.0)
 
 /* A streaming copy of 256 MiB each way: 65536 blocks of 256 threads (8
  * warps), 8 active blocks per SM.  Per warp one 128-byte load and store. */
@@ -107,10 +108,10 @@ test_dram_bound (void)
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
    * L2 misses all (dram_rd >= 32 x l2_rd) -> the DRAM latency, the DRAM
-   * busy all the work's time: 1897 cycles, 63 x 1897 / 1.98e9 = 60.4 us;
+   * busy all the work's time: 2079 cycles, 63 x 2079 / 1.98e9 = 66.2 us;
    * LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us; no
    * instruction counts, so no issue time; SM = 60.4 + 3.52 / 8 */
-  double lat = 63 * 1897 / CLOCK;
+  double lat = 63 * 2079 / CLOCK;
   double lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
@@ -142,7 +143,9 @@ test_partial_writes (void)
 }
 
 /* 64 blocks of 8 warps, each warp 1024 loads of 128 bytes (a grid-stride
- * reduction): one wave on 132 SMs, the latency chain bounds. */
+ * reduction): one wave on 132 SMs, the latency chain bounds.  An SM holds
+ * one of the blocks (8 could fit), so nothing hides the block's LSU time:
+ * it adds whole. */
 static void
 test_latency_bound (void)
 {
@@ -152,14 +155,14 @@ test_latency_bound (void)
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
   /* 1 wave x (1024 / 2.16 rounds) x the DRAM latency / 1.98e9, the DRAM
-   * busy 21.39 us (64 MiB) of the work's time w: 671 + 1257 x 21.39 us / w
-   * cycles.  With the LSU's 3.63 us (64 SMs in use) / 8 blocks, w =
-   * 161.11 us + 6437 us^2 / w: 194.25 us, the DRAM waiting 809 cycles;
+   * busy 21.39 us (64 MiB) of the work's time w: 671 + 1408 x 21.39 us / w
+   * cycles.  With the LSU's 3.63 us (64 SMs in use, a block each), w =
+   * 164.29 us + 7211 us^2 / w: 200.29 us, the DRAM waiting 821 cycles;
    * then the launch (1.5 us and 64 blocks' starts) */
   double rounds = 1024 / 2.16, dram = 4.0 * req * 32 / (3352e9 * 0.936);
   double lsu = (double) req / (64 * 1.98e9 * 1.14);
   double launch = 1.5e-6 + 64 * 0.6e-9;
-  double work = self_consistent (lsu / 8 + rounds * 671 / CLOCK,
+  double work = self_consistent (lsu + rounds * 671 / CLOCK,
                                  rounds * DRAM_LOADED / CLOCK * dram);
   assert_close (t.t_lsu, lsu);
   assert_close (t.seconds, launch + work);
@@ -171,7 +174,7 @@ test_latency_bound (void)
 
 /* Bank conflicts cost time: the same kernel with 32-way conflicts on its
  * shared loads is not faster; with few other costs, the LSU bounds, and
- * each wavefront a conflict adds costs conflict_wavefront_cost, 1.57
+ * each wavefront a conflict adds costs conflict_wavefront_cost, 1.47
  * ordinary ones (1 where the preset does not give it). */
 static void
 test_shared_conflicts (void)
@@ -185,9 +188,9 @@ test_shared_conflicts (void)
   g_assert_true (ms_time_predict (h, s1, 8, 8, &t1));
   g_assert_true (ms_time_predict (h, s32, 8, 8, &t32));
   /* LSU: (524288 lines + 524288 wavefronts + 31 x 524288 the conflicts
-   * add x 1.57) / (132 x 1.98e9 x 1.14) */
+   * add x 1.47) / (132 x 1.98e9 x 1.14) */
   assert_close (t1.t_lsu, (req + 1.0 * req) / (132 * 1.98e9 * 1.14));
-  assert_close (t32.t_lsu, (req + req + 31.0 * req * 1.57) / (132 * 1.98e9 * 1.14));
+  assert_close (t32.t_lsu, (req + req + 31.0 * req * 1.47) / (132 * 1.98e9 * 1.14));
   g_assert_cmpfloat (t32.seconds, >, t1.seconds);
   g_assert_cmpint (t32.bound, ==, MS_BOUND_LSU);
   MsArch plain = *h;
@@ -201,44 +204,53 @@ test_shared_conflicts (void)
  * issue can bound.  264 blocks of 32 warps, 2 a SM (every warp slot
  * filled: the loaded latencies), each warp 1024 loads (1024 rounds, none
  * issued together) and 40 instructions a load. */
+static MsStats *
+make_instruction_stats (void)
+{
+  guint64 req = 264 * 32 * 1024;
+  MsStats *s = make_stats (264, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
+  s->inst_basis = MS_INST_SASS_LINES;
+  s->inst_executed = 40 * req;
+  s->load_rounds = req;
+  return s;
+}
+
 static void
 test_instructions (void)
 {
   const MsArch *h = ms_arch_default ();
   guint64 warps = 264 * 32, req = warps * 1024;
-  g_autoptr (MsStats) s = make_stats (264, req, 4 * req, 0, 0, 0, 0, 4 * req, 0, 4 * req * 32, 0);
-  s->inst_basis = MS_INST_SASS_LINES;
-  s->inst_executed = 40 * req;
-  s->load_rounds = req;
+  g_autoptr (MsStats) s = make_instruction_stats ();
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
-  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.765 a clock:
-   * 432.7 us */
-  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.765);
+  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.736 a clock:
+   * 449.7 us */
+  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.736);
   assert_close (t.t_issue, issue);
-  /* 1 wave x (1024 rounds x the DRAM latency + 40960 instructions x 13.69
+  /* 1 wave x (1024 rounds x the DRAM latency + 40960 instructions x 9.26
    * cycles) / 1.98e9, the DRAM busy 352.9 us (1 GiB) of the work's time
-   * w; the issue time the second longest: w = 846.6 us + 223774 us^2 / w
-   * (630.2 us of it the idle latency and the instructions, 432.7 / 2 the
-   * issue): 1058.1 us, of which 841.7 us the latency (the DRAM's 1080
-   * cycles); then the launch (1.5 us and 264 blocks' starts) */
+   * w; the issue time the second longest, over the 2 blocks an SM holds:
+   * w = 763.4 us + 256993 us^2 / w (538.6 us of it the idle latency and
+   * the instructions, 449.7 / 2 the issue): 1016.3 us, of which 791.5 us
+   * the latency (the DRAM's 1160 cycles); then the launch (1.5 us and 264
+   * blocks' starts) */
   double dram = 4.0 * req * 32 / (3352e9 * 0.936), launch = 1.5e-6 + 264 * 0.6e-9;
-  double work = self_consistent ((1024 * 671 + 40960 * 13.69) / CLOCK + issue / 2,
+  double work = self_consistent ((1024 * 671 + 40960 * 9.26) / CLOCK + issue / 2,
                                  1024 * DRAM_LOADED / CLOCK * dram);
-  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 13.69) / CLOCK;
+  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 9.26) / CLOCK;
   assert_close (t.seconds, launch + work);
   assert_close (t.t_latency, lat);
   assert_close (t.t_sm, lat + issue / 2);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
-  /* ten times the instructions: 4327 us of issue against 3217 us of
+  /* ten times the instructions: 4497 us of issue against 2308 us of
    * latency, issue-bound (the latency then the second, halved) */
   s->inst_executed *= 10;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   assert_close (t.t_issue, 10 * issue);
-  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 13.69) / CLOCK / 2,
+  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 9.26) / CLOCK / 2,
                           1024 * DRAM_LOADED / CLOCK * dram / 2);
   assert_close (t.seconds, launch + work);
-  assert_close (t.t_latency, (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 13.69) / CLOCK);
+  assert_close (t.t_latency, (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 9.26) / CLOCK);
   g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_nonnull (strstr (text, "issue-bound"));
@@ -252,6 +264,33 @@ test_instructions (void)
   work = self_consistent (rounds * 671 / CLOCK + lsu / 2, rounds * DRAM_LOADED / CLOCK * dram);
   assert_close (t.seconds, launch + work);
   assert_close (t.t_latency, rounds * (671 + DRAM_LOADED * dram / work) / CLOCK);
+}
+
+/* Barriers: each warp waits barrier_wait_cycles at each bar.sync for the
+ * block's other warps, in its chain.  The instructions' launch above with
+ * 64 barriers a warp: 64 x 56.5 cycles more a warp, the one wave's
+ * latency 1.83 us longer at the same DRAM wait.  A preset without the
+ * figure: no wait. */
+static void
+test_barriers (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 264 * 32, req = warps * 1024;
+  g_autoptr (MsStats) s = make_instruction_stats ();
+  MsTimePrediction t0, t;
+  g_assert_true (ms_time_predict (h, s, 2, 32, &t0));
+  s->barriers = 64 * warps;
+  g_assert_true (ms_time_predict (h, s, 2, 32, &t));
+  double dram = 4.0 * req * 32 / (3352e9 * 0.936), issue = t.t_issue;
+  double work = self_consistent ((1024 * 671 + 40960 * 9.26 + 64 * 56.5) / CLOCK + issue / 2,
+                                 1024 * DRAM_LOADED / CLOCK * dram);
+  assert_close (t.t_latency,
+                (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 9.26 + 64 * 56.5) / CLOCK);
+  g_assert_cmpfloat (t.seconds, >, t0.seconds);
+  MsArch plain = *h;
+  plain.barrier_wait_cycles = 0;
+  g_assert_true (ms_time_predict (&plain, s, 2, 32, &t));
+  assert_close (t.seconds, t0.seconds);
 }
 
 /* Atomics on one line: the busiest line's passes (atomics.c) one after
@@ -451,6 +490,7 @@ main (int argc, char **argv)
   g_test_add_func ("/time/partial-writes", test_partial_writes);
   g_test_add_func ("/time/latency-bound", test_latency_bound);
   g_test_add_func ("/time/instructions", test_instructions);
+  g_test_add_func ("/time/barriers", test_barriers);
   g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
   g_test_add_func ("/time/atomics-bound", test_atomics_bound);
   g_test_add_func ("/time/dispatch-bound", test_dispatch_bound);

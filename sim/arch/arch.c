@@ -116,6 +116,8 @@ static const Key keys[] = {
     .costs = TRUE },
   { "time", "dependent_issue_cycles", KEY_DOUBLE, O (dependent_issue_cycles), 0, 1000,
     .optional = TRUE, .costs = TRUE },
+  { "time", "barrier_wait_cycles", KEY_DOUBLE, O (barrier_wait_cycles), 0, 100000,
+    .optional = TRUE, .costs = TRUE },
   { "time", "texture_fetch_cycles", KEY_DOUBLE, O (texture_fetch_cycles), 0, 1e6,
     .optional = TRUE, .costs = TRUE },
   { "time", "conflict_wavefront_cost", KEY_DOUBLE, O (conflict_wavefront_cost), 0, 1000,

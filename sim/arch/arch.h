@@ -125,6 +125,8 @@ typedef struct {
                                     (atomics.c; 0: not given: no atomic term) */
   double dependent_issue_cycles; /* a warp's wait per instruction for the one before it
                                     (0: not given: none) */
+  double barrier_wait_cycles;    /* a warp's wait at a barrier (bar.sync) for the block's
+                                    other warps, with instruction counts (0: not given: none) */
   double texture_fetch_cycles;   /* an SM's texture pipe per warp texture fetch
                                     (0: not given: fetches cost the pipe nothing) */
   double conflict_wavefront_cost; /* the LSU's time for a shared wavefront a bank conflict

@@ -40,7 +40,7 @@
  *            lanes are the kind's average.  So one warp's printf costs
  *            28 us whatever its lanes, 32 warps' 320 us, not 32 x 28
  *   SM       the longest of LSU, issue and latency, plus the second
- *            longest / active blocks per SM, where
+ *            longest / the blocks an SM holds together, where
  *              LSU = (global lines + shared wavefronts + the wavefronts
  *                    bank conflicts add x (conflict_wavefront_cost - 1))
  *                    / (SMs in use x clock x lsu_per_clock): the L1 tag
@@ -59,7 +59,9 @@
  *                    weighted by the L1 and L2 miss ratios of the cache
  *                    model) + instructions per warp x
  *                    dependent_issue_cycles (each waits for the one
- *                    before it).  A round is the loads a warp issues
+ *                    before it) + barriers per warp x
+ *                    barrier_wait_cycles (each waits for the block's
+ *                    other warps).  A round is the loads a warp issues
  *                    together before it waits for them (instructions.h:
  *                    the PTX's load-to-load dependences and stores of
  *                    loaded values, restarted at loop heads and
@@ -72,8 +74,12 @@
  *                    kernel's work the DRAM is busy (so the work's time
  *                    depends on itself: the one time that gives itself);
  *            blocks on an SM hide each other's latency behind the longest
- *            time only partly: the second is divided among the active
- *            blocks, not hidden entirely.
+ *            time only partly: the second is divided among the blocks an
+ *            SM holds together (the occupancy's active blocks, or fewer
+ *            where the grid does not fill the SMs: correlation's 8 blocks,
+ *            one an SM, wait for their loads and then for their stores'
+ *            32 lines a warp in the LSU, one after the other; measured,
+ *            gpu/probes/store-rounds.cu), not hidden entirely.
  *            Without instruction counts (a replayed trace file) or
  *            issue_efficiency (a preset that was not fitted), there is no
  *            issue time, a warp's loads go loads_in_flight_per_warp to a
@@ -106,8 +112,9 @@
  *   too slow.
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
  * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
- *   2026-11-24); issue_efficiency, dependent_issue_cycles, the loaded
- *   L2 and DRAM latencies and conflict_wavefront_cost to the H200's
+ *   2026-11-24); issue_efficiency, dependent_issue_cycles,
+ *   barrier_wait_cycles, the loaded L2 and DRAM latencies and
+ *   conflict_wavefront_cost to the H200's
  *   built-ins' measured times, which the H100 shares (the same SM;
  *   docs/model.md, "Kernel time", says how); the idle latencies,
  *   atomic_pass_ns and the host link are measured on the H200; the other
@@ -139,7 +146,7 @@ loaded (int idle, int full, double load)
 typedef struct {
   const MsArch *arch;
   double clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others;
-  int active_blocks_per_sm;
+  double blocks_per_sm;   /* the blocks an SM holds together */
 } Chain;
 
 /* The time of the kernel's work (its duration less the launch's own time)
@@ -158,7 +165,7 @@ chain_work (const Chain *c, double w, MsTimePrediction *out)
   double t3[3] = { out->t_lsu, out->t_issue, out->t_latency };
   double first = MAX (t3[0], MAX (t3[1], t3[2]));
   double second = t3[0] + t3[1] + t3[2] - first - MIN (t3[0], MIN (t3[1], t3[2]));
-  out->t_sm = first + second / c->active_blocks_per_sm;
+  out->t_sm = first + second / c->blocks_per_sm;
   return MAX (c->others, out->t_sm);
 }
 
@@ -270,12 +277,17 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double l2_lat = loaded (arch->l2_latency_cycles, arch->l2_loaded_latency_cycles, resident);
   double rounds_per_warp = counted ? (double) stats->load_rounds / warps
                                    : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
-  /* with counts, every instruction waits for the one before it; without,
-   * the shared instructions stand for them */
-  double waits = counted ? (double) stats->inst_executed / warps * arch->dependent_issue_cycles
+  /* with counts, every instruction waits for the one before it and each
+   * barrier for the block's other warps; without, the shared instructions
+   * stand for them */
+  double waits = counted ? ((double) stats->inst_executed * arch->dependent_issue_cycles
+                            + (double) stats->barriers * arch->barrier_wait_cycles) / warps
                          : shared_per_warp * arch->shared_phase_cycles;
-  Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others,
-              active_blocks_per_sm };
+  /* the blocks an SM holds together: the occupancy's, or fewer where the
+   * grid does not fill every SM (a grid of 8 blocks: one an SM, no other
+   * block to hide its latency behind) */
+  double per_sm = MIN ((double) active_blocks_per_sm, ceil (blocks / arch->sm_count));
+  Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others, per_sm };
   double lo = others, hi = chain_work (&c, lo, out);
   for (int step = 0; step < 64 && hi - lo > 1e-12 * hi; step++)
     {
@@ -322,10 +334,14 @@ ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm, int wa
   double cycles = arch->dependent_issue_cycles;
   if (arch->issue_efficiency > 0 && arch->sm_count > 0 && arch->sub_partitions > 0)
     {
+      /* the chain's wait and the scheduler's share as ms_time_predict
+       * combines them: the longer, plus the shorter over the blocks an SM
+       * holds together */
       double per_sm = MIN ((double) active_blocks_per_sm,
                            ceil ((double) blocks / (double) arch->sm_count));
       double per_scheduler = per_sm * warps_per_block / arch->sub_partitions;
-      cycles = MAX (cycles, per_scheduler / arch->issue_efficiency);
+      double issue = per_scheduler / arch->issue_efficiency;
+      cycles = MAX (cycles, issue) + MIN (cycles, issue) / MAX (per_sm, 1.0);
     }
   return cycles > 0 ? cycles : 1.0;
 }

@@ -51,9 +51,10 @@ typedef struct {
 gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                           int warps_per_block, MsTimePrediction *out);
 /* The cycles between two instructions of one warp, as the time model's
- * chain and issue terms see them: dependent_issue_cycles, or, when more
- * warps share a scheduler than it issues for in that time, their number /
- * issue_efficiency.  Device code's clock advances at this rate (MsLaunch.
+ * chain and issue terms see them: the longer of dependent_issue_cycles
+ * and the warps sharing its scheduler / issue_efficiency, plus the shorter
+ * over the blocks an SM holds together.  Device code's clock advances at
+ * this rate (MsLaunch.
  * instruction_cycles), so a kernel that spins until the clock reaches a
  * value runs the instructions the model then times at that value. */
 double ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm,
