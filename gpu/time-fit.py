@@ -1,9 +1,8 @@
 #!/usr/bin/env python3
 """time-fit.py - fits the time model's instruction constants to the built-ins'
-measured times: issue_efficiency, dependent_issue_cycles,
-barrier_wait_cycles, the loaded L2 and DRAM latencies ([time]
-l2_loaded_latency_cycles, dram_loaded_latency_cycles) and
-conflict_wavefront_cost, the same six for
+measured times: issue_efficiency, dependence_scale, barrier_wait_cycles,
+the loaded L2 and DRAM latencies ([time] l2_loaded_latency_cycles,
+dram_loaded_latency_cycles) and conflict_wavefront_cost, the same six for
 every GPU given (the H100 and the H200 share their SM).  The idle latencies
 ([memory]) are measured (gpu/probes/latency.cu), not fitted.
 
@@ -36,7 +35,7 @@ costs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(costs)
 
 PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
-FITTED = ("issue_efficiency", "dependent_issue_cycles", "barrier_wait_cycles",
+FITTED = ("issue_efficiency", "dependence_scale", "barrier_wait_cycles",
           "l2_loaded_latency_cycles", "dram_loaded_latency_cycles", "conflict_wavefront_cost")
 CONFLICTS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
@@ -50,7 +49,8 @@ def inputs(sim):
                 rd=m["dram__bytes_read.sum"], l2r=m["lts__t_sectors_srcunit_tex_op_read.sum"],
                 ldsec=m.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0),
                 inst=ins.get("executed", 0), rounds=ins.get("load_rounds", 0),
-                barriers=ins.get("barriers", 0),
+                barriers=ins.get("barriers", 0), dependent=ins.get("dependent_cycles", 0),
+                l2loads=t.get("l2_load_requests", 0), dramloads=t.get("dram_load_requests", 0),
                 conflicts=sum(m.get(k, 0) for k in CONFLICTS),
                 ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
 
@@ -70,8 +70,6 @@ def predict(x, a, c):
     warps = x["blocks"] * x["wpb"]
     resident = min(x["blocks"], slots) * x["wpb"] / (a["sm_count"] * a["max_warps_per_sm"])
     l2 = loaded(a["l2_latency_cycles"], c["l2_loaded_latency_cycles"], resident)
-    l1m = min(1.0, x["l2r"] / x["ldsec"]) if x["ldsec"] > 0 else 1.0
-    l2m = min(1.0, x["rd"] / (32.0 * x["l2r"])) if x["l2r"] > 0 else 1.0
     t_issue = x["inst"] / (sms * 4 * clock * c["issue_efficiency"])
     # memsim's LSU time, its conflicts' wavefronts at the constant given
     t_lsu = ns["lsu"] * 1e-9 + ((c["conflict_wavefront_cost"] - a["conflict_wavefront_cost"])
@@ -82,15 +80,21 @@ def predict(x, a, c):
     # the blocks an SM holds together
     per_sm = min(x["abps"], math.ceil(x["blocks"] / a["sm_count"]))
 
+    # a round waits for its slowest load: the requests that went to DRAM
+    # and to the L2, each in a round of its own
+    r = x["rounds"]
+    dram_r = min(r, x["dramloads"]) / r if r > 0 else 0.0
+    l2_r = min(r - min(r, x["dramloads"]), x["l2loads"]) / r if r > 0 else 0.0
+
     def work(w):
         # the DRAM's latency rises with the share of the work's time it is busy
         busy = min(1.0, ns["dram"] * 1e-9 / w) if w > 0 else 0.0
         dram = loaded(a["dram_latency_cycles"], c["dram_loaded_latency_cycles"], busy)
-        lat = a["l1_latency_cycles"] + (l2 - a["l1_latency_cycles"]) * l1m + (dram - l2) * l1m * l2m
-        # every run here has instruction counts: each instruction waits for
-        # the one before it, each barrier for the block's other warps (the
-        # shared term is for runs without counts)
-        chain = x["rounds"] / warps * lat + (x["inst"] * c["dependent_issue_cycles"]
+        l1 = a["l1_latency_cycles"]
+        lat = l1 + (l2 - l1) * l2_r + (dram - l1) * dram_r
+        # every run here has instruction counts: the warp's dependence path
+        # and its barriers' waits (the shared term is for runs without counts)
+        chain = x["rounds"] / warps * lat + (x["dependent"] * c["dependence_scale"]
                                              + x["barriers"] * c["barrier_wait_cycles"]) / warps
         t = sorted([t_lsu, t_issue, waves * chain / clock])
         return max(others, t[2] + t[1] / per_sm)

@@ -14,6 +14,7 @@ static MsSite site_a = { "synthetic.cu", 1, 0, -1 };
 
 typedef struct {
   guint64 l2_read, l2_write, dram_read, dram_write;
+  guint64 l2_loads, dram_loads;   /* load requests by the farthest level they read */
 } Traffic;
 
 /* Runs records through the cache model alone on arch. */
@@ -22,17 +23,17 @@ run (const MsArch *arch, const MsWarpAccess *recs, guint n, Traffic *t)
 {
   static const MsModel *const only_cache[] = { &ms_model_cache, NULL };
   g_autoptr (MsStats) stats = drive_models (arch, only_cache, &site_a, recs, n);
-  guint64 v[4];
+  guint64 v[6];
   const char *keys[] = { "l2_read_sectors", "l2_write_sectors", "dram_read_bytes",
-                         "dram_write_bytes" };
-  for (int i = 0; i < 4; i++)
+                         "dram_write_bytes", "l2_load_requests", "dram_load_requests" };
+  for (int i = 0; i < 6; i++)
     {
       const MsCounterDef *d = ms_counter_find (MS_SPACE_GLOBAL, keys[i]);
       g_assert_nonnull (d);
       g_assert_true (d->per_launch);
       v[i] = ms_stats_launch_total (stats, d);
     }
-  *t = (Traffic) { v[0], v[1], v[2], v[3] };
+  *t = (Traffic) { v[0], v[1], v[2], v[3], v[4], v[5] };
 }
 
 /* A full warp: lane l at base + l * stride, `width` bytes each. */
@@ -89,6 +90,22 @@ test_dense_read (void)
   /* the launch's fixed reads are added once */
   run (ms_arch_default (), r, 1024, &t);
   g_assert_cmpuint (t.dram_read, ==, 1024 * 128 + (guint64) ms_arch_default ()->launch_read_bytes);
+}
+
+/* The time model's load requests by how far they read: a cold row from
+ * DRAM, the same row again from the block's L1 (not counted), from
+ * another SM (block 1) through the L2; stores count in neither. */
+static void
+test_load_requests (void)
+{
+  MsArch arch = h100_data_only ();
+  MsWarpAccess r[4] = { warp (MS_OP_LD, BUF, 4, 4, 0), warp (MS_OP_LD, BUF, 4, 4, 0),
+                        warp (MS_OP_LD, BUF, 4, 4, 1), warp (MS_OP_ST, BUF + 4096, 4, 4, 0) };
+  Traffic t;
+  run (&arch, r, 4, &t);
+  g_assert_cmpuint (t.dram_loads, ==, 1);
+  g_assert_cmpuint (t.l2_loads, ==, 1);
+  g_assert_cmpuint (t.l2_read, ==, 8);
 }
 
 static void
@@ -447,6 +464,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cache/dense-read", test_dense_read);
   g_test_add_func ("/cache/sparse-read", test_sparse_read);
+  g_test_add_func ("/cache/load-requests", test_load_requests);
   g_test_add_func ("/cache/l1-reuse", test_l1_reuse);
   g_test_add_func ("/cache/writes-stay-in-l2", test_writes_stay_in_l2);
   g_test_add_func ("/cache/eviction-by-capacity", test_eviction_by_capacity);

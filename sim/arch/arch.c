@@ -114,7 +114,7 @@ static const Key keys[] = {
     .costs = TRUE },
   { "time", "atomic_pass_ns", KEY_DOUBLE, O (atomic_pass_ns), 0, 1000, .optional = TRUE,
     .costs = TRUE },
-  { "time", "dependent_issue_cycles", KEY_DOUBLE, O (dependent_issue_cycles), 0, 1000,
+  { "time", "dependence_scale", KEY_DOUBLE, O (dependence_scale), 0, 1000,
     .optional = TRUE, .costs = TRUE },
   { "time", "barrier_wait_cycles", KEY_DOUBLE, O (barrier_wait_cycles), 0, 100000,
     .optional = TRUE, .costs = TRUE },

@@ -123,7 +123,8 @@ typedef struct {
                                     instructions) */
   double atomic_pass_ns;         /* the L2's time for one pass of atomics on one line
                                     (atomics.c; 0: not given: no atomic term) */
-  double dependent_issue_cycles; /* a warp's wait per instruction for the one before it
+  double dependence_scale;       /* a warp's chain per cycle of its instructions'
+                                    dependence path (instructions.h, dependent_cycles)
                                     (0: not given: none) */
   double barrier_wait_cycles;    /* a warp's wait at a barrier (bar.sync) for the block's
                                     other warps, with instruction counts (0: not given: none) */

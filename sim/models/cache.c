@@ -795,11 +795,8 @@ host_access (CacheState *s, Cache *l1, const MsArch *arch, const MsWarpAccess *a
 }
 
 static void
-cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+cache_access (CacheState *s, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
 {
-  CacheState *s = state;
-  if (!s->on || a->space != MS_SPACE_GLOBAL)
-    return;
   Cache *l1 = NULL;
   if (s->l1 != NULL)
     {
@@ -926,6 +923,28 @@ cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, g
     cache_line (s, l1, (MsOp) a->op, lines[i], bits[i], v);
 }
 
+/* An access, and for a load request how far it went: the L2 (it read a
+ * sector there, none from DRAM) or DRAM (or mapped host memory).  The
+ * time model's load rounds wait as long as their slowest load. */
+static void
+cache_ordered_cost (gpointer state, const MsArch *arch, const MsWarpAccess *a, guint64 *v)
+{
+  CacheState *s = state;
+  if (!s->on || a->space != MS_SPACE_GLOBAL)
+    return;
+  if (a->op != MS_OP_LD)
+    {
+      cache_access (s, arch, a, v);
+      return;
+    }
+  guint64 l2 = v[MS_SLOT_L2_READ], far = v[MS_SLOT_DRAM_READ] + v[MS_SLOT_HOST_READ];
+  cache_access (s, arch, a, v);
+  if (v[MS_SLOT_DRAM_READ] + v[MS_SLOT_HOST_READ] != far)
+    v[MS_SLOT_DRAM_LOADS]++;
+  else if (v[MS_SLOT_L2_READ] != l2)
+    v[MS_SLOT_L2_LOADS]++;
+}
+
 static void
 cache_finish (gpointer state, const MsArch *arch, guint64 *launch_v)
 {
@@ -944,6 +963,9 @@ static const MsCounterDef cache_counters[] = {
    * 1.5 a 32-byte sector on the H200's PCIe */
   { "host_read_bytes", MS_SLOT_HOST_READ, NULL, TRUE },
   { "host_write_bytes", MS_SLOT_HOST_WRITE, NULL, TRUE },
+  /* the time model's: load requests by the farthest level they read */
+  { "l2_load_requests", MS_SLOT_L2_LOADS, NULL, TRUE },
+  { "dram_load_requests", MS_SLOT_DRAM_LOADS, NULL, TRUE },
   { NULL },
 };
 

@@ -147,6 +147,10 @@ typedef struct {
   const MsArch *arch;
   double clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others;
   double blocks_per_sm;   /* the blocks an SM holds together */
+  /* with load rounds counted: the shares of rounds that wait for the L2
+   * and for DRAM (else the miss ratios weigh the latencies) */
+  gboolean by_rounds;
+  double l2_rounds, dram_rounds;
 } Chain;
 
 /* The time of the kernel's work (its duration less the launch's own time)
@@ -159,8 +163,11 @@ chain_work (const Chain *c, double w, MsTimePrediction *out)
   const MsArch *arch = c->arch;
   double busy = w > 0 ? MIN (1.0, out->t_dram / w) : 0.0;
   double dram_lat = loaded (arch->dram_latency_cycles, arch->dram_loaded_latency_cycles, busy);
-  double latency = arch->l1_latency_cycles + (c->l2_lat - arch->l1_latency_cycles) * c->l1_miss
-                   + (dram_lat - c->l2_lat) * c->l1_miss * c->l2_miss;
+  double latency = c->by_rounds
+                     ? arch->l1_latency_cycles + (c->l2_lat - arch->l1_latency_cycles) * c->l2_rounds
+                         + (dram_lat - arch->l1_latency_cycles) * c->dram_rounds
+                     : arch->l1_latency_cycles + (c->l2_lat - arch->l1_latency_cycles) * c->l1_miss
+                         + (dram_lat - c->l2_lat) * c->l1_miss * c->l2_miss;
   out->t_latency = out->waves * (c->rounds_per_warp * latency + c->waits) / c->clock;
   double t3[3] = { out->t_lsu, out->t_issue, out->t_latency };
   double first = MAX (t3[0], MAX (t3[1], t3[2]));
@@ -280,7 +287,7 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   /* with counts, every instruction waits for the one before it and each
    * barrier for the block's other warps; without, the shared instructions
    * stand for them */
-  double waits = counted ? ((double) stats->inst_executed * arch->dependent_issue_cycles
+  double waits = counted ? ((double) stats->dependent_cycles * arch->dependence_scale
                             + (double) stats->barriers * arch->barrier_wait_cycles) / warps
                          : shared_per_warp * arch->shared_phase_cycles;
   /* the blocks an SM holds together: the occupancy's, or fewer where the
@@ -288,6 +295,21 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
    * block to hide its latency behind) */
   double per_sm = MIN ((double) active_blocks_per_sm, ceil (blocks / arch->sm_count));
   Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others, per_sm };
+  /* A round waits for its slowest load.  The load requests that went to
+   * DRAM and to the L2 are taken to fall each in a round of its own (as
+   * many as there are rounds): a GEMM's round of a broadcast the L1 holds
+   * and a row from the L2 waits for the L2, not for the sectors' average */
+  double rounds = (double) stats->load_rounds;
+  if (counted && rounds > 0)
+    {
+      double far = launch_total (stats, "dram_load_requests");
+      double near = launch_total (stats, "l2_load_requests");
+      out->dram_loads = (guint64) far;
+      out->l2_loads = (guint64) near;
+      c.by_rounds = TRUE;
+      c.dram_rounds = MIN (rounds, far) / rounds;
+      c.l2_rounds = MIN (rounds - MIN (rounds, far), near) / rounds;
+    }
   double lo = others, hi = chain_work (&c, lo, out);
   for (int step = 0; step < 64 && hi - lo > 1e-12 * hi; step++)
     {
@@ -328,22 +350,22 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
 }
 
 double
-ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm, int warps_per_block,
-                            guint64 blocks)
+ms_time_block_cycles (const MsArch *arch, int active_blocks_per_sm, int warps_per_block,
+                      guint64 blocks, double instructions, double dependent_cycles)
 {
-  double cycles = arch->dependent_issue_cycles;
+  double chain = dependent_cycles * arch->dependence_scale;
   if (arch->issue_efficiency > 0 && arch->sm_count > 0 && arch->sub_partitions > 0)
     {
-      /* the chain's wait and the scheduler's share as ms_time_predict
-       * combines them: the longer, plus the shorter over the blocks an SM
-       * holds together */
+      /* the chain and the scheduler's share as ms_time_predict combines
+       * them: the longer, plus the shorter over the blocks an SM holds
+       * together */
       double per_sm = MIN ((double) active_blocks_per_sm,
                            ceil ((double) blocks / (double) arch->sm_count));
       double per_scheduler = per_sm * warps_per_block / arch->sub_partitions;
-      double issue = per_scheduler / arch->issue_efficiency;
-      cycles = MAX (cycles, issue) + MIN (cycles, issue) / MAX (per_sm, 1.0);
+      double issue = instructions * per_scheduler / arch->issue_efficiency;
+      return MAX (chain, issue) + MIN (chain, issue) / MAX (per_sm, 1.0);
     }
-  return cycles > 0 ? cycles : 1.0;
+  return chain > 0 ? chain : instructions;
 }
 
 double

@@ -39,6 +39,8 @@ typedef struct {
   double t_runtime;
   guint64 runtime_calls;  /* ... the warp-level calls */
   guint64 atomic_passes;  /* the busiest line's atomic passes (atomics.c) */
+  guint64 l2_loads, dram_loads;   /* load requests that read from the L2 (not DRAM), from
+                                     DRAM (cache.c): the rounds that wait for them */
   double waves;
   guint64 blocks, slots;  /* blocks of the grid; blocks the GPU holds at once */
   guint64 dram_bytes;     /* read + written (the cache model's) */
@@ -50,15 +52,16 @@ typedef struct {
  * block cannot run. */
 gboolean ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per_sm,
                           int warps_per_block, MsTimePrediction *out);
-/* The cycles between two instructions of one warp, as the time model's
- * chain and issue terms see them: the longer of dependent_issue_cycles
- * and the warps sharing its scheduler / issue_efficiency, plus the shorter
- * over the blocks an SM holds together.  Device code's clock advances at
- * this rate (MsLaunch.
- * instruction_cycles), so a kernel that spins until the clock reaches a
- * value runs the instructions the model then times at that value. */
-double ms_time_instruction_cycles (const MsArch *arch, int active_blocks_per_sm,
-                                   int warps_per_block, guint64 blocks);
+/* The cycles one run of a block of device code adds to a warp's time, as
+ * the time model's chain and issue terms see them: its dependence path
+ * (dependent_cycles) x dependence_scale against its instructions x the
+ * warps sharing the warp's scheduler / issue_efficiency, the longer plus
+ * the shorter over the blocks an SM holds together.  Device code's clock
+ * advances so (MsLaunch.block_cycles), so a kernel that spins until the
+ * clock reaches a value runs the instructions the model then times at
+ * that value. */
+double ms_time_block_cycles (const MsArch *arch, int active_blocks_per_sm, int warps_per_block,
+                             guint64 blocks, double instructions, double dependent_cycles);
 /* Effective bandwidth, GB/s: bytes (the launch's buffers) / predicted event time
  * (as --gpu measures it, with CUDA events). */
 double ms_time_gbs (const MsTimePrediction *t, guint64 bytes);

@@ -49,7 +49,9 @@ enum {
   MS_SLOT_ATOMIC_LINE_PASSES = 13,   /* atomics.c */
   MS_SLOT_HOST_READ = 14,  /* cache.c: bytes over the host link (mapped host memory) */
   MS_SLOT_HOST_WRITE = 15,
-  MS_SLOT_FIRST_FREE = 16,
+  MS_SLOT_L2_LOADS = 16,   /* cache.c: load requests that read from the L2, not DRAM */
+  MS_SLOT_DRAM_LOADS = 17, /* ... that read from DRAM (or mapped host memory) */
+  MS_SLOT_FIRST_FREE = 18,
 };
 
 /* The most ranges of mapped host memory a launch passes the models. */

@@ -16,7 +16,7 @@
 
 G_BEGIN_DECLS
 
-#define MS_COUNTER_SLOTS 18
+#define MS_COUNTER_SLOTS 20
 
 typedef struct {
   guint64 executions;   /* warp-level instructions executed (records) */

@@ -815,11 +815,11 @@ memory_runs (const MsStats *s, double scale)
   return t;
 }
 
-/* The cycles each block of the kernel adds to device code's clock: its
- * SASS instructions (the line ratios), each the time model's cycles
- * between two instructions of a warp at this launch's occupancy; a spin
- * until the clock reaches a value then runs the instructions the model
- * times at that value. */
+/* The cycles each block of the kernel adds to device code's clock: the
+ * time model's for its SASS instructions (the line ratios) and its
+ * dependence path at this launch's occupancy; a spin until the clock
+ * reaches a value then runs the instructions the model times at that
+ * value. */
 double *
 ms_problem_clock_cycles (const MsProblem *p, const MsArch *arch)
 {
@@ -837,13 +837,16 @@ ms_problem_clock_cycles (const MsProblem *p, const MsArch *arch)
   MsOccInput in;
   MsOccupancy occ;
   ms_problem_occupancy_input (p, &in);
-  double cycles = 1;
-  if (arch->has_costs && ms_occupancy_compute (arch, &in, &occ, NULL))
-    cycles = ms_time_instruction_cycles (arch, occ.active_blocks, occ.warps_per_block,
-                                         (guint64) p->args.grid[0] * p->args.grid[1]
-                                         * p->args.grid[2]);
-  for (guint b = 0; b < inst->n_blocks; b++)
-    w[b] *= cycles;
+  gboolean timed = arch->has_costs && ms_occupancy_compute (arch, &in, &occ, NULL);
+  guint64 blocks = (guint64) p->args.grid[0] * p->args.grid[1] * p->args.grid[2];
+  for (guint b = 0; timed && b < inst->n_blocks; b++)
+    {
+      double dependent = b < inst->waits->len
+                           ? (double) g_array_index (inst->waits, MsInstWaits, b).dependent_cycles
+                           : 0.0;
+      w[b] = ms_time_block_cycles (arch, occ.active_blocks, occ.warps_per_block, blocks, w[b],
+                                   dependent);
+    }
   return w;
 }
 

@@ -59,6 +59,10 @@ ms_time_report_append (const MsTimePrediction *t, const MsArch *arch, guint64 by
   json_builder_add_double_value (b, t->waves);
   json_builder_set_member_name (b, "atomic_busiest_line_passes");
   json_builder_add_int_value (b, (gint64) t->atomic_passes);
+  json_builder_set_member_name (b, "l2_load_requests");
+  json_builder_add_int_value (b, (gint64) t->l2_loads);
+  json_builder_set_member_name (b, "dram_load_requests");
+  json_builder_add_int_value (b, (gint64) t->dram_loads);
   json_builder_set_member_name (b, "resources_ns");
   json_builder_begin_object (b);
   for (guint i = 0; i < n_terms; i++)
