@@ -163,8 +163,9 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
           "L2 flushed before each, median of the repeats |")
     w("")
     w("The time model's DRAM, L2 and LSU constants were fitted to the H100's runs at the "
-      "seeds' sizes (2026-11-24); its five instruction constants (`issue_efficiency`, "
-      "`dependent_issue_cycles`, the loaded L2 and DRAM latencies, `conflict_wavefront_cost`) "
+      "seeds' sizes (2026-11-24); its six instruction constants (`issue_efficiency`, "
+      "`dependence_scale`, `barrier_wait_cycles`, the loaded L2 and DRAM latencies, "
+      "`conflict_wavefront_cost`) "
       "to the H200's built-in runs at the seeds', the default and small sizes, the probes left out (`gpu/time-fit.py`).  "
       "So the H200's time errors below are in-sample.  The DRAM and L2 traffic come from the "
       "cache model's rules with one measured constant, the capacity of the L2 a kernel spread "

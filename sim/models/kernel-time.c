@@ -55,13 +55,17 @@
  *                    scheduler issues at most one warp instruction a
  *                    clock (the CWP side of MWP-CWP);
  *              latency = waves x per-warp chain: load rounds per warp x
- *                    the latency of a load (L1, L2 or DRAM latency,
- *                    weighted by the L1 and L2 miss ratios of the cache
- *                    model) + instructions per warp x
- *                    dependent_issue_cycles (each waits for the one
- *                    before it) + barriers per warp x
+ *                    the latency of a round + the warp's dependence path
+ *                    (instructions.h: its instructions' dependences at
+ *                    their measured latencies, one issued a cycle) x
+ *                    dependence_scale + barriers per warp x
  *                    barrier_wait_cycles (each waits for the block's
- *                    other warps).  A round is the loads a warp issues
+ *                    other warps).  A round waits for its slowest load:
+ *                    the load requests that read from DRAM and those
+ *                    that read from the L2 (cache.c) are taken to fall
+ *                    each in a round of its own, so a share of the
+ *                    rounds waits for DRAM, the next for the L2, the
+ *                    rest for the L1.  A round is the loads a warp issues
  *                    together before it waits for them (instructions.h:
  *                    the PTX's load-to-load dependences and stores of
  *                    loaded values, restarted at loop heads and
@@ -83,7 +87,8 @@
  *            Without instruction counts (a replayed trace file) or
  *            issue_efficiency (a preset that was not fitted), there is no
  *            issue time, a warp's loads go loads_in_flight_per_warp to a
- *            round, and its shared instructions (shared_phase_cycles
+ *            round, whose latency the cache model's L1 and L2 miss ratios
+ *            weigh, and its shared instructions (shared_phase_cycles
  *            each) stand for its instructions' waits.
  *
  * Two figures, as the tools that measure them mean them:
@@ -97,11 +102,11 @@
  * duration).
  *
  * Assumptions and what is left out:
- * - Instructions are one class: an SFU or double-precision instruction
- *   issues as fast as an integer add, and every instruction waits the
- *   same dependent_issue_cycles for the one before it, whatever the
- *   kernel's instruction-level parallelism (quasirandomGenerator's
- *   independent arithmetic is predicted too slow).
+ * - Instructions issue as one class: an SFU or double-precision
+ *   instruction takes an issue slot as an integer add does (its latency
+ *   is in the dependence path).  The path is the PTX's, not the SASS's.
+ * - A round's slow loads are spread over the rounds: where several of a
+ *   round's loads miss together, fewer rounds wait than the model says.
  * - Texture fetches wait like loads and occupy the texture pipe, but cost
  *   nothing at the L2 or DRAM (the cache model does not see them).
  * - A load of mapped host memory waits as long as one from DRAM in the
@@ -112,7 +117,7 @@
  *   too slow.
  * - Waves are whole: blocks / (active blocks per SM x SMs) rounded up.
  * - The DRAM, L2 and LSU constants were fitted on the H100 (58 launches,
- *   2026-11-24); issue_efficiency, dependent_issue_cycles,
+ *   2026-11-24); issue_efficiency, dependence_scale,
  *   barrier_wait_cycles, the loaded L2 and DRAM latencies and
  *   conflict_wavefront_cost to the H200's
  *   built-ins' measured times, which the H100 shares (the same SM;
