@@ -245,6 +245,26 @@ parse_object (JsonParser *parser, const char *text)
   return json_node_get_object (json_parser_get_root (parser));
 }
 
+/* The time model's load requests by how far they read, in the JSON: copy
+ * reads each 128-byte piece of its rows once, into an L2 that starts
+ * empty, so every load request reads DRAM and none only the L2. */
+static void
+test_time_load_requests (void)
+{
+  g_auto (Result) r = memsim ("trace", "copy", "--size", "1024x1024", "--arch", "h200", "--format",
+                              "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *launch = parse_object (parser, r.out);
+  JsonObject *metrics = json_object_get_object_member (launch, "metrics");
+  JsonObject *time = json_object_get_object_member (launch, "time");
+  gint64 requests = json_object_get_int_member (metrics,
+                                                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+  g_assert_cmpint (requests, ==, 1024 * 1024 / 32);
+  g_assert_cmpint (json_object_get_int_member (time, "dram_load_requests"), ==, requests);
+  g_assert_cmpint (json_object_get_int_member (time, "l2_load_requests"), ==, 0);
+}
+
 /* The warp-instruction estimate against the H200's count of the same
  * launches (gpu/measurements/h200-2026-11-30-instructions.json, from
  * gpu/device-costs.sh defaults and the loops ptxas unrolls at other
@@ -1646,6 +1666,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/occupancy", test_occupancy);
   g_test_add_func ("/cli/occupancy-measured", test_occupancy_measured);
   g_test_add_func ("/cli/instructions-measured", test_instructions_measured);
+  g_test_add_func ("/cli/time-load-requests", test_time_load_requests);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
   g_test_add_func ("/cli/full-stdout", test_full_stdout);
   g_test_add_func ("/cli/help-in-man-page", test_help_in_man_page);

@@ -147,6 +147,15 @@ loaded (int idle, int full, double load)
   return full > 0 ? idle + (full - idle) * MIN (1.0, load) : idle;
 }
 
+/* The blocks an SM holds together: the occupancy's, or fewer where the
+ * grid does not fill every SM (a grid of 8 blocks: one an SM, no other
+ * block to hide its latency behind). */
+static double
+blocks_per_sm (const MsArch *arch, int active_blocks_per_sm, double blocks)
+{
+  return MIN ((double) active_blocks_per_sm, ceil (blocks / (double) arch->sm_count));
+}
+
 /* What chain_work needs of the launch. */
 typedef struct {
   const MsArch *arch;
@@ -289,17 +298,14 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   double l2_lat = loaded (arch->l2_latency_cycles, arch->l2_loaded_latency_cycles, resident);
   double rounds_per_warp = counted ? (double) stats->load_rounds / warps
                                    : MAX (1.0, loads_per_warp / arch->loads_in_flight_per_warp);
-  /* with counts, every instruction waits for the one before it and each
-   * barrier for the block's other warps; without, the shared instructions
-   * stand for them */
+  /* with counts, the warp's dependence path and each barrier's wait for
+   * the block's other warps; without, the shared instructions stand for
+   * them */
   double waits = counted ? ((double) stats->dependent_cycles * arch->dependence_scale
                             + (double) stats->barriers * arch->barrier_wait_cycles) / warps
                          : shared_per_warp * arch->shared_phase_cycles;
-  /* the blocks an SM holds together: the occupancy's, or fewer where the
-   * grid does not fill every SM (a grid of 8 blocks: one an SM, no other
-   * block to hide its latency behind) */
-  double per_sm = MIN ((double) active_blocks_per_sm, ceil (blocks / arch->sm_count));
-  Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others, per_sm };
+  Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others,
+              blocks_per_sm (arch, active_blocks_per_sm, blocks) };
   /* A round waits for its slowest load.  The load requests that went to
    * DRAM and to the L2 are taken to fall each in a round of its own (as
    * many as there are rounds): a GEMM's round of a broadcast the L1 holds
@@ -364,8 +370,7 @@ ms_time_block_cycles (const MsArch *arch, int active_blocks_per_sm, int warps_pe
       /* the chain and the scheduler's share as ms_time_predict combines
        * them: the longer, plus the shorter over the blocks an SM holds
        * together */
-      double per_sm = MIN ((double) active_blocks_per_sm,
-                           ceil ((double) blocks / (double) arch->sm_count));
+      double per_sm = blocks_per_sm (arch, active_blocks_per_sm, (double) blocks);
       double per_scheduler = per_sm * warps_per_block / arch->sub_partitions;
       double issue = instructions * per_scheduler / arch->issue_efficiency;
       return MAX (chain, issue) + MIN (chain, issue) / MAX (per_sm, 1.0);
