@@ -525,6 +525,39 @@ test_clock (void)
   g_assert_cmpint (a, ==, b);
 }
 
+/* A lone thread's spin on the clock turns as often as on the H200:
+ * gpu/probes/clock-spin.cu's `spin` mode, whose three kernels spin 2
+ * million cycles on clock() and clock64() and 2 ms on %globaltimer.  On
+ * the GPU each iteration is 6 SASS instructions (nvdisasm), so the
+ * iterations are Nsight Compute's smsp__inst_executed.sum there
+ * (gpu/measurements/h200-2026-12-01-clock-spin.txt) over 6; memsim's are
+ * the PTX instructions it ran over the loop's 5, 4 and 4 (the PTX of
+ * each kernel's loop).  Within 3%. */
+static void
+test_clock_spin (void)
+{
+  g_autofree char *p = g_test_build_filename (G_TEST_DIST, "..", "gpu", "probes", "clock-spin.cu", NULL);
+  g_auto (Result) r = run (p, "--arch", "h200", "--format", "json", "--", "spin", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "spin: done"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, 3);
+  const double gpu_iterations[3] = { 176482 / 6.0, 307695 / 6.0, 609237 / 6.0 };
+  const double ptx_per_iteration[3] = { 5, 4, 4 };
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonObject *inst = json_object_get_object_member (json_array_get_object_element (launches, i),
+                                                        "instructions");
+      JsonArray *lines = json_object_get_array_member (inst, "lines");
+      double ptx = 0;
+      for (guint l = 0; l < json_array_get_length (lines); l++)
+        ptx += (double) json_object_get_int_member (json_array_get_object_element (lines, l),
+                                                    "ptx_executed");
+      g_assert_cmpfloat (fabs (ptx / ptx_per_iteration[i] / gpu_iterations[i] - 1), <, 0.03);
+    }
+}
+
 /* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu
  * checks what each ran against CUDA's documented rules): if with an else
  * body, while with its handle's default at each launch, switch, a body
@@ -889,6 +922,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/textures", test_textures);
   g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/clock", test_clock);
+  g_test_add_func ("/run/clock-spin", test_clock_spin);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/device-runtime", test_device_runtime);

@@ -1907,6 +1907,60 @@ has_type (const MsPtxInsn *i, gboolean floating)
   return FALSE;
 }
 
+/* Whether instruction j keeps only the low 32 bits of the register it
+ * reads: and with 0xffffffff, or a cvt to a 32-bit integer. */
+static gboolean
+keeps_low_word (const MsPtxInsn *j)
+{
+  if (!strcmp (j->op, "and"))
+    return j->n_opd == 3 && j->opd[2].kind == MS_PTX_OPD_IMM && j->opd[2].imm == 0xffffffff;
+  return !strcmp (j->op, "cvt") && j->mods && j->mods[0]
+         && (!strcmp (j->mods[0], "u32") || !strcmp (j->mods[0], "s32"));
+}
+
+/* Whether every use of register r (through at most one add or sub) keeps
+ * only its low 32 bits. */
+static gboolean
+only_low_word_used (const Tr *t, int r, gboolean through_arithmetic)
+{
+  for (guint k = 0; k < t->n; k++)
+    {
+      const MsPtxInsn *j = t->ins[k];
+      if (j->op == NULL)
+        continue;
+      for (guint o = 1; o < j->n_opd; o++)
+        {
+          if (j->opd[o].kind != MS_PTX_OPD_REG || j->opd[o].reg != r)
+            continue;
+          if (keeps_low_word (j))
+            break;
+          if (!through_arithmetic || (strcmp (j->op, "sub") && strcmp (j->op, "add"))
+              || j->opd[0].kind != MS_PTX_OPD_REG
+              || !only_low_word_used (t, j->opd[0].reg, FALSE))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The cycles a read of the clock or the global timer takes to its first
+ * use, such that through the time model's dependence_scale a lone warp's
+ * spin on it turns as often as on the H200 (gpu/probes/clock-spin.cu,
+ * gpu/measurements/h200-2026-12-01-clock-spin.txt).  ptxas reads a 32-bit
+ * clock (%clock, or clock()'s %clock64 of which only the low word is
+ * used) with S2UR, 68 cycles an iteration of the spin: 13; the whole
+ * %clock64 and %globaltimer with CS2R, 39 cycles: 6. */
+static guint
+clock_read_cycles (const Tr *t, guint idx)
+{
+  const MsPtxInsn *i = t->ins[idx];
+  const char *sym = i->opd[1].sym;
+  gboolean word = !strcmp (sym, "%clock") || !strcmp (sym, "%clock_hi")
+                  || (!strcmp (sym, "%clock64") && i->opd[0].kind == MS_PTX_OPD_REG
+                      && only_low_word_used (t, i->opd[0].reg, TRUE));
+  return word ? 13 : 6;
+}
+
 /* How many cycles after i issues an instruction that reads its result
  * can go, as measured on the H200 (gpu/probes/dependent.cu, latency.cu;
  * gpu/measurements/h200-2026-11-29-dependent.txt): integer and float
@@ -1916,12 +1970,17 @@ has_type (const MsPtxInsn *i, gboolean floating)
  * 29, a shuffle 26.  Integer division and remainder and double division
  * are taken as the float division (not measured).  Loads from memory
  * beyond the SM wait in load rounds instead (0 here); a mov is renamed
- * away by ptxas. */
+ * away by ptxas, except a read of the clock or the global timer
+ * (clock_read_cycles). */
 static guint
-result_cycles (const MsPtxInsn *i)
+result_cycles (const Tr *t, guint idx)
 {
+  const MsPtxInsn *i = t->ins[idx];
   const char *op = i->op;
   Kind k = kind_of (i);
+  if (!strcmp (op, "mov") && i->n_opd >= 2 && i->opd[1].kind == MS_PTX_OPD_SPECIAL
+      && (g_str_has_prefix (i->opd[1].sym, "%clock") || g_str_has_prefix (i->opd[1].sym, "%globaltimer")))
+    return clock_read_cycles (t, idx);
   if (loads_from_memory (i) || k == K_BRA || k == K_RET || k == K_BAR || k == K_NOP
       || !strcmp (op, "mov"))
     return 0;
@@ -1969,7 +2028,7 @@ dependent_cycles (Tr *t, guint *cycles)
         path = issued = cost = 0;
       if (i->op == NULL || kind_of (i) == K_BAR)
         continue;
-      guint done = region_regs_in (&ready, i) + result_cycles (i);
+      guint done = region_regs_in (&ready, i) + result_cycles (t, idx);
       path = MAX (path, done);
       issued++;
       guint now = MAX (path, issued);
