@@ -558,6 +558,80 @@ test_clock_spin (void)
     }
 }
 
+/* The H200's counts of gpu/probes/runtime-counts.cu's launches
+ * (gpu/measurements/h200-2026-12-01-runtime-counts.txt, Nsight Compute's
+ * output): each launch's metric name -> value (gdouble *). */
+static GPtrArray *
+measured_launches (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  GPtrArray *launches = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (char **l = lines; *l; l++)
+    {
+      if (strstr (*l, "Context") != NULL)
+        {
+          g_ptr_array_add (launches, g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free));
+          continue;
+        }
+      g_auto (GStrv) f = g_strsplit_set (g_strstrip (*l), " ", -1);
+      guint n = g_strv_length (f);
+      if (launches->len == 0 || n < 2 || !g_str_has_suffix (f[0], ".sum"))
+        continue;
+      GString *v = g_string_new (NULL);   /* "6,847": without the commas */
+      for (const char *c = f[n - 1]; *c; c++)
+        if (*c != ',')
+          g_string_append_c (v, *c);
+      gdouble *value = g_new (gdouble, 1);
+      *value = g_ascii_strtod (v->str, NULL);
+      g_string_free (v, TRUE);
+      g_hash_table_insert (launches->pdata[launches->len - 1], g_strdup (f[0]), value);
+    }
+  return launches;
+}
+
+/* printf's own code, as the H200 counts it (sim/models/device-runtime.c):
+ * gpu/probes/runtime-counts.cu's 23 printf launches (formats of 2 to 60
+ * bytes, 0 to 6 conversions, a %s argument, 1 to 32 lanes, 1 to 4 warps,
+ * twice in a row) have the GPU's global load and store requests and store
+ * sectors exactly, and its warp instructions within 0.5%; Nsight
+ * Compute's counts there, not memsim's, are the expected values. */
+static void
+test_printf_counts (void)
+{
+  g_autofree char *p = g_test_build_filename (G_TEST_DIST, "..", "gpu", "probes", "runtime-counts.cu", NULL);
+  g_autofree char *m = g_test_build_filename (G_TEST_DIST, "..", "gpu", "measurements",
+                                              "h200-2026-12-01-runtime-counts.txt", NULL);
+  g_autoptr (GPtrArray) gpu = measured_launches (m);
+  g_auto (Result) r = run (p, "--arch", "h200", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "runtime-counts: done"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, gpu->len);
+  guint printing = 0;
+  for (guint i = 0; i < gpu->len; i++)
+    {
+      JsonObject *launch = json_array_get_object_element (launches, i);
+      if (!g_str_has_prefix (json_object_get_string_member (launch, "kernel"), "print"))
+        continue;
+      printing++;
+      GHashTable *g = gpu->pdata[i];
+      JsonObject *ours = metrics_of (launches, i);
+      static const char *const exact[] = { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                                           "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                           "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                                           "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum" };
+      for (guint k = 0; k < G_N_ELEMENTS (exact); k++)
+        g_assert_cmpfloat ((double) metric (ours, exact[k]), ==,
+                           *(gdouble *) g_hash_table_lookup (g, exact[k]));
+      double inst = *(gdouble *) g_hash_table_lookup (g, "smsp__inst_executed.sum");
+      g_assert_cmpfloat (fabs ((double) metric (ours, "smsp__inst_executed.sum") / inst - 1), <, 0.005);
+    }
+  g_assert_cmpuint (printing, ==, 23);
+}
+
 /* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu
  * checks what each ran against CUDA's documented rules): if with an else
  * body, while with its handle's default at each launch, switch, a body
@@ -923,6 +997,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/clock", test_clock);
   g_test_add_func ("/run/clock-spin", test_clock_spin);
+  g_test_add_func ("/run/printf-counts", test_printf_counts);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/device-runtime", test_device_runtime);

@@ -146,6 +146,10 @@ typedef struct {
   MsRuntimeCalls runtime;              /* the device runtime's calls so far */
   guint32 warp_runtime[32][MS_RUNTIME_KINDS];   /* ... per warp of the block */
   guint runtime_pending;               /* kinds a lane of the running group called */
+  /* the running group's printf: its lanes, the first lane's format's
+   * bytes and conversions, the most %s bytes a lane passed */
+  guint printf_lanes, printf_conversions;
+  gsize printf_format, printf_strings;
   guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
@@ -2391,7 +2395,7 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
 {
   Worker *W = cur_worker;
   GString *o = device_out (W);
-  gsize at = 0;
+  gsize at = 0, strings = 0;
   int32_t n_args = 0;
   if (fmt == NULL)
     return -1;
@@ -2505,6 +2509,7 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
           spec[k++] = 's';
           spec[k] = 0;
           const char *v = bits ? (const char *) (uintptr_t) bits : "(null)";
+          strings += bits ? strlen (v) + 1 : 0;
           text = FORMAT_ARG (v);
         }
       else if (conv == 'p')
@@ -2516,6 +2521,12 @@ ms_ptx_printf (const char *fmt, const uint8_t *args)
       g_free (text);
       p = q;
     }
+  if (W->printf_lanes++ == 0)
+    {
+      W->printf_format = strlen (fmt);
+      W->printf_conversions = (guint) n_args;
+    }
+  W->printf_strings = MAX (W->printf_strings, strings);
   return n_args;
 }
 #pragma GCC diagnostic pop
@@ -2629,6 +2640,15 @@ ms_ptx_runtime_call (unsigned kind)
     return;   /* no lane of the group called (their guards) */
   W->runtime_pending &= ~(1u << kind);
   W->runtime.calls[kind]++;
+  if (kind == MS_RUNTIME_PRINTF)
+    {
+      W->runtime.printf_format_bytes += W->printf_format;
+      W->runtime.printf_conversions += W->printf_conversions;
+      W->runtime.printf_lane_conversions += (guint64) W->printf_conversions * W->printf_lanes;
+      W->runtime.printf_string_bytes += W->printf_strings;
+      W->printf_lanes = W->printf_conversions = 0;
+      W->printf_format = W->printf_strings = 0;
+    }
   guint32 n = ++W->warp_runtime[W->warp][kind];
   W->runtime.chain[kind] = MAX (W->runtime.chain[kind], n);
 }
@@ -3850,6 +3870,15 @@ ms_emulate (const MsLaunch *launch, GError **error)
             launch->runtime_calls->calls[k] += c->calls[k];
             launch->runtime_calls->lanes[k] += c->lanes[k];
             launch->runtime_calls->chain[k] = MAX (launch->runtime_calls->chain[k], c->chain[k]);
+          }
+        if (launch->runtime_calls != NULL)
+          {
+            MsRuntimeCalls *to = launch->runtime_calls;
+            const MsRuntimeCalls *c = &job.workers[w]->runtime;
+            to->printf_format_bytes += c->printf_format_bytes;
+            to->printf_conversions += c->printf_conversions;
+            to->printf_lane_conversions += c->printf_lane_conversions;
+            to->printf_string_bytes += c->printf_string_bytes;
           }
         for (guint b = 0; launch->block_counts != NULL
                           && b < MIN (launch->n_block_counts, job.workers[w]->n_block_counts); b++)

@@ -61,4 +61,7 @@ ms_stats_total (const MsStats *stats, MsSpace space, int op, MsCounters *out)
       if (s->space == space && (op < 0 || (int) s->op == op))
         ms_counters_add (out, &s->c);
     }
+  for (guint o = 0; space == MS_SPACE_GLOBAL && o < MS_N_OPS; o++)
+    if (op < 0 || (int) o == op)
+      ms_counters_add (out, &stats->runtime_own[o]);
 }

@@ -58,6 +58,10 @@ typedef struct {
   /* device code's printf, malloc and free (the engine's count, scaled like
    * the counts; chains unscaled: one warp's) */
   MsRuntimeCalls runtime;
+  /* global requests and sectors of the device runtime's own code (printf's
+   * buffer: device-runtime.h), by op: no site's, but in ms_stats_total's
+   * global totals, as Nsight Compute counts them */
+  MsCounters runtime_own[MS_N_OPS];
   /* cp.async issues that read nothing: LDGSTS instructions without a
    * record (MsLaunch.async_fills), scaled like the counts */
   guint64 async_fills;

@@ -19,6 +19,11 @@ typedef enum {
  * longest chain of calls one after another). */
 typedef struct {
   guint64 calls[MS_RUNTIME_KINDS], lanes[MS_RUNTIME_KINDS], chain[MS_RUNTIME_KINDS];
+  /* summed over the warp-level printf calls (the first lane's format,
+   * sim/models/device-runtime.c): the format's bytes, its conversions,
+   * the conversions times the call's lanes, and the bytes of its %s
+   * arguments with their NULs (the lane with the most) */
+  guint64 printf_format_bytes, printf_conversions, printf_lane_conversions, printf_string_bytes;
 } MsRuntimeCalls;
 
 G_END_DECLS

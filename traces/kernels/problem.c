@@ -1,7 +1,9 @@
 /* problem.c - parameters, buffers and launch geometry of a built-in kernel. */
 #include "config.h"
 #include "problem.h"
+
 #include "builtin-ptx.h"
+#include "device-runtime.h"
 #include "kernel-time.h"
 #include "kernel-usage.h"
 
@@ -945,6 +947,12 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       s->runtime.lanes[k] = (guint64) (runtime.lanes[k] * scale + 0.5);
       s->runtime.chain[k] = runtime.chain[k];
     }
+  s->runtime.printf_format_bytes = (guint64) (runtime.printf_format_bytes * scale + 0.5);
+  s->runtime.printf_conversions = (guint64) (runtime.printf_conversions * scale + 0.5);
+  s->runtime.printf_lane_conversions = (guint64) (runtime.printf_lane_conversions * scale + 0.5);
+  s->runtime.printf_string_bytes = (guint64) (runtime.printf_string_bytes * scale + 0.5);
+  double runtime_instructions = 0;
+  ms_device_runtime_counts (&s->runtime, s->runtime_own, &runtime_instructions);
   if (inst)
     {
       const MsSass *sass = function ? problem_sass (p, function) : NULL;
@@ -972,7 +980,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       guint64 warps = blocks_run * ((block_threads + 31) / 32);
       s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, &by_line, warps,
                                                       &s->inst_basis, &s->inst_lines)
-                                    * scale + 0.5);
+                                    * scale + runtime_instructions + 0.5);
       MsInstWaits w;
       ms_inst_waits (inst, block_counts, &w);
       s->load_rounds = (guint64) (w.rounds * scale + 0.5);
