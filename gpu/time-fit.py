@@ -37,6 +37,7 @@ spec.loader.exec_module(costs)
 PROBES = ("gmem_stride-", "aos_", "soa_", "broadcast_", "copy-")
 FITTED = ("issue_efficiency", "dependence_scale", "barrier_wait_cycles",
           "l2_loaded_latency_cycles", "dram_loaded_latency_cycles", "conflict_wavefront_cost")
+ADDRESSING = ("global_ld", "global_st", "global_atom", "global_red", "shared_ld", "shared_st")
 CONFLICTS = ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
              "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
 
@@ -52,6 +53,7 @@ def inputs(sim):
                 barriers=ins.get("barriers", 0), dependent=ins.get("dependent_cycles", 0),
                 l2loads=t.get("l2_load_requests", 0), dramloads=t.get("dram_load_requests", 0),
                 conflicts=sum(m.get(k, 0) for k in CONFLICTS),
+                addresses=any(m.get(f"smsp__sass_inst_executed_op_{k}.sum", 0) > 0 for k in ADDRESSING),
                 ns=t["resources_ns"], pred=t["gpu__time_duration.sum"])
 
 
@@ -96,7 +98,9 @@ def predict(x, a, c):
         # and its barriers' waits (the shared term is for runs without counts)
         chain = x["rounds"] / warps * lat + (x["dependent"] * c["dependence_scale"]
                                              + x["barriers"] * c["barrier_wait_cycles"]) / warps
-        t = sorted([t_lsu, t_issue, waves * chain / clock])
+        # the first wave's cold start: its parameters from DRAM, once
+        cold = a["dram_latency_cycles"] if x["addresses"] else 0.0
+        t = sorted([t_lsu, t_issue, (waves * chain + cold) / clock])
         return max(others, t[2] + t[1] / per_sm)
 
     # the work's time that gives itself (kernel-time.c's bisection)
@@ -155,6 +159,8 @@ def main():
             json.dump(s, open(path, "w"))
         return s
 
+    if a.cache:
+        os.makedirs(a.cache, exist_ok=True)
     with ThreadPoolExecutor(max_workers=a.jobs) as ex:
         sims = list(ex.map(sim, runs))
     presets = {}

@@ -4,14 +4,16 @@
  *   clock 1980 MHz, 132 SMs, dram_gbs 3352 x dram_efficiency 0.936,
  *   dram_write_cost 1.54, l2_gbs 28000, l2_partial_write_ps 17.6,
  *   lsu_per_clock 1.14, loads_in_flight_per_warp 2.16, latencies
- *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 565 with
+ *   L1 40 / L2 288 / DRAM 671 cycles on an idle GPU, the L2's 588 with
  *   all of its 132 x 64 warp slots filled (a launch that fills a share of
- *   them gets that share of the way), the DRAM's 2154 with the DRAM busy
+ *   them gets that share of the way), the DRAM's 2141 with the DRAM busy
  *   throughout the kernel (busy a share of its duration: that share of
- *   the way), shared_phase_cycles 23, issue_efficiency 0.754 on 4
- *   schedulers per SM, dependence_scale 2.65 (a warp's chain per cycle
- *   of its dependence path), barrier_wait_cycles 151, atomic_pass_ns
- *   0.74, texture_fetch_cycles 9.4, conflict_wavefront_cost 1.55,
+ *   the way), shared_phase_cycles 23, issue_efficiency 0.767 on 4
+ *   schedulers per SM, dependence_scale 1.86 (a warp's chain per cycle
+ *   of its dependence path), barrier_wait_cycles 137, with instruction
+ *   counts the first wave's cold start in a kernel that addresses memory
+ *   (one idle DRAM latency, 671 cycles, once), atomic_pass_ns
+ *   0.74, texture_fetch_cycles 9.4, conflict_wavefront_cost 1.53,
  *   launch 2.75 us as CUDA events see it, of which 1.25 us (event_latency_us)
  *   Nsight's gpu__time_duration does not see, block_dispatch_ns 0.6 (the
  *   launch adds the first wave's blocks' starts, and every block's start
@@ -71,7 +73,7 @@ assert_close (double got, double want)
   g_assert_cmpfloat (fabs (got - want), <=, 1e-9 * fabs (want) + 1e-15);
 }
 
-/* Where the latency bounds, the DRAM latency's loaded part is (2154 -
+/* Where the latency bounds, the DRAM latency's loaded part is (2141 -
  * 671) x t_dram / w, w the kernel's work (its duration less the launch's
  * own time), so w solves w = c + k / w: its positive root, worked out here
  * in closed form (the model finds it by bisection). */
@@ -82,7 +84,7 @@ self_consistent (double c, double k)
 }
 
 #define CLOCK 1.98e9
-#define DRAM_LOADED (2154.0 - 671.0)
+#define DRAM_LOADED (2141.0 - 671.0)
 
 /* A streaming copy of 256 MiB each way: 65536 blocks of 256 threads (8
  * warps), 8 active blocks per SM.  Per warp one 128-byte load and store. */
@@ -108,10 +110,10 @@ test_dram_bound (void)
   /* latency: 65536 / (8 x 132) = 62.06 -> 63 waves; 1 load per warp <
    * 2.16 in flight -> 1 x latency; L1 misses all (l2_rd = ld sectors),
    * L2 misses all (dram_rd >= 32 x l2_rd) -> the DRAM latency, the DRAM
-   * busy all the work's time: 2154 cycles, 63 x 2154 / 1.98e9 = 68.5 us;
+   * busy all the work's time: 2141 cycles, 63 x 2141 / 1.98e9 = 68.1 us;
    * LSU: 2 x 524288 lines / (132 x 1.98e9 x 1.14) = 3.52 us; no
    * instruction counts, so no issue time; SM = 60.4 + 3.52 / 8 */
-  double lat = 63 * 2154 / CLOCK;
+  double lat = 63 * 2141 / CLOCK;
   double lsu = 2.0 * warps / (132 * 1.98e9 * 1.14);
   assert_close (t.t_latency, lat);
   assert_close (t.t_lsu, lsu);
@@ -155,9 +157,9 @@ test_latency_bound (void)
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
   /* 1 wave x (1024 / 2.16 rounds) x the DRAM latency / 1.98e9, the DRAM
-   * busy 21.39 us (64 MiB) of the work's time w: 671 + 1483 x 21.39 us / w
+   * busy 21.39 us (64 MiB) of the work's time w: 671 + 1470 x 21.39 us / w
    * cycles.  With the LSU's 3.63 us (64 SMs in use, a block each), w =
-   * 164.29 us + 7595 us^2 / w: 201.90 us, the DRAM waiting 828 cycles;
+   * 164.29 us + 7528 us^2 / w: 201.63 us, the DRAM waiting 827 cycles;
    * then the launch (1.5 us and 64 blocks' starts) */
   double rounds = 1024 / 2.16, dram = 4.0 * req * 32 / (3352e9 * 0.936);
   double lsu = (double) req / (64 * 1.98e9 * 1.14);
@@ -174,7 +176,7 @@ test_latency_bound (void)
 
 /* Bank conflicts cost time: the same kernel with 32-way conflicts on its
  * shared loads is not faster; with few other costs, the LSU bounds, and
- * each wavefront a conflict adds costs conflict_wavefront_cost, 1.55
+ * each wavefront a conflict adds costs conflict_wavefront_cost, 1.53
  * ordinary ones (1 where the preset does not give it). */
 static void
 test_shared_conflicts (void)
@@ -188,9 +190,9 @@ test_shared_conflicts (void)
   g_assert_true (ms_time_predict (h, s1, 8, 8, &t1));
   g_assert_true (ms_time_predict (h, s32, 8, 8, &t32));
   /* LSU: (524288 lines + 524288 wavefronts + 31 x 524288 the conflicts
-   * add x 1.55) / (132 x 1.98e9 x 1.14) */
+   * add x 1.53) / (132 x 1.98e9 x 1.14) */
   assert_close (t1.t_lsu, (req + 1.0 * req) / (132 * 1.98e9 * 1.14));
-  assert_close (t32.t_lsu, (req + req + 31.0 * req * 1.55) / (132 * 1.98e9 * 1.14));
+  assert_close (t32.t_lsu, (req + req + 31.0 * req * 1.53) / (132 * 1.98e9 * 1.14));
   g_assert_cmpfloat (t32.seconds, >, t1.seconds);
   g_assert_cmpint (t32.bound, ==, MS_BOUND_LSU);
   MsArch plain = *h;
@@ -225,35 +227,36 @@ test_instructions (void)
   g_autoptr (MsStats) s = make_instruction_stats ();
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
-  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.754 a clock:
-   * 439.0 us */
-  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.754);
+  /* 346030080 instructions on 132 SMs' 4 schedulers at 0.767 a clock:
+   * 431.5 us */
+  double issue = 40.0 * req / (132 * 4 * 1.98e9 * 0.767);
   assert_close (t.t_issue, issue);
   /* 1 wave x (1024 rounds x the DRAM latency + a dependence path of 40960
-   * cycles x 2.65) / 1.98e9, the DRAM busy 352.9 us (1 GiB) of the work's
-   * time w; the issue time the second longest, over the 2 blocks an SM
-   * holds: w = 621.3 us + 270682 us^2 / w (401.8 us of it the idle
-   * latency and the path, 439.0 / 2 the issue): 916.6 us, of which 697.1
-   * us the latency (the DRAM's 1242 cycles); then the launch (1.5 us and
-   * 264 blocks' starts) */
+   * cycles x 1.86) + the cold start's 671 cycles, / 1.98e9, the DRAM busy
+   * 352.9 us (1 GiB) of the work's time w; the issue time the second
+   * longest, over the 2 blocks an SM holds: w = 601.6 us + 268310 us^2 / w
+   * (385.8 us of it the idle latencies and the path, 431.5 / 2 the issue):
+   * 899.8 us, of which 684.0 us the latency (the DRAM's 1248 cycles); then
+   * the launch (1.5 us and 264 blocks' starts) */
   double dram = 4.0 * req * 32 / (3352e9 * 0.936), launch = 1.5e-6 + 264 * 0.6e-9;
-  double work = self_consistent ((1024 * 671 + 40960 * 2.65) / CLOCK + issue / 2,
+  double work = self_consistent ((1024 * 671 + 40960 * 1.86 + 671) / CLOCK + issue / 2,
                                  1024 * DRAM_LOADED / CLOCK * dram);
-  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 2.65) / CLOCK;
+  double lat = (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 1.86 + 671) / CLOCK;
   assert_close (t.seconds, launch + work);
   assert_close (t.t_latency, lat);
   assert_close (t.t_sm, lat + issue / 2);
   g_assert_cmpint (t.bound, ==, MS_BOUND_LATENCY);
-  /* ten times the instructions and the path: 4390 us of issue against
-   * 951 us of latency, issue-bound (the latency then the second, halved) */
+  /* ten times the instructions and the path: 4315 us of issue against
+   * 789 us of latency, issue-bound (the latency then the second, halved) */
   s->inst_executed *= 10;
   s->dependent_cycles *= 10;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   assert_close (t.t_issue, 10 * issue);
-  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 2.65) / CLOCK / 2,
+  work = self_consistent (10 * issue + (1024 * 671 + 409600 * 1.86 + 671) / CLOCK / 2,
                           1024 * DRAM_LOADED / CLOCK * dram / 2);
   assert_close (t.seconds, launch + work);
-  assert_close (t.t_latency, (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 2.65) / CLOCK);
+  assert_close (t.t_latency,
+                (1024 * (671 + DRAM_LOADED * dram / work) + 409600 * 1.86 + 671) / CLOCK);
   g_assert_cmpint (t.bound, ==, MS_BOUND_ISSUE);
   g_autofree char *text = ms_time_bound_text (&t, h);
   g_assert_nonnull (strstr (text, "issue-bound"));
@@ -271,8 +274,8 @@ test_instructions (void)
 
 /* Barriers: each warp waits barrier_wait_cycles at each bar.sync for the
  * block's other warps, in its chain.  The instructions' launch above with
- * 64 barriers a warp: 64 x 151 cycles more a warp, the one wave's
- * latency 4.88 us longer at the same DRAM wait.  A preset without the
+ * 64 barriers a warp: 64 x 137 cycles more a warp, the one wave's
+ * latency 4.43 us longer at the same DRAM wait.  A preset without the
  * figure: no wait. */
 static void
 test_barriers (void)
@@ -285,10 +288,12 @@ test_barriers (void)
   s->barriers = 64 * warps;
   g_assert_true (ms_time_predict (h, s, 2, 32, &t));
   double dram = 4.0 * req * 32 / (3352e9 * 0.936), issue = t.t_issue;
-  double work = self_consistent ((1024 * 671 + 40960 * 2.65 + 64 * 151.0) / CLOCK + issue / 2,
+  double work = self_consistent ((1024 * 671 + 40960 * 1.86 + 64 * 137.0 + 671) / CLOCK
+                                 + issue / 2,
                                  1024 * DRAM_LOADED / CLOCK * dram);
   assert_close (t.t_latency,
-                (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 2.65 + 64 * 151.0) / CLOCK);
+                (1024 * (671 + DRAM_LOADED * dram / work) + 40960 * 1.86 + 64 * 137.0 + 671)
+                / CLOCK);
   g_assert_cmpfloat (t.seconds, >, t0.seconds);
   MsArch plain = *h;
   plain.barrier_wait_cycles = 0;
@@ -300,11 +305,12 @@ test_barriers (void)
  * each warp 1024 rounds of two loads: a broadcast the L1 holds (1
  * sector) and a row from the L2 (4 sectors), 20 instructions a load on
  * a dependence path of 30 cycles.  The L2's latency at 512 of the 8448
- * warp slots filled: 288 + 277 x 512 / 8448 = 304.8 cycles; every round waits for it (1024 L2 load
- * requests a warp), not for the sectors' average (40 + 265 x 4 / 5 =
- * 252 cycles).  The same requests from DRAM: the DRAM's latency (not
- * busy: 0 DRAM bytes, so the idle 671); a quarter of them: a quarter of
- * the rounds. */
+ * warp slots filled: 288 + 300 x 512 / 8448 = 306.2 cycles; every round
+ * waits for it (1024 L2 load requests a warp), not for the sectors'
+ * average (40 + 266 x 4 / 5 = 253 cycles).  The same requests from DRAM:
+ * the DRAM's latency (not busy: 0 DRAM bytes, so the idle 671); a quarter
+ * of them: a quarter of the rounds.  The chain also waits once for the
+ * cold start (671 cycles). */
 static void
 test_round_latency (void)
 {
@@ -318,7 +324,7 @@ test_round_latency (void)
   s->launch.v[MS_SLOT_L2_LOADS] = rounds;
   MsTimePrediction t;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
-  double l2 = 288 + (565 - 288) * 512.0 / 8448, waits = 61440 * 2.65;
+  double l2 = 288 + (588 - 288) * 512.0 / 8448, waits = 61440 * 1.86 + 671;
   assert_close (t.t_latency, (1024 * l2 + waits) / CLOCK);
   g_assert_cmpuint (t.l2_loads, ==, rounds);
   s->launch.v[MS_SLOT_L2_LOADS] = 0;
@@ -329,6 +335,32 @@ test_round_latency (void)
   s->launch.v[MS_SLOT_DRAM_LOADS] = rounds / 4;
   g_assert_true (ms_time_predict (h, s, 8, 8, &t));
   assert_close (t.t_latency, (1024 * (0.25 * 671 + 0.75 * l2) + waits) / CLOCK);
+}
+
+/* The first wave's cold start: a counted kernel that addresses memory
+ * waits one idle DRAM latency (671 cycles) once, however many waves it
+ * has; one that addresses nothing does not.  2112 blocks of 8 warps, 8 an
+ * SM: 2 waves of a warp chain of one round from the L1 (40 cycles, the
+ * loads' sectors all hit) and a path of 100 cycles x 1.86. */
+static void
+test_cold_start (void)
+{
+  const MsArch *h = ms_arch_default ();
+  guint64 warps = 2112 * 8;
+  g_autoptr (MsStats) s = make_stats (2112, warps, warps, 0, 0, 0, 0, 0, 0, 0, 0);
+  s->inst_basis = MS_INST_SASS_LINES;
+  s->inst_executed = 10 * warps;
+  s->dependent_cycles = 100 * warps;
+  s->load_rounds = warps;
+  MsTimePrediction t;
+  g_assert_true (ms_time_predict (h, s, 8, 8, &t));
+  assert_close (t.t_latency, (2 * (40 + 100 * 1.86) + 671) / CLOCK);
+  g_autoptr (MsStats) none = make_stats (2112, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  none->inst_basis = MS_INST_SASS_LINES;
+  none->inst_executed = 10 * warps;
+  none->dependent_cycles = 100 * warps;
+  g_assert_true (ms_time_predict (h, none, 8, 8, &t));
+  assert_close (t.t_latency, 2 * 100 * 1.86 / CLOCK);
 }
 
 /* Atomics on one line: the busiest line's passes (atomics.c) one after
@@ -530,6 +562,7 @@ main (int argc, char **argv)
   g_test_add_func ("/time/instructions", test_instructions);
   g_test_add_func ("/time/barriers", test_barriers);
   g_test_add_func ("/time/round-latency", test_round_latency);
+  g_test_add_func ("/time/cold-start", test_cold_start);
   g_test_add_func ("/time/shared-conflicts", test_shared_conflicts);
   g_test_add_func ("/time/atomics-bound", test_atomics_bound);
   g_test_add_func ("/time/dispatch-bound", test_dispatch_bound);

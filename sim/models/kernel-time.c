@@ -54,7 +54,13 @@
  *                    schedulers x clock x issue_efficiency): each
  *                    scheduler issues at most one warp instruction a
  *                    clock (the CWP side of MWP-CWP);
- *              latency = waves x per-warp chain: load rounds per warp x
+ *              latency = waves x per-warp chain + the first wave's cold
+ *                    start (one idle DRAM latency, dram_latency_cycles, in
+ *                    a kernel that addresses memory: its first address
+ *                    needs its parameters, which the constant cache and
+ *                    the L2 do not hold at the launch; later waves find
+ *                    them in the SM's constant cache).  The chain: load
+ *                    rounds per warp x
  *                    the latency of a round + the warp's dependence path
  *                    (instructions.h: its instructions' dependences at
  *                    their measured latencies, one issued a cycle) x
@@ -165,6 +171,7 @@ typedef struct {
    * and for DRAM (else the miss ratios weigh the latencies) */
   gboolean by_rounds;
   double l2_rounds, dram_rounds;
+  double cold;   /* cycles the first wave waits once: its parameters' miss */
 } Chain;
 
 /* The time of the kernel's work (its duration less the launch's own time)
@@ -182,7 +189,7 @@ chain_work (const Chain *c, double w, MsTimePrediction *out)
                          + (dram_lat - arch->l1_latency_cycles) * c->dram_rounds
                      : arch->l1_latency_cycles + (c->l2_lat - arch->l1_latency_cycles) * c->l1_miss
                          + (dram_lat - c->l2_lat) * c->l1_miss * c->l2_miss;
-  out->t_latency = out->waves * (c->rounds_per_warp * latency + c->waits) / c->clock;
+  out->t_latency = (out->waves * (c->rounds_per_warp * latency + c->waits) + c->cold) / c->clock;
   double t3[3] = { out->t_lsu, out->t_issue, out->t_latency };
   double first = MAX (t3[0], MAX (t3[1], t3[2]));
   double second = t3[0] + t3[1] + t3[2] - first - MIN (t3[0], MIN (t3[1], t3[2]));
@@ -306,6 +313,13 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
                          : shared_per_warp * arch->shared_phase_cycles;
   Chain c = { arch, clock, rounds_per_warp, waits, l1_miss, l2_miss, l2_lat, others,
               blocks_per_sm (arch, active_blocks_per_sm, blocks) };
+  /* a kernel that addresses memory reads its parameters first, and the
+   * first wave finds the constant cache and the L2 cold: one idle DRAM
+   * latency, once (later waves find them in the SM's constant cache) */
+  MsCounters global;
+  ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &global);
+  gboolean addresses = global.executions + sld.executions + sst.executions > 0;
+  c.cold = counted && addresses ? arch->dram_latency_cycles : 0.0;
   /* A round waits for its slowest load.  The load requests that went to
    * DRAM and to the L2 are taken to fall each in a round of its own (as
    * many as there are rounds): a GEMM's round of a broadcast the L1 holds

@@ -1948,8 +1948,8 @@ only_low_word_used (const Tr *t, int r, gboolean through_arithmetic)
  * spin on it turns as often as on the H200 (gpu/probes/clock-spin.cu,
  * gpu/measurements/h200-2026-12-01-clock-spin.txt).  ptxas reads a 32-bit
  * clock (%clock, or clock()'s %clock64 of which only the low word is
- * used) with S2UR, 68 cycles an iteration of the spin: 13; the whole
- * %clock64 and %globaltimer with CS2R, 39 cycles: 6. */
+ * used) with S2UR, 68 cycles an iteration of the spin: 24; the whole
+ * %clock64 and %globaltimer with CS2R, 39 cycles: 12. */
 static guint
 clock_read_cycles (const Tr *t, guint idx)
 {
@@ -1958,7 +1958,7 @@ clock_read_cycles (const Tr *t, guint idx)
   gboolean word = !strcmp (sym, "%clock") || !strcmp (sym, "%clock_hi")
                   || (!strcmp (sym, "%clock64") && i->opd[0].kind == MS_PTX_OPD_REG
                       && only_low_word_used (t, i->opd[0].reg, TRUE));
-  return word ? 13 : 6;
+  return word ? 24 : 12;
 }
 
 /* How many cycles after i issues an instruction that reads its result
