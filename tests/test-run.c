@@ -639,6 +639,13 @@ test_printf_counts (void)
       g_assert_cmpfloat (fabs ((double) metric (ours, "smsp__inst_executed.sum") / inst - 1), <, 0.005);
     }
   g_assert_cmpuint (printing, ==, 23);
+  /* the text report says what the totals hold beyond the source lines:
+   * the first launch's 11 loads, 222 stores of a sector (one lane) */
+  g_auto (Result) text = run (p, "--arch", "h200", "--launches", "1", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "printf's own code (the device runtime's, in the totals "
+                                      "above, no source line): 11 load requests, 222 store "
+                                      "requests (222 sectors)"));
 }
 
 /* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu

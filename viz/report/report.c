@@ -552,6 +552,14 @@ write_text (const MsTraceReport *r, GString *out)
             }
         }
     }
+  const MsCounters *own = r->stats->runtime_own;
+  if (own[MS_OP_LD].v[MS_SLOT_REQUESTS] + own[MS_OP_ST].v[MS_SLOT_REQUESTS] > 0)
+    g_string_append_printf (out, "printf's own code (the device runtime's, in the totals above, "
+                                 "no source line): %" G_GUINT64_FORMAT " load requests, %"
+                                 G_GUINT64_FORMAT " store requests (%" G_GUINT64_FORMAT
+                                 " sectors)\n",
+                            own[MS_OP_LD].v[MS_SLOT_REQUESTS], own[MS_OP_ST].v[MS_SLOT_REQUESTS],
+                            own[MS_OP_ST].v[MS_SLOT_SECTORS]);
   ms_races_report_text (r, out);
   g_string_append_printf (out, "\nsimulated in %.3f s\n", r->seconds);
 }
