@@ -316,9 +316,8 @@ ms_time_predict (const MsArch *arch, const MsStats *stats, int active_blocks_per
   /* a kernel that addresses memory reads its parameters first, and the
    * first wave finds the constant cache and the L2 cold: one idle DRAM
    * latency, once (later waves find them in the SM's constant cache) */
-  MsCounters global;
-  ms_stats_total (stats, MS_SPACE_GLOBAL, -1, &global);
-  gboolean addresses = global.executions + sld.executions + sst.executions > 0;
+  gboolean addresses = ld.executions + st.executions + atom.executions + red.executions
+                       + sld.executions + sst.executions > 0;
   c.cold = counted && addresses ? arch->dram_latency_cycles : 0.0;
   /* A round waits for its slowest load.  The load requests that went to
    * DRAM and to the L2 are taken to fall each in a round of its own (as

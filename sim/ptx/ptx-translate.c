@@ -1907,6 +1907,15 @@ has_type (const MsPtxInsn *i, gboolean floating)
   return FALSE;
 }
 
+/* Whether operand d is the clock or the global timer (%clock, %clock_hi,
+ * %clock64, %globaltimer and its halves). */
+static gboolean
+is_clock_register (const MsPtxOperand *d)
+{
+  return d->kind == MS_PTX_OPD_SPECIAL
+         && (g_str_has_prefix (d->sym, "%clock") || g_str_has_prefix (d->sym, "%globaltimer"));
+}
+
 /* Whether instruction j keeps only the low 32 bits of the register it
  * reads: and with 0xffffffff, or a cvt to a 32-bit integer. */
 static gboolean
@@ -1978,8 +1987,7 @@ result_cycles (const Tr *t, guint idx)
   const MsPtxInsn *i = t->ins[idx];
   const char *op = i->op;
   Kind k = kind_of (i);
-  if (!strcmp (op, "mov") && i->n_opd >= 2 && i->opd[1].kind == MS_PTX_OPD_SPECIAL
-      && (g_str_has_prefix (i->opd[1].sym, "%clock") || g_str_has_prefix (i->opd[1].sym, "%globaltimer")))
+  if (!strcmp (op, "mov") && i->n_opd >= 2 && is_clock_register (&i->opd[1]))
     return clock_read_cycles (t, idx);
   if (loads_from_memory (i) || k == K_BRA || k == K_RET || k == K_BAR || k == K_NOP
       || !strcmp (op, "mov"))
@@ -4195,8 +4203,7 @@ translate_entry (Tr *t, GString *out)
     for (guint o = 0; o < t->ins[k]->n_opd; o++)
       {
         const MsPtxOperand *d = &t->ins[k]->opd[o];
-        if (d->kind == MS_PTX_OPD_SPECIAL
-            && (g_str_has_prefix (d->sym, "%clock") || g_str_has_prefix (d->sym, "%globaltimer")))
+        if (is_clock_register (d))
           t->clock = TRUE;
         for (guint r = 0; r < G_N_ELEMENTS (runtime); r++)
           calls_runtime |= d->kind == MS_PTX_OPD_SYM && t->ins[k]->op
