@@ -14,6 +14,7 @@
 #include "ptx-program.h"
 #include "ptx.h"
 #include "ptx-translate.h"
+#include "ptx-warp.h"
 
 static MsPtxProgram *program;
 static char *tmp;
@@ -1378,10 +1379,93 @@ test_rounding (void)
   g_free (d);
 }
 
+/* FCHK's test, which sends a float division to ptxas's slow path
+ * (ms_ptx_fdiv_fast), against the H200's own for every pair of 518 values
+ * (gpu/measurements/h200-2026-12-01-division-slow-path/sweep.txt: each
+ * division timed, a slow one a set bit): 268 324 pairs. */
+static void
+test_fdiv_fast (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "gpu", "measurements",
+                                                 "h200-2026-12-01-division-slow-path",
+                                                 "sweep.txt", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint rows = 0, slow = 0, fast = 0;
+  for (char **l = lines; *l; l++)
+    {
+      if (g_str_has_prefix (*l, "# values (float bits):"))
+        {
+          g_auto (GStrv) v = g_strsplit (*l + strlen ("# values (float bits):"), " ", -1);
+          for (char **x = v; *x; x++)
+            if (**x)
+              {
+                guint32 u = (guint32) g_ascii_strtoull (*x, NULL, 16);
+                g_array_append_val (values, u);
+              }
+          continue;
+        }
+      if (**l == '#' || **l == '\0')
+        continue;
+      g_auto (GStrv) f = g_strsplit (*l, " ", 2);
+      g_assert_cmpuint (g_strv_length (f), ==, 2);
+      guint32 a = (guint32) g_ascii_strtoull (f[0], NULL, 16);
+      g_assert_cmpuint (strlen (f[1]), ==, (values->len + 3) / 4);
+      for (guint j = 0; j < values->len; j++)
+        {
+          guint digit = (guint) g_ascii_xdigit_value (f[1][j / 4]);
+          gboolean was_slow = (digit >> (j % 4)) & 1;
+          guint32 b = g_array_index (values, guint32, j);
+          if (ms_ptx_fdiv_fast (a, b) == was_slow)
+            g_error ("%08x / %08x: the H200 took the %s path", a, b, was_slow ? "slow" : "fast");
+          slow += was_slow;
+          fast += !was_slow;
+        }
+      rows++;
+    }
+  g_assert_cmpuint (values->len, ==, 518);
+  g_assert_cmpuint (rows, ==, 518);
+  g_assert_cmpuint (slow, >, 10000);
+  g_assert_cmpuint (fast, >, 100000);
+}
+
+/* Float division's slow path in a branch (tests/data/ptx/kernels.cu's
+ * divide_flag, 4 warps, 3 of which divide): warp 0 divides 0 by 3 on every
+ * lane, 34 instructions more than the fast path on the H200 (57 - 23,
+ * gpu/measurements/h200-2026-12-01-division-slow-path/counts.txt); warp 1
+ * is fast; on warp 2, lane 5 divides 1 by 0 (61 - 23 = 38) and the other
+ * lanes are fast, a join more for them (58 - 57 where one lane divides 0
+ * by 3): 39.  Warp 3 divides nothing. */
+static void
+test_division_slow_path (void)
+{
+  if (load () == NULL)
+    {
+      g_test_skip ("no nvcc");
+      return;
+    }
+  float a[128], b[128];
+  for (guint i = 0; i < 128; i++)
+    {
+      a[i] = i < 32 ? 0.0f : 1.0f;
+      b[i] = i == 64 + 5 ? 0.0f : 3.0f;
+    }
+  Run r;
+  run_two ("_Z11divide_flagPKfPf", 1, 128, a, sizeof a, b, sizeof b, &r);
+  g_assert_cmpuint (r.stats->slow_path_instructions, ==, 34 + 39);
+  g_assert_true (isinf (b[64 + 5]));   /* 1 / 0 > 1: stored */
+  g_assert_cmpfloat (b[64], ==, 3.0f);
+  run_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ptx/fdiv-fast", test_fdiv_fast);
+  g_test_add_func ("/ptx/division-slow-path", test_division_slow_path);
   g_test_add_func ("/ptx/read-errors", test_read_errors);
   g_test_add_func ("/ptx/vadd", test_vadd);
   g_test_add_func ("/ptx/column", test_column);

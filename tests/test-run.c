@@ -648,6 +648,55 @@ test_printf_counts (void)
                                       "requests (222 sectors)"));
 }
 
+/* Float division's slow path as the H200 counts it (sim/models/
+ * slow-path.c): gpu/probes/division-slow-path.cu divides in one warp, one
+ * case a launch: every route through ptxas's subroutine (NaN, 0 / 0,
+ * inf / inf, signed zeros and infinities, denormal operands and results,
+ * overflow, underflow to zero, divisors out of FCHK's range), fast and
+ * slow lanes mixed, two routes in a warp.  What each case adds to the
+ * fast case's instructions is the GPU's exactly, whatever the basis; with
+ * the SASS, every count is (and the fast cases of double division, square
+ * roots and reciprocals: their call sites are not counted as run).  The
+ * slow cases of those (launches 28 to 32) are not modelled. */
+static void
+test_division_slow_path (void)
+{
+  g_autofree char *p = g_test_build_filename (G_TEST_DIST, "..", "gpu", "probes",
+                                              "division-slow-path.cu", NULL);
+  g_autofree char *m = g_test_build_filename (G_TEST_DIST, "..", "gpu", "measurements",
+                                              "h200-2026-12-01-division-slow-path", "counts.txt",
+                                              NULL);
+  g_autoptr (GPtrArray) gpu = measured_launches (m);
+  g_assert_cmpuint (gpu->len, ==, 33);
+  g_auto (Result) r = run (p, "--arch", "h200", "--format", "json", "--", "counts", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "division-slow-path: done"));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  g_assert_cmpuint (json_array_get_length (launches), ==, gpu->len);
+  const char *name = "smsp__inst_executed.sum";
+  double gpu_fast = *(gdouble *) g_hash_table_lookup (gpu->pdata[0], name);
+  double ours_fast = (double) metric (metrics_of (launches, 0), name);
+  JsonObject *inst = json_object_get_object_member (json_array_get_object_element (launches, 0),
+                                                    "instructions");
+  gboolean sass = !g_strcmp0 (json_object_get_string_member (inst, "basis"), "sass-lines");
+  for (guint i = 0; i < gpu->len; i++)
+    {
+      double want = *(gdouble *) g_hash_table_lookup (gpu->pdata[i], name);
+      double got = (double) metric (metrics_of (launches, i), name);
+      if (i < 23)
+        g_assert_cmpfloat (got - ours_fast, ==, want - gpu_fast);
+      if (sass && (i < 28))
+        g_assert_cmpfloat (got, ==, want);
+    }
+  /* the text report says what the slow path added: 0 / 3's 34 */
+  g_auto (Result) text = run (p, "--arch", "h200", "--launches", "2", "--", "counts", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "  34 of them float division's slow path (ptxas's "
+                                      "subroutine for zeros, infinities, NaNs, denormals and "
+                                      "quotients out of range: no source line)\n"));
+}
+
 /* CUDA graphs' conditional nodes (tests/data/programs/conditional.cu
  * checks what each ran against CUDA's documented rules): if with an else
  * body, while with its handle's default at each launch, switch, a body
@@ -1013,6 +1062,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/zero-copy", test_zero_copy);
   g_test_add_func ("/run/clock", test_clock);
   g_test_add_func ("/run/clock-spin", test_clock_spin);
+  g_test_add_func ("/run/division-slow-path", test_division_slow_path);
   g_test_add_func ("/run/printf-counts", test_printf_counts);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);

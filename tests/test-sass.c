@@ -283,7 +283,11 @@ test_parse_forms (void)
 /* A float division's slow path, the subroutine ptxas appends after the
  * kernel's EXIT (as nvdisasm shows simplePitchLinearTexture's kernels): a
  * CALL reaches it only for rare operands, so its instructions, though
- * marked with the division's line, are not counted as run with it. */
+ * marked with the division's line, are not counted as run with it; nor is
+ * the call site the fast path's branch skips, from the branch to the next
+ * label (the argument's move, the return address, the CALL, the result's
+ * move back; the engine counts them with the slow path).  A call of
+ * another subroutine counts. */
 static void
 test_slow_path (void)
 {
@@ -292,9 +296,15 @@ test_slow_path (void)
     "\t//## File \"/x/k.cu\", line 5\n"
     "        /*0000*/  FFMA R0, R2, R3, R4 ;\n"
     "        /*0010*/  @!P0 BRA `(.L_x_1) ;\n"
+    "        /*0018*/  MOV R3, R13 ;\n"
+    "        /*0018*/  @P1 MOV R4, 0x30 ;\n"
     "        /*0020*/  CALL.REL.NOINC `($__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath) ;\n"
+    "        /*0028*/  IMAD.MOV.U32 R9, RZ, RZ, R0 ;\n"
     ".L_x_1:\n"
-    "        /*0030*/  EXIT ;\n"
+    "        /*0030*/  @!P2 BRA `(.L_x_3) ;\n"
+    "        /*0034*/  CALL.REL.NOINC `($__internal_2_$__cuda_sm20_div_u64) ;\n"
+    ".L_x_3:\n"
+    "        /*0038*/  EXIT ;\n"
     "        .type           $__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath,@function\n"
     "$__internal_1_$__cuda_sm3x_div_rn_noftz_f32_slowpath:\n"
     "\t//## File \"/x/k.cu\", line 5\n"
@@ -308,12 +318,57 @@ test_slow_path (void)
     "        /*0000*/  FADD R0, R2, R3 ;\n"
     "        /*0010*/  EXIT ;\n");
   g_autoptr (GHashTable) all = ms_sass_line_counts (s, "k", MS_SASS_ALL);
-  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 4);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 5);
   g_autoptr (GHashTable) pred = ms_sass_line_counts (s, "k", MS_SASS_PREDICATED);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (pred, "k.cu:5")), ==, 0);
   /* the next function's instructions count again */
   g_autoptr (GHashTable) next = ms_sass_line_counts (s, "g", MS_SASS_ALL);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (next, "k.cu:9")), ==, 2);
+}
+
+/* A shuffle loop ptxas unrolled (tests like reduction's reduce4): the
+ * copy for a converged warp in line, then after the exit the copy BRA.DIV
+ * jumps to for a warp that is not converged, which branches back.  The
+ * second copy is not counted as run, and its branch back makes no loop:
+ * line 10 counts its copy in line (2 SHFL, 2 FADD), the BSYNC and the
+ * EXIT, and the FADD after the branch back (7; the other copy's 5 not),
+ * and no line is looped. */
+static void
+test_divergent_copy (void)
+{
+  g_autoptr (MsSass) s = ms_sass_parse (
+    ".text._Z3redPKfPf:\n"
+    "\t//## File \"/x/sh.cu\", line 8\n"
+    "        /*0100*/  @P0 BRA `(.L_x_1) ;\n"
+    "        /*0110*/  UMOV UR6, 0xffffffff ;\n"
+    "        /*0120*/  BRA.DIV UR6, `(.L_x_2) ;\n"
+    "\t//## File \"/x/sh.cu\", line 10\n"
+    "        /*0130*/  SHFL.DOWN PT, R2, R5, 0x10, 0x1f ;\n"
+    "        /*0140*/  FADD R2, R5, R2 ;\n"
+    "        /*0150*/  SHFL.DOWN PT, R6, R2, 0x8, 0x1f ;\n"
+    ".L_x_8:\n"
+    "        /*0160*/  FADD R5, R2, R6 ;\n"
+    ".L_x_1:\n"
+    "        /*0170*/  BSYNC B0 ;\n"
+    "        /*0180*/  EXIT ;\n"
+    ".L_x_2:\n"
+    "        /*0190*/  MOV R8, 0xffffffff ;\n"
+    "        /*01a0*/  WARPSYNC.COLLECTIVE R8, `(.L_x_3) ;\n"
+    "        /*01b0*/  SHFL.DOWN P0, R6, R5, R10, R11 ;\n"
+    "        /*01c0*/  ENDCOLLECTIVE ;\n"
+    ".L_x_3:\n"
+    "        /*01d0*/  FADD R2, R5, R2 ;\n"
+    "        /*01e0*/  BRA `(.L_x_8) ;\n"
+    ".L_x_4:\n"
+    "        /*01f0*/  FADD R9, R5, R2 ;\n"
+    ".L_x_5:\n"
+    "        /*0200*/  BRA `(.L_x_5);\n");
+  g_autoptr (GHashTable) all = ms_sass_line_counts (s, "red", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "sh.cu:8")), ==, 3);
+  /* 2 SHFL, 2 FADD, BSYNC, EXIT; then the FADD after the copy */
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "sh.cu:10")), ==, 7);
+  g_autoptr (GHashTable) looped = ms_sass_line_counts (s, "red", MS_SASS_LOOPED);
+  g_assert_cmpuint (g_hash_table_size (looped), ==, 0);
 }
 
 /* ---- the regrouping filter ---- */
@@ -1339,6 +1394,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/source-reduction", test_source_reduction);
   g_test_add_func ("/sass/parse-forms", test_parse_forms);
   g_test_add_func ("/sass/slow-path", test_slow_path);
+  g_test_add_func ("/sass/divergent-copy", test_divergent_copy);
   g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdiv-route.h"
 #include "fiber.h"
 #include "halves.h"
 #include "lane.h"
@@ -151,6 +152,7 @@ typedef struct {
   guint printf_lanes, printf_conversions;
   gsize printf_format, printf_strings;
   guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
+  MsSlowPathRuns slow_paths;           /* float division's slow path (ms_ptx_slow_path_done) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -2659,6 +2661,28 @@ ms_ptx_async_fill (void)
   cur_worker->async_fills++;
 }
 
+void
+ms_ptx_fdiv_slow (MsPtxSlowPath *sp, uint32_t a, uint32_t b)
+{
+  guint32 route = ms_fdiv_route (a, b);
+  sp->slow++;
+  sp->blocks |= route;
+  for (guint k = 0; k < sp->n_routes; k++)
+    if (sp->routes[k] == route)
+      return;
+  sp->routes[sp->n_routes++] = route;
+}
+
+void
+ms_ptx_slow_path_done (const MsPtxSlowPath *sp)
+{
+  MsSlowPathRuns *r = &cur_worker->slow_paths;
+  r->warps++;
+  r->groups += sp->n_routes - 1 + (sp->slow < sp->lanes);
+  for (guint k = 0; k < MS_FDIV_BLOCKS; k++)
+    r->blocks[k] += (sp->blocks >> k) & 1;
+}
+
 static MsConditionalFn conditional_fn;
 
 void
@@ -3859,9 +3883,20 @@ ms_emulate (const MsLaunch *launch, GError **error)
     memset (launch->runtime_calls, 0, sizeof *launch->runtime_calls);
   if (launch->async_fills != NULL)
     *launch->async_fills = 0;
+  if (launch->slow_paths != NULL)
+    *launch->slow_paths = (MsSlowPathRuns) { 0 };
   for (guint w = 0; w < n_workers; w++)
     if (job.workers[w] != NULL)
       {
+        if (launch->slow_paths != NULL)
+          {
+            MsSlowPathRuns *to = launch->slow_paths;
+            const MsSlowPathRuns *from = &job.workers[w]->slow_paths;
+            to->warps += from->warps;
+            to->groups += from->groups;
+            for (guint k = 0; k < MS_FDIV_BLOCKS; k++)
+              to->blocks[k] += from->blocks[k];
+          }
         if (launch->async_fills != NULL)
           *launch->async_fills += job.workers[w]->async_fills;
         for (guint k = 0; launch->runtime_calls != NULL && k < MS_RUNTIME_KINDS; k++)

@@ -52,6 +52,8 @@ typedef struct {
   guint n;                  /* instructions */
   MsPtxInsn **ins;          /* without the labels */
   GString *body;            /* the lane loop being made */
+  GString *after_lanes;     /* the warp's statements after that loop (flush) */
+  guint n_slow_paths;       /* divisions whose slow path is counted so far */
   guint n_sites;
   GHashTable *shared_off;   /* shared variable name -> offset + 1 */
   guint shared_static;      /* bytes */
@@ -1087,6 +1089,19 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       if (f && op[0] == 'd' && directed (i) && y.bits >= 32)
         v = g_strdup_printf ("ms_div%u (%s, %s, %d)", y.bits, A, B, directed (i));
+      else if (f && op[0] == 'd' && y.bits == 32 && ms_ptx_has_mod (i, "rn")
+               && !ms_ptx_has_mod (i, "ftz"))
+        {
+          /* IEEE division: the lanes FCHK sends to the slow path, counted
+           * once the warp's lanes have divided (sim/models/slow-path.c) */
+          guint n = t->n_slow_paths++;
+          g_string_append_printf (t->o, "      MsPtxSlowPath sp_%u;\n"
+                                        "      sp_%u.lanes = sp_%u.slow = sp_%u.blocks = sp_%u.n_routes = 0;\n",
+                                  n, n, n, n, n);
+          g_string_append_printf (t->after_lanes, "      if (sp_%u.slow)\n"
+                                                  "        ms_ptx_slow_path_done (&sp_%u);\n", n, n);
+          v = g_strdup_printf ("ms_ptx_fdiv_rn (&sp_%u, %s, %s)", n, A, B);
+        }
       else if (f && op[0] == 'd')
         v = g_strdup_printf ("(%s / %s)", A, B);
       else if (f)
@@ -2079,6 +2094,8 @@ flush (Tr *t)
   g_string_append (t->o, t->body->str);
   g_string_append (t->o, "      });\n");
   g_string_truncate (t->body, 0);
+  g_string_append (t->o, t->after_lanes->str);
+  g_string_truncate (t->after_lanes, 0);
 }
 
 /* A stop's completion block (B(n + 1 + idx), written to `after`): what
@@ -3119,6 +3136,11 @@ emit_block (Tr *t, guint start, GString *after)
         }
       const MsPtxInsn *i = t->ins[idx];
       Kind k = kind_of (i);
+      /* the warp's statements after the lanes' (a division's slow path)
+       * follow their own loop: the stops, branches and collectives below
+       * put the lanes' statements in loops of their own making */
+      if (t->after_lanes->len > 0 && k != K_ALU && k != K_NOP && k != K_DIRECT && k != K_TEX)
+        flush (t);
       Mark before = { t->o->len, t->body->len, after->len, t->n_bad };
       if (i->n_opd < min_operands (i))
         {
@@ -4435,6 +4457,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   t.labels = g_hash_table_new (g_str_hash, g_str_equal);
   t.starts = g_hash_table_new (NULL, NULL);
   t.body = g_string_new (NULL);
+  t.after_lanes = g_string_new (NULL);
   t.sites = g_string_new (NULL);
   t.aggs = g_string_new (NULL);
   t.agg_flags = g_string_new (NULL);
@@ -4449,6 +4472,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_hash_table_unref (t.labels);
   g_hash_table_unref (t.starts);
   g_string_free (t.body, TRUE);
+  g_string_free (t.after_lanes, TRUE);
   g_string_free (t.sites, TRUE);
   g_string_free (t.aggs, TRUE);
   g_string_free (t.agg_flags, TRUE);

@@ -28,6 +28,27 @@ static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); retur
 static inline float ms_sat_f32 (float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
 static inline double ms_sat_f64 (double x) { return x != x ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
+/* Whether a / b (their float bits) takes ptxas's fast path: FCHK's test,
+ * as measured on the H200 for every pair of exponents (sim/models/
+ * slow-path.c): exponent fields a 25..254 and b 2..251, a - b in -124..126 */
+static inline int
+ms_ptx_fdiv_fast (uint32_t a, uint32_t b)
+{
+  uint32_t ea = a >> 23 & 0xff, eb = b >> 23 & 0xff;
+  return ea >= 25 && ea <= 254 && eb - 2 <= 249 && ea - eb + 124 <= 250;
+}
+
+/* div.rn.f32, the lanes FCHK sends to the slow path noted in *sp */
+static inline float
+ms_ptx_fdiv_rn (MsPtxSlowPath *sp, float a, float b)
+{
+  uint32_t ua = ms_b32 (a), ub = ms_b32 (b);
+  sp->lanes++;
+  if (__builtin_expect (!ms_ptx_fdiv_fast (ua, ub), 0))
+    ms_ptx_fdiv_slow (sp, ua, ub);
+  return a / b;
+}
+
 static inline uint32_t ms_brev32 (uint32_t x) { x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1); x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2); x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4); return __builtin_bswap32 (x); }
 static inline uint64_t ms_brev64 (uint64_t x) { return (uint64_t) ms_brev32 ((uint32_t) x) << 32 | ms_brev32 ((uint32_t) (x >> 32)); }
 static inline uint32_t ms_clz32 (uint32_t x) { return x ? (uint32_t) __builtin_clz (x) : 32; }

@@ -10,6 +10,7 @@
 #include "reduction.h"
 #include "regroup.h"
 #include "sass.h"
+#include "slow-path.h"
 
 #include <sys/mman.h>
 
@@ -929,6 +930,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   launch.runtime_calls = &runtime;
   guint64 async_fills = 0;
   launch.async_fills = &async_fills;
+  MsSlowPathRuns slow_paths;
+  launch.slow_paths = &slow_paths;
   gboolean emulated = ms_emulate (&launch, error);
   g_strfreev (reductions.sass_lines);
   if (!emulated)
@@ -953,6 +956,9 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   s->runtime.printf_string_bytes = (guint64) (runtime.printf_string_bytes * scale + 0.5);
   double runtime_instructions = 0;
   ms_device_runtime_counts (&s->runtime, s->runtime_own, &runtime_instructions);
+  /* float division's slow path: code of ptxas's, no source line's */
+  double slow_path_instructions = ms_slow_path_instructions (&slow_paths) * scale;
+  s->slow_path_instructions = (guint64) (slow_path_instructions + 0.5);
   if (inst)
     {
       const MsSass *sass = function ? problem_sass (p, function) : NULL;
@@ -980,7 +986,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       guint64 warps = blocks_run * ((block_threads + 31) / 32);
       s->inst_executed = (guint64) (ms_inst_executed (inst, block_counts, &by_line, warps,
                                                       &s->inst_basis, &s->inst_lines)
-                                    * scale + runtime_instructions + 0.5);
+                                    * scale + runtime_instructions + slow_path_instructions
+                                    + 0.5);
       MsInstWaits w;
       ms_inst_waits (inst, block_counts, &w);
       s->load_rounds = (guint64) (w.rounds * scale + 0.5);

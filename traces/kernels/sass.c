@@ -170,16 +170,23 @@ typedef struct {
 /* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
  * the instructions from the label to the branch are a loop's (their range
  * added to ranges). */
+/* The label instruction s jumps to ("BRA `(.L_x_2) ;": ".L_x_2"), or NULL. */
+static char *
+branch_target (const char *s)
+{
+  const char *open = strstr (s, "`(");
+  const char *close = open ? strchr (open, ')') : NULL;
+  return close ? g_strndup (open + 2, (gsize) (close - open - 2)) : NULL;
+}
+
 static void
 mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped, GArray *ranges)
 {
   if (!(g_str_has_prefix (opcode, "BR") || g_str_has_prefix (opcode, "JM")))
     return;
-  const char *open = strstr (s, "`(");
-  const char *close = open ? strchr (open, ')') : NULL;
-  if (close == NULL)
+  g_autofree char *target = branch_target (s);
+  if (target == NULL)
     return;
-  g_autofree char *target = g_strndup (open + 2, (gsize) (close - open - 2));
   guint at = GPOINTER_TO_UINT (g_hash_table_lookup (labels, target));
   for (guint i = at ? at - 1 : looped->len; i < looped->len; i++)
     g_array_index (looped, gboolean, i) = TRUE;
@@ -297,6 +304,38 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
   g_array_set_size (ranges, 0);
 }
 
+/* Adds delta to key's count of instructions (and of predicated ones). */
+static void
+line_count_add (MsSass *sass, const char *key, gboolean predicated, int delta)
+{
+  GHashTable *tables[] = { sass->line_counts, predicated ? sass->line_predicated : NULL };
+  for (guint k = 0; k < G_N_ELEMENTS (tables) && tables[k]; k++)
+    {
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (tables[k], key)) + delta;
+      if (n == 0)
+        g_hash_table_remove (tables[k], key);   /* a line left with no instruction has none */
+      else
+        g_hash_table_replace (tables[k], g_strdup (key), GUINT_TO_POINTER (n));
+    }
+}
+
+/* Whether instruction s (its opcode) calls one of the slow paths ptxas
+ * appends to a kernel (`CALL.REL.NOINC `($__internal_0_$__cuda_sm3x_div_rn_
+ * noftz_f32_slowpath)`; a double square root's "mediumpath", a double
+ * division's "div_rn_f64_full"): IEEE
+ * division, reciprocal and square root branch around the call, its
+ * argument moves and the result's move back for every lane their fast
+ * path serves, so those run only with the slow path (the engine counts
+ * them then: sim/models/slow-paths.c). */
+static gboolean
+slow_path_call (const char *opcode, const char *s)
+{
+  const char *callee = strstr (s, "$__internal_");
+  return g_str_has_prefix (opcode, "CALL") && callee != NULL
+         && (strstr (callee, "slowpath") != NULL || strstr (callee, "mediumpath") != NULL
+             || strstr (callee, "_full") != NULL);
+}
+
 /* The function's looped instructions into sass->line_looped, by key; then
  * starts over for the next function. */
 static void
@@ -342,6 +381,20 @@ ms_sass_parse (const char *text)
    * slow paths of division, square root, ... which a CALL reaches only for
    * rare operands): its instructions are not counted as run */
   gboolean slow_path = FALSE;
+  /* the instructions since the last label or conditional branch (their
+   * keys; "\1" before a predicated one's), and whether they, up to the
+   * next label, are the call site of a slow path (the branch skips them
+   * for every lane the fast path served: slow_path_call) */
+  g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (g_free);
+  gboolean call_site = FALSE;
+  /* the labels BRA.DIV jumps to, and whether the instructions are from
+   * one to the branch back: the copy of a collective's code (a shuffle
+   * loop's) that ptxas lays out after the exit for a warp that is not
+   * converged there.  A converged warp runs the copy in line, so this one
+   * is not counted as run (warp-wide shuffles run converged) */
+  g_autoptr (GHashTable) divergent_entries = g_hash_table_new_full (g_str_hash, g_str_equal,
+                                                                    g_free, NULL);
+  gboolean divergent = FALSE;
   g_autofree char *function = NULL;
   g_autofree char *file = g_strdup ("");
   int line = 0;
@@ -370,6 +423,8 @@ ms_sass_parse (const char *text)
           g_ptr_array_set_size (where, 0);
           g_clear_pointer (&label, g_free);
           slow_path = FALSE;
+          divergent = FALSE;
+          g_hash_table_remove_all (divergent_entries);
           continue;
         }
       if (g_str_has_prefix (s, "$__internal_") && g_str_has_suffix (s, ":"))
@@ -436,6 +491,9 @@ ms_sass_parse (const char *text)
           label = g_strndup (opcode, strlen (opcode) - 1);
           after_label = FALSE;
           g_hash_table_replace (labels, g_strdup (label), GUINT_TO_POINTER (counted->len + 1));
+          g_ptr_array_set_size (run, 0);
+          call_site = FALSE;
+          divergent = divergent || g_hash_table_contains (divergent_entries, label);
           continue;
         }
       if (opcode != NULL && g_ascii_isupper (opcode[0]) && strchr (s, ';') != NULL
@@ -447,15 +505,27 @@ ms_sass_parse (const char *text)
           g_autofree char *chain = g_strjoinv ("\t", (char **) where->pdata);
           g_ptr_array_set_size (where, where->len - 1);
           char *key = g_strdup_printf ("%s\n%s", function, chain);
-          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_counts, key));
           const char *first = s + strspn (s, " \t");
-          if (first[0] == '@' && strcmp (opcode, "BRA") != 0)
+          gboolean predicated = first[0] == '@' && strcmp (opcode, "BRA") != 0;
+          if (!call_site && !divergent)
             {
-              guint p = GPOINTER_TO_UINT (g_hash_table_lookup (sass->line_predicated, key));
-              g_hash_table_replace (sass->line_predicated, g_strdup (key), GUINT_TO_POINTER (p + 1));
+              line_count_add (sass, key, predicated, 1);
+              g_ptr_array_add (run, g_strconcat (predicated ? "\1" : "", key, NULL));
             }
-          g_hash_table_replace (sass->line_counts, key, GUINT_TO_POINTER (n + 1));
-          g_ptr_array_add (counted, g_strdup (key));
+          if (slow_path_call (opcode, s))
+            {
+              /* the call and what led to it are not counted as run */
+              for (guint k = 0; k < run->len; k++)
+                {
+                  const char *r = run->pdata[k];
+                  line_count_add (sass, r + (r[0] == '\1'), r[0] == '\1', -1);
+                }
+              g_ptr_array_set_size (run, 0);
+              call_site = TRUE;
+            }
+          else if (strcmp (opcode, "BRA") == 0 && first[0] == '@')
+            g_ptr_array_set_size (run, 0);
+          g_ptr_array_add (counted, key);
           gboolean no = FALSE;
           g_array_append_val (looped, no);
           static const char *const control[] = { "BRA", "BRX", "JMP", "JMX", "EXIT", "RET",
@@ -466,7 +536,14 @@ ms_sass_parse (const char *text)
                 && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
               kind = INSTR_CONTROL;
           g_array_append_val (kinds, kind);
-          mark_loop (s, opcode, labels, looped, ranges);
+          g_autofree char *target = branch_target (s);
+          if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
+            g_hash_table_add (divergent_entries, g_strdup (target));
+          if (!divergent)
+            mark_loop (s, opcode, labels, looped, ranges);
+          else if (strcmp (opcode, "BRA") == 0 && first[0] != '@' && target != NULL
+                   && g_hash_table_contains (labels, target))
+            divergent = FALSE;   /* the copy's branch back */
           after_label = TRUE;
           was_counted = TRUE;
         }

@@ -374,3 +374,16 @@ __global__ void rounding (float *f, double *d)
   d[2] = __dmul_rz (1.0 + 0x1p-52, 1.0 - 0x1p-53);
   d[3] = __ddiv_ru (1.0, 3.0);
 }
+
+// a division in a branch whose result only a comparison reads
+// (graphMemoryNodes' validateGPU): its slow path counted per warp
+__global__ void divide_flag(const float *a, float *b)
+{
+  int i = threadIdx.x;
+  if (i < 96)
+    {
+      float q = a[i] / b[i];
+      if (q > 1.0f)
+        b[i] = q;
+    }
+}
