@@ -371,6 +371,40 @@ test_divergent_copy (void)
   g_assert_cmpuint (g_hash_table_size (looped), ==, 0);
 }
 
+/* A subroutine ptxas calls every time (a double division rounded up):
+ * its usual path, past the guarded branch to the special operands' code,
+ * through the unguarded branch to the join, up to the RET (8
+ * instructions: 3, BRA, BSYNC, LDL, VIADD, RET), counts at the call's line
+ * besides the line's own 3 (MOV, CALL, EXIT). */
+static void
+test_subroutine_path (void)
+{
+  g_autoptr (MsSass) s = ms_sass_parse (
+    ".text._Z1kPd:\n"
+    "\t//## File \"/x/k.cu\", line 5\n"
+    "        /*0000*/  MOV R20, 0x20 ;\n"
+    "        /*0010*/  CALL.REL.NOINC `($__internal_1_$__cuda_sm20_div_ru_f64_v2) ;\n"
+    "        /*0020*/  EXIT ;\n"
+    ".L_x_9:\n"
+    "        /*0030*/  BRA `(.L_x_9);\n"
+    "        .type           $__internal_1_$__cuda_sm20_div_ru_f64_v2,@function\n"
+    "$__internal_1_$__cuda_sm20_div_ru_f64_v2:\n"
+    "        /*0040*/  VIADD R1, R1, 0xfffffff8 ;\n"
+    "        /*0050*/  ISETP.GT.U32.AND P0, PT, R10, 0x7feffffe, PT ;\n"
+    "        /*0060*/  @P0 BRA `(.L_x_155) ;\n"
+    "        /*0070*/  BRA `(.L_x_156) ;\n"
+    ".L_x_155:\n"
+    "        /*0080*/  DSETP.NAN.AND P0, PT, R2, R2, PT ;\n"
+    "        /*0090*/  NOP ;\n"
+    ".L_x_156:\n"
+    "        /*00a0*/  BSYNC B0 ;\n"
+    "        /*00b0*/  LDL R2, [R1] ;\n"
+    "        /*00c0*/  VIADD R1, R1, 0x8 ;\n"
+    "        /*00d0*/  RET.REL.NODEC R20 `(_Z1kPd) ;\n");
+  g_autoptr (GHashTable) all = ms_sass_line_counts (s, "k", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 3 + 8);
+}
+
 /* ---- the regrouping filter ---- */
 
 typedef struct {
@@ -1395,6 +1429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/parse-forms", test_parse_forms);
   g_test_add_func ("/sass/slow-path", test_slow_path);
   g_test_add_func ("/sass/divergent-copy", test_divergent_copy);
+  g_test_add_func ("/sass/subroutine-path", test_subroutine_path);
   g_test_add_func ("/regroup/broadcast", test_regroup_broadcast);
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);

@@ -336,6 +336,73 @@ slow_path_call (const char *opcode, const char *s)
              || strstr (callee, "_full") != NULL);
 }
 
+/* The opcode of instruction line s ("@!P0 BRA `(.L_x_1) ;": "BRA"), or
+ * NULL; *guarded: it has a predicate. */
+static char *
+line_opcode (const char *s, gboolean *guarded)
+{
+  s += strspn (s, " \t");
+  if (g_str_has_prefix (s, "/*"))
+    {
+      const char *e = strstr (s, "*/");
+      if (e == NULL)
+        return NULL;
+      s = e + 2 + strspn (e + 2, " \t");
+    }
+  *guarded = s[0] == '@';
+  if (*guarded)
+    s += strcspn (s, " \t") + strspn (s + strcspn (s, " \t"), " \t");
+  gsize n = strcspn (s, " \t;");
+  if (n == 0 || !g_ascii_isupper (s[0]) || strchr (s, ';') == NULL)
+    return NULL;
+  return g_strndup (s, n);
+}
+
+/* The instructions of each subroutine ptxas appends to a kernel
+ * (`$__internal_1_$__cuda_sm20_div_ru_f64_v2:` -> count) along its usual
+ * path: from its label to its RET, past every guarded branch (the special
+ * operands' exits), through every unguarded one. */
+static GHashTable *
+subroutine_paths (char **lines)
+{
+  GHashTable *paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) at = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n = g_strv_length (lines);
+  for (guint k = 0; k < n; k++)
+    {
+      const char *s = lines[k] + strspn (lines[k], " \t");
+      gsize len = strlen (s);
+      if (len > 1 && s[len - 1] == ':' && (s[0] == '.' || g_str_has_prefix (s, "$__internal_")))
+        g_hash_table_replace (at, g_strndup (s, len - 1), GUINT_TO_POINTER (k + 1));
+    }
+  GHashTableIter it;
+  gpointer name, where;
+  g_hash_table_iter_init (&it, at);
+  while (g_hash_table_iter_next (&it, &name, &where))
+    {
+      if (!g_str_has_prefix (name, "$__internal_"))
+        continue;
+      guint count = 0, steps = 0;
+      for (guint k = GPOINTER_TO_UINT (where); k < n && steps < 100000; k++, steps++)
+        {
+          gboolean guarded;
+          g_autofree char *op = line_opcode (lines[k], &guarded);
+          if (op == NULL || g_str_has_prefix (op, "NOP"))
+            continue;
+          count++;
+          if (g_str_has_prefix (op, "RET") || g_str_has_prefix (op, "EXIT"))
+            break;
+          g_autofree char *target = strcmp (op, "BRA") == 0 && !guarded ? branch_target (lines[k])
+                                                                         : NULL;
+          guint to = target ? GPOINTER_TO_UINT (g_hash_table_lookup (at, target)) : 0;
+          if (to > 0)
+            k = to - 1;   /* the loop's k++ makes it the label's next line */
+        }
+      g_hash_table_replace (paths, g_strdup (name), GUINT_TO_POINTER (count));
+    }
+  return paths;
+}
+
 /* The function's looped instructions into sass->line_looped, by key; then
  * starts over for the next function. */
 static void
@@ -373,6 +440,9 @@ ms_sass_parse (const char *text)
   g_autoptr (GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Range));
   g_autoptr (GHashTable) labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_auto (GStrv) lines = g_strsplit (text ? text : "", "\n", -1);
+  /* what a call of a subroutine that is no slow path (a double division
+   * rounded up or down, always a call) runs: counted at the call's line */
+  g_autoptr (GHashTable) paths = subroutine_paths (lines);
   /* the last label, and whether an instruction came after it (a branch to
    * it right after it is the closing loop nvdisasm shows, never run) */
   g_autofree char *label = NULL;
@@ -525,6 +595,13 @@ ms_sass_parse (const char *text)
             }
           else if (strcmp (opcode, "BRA") == 0 && first[0] == '@')
             g_ptr_array_set_size (run, 0);
+          else if (g_str_has_prefix (opcode, "CALL") && !call_site && !divergent)
+            {
+              g_autofree char *callee = branch_target (s);
+              guint path = callee ? GPOINTER_TO_UINT (g_hash_table_lookup (paths, callee)) : 0;
+              if (path > 0)
+                line_count_add (sass, key, FALSE, (int) path);
+            }
           g_ptr_array_add (counted, key);
           gboolean no = FALSE;
           g_array_append_val (looped, no);
