@@ -1458,6 +1458,18 @@ test_division_slow_path (void)
   g_assert_true (isinf (b[64 + 5]));   /* 1 / 0 > 1: stored */
   g_assert_cmpfloat (b[64], ==, 3.0f);
   run_clear (&r);
+  /* under a guard (divide_guarded: lanes 0 to 15 divide 0 by 3, the
+   * others do not divide): one route, no fast lane, so no join: 34 */
+  for (guint i = 0; i < 32; i++)
+    {
+      a[i] = 0.0f;
+      b[i] = 3.0f;
+    }
+  run_two ("_Z14divide_guardedPKfPf", 1, 32, a, 32 * sizeof (float), b, 32 * sizeof (float), &r);
+  g_assert_cmpuint (r.stats->slow_path_instructions, ==, 34);
+  g_assert_cmpfloat (b[0], ==, 0.0f);
+  g_assert_cmpfloat (b[16], ==, 7.0f);
+  run_clear (&r);
 }
 
 int

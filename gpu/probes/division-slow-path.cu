@@ -13,7 +13,9 @@
 // string, lowest first in each digit, is divisor j).
 //
 // `counts`: one warp divides (float and double), takes square roots and
-// reciprocals of one case each launch, every lane alike or mixed; profile
+// reciprocals of one case each launch, every lane alike or mixed (every
+// route through the float division's, square root's and reciprocal's slow
+// paths); profile
 // with
 //   ncu --clock-control none --metrics smsp__inst_executed.sum ./division-slow-path counts
 //
@@ -295,6 +297,27 @@ run_counts ()
         || launch_case<double> ("root_double", k, da, db, dc)
         || launch_case<float> ("reciprocal", k, fa, fb, fc)
         || launch_case<double> ("reciprocal_double", k, da, db, dc))
+      return 1;
+  // every route through the float square root's and reciprocal's slow
+  // paths (the root of a, the reciprocal of b), and warps that mix them
+  static const Case roots[] = {
+    { "sqrt 0", 0, 1, 0, 0, 0 },         { "sqrt -0", -0.0, 1, 0, 0, 0 },
+    { "sqrt -1", -1, 1, 0, 0, 0 },       { "sqrt nan", NAN, 1, 0, 0, 0 },
+    { "sqrt inf", INFINITY, 1, 0, 0, 0 }, { "sqrt 1e-40", 1e-40, 1, 0, 0, 0 },
+    { "sqrt 1e-35", 1e-35, 1, 0, 0, 0 }, { "sqrt -1e-40", -1e-40, 1, 0, 0, 0 },
+    { "sqrt 2 but lane 0 0", 2, 1, 1, 0, 1 }, { "sqrt -1 but 16 lanes 0", -1, 1, 16, 0, 1 },
+  };
+  for (const Case &k : roots)
+    if (launch_case<float> ("root", k, fa, fb, fc))
+      return 1;
+  static const Case reciprocals[] = {
+    { "rcp 1e-40", 1, 1e-40, 0, 0, 0 },  { "rcp -0", 1, -0.0, 0, 0, 0 },
+    { "rcp inf", 1, INFINITY, 0, 0, 0 }, { "rcp nan", 1, NAN, 0, 0, 0 },
+    { "rcp 2^126", 1, 0x1p126, 0, 0, 0 }, { "rcp 2^127", 1, 0x1p127, 0, 0, 0 },
+    { "rcp 3 but lane 0 0", 1, 3, 1, 1, 0 }, { "rcp 0 but 16 lanes 2^127", 1, 0, 16, 1, 0x1p127 },
+  };
+  for (const Case &k : reciprocals)
+    if (launch_case<float> ("reciprocal", k, fa, fb, fc))
       return 1;
   printf ("division-slow-path: done\n");
   return 0;

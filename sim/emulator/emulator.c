@@ -52,12 +52,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fdiv-route.h"
 #include "fiber.h"
 #include "halves.h"
 #include "lane.h"
 #include "racecheck.h"
 #include "racememo.h"
+#include "slow-path-route.h"
 #include "cpu-clones.h"
 
 #define MAX_BLOCK_THREADS 1024
@@ -152,7 +152,8 @@ typedef struct {
   guint printf_lanes, printf_conversions;
   gsize printf_format, printf_strings;
   guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
-  MsSlowPathRuns slow_paths;           /* float division's slow path (ms_ptx_slow_path_done) */
+  MsSlowPathRuns slow_paths;           /* float division's and its kin's slow paths
+                                        * (ms_ptx_slow_path_done) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
@@ -2662,25 +2663,38 @@ ms_ptx_async_fill (void)
 }
 
 void
-ms_ptx_fdiv_slow (MsPtxSlowPath *sp, uint32_t a, uint32_t b)
+ms_ptx_slow_path_warp (const MsPtxSlowPath *sp, uint32_t m)
 {
-  guint32 route = ms_fdiv_route (a, b);
-  sp->slow++;
-  sp->blocks |= route;
-  for (guint k = 0; k < sp->n_routes; k++)
-    if (sp->routes[k] == route)
-      return;
-  sp->routes[sp->n_routes++] = route;
-}
-
-void
-ms_ptx_slow_path_done (const MsPtxSlowPath *sp)
-{
-  MsSlowPathRuns *r = &cur_worker->slow_paths;
+  /* the slow lanes' distinct routes and the union of their blocks */
+  guint32 routes[32], blocks = 0;
+  guint n_routes = 0;
+  gboolean fast = FALSE;
+  for (guint l = 0; l < 32; l++)
+    {
+      if (!((m >> l) & 1) || (sp->ran != NULL && !sp->ran[l]))
+        continue;
+      if (!sp->slow[l])
+        {
+          fast = TRUE;
+          continue;
+        }
+      guint32 route = ms_slow_path_route ((MsSlowPathKind) sp->kind, sp->a[l], sp->b[l]);
+      blocks |= route;
+      guint k = 0;
+      while (k < n_routes && routes[k] != route)
+        k++;
+      if (k == n_routes)
+        routes[n_routes++] = route;
+    }
+  if (n_routes == 0)
+    return;   /* flags of lanes that did not run it this time */
+  MsSlowPathCount *r = &cur_worker->slow_paths.kind[sp->kind];
   r->warps++;
-  r->groups += sp->n_routes - 1 + (sp->slow < sp->lanes);
-  for (guint k = 0; k < MS_FDIV_BLOCKS; k++)
-    r->blocks[k] += (sp->blocks >> k) & 1;
+  r->groups += n_routes - 1 + fast;
+  r->routes += n_routes - 1;
+  r->no_fast += !fast;
+  for (guint k = 0; k < MS_SLOW_PATH_BLOCKS; k++)
+    r->blocks[k] += (blocks >> k) & 1;
 }
 
 static MsConditionalFn conditional_fn;
@@ -3890,12 +3904,17 @@ ms_emulate (const MsLaunch *launch, GError **error)
       {
         if (launch->slow_paths != NULL)
           {
-            MsSlowPathRuns *to = launch->slow_paths;
-            const MsSlowPathRuns *from = &job.workers[w]->slow_paths;
-            to->warps += from->warps;
-            to->groups += from->groups;
-            for (guint k = 0; k < MS_FDIV_BLOCKS; k++)
-              to->blocks[k] += from->blocks[k];
+            for (guint kind = 0; kind < MS_SLOW_KINDS; kind++)
+              {
+                MsSlowPathCount *to = &launch->slow_paths->kind[kind];
+                const MsSlowPathCount *from = &job.workers[w]->slow_paths.kind[kind];
+                to->warps += from->warps;
+                to->groups += from->groups;
+                to->routes += from->routes;
+                to->no_fast += from->no_fast;
+                for (guint k = 0; k < MS_SLOW_PATH_BLOCKS; k++)
+                  to->blocks[k] += from->blocks[k];
+              }
           }
         if (launch->async_fills != NULL)
           *launch->async_fills += job.workers[w]->async_fills;

@@ -101,7 +101,8 @@ typedef struct {
   /* If set: gets the warp-level cp.async issues no lane of which read
    * (zero fill only): LDGSTS instructions without a record */
   guint64 *async_fills;
-  /* If set: gets the runs of float division's slow path (slow-path-runs.h) */
+  /* If set: gets the runs of the slow paths of float division, reciprocal
+   * and square root (slow-path-runs.h) */
   MsSlowPathRuns *slow_paths;
   /* If set: per buffer (NULL: not asked), a byte per page of
    * 1 << MS_DIRTY_PAGE_SHIFT bytes, set to 1 where a global store or

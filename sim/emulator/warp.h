@@ -109,16 +109,23 @@ void ms_ptx_cp_async (uint8_t *dst, const uint8_t *src, uint32_t cp_size, uint32
 /* A group's cp.async no lane of which reads (each fills zeros only): an
  * LDGSTS instruction the GPU counts, with no request (MsLaunch.async_fills). */
 void ms_ptx_async_fill (void);
-/* A warp-level div.rn.f32 (MsLaunch.slow_paths): its lanes, and those of
- * them FCHK sends to the slow path with the distinct routes they take
- * there (ms_ptx_fdiv_rn, sim/ptx/ptx-warp.h, fills it). */
+/* A warp-level div.rn.f32, rcp.rn.f32 or sqrt.rn.f32 (kind:
+ * MsSlowPathKind; MsLaunch.slow_paths): the lanes its fast path's test
+ * sends to the slow path, the lanes that ran it where it has a guard
+ * (ran: NULL where it has none), and their operands' bits (b: a
+ * division's divisor).  ms_ptx_fdiv_rn and its kin (sim/ptx/ptx-warp.h)
+ * fill it in the lane loop with plain stores, which the compiler
+ * vectorises with the arithmetic; lanes outside the loop's mask (or ran)
+ * keep an earlier run's flags, which ms_ptx_slow_path_warp leaves out. */
 typedef struct {
-  uint32_t lanes, slow, blocks, n_routes, routes[32];
+  uint32_t kind;
+  uint32_t slow[32];   /* words, not bytes: no packing in the vector loop */
+  uint8_t *ran;
+  uint32_t a[32], b[32];
 } MsPtxSlowPath;
-/* A lane of *sp that takes the slow path for a / b (their bits); then,
- * after the lanes, the warp's count if any did. */
-void ms_ptx_fdiv_slow (MsPtxSlowPath *sp, uint32_t a, uint32_t b);
-void ms_ptx_slow_path_done (const MsPtxSlowPath *sp);
+/* After the lanes, where one took the slow path: the warp's count (m: the
+ * lanes of the loop). */
+void ms_ptx_slow_path_warp (const MsPtxSlowPath *sp, uint32_t m);
 enum {
   MS_MBAR_INIT, MS_MBAR_INVAL, MS_MBAR_EXPECT_TX, MS_MBAR_COMPLETE_TX, MS_MBAR_ARRIVE,
   MS_MBAR_ARRIVE_DROP, MS_MBAR_TEST, MS_MBAR_TEST_PARITY,

@@ -1,5 +1,5 @@
-/* slow-path.h - the warp instructions IEEE float division's slow path
- * adds (slow-path.c). */
+/* slow-path.h - the warp instructions the slow paths of IEEE float
+ * division, reciprocal and square root add (slow-path.c). */
 #pragma once
 
 #include <glib.h>

@@ -65,8 +65,8 @@ typedef struct {
   /* cp.async issues that read nothing: LDGSTS instructions without a
    * record (MsLaunch.async_fills), scaled like the counts */
   guint64 async_fills;
-  /* the warp instructions of float division's slow path (slow-path.h):
-   * in inst_executed, on no source line */
+  /* the warp instructions of the slow paths of float division, reciprocal
+   * and square root (slow-path.h): in inst_executed, on no source line */
   guint64 slow_path_instructions;
 } MsStats;
 

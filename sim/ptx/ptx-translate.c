@@ -32,6 +32,7 @@
 #include "ptx-texture.h"
 #include "ptx-translate.h"
 #include "runtime-calls.h"
+#include "slow-path-runs.h"
 
 /* the most bytes of registers a translated function keeps on its warp's
  * stack (emulator.c gives a warp 32 x 32 KiB) */
@@ -53,7 +54,8 @@ typedef struct {
   MsPtxInsn **ins;          /* without the labels */
   GString *body;            /* the lane loop being made */
   GString *after_lanes;     /* the warp's statements after that loop (flush) */
-  guint n_slow_paths;       /* divisions whose slow path is counted so far */
+  guint n_slow_paths;       /* instructions whose slow path is counted so far */
+  GString *slow_decls;      /* ... their records' definitions (MsPtxSlowPath) */
   guint n_sites;
   GHashTable *shared_off;   /* shared variable name -> offset + 1 */
   guint shared_static;      /* bytes */
@@ -875,6 +877,31 @@ directed (const MsPtxInsn *i)
   return ms_ptx_has_mod (i, "rz") ? 1 : ms_ptx_has_mod (i, "rm") ? 2 : ms_ptx_has_mod (i, "rp") ? 3 : 0;
 }
 
+/* An IEEE float division, reciprocal or square root (kind), fn's call on
+ * operands a (and b): the lanes its fast path's test sends to the slow
+ * path, counted once the warp's lanes have run it (sim/models/
+ * slow-path.c). */
+static char *
+slow_path_op (Tr *t, const MsPtxInsn *i, MsSlowPathKind kind, const char *fn, const char *a,
+              const char *b)
+{
+  guint n = t->n_slow_paths++;
+  /* the record lives as long as the function: its lanes' flags are
+   * written by each run's lanes, and ms_ptx_slow_path_warp reads only
+   * those (no clearing in the loop's way) */
+  g_string_append_printf (t->slow_decls, "  MsPtxSlowPath sp_%u = { .kind = %u };\n", n,
+                          (guint) kind);
+  /* the lanes that ran it, where a guard may leave some out */
+  if (i->guard >= 0)
+    g_string_append_printf (t->o, "      uint8_t sp_%u_ran[32] = { 0 };\n"
+                                  "      sp_%u.ran = sp_%u_ran;\n", n, n, n);
+  g_string_append_printf (t->after_lanes, "      if (ms_ptx_any_slow (&sp_%u))\n"
+                                          "        ms_ptx_slow_path_warp (&sp_%u, m);\n", n, n);
+  g_autofree char *ran = i->guard >= 0 ? g_strdup_printf ("sp_%u_ran", n) : g_strdup ("NULL");
+  return b ? g_strdup_printf ("%s (&sp_%u, %s, L, %s, %s)", fn, n, ran, a, b)
+           : g_strdup_printf ("%s (&sp_%u, %s, L, %s)", fn, n, ran, a);
+}
+
 static gboolean
 alu (Tr *t, const MsPtxInsn *i)
 {
@@ -1091,17 +1118,7 @@ alu (Tr *t, const MsPtxInsn *i)
         v = g_strdup_printf ("ms_div%u (%s, %s, %d)", y.bits, A, B, directed (i));
       else if (f && op[0] == 'd' && y.bits == 32 && ms_ptx_has_mod (i, "rn")
                && !ms_ptx_has_mod (i, "ftz"))
-        {
-          /* IEEE division: the lanes FCHK sends to the slow path, counted
-           * once the warp's lanes have divided (sim/models/slow-path.c) */
-          guint n = t->n_slow_paths++;
-          g_string_append_printf (t->o, "      MsPtxSlowPath sp_%u;\n"
-                                        "      sp_%u.lanes = sp_%u.slow = sp_%u.blocks = sp_%u.n_routes = 0;\n",
-                                  n, n, n, n, n);
-          g_string_append_printf (t->after_lanes, "      if (sp_%u.slow)\n"
-                                                  "        ms_ptx_slow_path_done (&sp_%u);\n", n, n);
-          v = g_strdup_printf ("ms_ptx_fdiv_rn (&sp_%u, %s, %s)", n, A, B);
-        }
+        v = slow_path_op (t, i, MS_SLOW_FDIV, "ms_ptx_fdiv_rn", A, B);
       else if (f && op[0] == 'd')
         v = g_strdup_printf ("(%s / %s)", A, B);
       else if (f)
@@ -1361,8 +1378,13 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       gboolean d = y.bits == 64;
       const char *sf = d ? "" : "f";
+      gboolean ieee = !d && ms_ptx_has_mod (i, "rn") && !ms_ptx_has_mod (i, "ftz");
       if (!strcmp (op, "sqrt") && directed (i))
         v = g_strdup_printf ("ms_sqrt%u (%s, %d)", y.bits, A, directed (i));
+      else if (!strcmp (op, "sqrt") && ieee)
+        v = slow_path_op (t, i, MS_SLOW_FSQRT, "ms_ptx_fsqrt_rn", A, NULL);
+      else if (!strcmp (op, "rcp") && ieee)
+        v = slow_path_op (t, i, MS_SLOW_FRCP, "ms_ptx_frcp_rn", A, NULL);
       else if (!strcmp (op, "sqrt"))
         v = g_strdup_printf ("sqrt%s (%s)", sf, A);
       else if (!strcmp (op, "rsqrt"))
@@ -4353,6 +4375,7 @@ translate_entry (Tr *t, GString *out)
     g_string_append (out, "  uint8_t *ms_loc = NULL;\n");
   g_string_append (out, "  (void) ms_loc;\n");
   g_string_append (out, "  uint32_t ms_CC[32]; (void) ms_CC;   /* the carry flag */\n");
+  g_string_append (out, t->slow_decls->str);
   /* the registers: arrays of the warp's 32 lanes on the warp's stack (1
    * MiB), or, for a function whose registers take more than a quarter of
    * it (libdevice's double-precision special functions inlined: 3 000
@@ -4458,6 +4481,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   t.starts = g_hash_table_new (NULL, NULL);
   t.body = g_string_new (NULL);
   t.after_lanes = g_string_new (NULL);
+  t.slow_decls = g_string_new (NULL);
   t.sites = g_string_new (NULL);
   t.aggs = g_string_new (NULL);
   t.agg_flags = g_string_new (NULL);
@@ -4473,6 +4497,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_hash_table_unref (t.starts);
   g_string_free (t.body, TRUE);
   g_string_free (t.after_lanes, TRUE);
+  g_string_free (t.slow_decls, TRUE);
   g_string_free (t.sites, TRUE);
   g_string_free (t.aggs, TRUE);
   g_string_free (t.agg_flags, TRUE);

@@ -35,18 +35,60 @@ static inline int
 ms_ptx_fdiv_fast (uint32_t a, uint32_t b)
 {
   uint32_t ea = a >> 23 & 0xff, eb = b >> 23 & 0xff;
-  return ea >= 25 && ea <= 254 && eb - 2 <= 249 && ea - eb + 124 <= 250;
+  /* (unsigned compares joined by &: no branch, so the lane loop vectorises) */
+  return (ea - 25 <= 229) & (eb - 2 <= 249) & (ea - eb + 124 <= 250);
 }
 
-/* div.rn.f32, the lanes FCHK sends to the slow path noted in *sp */
+/* Lane L of a div.rn.f32, rcp.rn.f32 or sqrt.rn.f32 into *sp: whether
+ * its fast path's test sends it to the slow path, and its operands; that
+ * it ran, in ran (sp->ran, a constant NULL where the instruction has no
+ * guard: no branch in the lane loop) */
+static inline void
+ms_ptx_slow_path_lane (MsPtxSlowPath *sp, uint8_t *ran, unsigned L, int fast, uint32_t a,
+                       uint32_t b)
+{
+  if (ran != NULL)
+    ran[L] = 1;
+  sp->slow[L] = !fast;
+  sp->a[L] = a;
+  sp->b[L] = b;
+}
+
+/* Whether a lane of *sp took the slow path (after the lanes). */
+static inline int
+ms_ptx_any_slow (const MsPtxSlowPath *sp)
+{
+  uint32_t any = 0;
+  for (unsigned l = 0; l < 32; l++)   /* vectorised */
+    any |= sp->slow[l];
+  return any != 0;
+}
+
 static inline float
-ms_ptx_fdiv_rn (MsPtxSlowPath *sp, float a, float b)
+ms_ptx_fdiv_rn (MsPtxSlowPath *sp, uint8_t *ran, unsigned L, float a, float b)
 {
   uint32_t ua = ms_b32 (a), ub = ms_b32 (b);
-  sp->lanes++;
-  if (__builtin_expect (!ms_ptx_fdiv_fast (ua, ub), 0))
-    ms_ptx_fdiv_slow (sp, ua, ub);
+  ms_ptx_slow_path_lane (sp, ran, L, ms_ptx_fdiv_fast (ua, ub), ua, ub);
   return a / b;
+}
+
+/* rcp.rn.f32 and sqrt.rn.f32 likewise, their fast paths' tests as ptxas's
+ * code makes them: a reciprocal's exponent field not 0, 253, 254 or 255; a
+ * square root's operand positive, at least 2^-101 and finite */
+static inline float
+ms_ptx_frcp_rn (MsPtxSlowPath *sp, uint8_t *ran, unsigned L, float x)
+{
+  uint32_t u = ms_b32 (x);
+  ms_ptx_slow_path_lane (sp, ran, L, ((u + 0x01800000u) & 0x7f800000u) > 0x01ffffffu, u, 0);
+  return 1.0f / x;
+}
+
+static inline float
+ms_ptx_fsqrt_rn (MsPtxSlowPath *sp, uint8_t *ran, unsigned L, float x)
+{
+  uint32_t u = ms_b32 (x);
+  ms_ptx_slow_path_lane (sp, ran, L, u - 0x0d000000u <= 0x727fffffu, u, 0);
+  return sqrtf (x);
 }
 
 static inline uint32_t ms_brev32 (uint32_t x) { x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1); x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2); x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4); return __builtin_bswap32 (x); }

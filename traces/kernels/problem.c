@@ -956,7 +956,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
   s->runtime.printf_string_bytes = (guint64) (runtime.printf_string_bytes * scale + 0.5);
   double runtime_instructions = 0;
   ms_device_runtime_counts (&s->runtime, s->runtime_own, &runtime_instructions);
-  /* float division's slow path: code of ptxas's, no source line's */
+  /* the slow paths of float division and its kin: ptxas's code, no line's */
   double slow_path_instructions = ms_slow_path_instructions (&slow_paths) * scale;
   s->slow_path_instructions = (guint64) (slow_path_instructions + 0.5);
   if (inst)

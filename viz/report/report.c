@@ -191,8 +191,8 @@ write_json (const MsTraceReport *r, GString *out)
       json_builder_set_member_name (b, "basis");
       json_builder_add_string_value (b, r->stats->inst_basis == MS_INST_SASS_LINES ? "sass-lines"
                                         : "ptx");
-      /* of them, float division's slow path (no line's) */
-      json_builder_set_member_name (b, "division_slow_path");
+      /* of them, the slow paths of float division and its kin (no line's) */
+      json_builder_set_member_name (b, "slow_paths");
       json_builder_add_int_value (b, (gint64) r->stats->slow_path_instructions);
       /* the time model's inputs (kernel-time.h) */
       json_builder_set_member_name (b, "load_rounds");
@@ -486,9 +486,10 @@ write_text (const MsTraceReport *r, GString *out)
                               ? "estimated: the PTX run, line by line in ptxas's SASS"
                               : "PTX instructions: no SASS to map them to");
   if (r->stats->inst_basis != MS_INST_NONE && r->stats->slow_path_instructions > 0)
-    g_string_append_printf (out, "  %" G_GUINT64_FORMAT " of them float division's slow path "
-                            "(ptxas's subroutine for zeros, infinities, NaNs, denormals and "
-                            "quotients out of range: no source line)\n",
+    g_string_append_printf (out, "  %" G_GUINT64_FORMAT " of them the slow paths of float "
+                            "division, reciprocal and square root (ptxas's subroutines for "
+                            "zeros, infinities, NaNs, denormals and results out of range: no "
+                            "source line)\n",
                             r->stats->slow_path_instructions);
   if (r->stats->inst_lines && r->stats->inst_executed > 0)
     {

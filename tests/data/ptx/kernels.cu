@@ -387,3 +387,13 @@ __global__ void divide_flag(const float *a, float *b)
         b[i] = q;
     }
 }
+
+// a division under a guard (PTX's @p): lanes 0 to 15 divide, the others not
+__global__ void divide_guarded(const float *a, float *b)
+{
+  int i = threadIdx.x;
+  float q = 7.0f;
+  asm("{\n\t.reg .pred p;\n\tsetp.lt.s32 p, %1, 16;\n\t@p div.rn.f32 %0, %2, %3;\n\t}"
+      : "+f"(q) : "r"(i), "f"(a[i]), "f"(b[i]));
+  b[i] = q;
+}
