@@ -166,7 +166,7 @@ def ncu_rows(path):
 
 
 def compare(d):
-    differ = agree = kernels = 0
+    differ = agree = kernels = compared = 0
     inst_err, time_err = [], []
     for name, files, args, flags in checks():
         jp, np_ = os.path.join(d, name + ".memsim.json"), os.path.join(d, name + ".ncu.txt")
@@ -198,6 +198,7 @@ def compare(d):
                     continue
                 ok = abs(s - v) < 0.5
                 bad += not ok
+                compared += 1
                 print("   %-66s %12d %12d %s" % (metric, s, v, "" if ok else "DIFFERS"))
             # warp instructions: estimated from the PTX run through the SASS
             # (docs/model.md), so an error, not a difference
@@ -216,8 +217,8 @@ def compare(d):
                          100.0 * (t / m["gpu__time_duration.sum"] - 1)))
             differ += bad
             agree += bad == 0
-    print("%d of %d kernels agree on every exact metric; %d exact metric(s) differ"
-          % (agree, kernels, differ))
+    print("%d of %d kernels agree on every exact metric; %d of %d exact metrics equal, %d differ"
+          % (agree, kernels, compared - differ, compared, differ))
     if time_err:
         e = sorted(abs(x) for x in time_err)
         print("gpu__time_duration.sum (predicted): %d kernels, median error %.1f%%, 90th "
