@@ -153,7 +153,7 @@ typedef struct {
   gsize printf_format, printf_strings;
   guint64 async_fills;                 /* cp.async issues that read nothing (ms_ptx_async_fill) */
   MsSlowPathRuns slow_paths;           /* float division's and its kin's slow paths
-                                        * (ms_ptx_slow_path_done) */
+                                        * (ms_ptx_slow_path_warp) */
   /* the region the last access fell in, and the one before it (a kernel
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */

@@ -167,9 +167,6 @@ typedef struct {
   guint first, last;
 } Range;
 
-/* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
- * the instructions from the label to the branch are a loop's (their range
- * added to ranges). */
 /* The label instruction s jumps to ("BRA `(.L_x_2) ;": ".L_x_2"), or NULL. */
 static char *
 branch_target (const char *s)
@@ -179,6 +176,9 @@ branch_target (const char *s)
   return close ? g_strndup (open + 2, (gsize) (close - open - 2)) : NULL;
 }
 
+/* A branch (BRA, BRX, JMP ... `(.L_x_3)) back to a label of its function:
+ * the instructions from the label to the branch are a loop's (their range
+ * added to ranges). */
 static void
 mark_loop (const char *s, const char *opcode, GHashTable *labels, GArray *looped, GArray *ranges)
 {
@@ -326,7 +326,7 @@ line_count_add (MsSass *sass, const char *key, gboolean predicated, int delta)
  * division, reciprocal and square root branch around the call, its
  * argument moves and the result's move back for every lane their fast
  * path serves, so those run only with the slow path (the engine counts
- * them then: sim/models/slow-paths.c). */
+ * them then: sim/models/slow-path.c). */
 static gboolean
 slow_path_call (const char *opcode, const char *s)
 {
@@ -577,6 +577,7 @@ ms_sass_parse (const char *text)
           char *key = g_strdup_printf ("%s\n%s", function, chain);
           const char *first = s + strspn (s, " \t");
           gboolean predicated = first[0] == '@' && strcmp (opcode, "BRA") != 0;
+          g_autofree char *target = branch_target (s);   /* a branch's or a call's */
           if (!call_site && !divergent)
             {
               line_count_add (sass, key, predicated, 1);
@@ -597,8 +598,7 @@ ms_sass_parse (const char *text)
             g_ptr_array_set_size (run, 0);
           else if (g_str_has_prefix (opcode, "CALL") && !call_site && !divergent)
             {
-              g_autofree char *callee = branch_target (s);
-              guint path = callee ? GPOINTER_TO_UINT (g_hash_table_lookup (paths, callee)) : 0;
+              guint path = target ? GPOINTER_TO_UINT (g_hash_table_lookup (paths, target)) : 0;
               if (path > 0)
                 line_count_add (sass, key, FALSE, (int) path);
             }
@@ -613,7 +613,6 @@ ms_sass_parse (const char *text)
                 && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
               kind = INSTR_CONTROL;
           g_array_append_val (kinds, kind);
-          g_autofree char *target = branch_target (s);
           if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
             g_hash_table_add (divergent_entries, g_strdup (target));
           if (!divergent)
