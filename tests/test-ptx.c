@@ -1514,8 +1514,13 @@ main (int argc, char **argv)
   int status = g_test_run ();
   if (tmp != NULL)
     {
-      g_autofree char *ptx = g_build_filename (tmp, "kernels.ptx", NULL);
-      g_unlink (ptx);
+      /* every file a test wrote there */
+      const char *names[] = { "kernels.ptx", "device.ptx", "big-frame.ptx" };
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autofree char *path = g_build_filename (tmp, names[i], NULL);
+          g_unlink (path);
+        }
       g_rmdir (tmp);
     }
   return status;

@@ -1240,6 +1240,35 @@ test_looped_lines (void)
   g_assert_cmpuint (g_hash_table_size (none), ==, 0);
 }
 
+/* The SASS's tables of function k, as the count takes them. */
+static void
+sass_tables (const MsSass *parsed, MsInstSass *by_line)
+{
+  g_clear_pointer (&by_line->lines, g_hash_table_unref);
+  g_clear_pointer (&by_line->predicated, g_hash_table_unref);
+  g_clear_pointer (&by_line->looped, g_hash_table_unref);
+  g_clear_pointer (&by_line->memory, g_hash_table_unref);
+  by_line->lines = ms_sass_line_counts (parsed, "k", MS_SASS_ALL);
+  by_line->predicated = ms_sass_line_counts (parsed, "k", MS_SASS_PREDICATED);
+  by_line->looped = ms_sass_line_counts (parsed, "k", MS_SASS_LOOPED);
+  by_line->memory = ms_sass_line_counts (parsed, "k", MS_SASS_MEMORY);
+}
+
+/* The parsed regions (MsSass.loops or .blocks) as the count takes them. */
+static GPtrArray *
+inst_regions (const GPtrArray *regions)
+{
+  GPtrArray *to = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const MsSassLoop *l = regions->pdata[i];
+      MsInstLoop *r = g_new (MsInstLoop, 1);
+      *r = (MsInstLoop) { l->instrs, l->memory, l->once, l->entry, l->first, l->last };
+      g_ptr_array_add (to, r);
+    }
+  return to;
+}
+
 /* A loop ptxas unrolled 4 times, as it lays one out: the 4-copy loop
  * (.L_x_1), the ladder's 2-copy after it (straight code outside any loop,
  * from the branch to the next label), the 1-copy remainder loop (.L_x_3);
@@ -1345,9 +1374,7 @@ test_ladder_count (void)
     ms_inst_map_set_region (map, b, b);
   guint64 counts[3] = { 2, 20, 2 };
   MsInstSass by_line = { 0 };
-  by_line.lines = ms_sass_line_counts (parsed, "k", MS_SASS_ALL);
-  by_line.looped = ms_sass_line_counts (parsed, "k", MS_SASS_LOOPED);
-  by_line.memory = ms_sass_line_counts (parsed, "k", MS_SASS_MEMORY);
+  sass_tables (parsed, &by_line);
   /* the models' runs of the SASS memory instructions: line 6's 20 loads
    * (4 x 4 + 2 x 2 a warp... as the engine counts them: 20), line 7's 2 */
   by_line.memory_runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
@@ -1355,14 +1382,7 @@ test_ladder_count (void)
   g_hash_table_insert (by_line.memory_runs, "k.cu:7", g_memdup2 (&(gdouble) { 2 }, sizeof (gdouble)));
   MsInstBasis basis;
   guint64 rule_alone = ms_inst_executed (map, counts, &by_line, 2, &basis, NULL);
-  by_line.loops = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; i < parsed->loops->len; i++)
-    {
-      const MsSassLoop *l = parsed->loops->pdata[i];
-      MsInstLoop *loop = g_new (MsInstLoop, 1);
-      *loop = (MsInstLoop) { l->instrs, l->memory, l->once };
-      g_ptr_array_add (by_line.loops, loop);
-    }
+  by_line.loops = inst_regions (parsed->loops);
   g_autoptr (GArray) per_line = NULL;
   g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, &per_line), ==, 56);
   g_assert_cmpint (basis, ==, MS_INST_SASS_LINES);
@@ -1389,10 +1409,118 @@ test_ladder_count (void)
   by_line.loops = regions;
   g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, rule);
   g_hash_table_unref (by_line.lines);
+  g_hash_table_unref (by_line.predicated);
   g_hash_table_unref (by_line.looped);
   g_hash_table_unref (by_line.memory);
   g_hash_table_unref (by_line.memory_runs);
   g_ptr_array_unref (by_line.loops);
+}
+
+/* A guarded load into shared memory, a barrier, then every thread's
+ * work (shfl_scan's uniform_add): ptxas predicates the guarded code and
+ * hoists its shared address (S2UR, UMOV, line 5) for line 7, so line 5's
+ * unpredicated SASS runs in every warp though its PTX runs in one.  The
+ * SASS's basic blocks say how often they ran: the first once a warp (8),
+ * the other as often as line 7's loads and stores, all of them there and
+ * not under a predicate (14 runs of 2: 7 warps; one left at the exit).
+ * 4 x 8 + 8 x 7 = 88, as the GPU counts. */
+static const char *const guarded_sass =
+  ".text.k:\n"
+  "\t//## File \"/t/k.cu\", line 3\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "\t//## File \"/t/k.cu\", line 4\n"
+  "        /*0010*/                   S2R R0, SR_TID.X ;\n"
+  "        /*0020*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;\n"
+  "        /*0030*/               @P1 EXIT ;\n"
+  "\t//## File \"/t/k.cu\", line 5\n"
+  "        /*0040*/              @!P0 LDG.E R2, desc[UR4][R2.64] ;\n"
+  "        /*0050*/                   S2UR UR5, SR_CgaCtaId ;\n"
+  "        /*0060*/                   UMOV UR4, 0x400 ;\n"
+  "        /*0070*/              @!P0 STS [UR4], R2 ;\n"
+  "\t//## File \"/t/k.cu\", line 6\n"
+  "        /*0080*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+  "\t//## File \"/t/k.cu\", line 7\n"
+  "        /*0090*/                   LDS R7, [UR4] ;\n"
+  "        /*00a0*/                   STG.E desc[UR6][R4.64], R7 ;\n"
+  "\t//## File \"/t/k.cu\", line 8\n"
+  "        /*00b0*/                   EXIT ;\n"
+  ".L_x_0:\n"
+  "        /*00c0*/                   BRA `(.L_x_0);\n";
+
+static void
+test_known_blocks (void)
+{
+  g_autoptr (MsSass) parsed = ms_sass_parse (guarded_sass);
+  g_assert_cmpuint (parsed->blocks->len, ==, 2);
+  const MsSassLoop *first = parsed->blocks->pdata[0], *second = parsed->blocks->pdata[1];
+  g_assert_true (first->entry);
+  g_assert_cmpuint (first->first, ==, 0);
+  g_assert_cmpuint (first->last, ==, 3);
+  g_assert_false (second->entry);
+  g_assert_cmpuint (second->first, ==, 4);
+  g_assert_cmpuint (second->last, ==, 11);
+  /* its memory instructions not under a predicate: line 7's two */
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (second->memory, "k.cu:7")), ==, 2);
+  g_assert_false (g_hash_table_contains (second->memory, "k.cu:5"));
+  /* the PTX: the exit test, the guard's test, the guarded code (one warp),
+   * the rest */
+  g_autoptr (MsInstMap) map = ms_inst_map_new ();
+  ms_inst_map_add (map, 0, 0, "k.cu:3", "", 1, 0);
+  ms_inst_map_add (map, 0, 0, "k.cu:4", "", 3, 0);
+  ms_inst_map_add (map, 1, 1, "k.cu:5", "", 2, 0);
+  ms_inst_map_add (map, 2, 1, "k.cu:5", "", 3, 2);
+  ms_inst_map_add (map, 3, 3, "k.cu:6", "", 1, 0);
+  ms_inst_map_add (map, 3, 3, "k.cu:7", "", 3, 2);
+  ms_inst_map_add (map, 3, 3, "k.cu:8", "", 1, 0);
+  guint64 counts[4] = { 8, 7, 1, 7 };
+  MsInstSass by_line = { 0 };
+  sass_tables (parsed, &by_line);
+  by_line.memory_runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_hash_table_insert (by_line.memory_runs, "k.cu:5", g_memdup2 (&(gdouble) { 2 }, sizeof (gdouble)));
+  g_hash_table_insert (by_line.memory_runs, "k.cu:7", g_memdup2 (&(gdouble) { 14 }, sizeof (gdouble)));
+  MsInstBasis basis;
+  guint64 rule_alone = ms_inst_executed (map, counts, &by_line, 8, &basis, NULL);
+  by_line.blocks = inst_regions (parsed->blocks);
+  g_autoptr (GArray) per_line = NULL;
+  g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 8, &basis, &per_line), ==, 88);
+  g_assert_cmpuint (rule_alone, <, 88);
+  for (guint k = 0; k < per_line->len; k++)
+    {
+      const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, k);
+      if (strcmp (c->where, "k.cu:5") == 0)
+        g_assert_cmpfloat_with_epsilon (c->executed, 4 * 7, 1e-9);
+    }
+  /* two anchors that disagree (ptxas's loads are not the PTX's): the
+   * block's runs are not known, the line rule counts it */
+  ms_inst_map_add (map, 3, 3, "k.cu:9", "", 1, 1);
+  g_hash_table_insert (by_line.memory_runs, "k.cu:9", g_memdup2 (&(gdouble) { 3 }, sizeof (gdouble)));
+  g_autoptr (GString) t = g_string_new (guarded_sass);
+  g_string_replace (t, "        /*00b0*/                   EXIT ;\n",
+                    "\t//## File \"/t/k.cu\", line 9\n"
+                    "        /*00a8*/                   LDG.E R2, desc[UR4][R2.64] ;\n"
+                    "        /*00b0*/                   EXIT ;\n", 1);
+  g_autoptr (MsSass) nine = ms_sass_parse (t->str);
+  g_assert_cmpuint (nine->blocks->len, ==, 2);
+  g_ptr_array_unref (by_line.blocks);
+  by_line.blocks = inst_regions (nine->blocks);
+  sass_tables (nine, &by_line);
+  /* only the first block's runs are known: 4 x 8, the rest the rule's */
+  g_autoptr (GArray) lines9 = NULL;
+  ms_inst_executed (map, counts, &by_line, 8, &basis, &lines9);
+  for (guint k = 0; k < lines9->len; k++)
+    {
+      const MsInstLineCount *c = &g_array_index (lines9, MsInstLineCount, k);
+      if (strcmp (c->where, "k.cu:7") == 0)
+        g_assert_cmpfloat_with_epsilon (c->executed, 7 * 2, 1e-9);   /* the rule: 21 x 2 / 3 */
+      if (strcmp (c->where, "k.cu:4") == 0)
+        g_assert_cmpfloat_with_epsilon (c->executed, 3 * 8, 1e-9);
+    }
+  g_hash_table_unref (by_line.lines);
+  g_hash_table_unref (by_line.predicated);
+  g_hash_table_unref (by_line.looped);
+  g_hash_table_unref (by_line.memory);
+  g_hash_table_unref (by_line.memory_runs);
+  g_ptr_array_unref (by_line.blocks);
 }
 
 /* ptxas's registers as a user's build's text carries them: a line of its
@@ -1419,6 +1547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/looped-lines", test_looped_lines);
   g_test_add_func ("/sass/regions", test_sass_regions);
   g_test_add_func ("/sass/ladder-count", test_ladder_count);
+  g_test_add_func ("/sass/known-blocks", test_known_blocks);
   g_test_add_func ("/sass/registers-line", test_registers_line);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);

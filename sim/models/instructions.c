@@ -50,6 +50,16 @@
  *    the rule: the share of its runs each part has is not known.)
  *  - SASS lines with no PTX line (the prologue before the first line mark,
  *    code ptxas attributes elsewhere) run once a warp.
+ *  - A SASS basic block issues all its instructions equally often: the
+ *    function's first block once a warp, a block with a global or shared
+ *    memory instruction not under a predicate as often as that
+ *    instruction ran (the models' count), where all its line's memory
+ *    instructions are such ones of the block.  Those blocks' instructions
+ *    count as their blocks ran; the rest of their lines what the line
+ *    rule gives beyond that (known_blocks).  This catches what ptxas moved
+ *    between blocks of different rates: an address hoisted out of a
+ *    guarded branch, a line whose PTX runs at one rate and its SASS at
+ *    another.
  */
 #include "config.h"
 
@@ -412,6 +422,13 @@ table_sub (GHashTable *t, const char *key, guint n)
     g_hash_table_insert (t, g_strdup (key), GUINT_TO_POINTER (have > n ? have - n : 0));
 }
 
+/* Adds n to t's count of key (t owns its keys). */
+static void
+table_add (GHashTable *t, const char *key, guint n)
+{
+  g_hash_table_replace (t, g_strdup (key), GUINT_TO_POINTER (lookup_uint (t, key) + n));
+}
+
 static GHashTable *
 table_copy (GHashTable *t, gboolean doubles)
 {
@@ -568,6 +585,86 @@ match_loops (const MsInstMap *map, const guint64 *counts, const char *const *key
   return loops;
 }
 
+/* --- Blocks whose runs are known ----------------------------------------
+ * A SASS basic block runs all its instructions equally often.  The
+ * function's first block runs once a warp; a block with a memory
+ * instruction not under a predicate runs as often as that instruction,
+ * whose runs the models count (memory_runs), when its line's memory
+ * instructions are all such ones of the block (then runs of the line /
+ * its instructions there; several such lines must agree).  Those blocks
+ * that no matched loop holds, by the PTX's line: their instructions
+ * (known_n, GUINT_TO_POINTER) and those instructions' runs (known_runs,
+ * gdouble *). */
+static void
+known_blocks (const MsInstSass *sass, GArray *loops, GHashTable *wheres, guint64 warps,
+              GHashTable *known_n, GHashTable *known_runs)
+{
+  for (guint i = 0; sass->blocks != NULL && i < sass->blocks->len; i++)
+    {
+      const MsInstLoop *b = sass->blocks->pdata[i];
+      gboolean overlaps = FALSE;
+      for (guint j = 0; j < loops->len && !overlaps; j++)
+        {
+          const Loop *loop = &g_array_index (loops, Loop, j);
+          overlaps = loop->group >= 0 && b->first <= loop->src->last
+                     && loop->src->first <= b->last;
+        }
+      if (overlaps)
+        continue;
+      double runs = b->entry ? (double) warps : -1;
+      gboolean agree = TRUE;
+      if (!b->entry && sass->memory != NULL && sass->memory_runs != NULL)
+        {
+          /* the block's memory instructions by their innermost location,
+           * and by every location of their chains */
+          g_autoptr (GHashTable) inner = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                                NULL);
+          g_autoptr (GHashTable) any = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                              NULL);
+          GHashTableIter it;
+          gpointer key, v;
+          g_hash_table_iter_init (&it, b->memory);
+          while (g_hash_table_iter_next (&it, &key, &v))
+            {
+              g_auto (GStrv) loc = g_strsplit (key, "\t", -1);
+              for (guint k = 0; loc[k]; k++)
+                {
+                  if (k == 0)
+                    table_add (inner, loc[k], GPOINTER_TO_UINT (v));
+                  table_add (any, loc[k], GPOINTER_TO_UINT (v));
+                }
+            }
+          g_hash_table_iter_init (&it, inner);
+          while (g_hash_table_iter_next (&it, &key, &v))
+            {
+              guint c = GPOINTER_TO_UINT (v);
+              const gdouble *ran = g_hash_table_lookup (sass->memory_runs, key);
+              if (ran == NULL || lookup_uint (any, key) != c || lookup_uint (sass->memory, key) != c)
+                continue;
+              double r = *ran / c;
+              if (runs < 0)
+                runs = r;
+              else if (fabs (r - runs) > 0.001 * runs + 0.5)
+                agree = FALSE;
+            }
+        }
+      if (runs < 0 || !agree)
+        continue;
+      g_autoptr (GHashTable) lines = by_ptx_line (wheres, b->lines);
+      GHashTableIter it;
+      gpointer key, v;
+      g_hash_table_iter_init (&it, lines);
+      while (g_hash_table_iter_next (&it, &key, &v))
+        {
+          gdouble *e = g_hash_table_lookup (known_runs, key);
+          if (e == NULL)
+            g_hash_table_insert (known_runs, g_strdup (key), e = g_new0 (gdouble, 1));
+          *e += runs * GPOINTER_TO_UINT (v);
+          table_add (known_n, key, GPOINTER_TO_UINT (v));
+        }
+    }
+}
+
 static void
 loops_free (GArray *loops)
 {
@@ -719,6 +816,10 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
           executed += loop->trips * GPOINTER_TO_UINT (v);
         }
     }
+  g_autoptr (GHashTable) known_n = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) known_runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             g_free);
+  known_blocks (sass, loops, wheres, warps, known_n, known_runs);
   g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, &rest);
   for (guint k = 0; k < map->lines->len; k++)
     {
@@ -754,6 +855,14 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       /* a line no SASS loop encloses runs at most once a warp */
       if (rest.looped && lookup_uint (looped, key) == 0)
         e = MIN (e, (double) warps * s);
+      /* the line's SASS in blocks whose runs are known counts those; the
+       * rest of it what the line rule leaves */
+      guint kn = lookup_uint (known_n, key);
+      if (kn > 0)
+        {
+          double kr = *(const gdouble *) g_hash_table_lookup (known_runs, key);
+          e = kr + (s > kn ? MAX (0, e - kr) : 0);
+        }
       const double *in_loop = g_hash_table_lookup (in_loops, key);
       e += in_loop ? *in_loop : 0;
       executed += e - (in_loop ? *in_loop : 0);

@@ -89,6 +89,8 @@ typedef struct {
   GHashTable *lines;
   GHashTable *memory;
   gboolean once;
+  gboolean entry;       /* (blocks) the function's first: once a warp */
+  guint first, last;    /* its range of the function's instructions */
 } MsInstLoop;
 
 typedef struct {
@@ -101,6 +103,11 @@ typedef struct {
   GHashTable *looped;
   /* MsInstLoop *, the function's innermost loops (NULL: not known) */
   GPtrArray *loops;
+  /* MsInstLoop *, the function's basic blocks whose runs are known: those
+   * with a global or shared memory instruction not under a predicate
+   * (memory: those), whose runs the models count, and the first
+   * (MsSass.blocks; NULL: not known) */
+  GPtrArray *blocks;
 } MsInstSass;
 
 typedef enum {

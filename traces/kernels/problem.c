@@ -793,6 +793,24 @@ site_is_reduction (gpointer data, const MsSite *site)
   return line != NULL && ms_sass_source_reduction (line, previous);
 }
 
+/* function's regions of the SASS (MsSassLoop: MsSass.loops or .blocks)
+ * as the instruction count takes them (MsInstLoop, borrowing the tables). */
+static GPtrArray *
+inst_regions (const GPtrArray *regions, const char *function)
+{
+  GPtrArray *to = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const MsSassLoop *l = regions->pdata[i];
+      if (strcmp (l->function, function) != 0)
+        continue;
+      MsInstLoop *r = g_new (MsInstLoop, 1);
+      *r = (MsInstLoop) { l->instrs, l->memory, l->once, l->entry, l->first, l->last };
+      g_ptr_array_add (to, r);
+    }
+  return to;
+}
+
 /* The global and shared memory instructions each source line ran (the
  * models' counts, after the regrouping: ptxas's instructions), by
  * "file.cu:LINE" (MsInstSass.memory_runs), of the blocks that ran: s is
@@ -969,16 +987,8 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
           by_line.predicated = ms_sass_line_counts (sass, function, MS_SASS_PREDICATED);
           by_line.looped = ms_sass_line_counts (sass, function, MS_SASS_LOOPED);
           by_line.memory = ms_sass_line_counts (sass, function, MS_SASS_MEMORY);
-          by_line.loops = g_ptr_array_new_with_free_func (g_free);
-          for (guint i = 0; i < sass->loops->len; i++)
-            {
-              const MsSassLoop *l = sass->loops->pdata[i];
-              if (strcmp (l->function, function) != 0)
-                continue;
-              MsInstLoop *loop = g_new (MsInstLoop, 1);
-              *loop = (MsInstLoop) { l->instrs, l->memory, l->once };
-              g_ptr_array_add (by_line.loops, loop);
-            }
+          by_line.loops = inst_regions (sass->loops, function);
+          by_line.blocks = inst_regions (sass->blocks, function);
           /* the blocks that ran, as the engine's block counts: s is scaled */
           by_line.memory_runs = memory_runs (s, scale);
         }
@@ -1000,6 +1010,7 @@ ms_problem_simulate (const MsProblem *p, const MsArch *arch, guint threads,
       g_clear_pointer (&by_line.memory, g_hash_table_unref);
       g_clear_pointer (&by_line.memory_runs, g_hash_table_unref);
       g_clear_pointer (&by_line.loops, g_ptr_array_unref);
+      g_clear_pointer (&by_line.blocks, g_ptr_array_unref);
       for (guint k = 0; s->inst_lines && k < s->inst_lines->len; k++)
         {
           MsInstLineCount *c = &g_array_index (s->inst_lines, MsInstLineCount, k);

@@ -37,6 +37,7 @@ ms_sass_free (MsSass *sass)
   g_hash_table_unref (sass->line_predicated);
   g_hash_table_unref (sass->line_looped);
   g_ptr_array_unref (sass->loops);
+  g_ptr_array_unref (sass->blocks);
   g_free (sass);
 }
 
@@ -160,6 +161,8 @@ enum {
   INSTR_MEMORY = 1,              /* a global or shared memory instruction */
   INSTR_PREDICATED_MEMORY = 2,   /* ... under a predicate */
   INSTR_CONTROL = 4,             /* a branch, call, exit or convergence barrier */
+  INSTR_NOT_RUN = 8,             /* not counted as run (a slow path's call site, a
+                                    divergent copy) */
 };
 
 /* A loop's range of a function's counted instructions: [first, last]. */
@@ -206,24 +209,29 @@ count_key (GHashTable *t, const char *key)
 
 /* Adds the function's instructions [first, last] to sass->loops as a
  * region (once: straight code, else a loop). */
-static void
-add_region (MsSass *sass, const char *function, GPtrArray *counted, GArray *kinds, guint first,
+static MsSassLoop *
+add_region (GPtrArray *to, const char *function, GPtrArray *counted, GArray *kinds, guint first,
             guint last, gboolean once)
 {
   MsSassLoop *l = g_new0 (MsSassLoop, 1);
   l->function = g_strdup (function);
   l->once = once;
+  l->first = first;
+  l->last = last;
   l->instrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   l->memory = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gsize skip = strlen (function) + 1;   /* the key's "FUNCTION\n" */
   for (guint k = first; k <= last; k++)
     {
       const char *key = (const char *) counted->pdata[k] + skip;
+      guint8 kind = g_array_index (kinds, guint8, k);
       count_key (l->instrs, key);
-      if (g_array_index (kinds, guint8, k) & INSTR_MEMORY)
+      /* (a region has none under a predicate: straight_with_memory) */
+      if ((kind & INSTR_MEMORY) && !(kind & INSTR_PREDICATED_MEMORY))
         count_key (l->memory, key);
     }
-  g_ptr_array_add (sass->loops, l);
+  g_ptr_array_add (to, l);
+  return l;
 }
 
 /* Whether [first, last] is straight code with memory instructions: no
@@ -278,7 +286,7 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
             inner = FALSE;
         }
       if (inner && first && r->last < n && straight_with_memory (kinds, r->first, r->last, TRUE))
-        add_region (sass, function, counted, kinds, r->first, r->last, FALSE);
+        add_region (sass->loops, function, counted, kinds, r->first, r->last, FALSE);
     }
   /* the basic blocks outside the loops */
   g_autofree gboolean *starts = g_new0 (gboolean, n + 1);
@@ -297,7 +305,24 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
       for (guint k = b; k <= e; k++)
         in_loop = in_loop || g_array_index (looped, gboolean, k);
       if (!in_loop && straight_with_memory (kinds, b, e, TRUE))
-        add_region (sass, function, counted, kinds, b, e, TRUE);
+        add_region (sass->loops, function, counted, kinds, b, e, TRUE);
+      b = e + 1;
+    }
+  /* every basic block, in a loop or not, whose runs are known (MsSass.blocks) */
+  for (guint b = 0; function != NULL && b < n;)
+    {
+      guint e = b;
+      while (e + 1 < n && !starts[e + 1] && !(g_array_index (kinds, guint8, e) & INSTR_CONTROL))
+        e++;
+      gboolean known = b == 0, not_run = FALSE;
+      for (guint k = b; k <= e; k++)
+        {
+          guint8 f = g_array_index (kinds, guint8, k);
+          not_run = not_run || (f & INSTR_NOT_RUN);
+          known = known || ((f & INSTR_MEMORY) && !(f & INSTR_PREDICATED_MEMORY));
+        }
+      if (known && !not_run)
+        add_region (sass->blocks, function, counted, kinds, b, e, FALSE)->entry = b == 0;
       b = e + 1;
     }
   g_array_set_size (kinds, 0);
@@ -431,6 +456,7 @@ ms_sass_parse (const char *text)
   sass->line_predicated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sass->line_looped = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sass->loops = g_ptr_array_new_with_free_func (loop_free);
+  sass->blocks = g_ptr_array_new_with_free_func (loop_free);
   /* the function's counted instructions (their keys), whether a backward
    * branch encloses each, and where its labels are (label -> index + 1) */
   g_autoptr (GPtrArray) counted = g_ptr_array_new_with_free_func (g_free);
@@ -456,6 +482,7 @@ ms_sass_parse (const char *text)
    * next label, are the call site of a slow path (the branch skips them
    * for every lane the fast path served: slow_path_call) */
   g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (g_free);
+  guint run_first = 0;   /* the first of them, in counted */
   gboolean call_site = FALSE;
   /* the labels BRA.DIV jumps to, and whether the instructions are from
    * one to the branch back: the copy of a collective's code (a shuffle
@@ -492,6 +519,7 @@ ms_sass_parse (const char *text)
           line = 0;
           g_ptr_array_set_size (where, 0);
           g_clear_pointer (&label, g_free);
+          run_first = 0;
           slow_path = FALSE;
           divergent = FALSE;
           g_hash_table_remove_all (divergent_entries);
@@ -562,6 +590,7 @@ ms_sass_parse (const char *text)
           after_label = FALSE;
           g_hash_table_replace (labels, g_strdup (label), GUINT_TO_POINTER (counted->len + 1));
           g_ptr_array_set_size (run, 0);
+          run_first = counted->len;
           call_site = FALSE;
           divergent = divergent || g_hash_table_contains (divergent_entries, label);
           continue;
@@ -578,6 +607,7 @@ ms_sass_parse (const char *text)
           const char *first = s + strspn (s, " \t");
           gboolean predicated = first[0] == '@' && strcmp (opcode, "BRA") != 0;
           g_autofree char *target = branch_target (s);   /* a branch's or a call's */
+          guint8 kind = call_site || divergent ? INSTR_NOT_RUN : 0;
           if (!call_site && !divergent)
             {
               line_count_add (sass, key, predicated, 1);
@@ -592,10 +622,16 @@ ms_sass_parse (const char *text)
                   line_count_add (sass, r + (r[0] == '\1'), r[0] == '\1', -1);
                 }
               g_ptr_array_set_size (run, 0);
+              for (guint k = run_first; k < kinds->len; k++)
+                g_array_index (kinds, guint8, k) |= INSTR_NOT_RUN;
+              kind = INSTR_NOT_RUN;
               call_site = TRUE;
             }
           else if (strcmp (opcode, "BRA") == 0 && first[0] == '@')
-            g_ptr_array_set_size (run, 0);
+            {
+              g_ptr_array_set_size (run, 0);
+              run_first = counted->len + 1;
+            }
           else if (g_str_has_prefix (opcode, "CALL") && !call_site && !divergent)
             {
               guint path = target ? GPOINTER_TO_UINT (g_hash_table_lookup (paths, target)) : 0;
@@ -607,11 +643,10 @@ ms_sass_parse (const char *text)
           g_array_append_val (looped, no);
           static const char *const control[] = { "BRA", "BRX", "JMP", "JMX", "EXIT", "RET",
                                                  "CALL", "BSSY", "BSYNC", "BREAK", "KILL" };
-          guint8 kind = 0;
           for (guint c = 0; c < G_N_ELEMENTS (control); c++)
             if (g_str_has_prefix (opcode, control[c])
                 && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
-              kind = INSTR_CONTROL;
+              kind |= INSTR_CONTROL;
           g_array_append_val (kinds, kind);
           if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
             g_hash_table_add (divergent_entries, g_strdup (target));

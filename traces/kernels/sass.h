@@ -41,9 +41,12 @@ typedef struct {
 typedef struct {
   char *function;
   gboolean once;
+  gboolean entry;       /* (blocks) the function's first block: every warp runs it once */
+  guint first, last;    /* its range: the function's instructions, counted from 0 */
   GHashTable *instrs;   /* its instructions by line mark chain ("FILE:LINE[\tFILE:LINE ...]",
                            as line_counts' keys after the function) -> count */
-  GHashTable *memory;   /* ... and those of them global or shared memory instructions */
+  GHashTable *memory;   /* ... and those of them global or shared memory instructions
+                           (blocks: those not under a predicate) */
 } MsSassLoop;
 
 typedef struct {
@@ -61,6 +64,13 @@ typedef struct {
    * loop's; the others run at most once each time the function does) */
   GHashTable *line_looped;
   GPtrArray *loops;    /* MsSassLoop, every function's regions */
+  /* MsSassLoop, every function's basic blocks (from a label or a branch,
+   * exit, call or convergence barrier to the next, none of it code that
+   * is not counted as run) that have a global or shared memory instruction
+   * not under a predicate, or that start the function: each of their
+   * instructions runs as often as the block, which such an instruction's
+   * runs (or the warps) say */
+  GPtrArray *blocks;
 } MsSass;
 
 /* Parses `nvdisasm -c -gi` (or -g) output (whole, or filtered by nvcc-sass.sh):
