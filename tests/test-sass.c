@@ -1523,6 +1523,76 @@ test_known_blocks (void)
   g_ptr_array_unref (by_line.blocks);
 }
 
+/* A loop that divides: the branch around the slow path's call site, the
+ * convergence barrier around it and the labels between run as straight
+ * code (the call site itself is not counted as run), so the loop is one
+ * region of straight code and one block whose runs are known. */
+static const char *const dividing_loop_sass =
+  ".text.k:\n"
+  "\t//## File \"/t/k.cu\", line 3\n"
+  "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+  "        /*0010*/                   MOV R2, RZ ;\n"
+  ".L_x_1:\n"
+  "\t//## File \"/t/k.cu\", line 5\n"
+  "        /*0020*/                   LDS R3, [R2] ;\n"
+  "        /*0030*/                   BSSY B1, `(.L_x_3) ;\n"
+  "        /*0040*/                   FCHK P0, R3, R0 ;\n"
+  "        /*0050*/                   FFMA R4, R3, R5, RZ ;\n"
+  "        /*0060*/              @!P0 BRA `(.L_x_4) ;\n"
+  "        /*0070*/                   MOV R6, 0x90 ;\n"
+  "        /*0080*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath) ;\n"
+  ".L_x_4:\n"
+  "        /*0090*/                   BSYNC B1 ;\n"
+  ".L_x_3:\n"
+  "        /*00a0*/                   FADD R7, R7, R4 ;\n"
+  "        /*00b0*/                   IADD3 R2, R2, 0x4, RZ ;\n"
+  "        /*00c0*/                   ISETP.NE.AND P1, PT, R2, R8, PT ;\n"
+  "        /*00d0*/               @P1 BRA `(.L_x_1) ;\n"
+  "\t//## File \"/t/k.cu\", line 6\n"
+  "        /*00e0*/                   STG.E desc[UR4][R10.64], R7 ;\n"
+  "        /*00f0*/                   EXIT ;\n"
+  ".L_x_5:\n"
+  "        /*0100*/                   BRA `(.L_x_5);\n"
+  "$__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath:\n"
+  "        /*0110*/                   FFMA R4, R3, R5, RZ ;\n"
+  "        /*0120*/                   RET.REL.NODEC R6 `(k) ;\n";
+
+static void
+test_slow_path_straight (void)
+{
+  g_autoptr (MsSass) parsed = ms_sass_parse (dividing_loop_sass);
+  g_autoptr (GHashTable) all = ms_sass_line_counts (parsed, "k", MS_SASS_ALL);
+  /* the call site (MOV, CALL) is not counted as run */
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 10);
+  const MsSassLoop *loop = NULL;
+  for (guint i = 0; i < parsed->loops->len; i++)
+    {
+      const MsSassLoop *l = parsed->loops->pdata[i];
+      if (!l->once)
+        loop = l;
+    }
+  g_assert_nonnull (loop);
+  g_assert_cmpuint (loop->first, ==, 2);
+  g_assert_cmpuint (loop->last, ==, 13);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (loop->instrs, "k.cu:5")), ==, 10);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (loop->memory, "k.cu:5")), ==, 1);
+  /* blocks: the first, the loop's body, the store and exit */
+  g_assert_cmpuint (parsed->blocks->len, ==, 3);
+  const MsSassLoop *body = parsed->blocks->pdata[1];
+  g_assert_cmpuint (body->first, ==, 2);
+  g_assert_cmpuint (body->last, ==, 13);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (body->instrs, "k.cu:5")), ==, 10);
+  /* without the call site the branch is an if: two blocks where the loop was */
+  g_autoptr (GString) t = g_string_new (dividing_loop_sass);
+  g_string_replace (t, "        /*0080*/                   CALL.REL.NOINC "
+                    "`($__internal_0_$__cuda_sm3x_div_rn_noftz_f32_slowpath) ;\n", "", 1);
+  g_autoptr (MsSass) branchy = ms_sass_parse (t->str);
+  for (guint i = 0; i < branchy->loops->len; i++)
+    g_assert_true (((const MsSassLoop *) branchy->loops->pdata[i])->once);
+  g_assert_cmpuint (branchy->blocks->len, ==, 3);
+  g_assert_cmpuint (((const MsSassLoop *) branchy->blocks->pdata[1])->last, ==, 3);
+}
+
 /* ptxas's registers as a user's build's text carries them: a line of its
  * own, the whole symbol. */
 static void
@@ -1548,6 +1618,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/regions", test_sass_regions);
   g_test_add_func ("/sass/ladder-count", test_ladder_count);
   g_test_add_func ("/sass/known-blocks", test_known_blocks);
+  g_test_add_func ("/sass/slow-path-straight", test_slow_path_straight);
   g_test_add_func ("/sass/registers-line", test_registers_line);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);

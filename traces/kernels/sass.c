@@ -163,7 +163,20 @@ enum {
   INSTR_CONTROL = 4,             /* a branch, call, exit or convergence barrier */
   INSTR_NOT_RUN = 8,             /* not counted as run (a slow path's call site, a
                                     divergent copy) */
+  INSTR_TRANSPARENT = 16,        /* control that runs as straight code: the branch
+                                    around a slow path's call site, and the
+                                    convergence barrier (BSSY, BSYNC) around it */
+  INSTR_START = 32,              /* the first after a label that starts a block */
 };
+
+/* Whether an instruction of kind f ends a block (a branch, exit, call or
+ * convergence barrier that is not around a slow path's call site, and
+ * not in code that is not counted as run). */
+static gboolean
+ends_block (guint8 f)
+{
+  return (f & INSTR_CONTROL) && !(f & (INSTR_TRANSPARENT | INSTR_NOT_RUN));
+}
 
 /* A loop's range of a function's counted instructions: [first, last]. */
 typedef struct {
@@ -225,6 +238,8 @@ add_region (GPtrArray *to, const char *function, GPtrArray *counted, GArray *kin
     {
       const char *key = (const char *) counted->pdata[k] + skip;
       guint8 kind = g_array_index (kinds, guint8, k);
+      if (kind & INSTR_NOT_RUN)
+        continue;
       count_key (l->instrs, key);
       /* (a region has none under a predicate: straight_with_memory) */
       if ((kind & INSTR_MEMORY) && !(kind & INSTR_PREDICATED_MEMORY))
@@ -244,7 +259,9 @@ straight_with_memory (GArray *kinds, guint first, guint last, gboolean last_may_
   for (guint k = first; k <= last; k++)
     {
       guint8 f = g_array_index (kinds, guint8, k);
-      if ((f & INSTR_PREDICATED_MEMORY) || ((f & INSTR_CONTROL) && !(k == last && last_may_branch)))
+      if (f & INSTR_NOT_RUN)
+        continue;
+      if ((f & INSTR_PREDICATED_MEMORY) || (ends_block (f) && !(k == last && last_may_branch)))
         return FALSE;
       memory = memory || (f & INSTR_MEMORY);
     }
@@ -260,7 +277,7 @@ straight_with_memory (GArray *kinds, guint first, guint last, gboolean last_may_
  * runs once for the iterations its loop leaves). */
 static void
 add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *looped,
-           GArray *kinds, GArray *ranges, GHashTable *labels)
+           GArray *kinds, GArray *ranges, GHashTable *labels, GHashTable *targeted)
 {
   for (guint i = 0; i < ranges->len; i++)
     {
@@ -288,18 +305,22 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
       if (inner && first && r->last < n && straight_with_memory (kinds, r->first, r->last, TRUE))
         add_region (sass->loops, function, counted, kinds, r->first, r->last, FALSE);
     }
-  /* the basic blocks outside the loops */
+  /* the basic blocks outside the loops: from a label (but those around a
+   * slow path's call site that no other branch jumps to) */
   g_autofree gboolean *starts = g_new0 (gboolean, n + 1);
+  for (guint k = 0; k < n; k++)
+    starts[k] = (g_array_index (kinds, guint8, k) & INSTR_START) != 0;
   GHashTableIter it;
-  gpointer at;
+  gpointer label, at;
   g_hash_table_iter_init (&it, labels);
-  while (g_hash_table_iter_next (&it, NULL, &at))
-    if (GPOINTER_TO_UINT (at) >= 1 && GPOINTER_TO_UINT (at) - 1 < n)
+  while (g_hash_table_iter_next (&it, &label, &at))
+    if (GPOINTER_TO_UINT (at) >= 1 && GPOINTER_TO_UINT (at) - 1 < n
+        && g_hash_table_contains (targeted, label))
       starts[GPOINTER_TO_UINT (at) - 1] = TRUE;
   for (guint b = 0; function != NULL && b < n;)
     {
       guint e = b;
-      while (e + 1 < n && !starts[e + 1] && !(g_array_index (kinds, guint8, e) & INSTR_CONTROL))
+      while (e + 1 < n && !starts[e + 1] && !ends_block (g_array_index (kinds, guint8, e)))
         e++;
       gboolean in_loop = FALSE;
       for (guint k = b; k <= e; k++)
@@ -312,16 +333,15 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
   for (guint b = 0; function != NULL && b < n;)
     {
       guint e = b;
-      while (e + 1 < n && !starts[e + 1] && !(g_array_index (kinds, guint8, e) & INSTR_CONTROL))
+      while (e + 1 < n && !starts[e + 1] && !ends_block (g_array_index (kinds, guint8, e)))
         e++;
-      gboolean known = b == 0, not_run = FALSE;
+      gboolean known = b == 0;
       for (guint k = b; k <= e; k++)
         {
           guint8 f = g_array_index (kinds, guint8, k);
-          not_run = not_run || (f & INSTR_NOT_RUN);
-          known = known || ((f & INSTR_MEMORY) && !(f & INSTR_PREDICATED_MEMORY));
+          known = known || ((f & INSTR_MEMORY) && !(f & (INSTR_PREDICATED_MEMORY | INSTR_NOT_RUN)));
         }
-      if (known && !not_run)
+      if (known)
         add_region (sass->blocks, function, counted, kinds, b, e, FALSE)->entry = b == 0;
       b = e + 1;
     }
@@ -432,9 +452,9 @@ subroutine_paths (char **lines)
  * starts over for the next function. */
 static void
 add_looped (MsSass *sass, const char *function, GPtrArray *counted, GArray *looped,
-            GArray *kinds, GArray *ranges, GHashTable *labels)
+            GArray *kinds, GArray *ranges, GHashTable *labels, GHashTable *targeted)
 {
-  add_loops (sass, function, counted, looped, kinds, ranges, labels);
+  add_loops (sass, function, counted, looped, kinds, ranges, labels, targeted);
   for (guint i = 0; i < counted->len; i++)
     if (g_array_index (looped, gboolean, i))
       {
@@ -445,6 +465,7 @@ add_looped (MsSass *sass, const char *function, GPtrArray *counted, GArray *loop
   g_ptr_array_set_size (counted, 0);
   g_array_set_size (looped, 0);
   g_hash_table_remove_all (labels);
+  g_hash_table_remove_all (targeted);
 }
 
 MsSass *
@@ -484,6 +505,20 @@ ms_sass_parse (const char *text)
   g_autoptr (GPtrArray) run = g_ptr_array_new_with_free_func (g_free);
   guint run_first = 0;   /* the first of them, in counted */
   gboolean call_site = FALSE;
+  /* the code around a call site runs as straight code (INSTR_TRANSPARENT):
+   * the last conditional branch (its index in counted, -1 none, and
+   * target), which skips the call site when it is the one before it; the
+   * labels such branches jump to, which a BSYNC follows that ends the
+   * BSSY (by its target label: its index + 1) before the branch; the
+   * branches to each label (label -> count: a label that one jumps to
+   * starts a block) */
+  int guard = -1;
+  g_autofree char *guard_target = NULL;
+  g_autoptr (GHashTable) guard_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                               NULL);
+  g_autoptr (GHashTable) bssy_at = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) targeted = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gboolean after_guard_label = FALSE, after_slow_bsync = FALSE, start = FALSE;
   /* the labels BRA.DIV jumps to, and whether the instructions are from
    * one to the branch back: the copy of a collective's code (a shuffle
    * loop's) that ptxas lays out after the exit for a warp that is not
@@ -510,7 +545,7 @@ ms_sass_parse (const char *text)
           char *colon = strchr (name, ':');
           if (colon == NULL || colon[1] != '\0')
             continue;
-          add_looped (sass, function, counted, looped, kinds, ranges, labels);
+          add_looped (sass, function, counted, looped, kinds, ranges, labels, targeted);
           *colon = '\0';
           g_free (function);
           function = demangle_identifier (name);
@@ -520,6 +555,9 @@ ms_sass_parse (const char *text)
           g_ptr_array_set_size (where, 0);
           g_clear_pointer (&label, g_free);
           run_first = 0;
+          guard = -1;
+          g_hash_table_remove_all (guard_labels);
+          g_hash_table_remove_all (bssy_at);
           slow_path = FALSE;
           divergent = FALSE;
           g_hash_table_remove_all (divergent_entries);
@@ -592,6 +630,18 @@ ms_sass_parse (const char *text)
           g_ptr_array_set_size (run, 0);
           run_first = counted->len;
           call_site = FALSE;
+          if (g_hash_table_contains (guard_labels, label))
+            after_guard_label = TRUE;   /* a BSYNC may follow */
+          else if (after_slow_bsync)
+            {
+              /* the end of the BSSY around a call site */
+              guint at = GPOINTER_TO_UINT (g_hash_table_lookup (bssy_at, label));
+              if (at > 0 && at <= kinds->len)
+                g_array_index (kinds, guint8, at - 1) |= INSTR_TRANSPARENT;
+            }
+          else
+            start = TRUE;
+          after_slow_bsync = FALSE;
           divergent = divergent || g_hash_table_contains (divergent_entries, label);
           continue;
         }
@@ -608,6 +658,13 @@ ms_sass_parse (const char *text)
           gboolean predicated = first[0] == '@' && strcmp (opcode, "BRA") != 0;
           g_autofree char *target = branch_target (s);   /* a branch's or a call's */
           guint8 kind = call_site || divergent ? INSTR_NOT_RUN : 0;
+          if (start)
+            kind |= INSTR_START;
+          start = FALSE;
+          gboolean slow_bsync = after_guard_label && strcmp (opcode, "BSYNC") == 0;
+          if (slow_bsync)
+            kind |= INSTR_TRANSPARENT;
+          after_guard_label = FALSE;
           if (!call_site && !divergent)
             {
               line_count_add (sass, key, predicated, 1);
@@ -626,11 +683,26 @@ ms_sass_parse (const char *text)
                 g_array_index (kinds, guint8, k) |= INSTR_NOT_RUN;
               kind = INSTR_NOT_RUN;
               call_site = TRUE;
+              if (guard >= 0 && (guint) guard + 1 == run_first && guard_target != NULL)
+                {
+                  /* the branch around it, and where it goes, run as straight code */
+                  g_array_index (kinds, guint8, guard) |= INSTR_TRANSPARENT;
+                  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (targeted, guard_target));
+                  if (n <= 1)
+                    g_hash_table_remove (targeted, guard_target);
+                  else
+                    g_hash_table_replace (targeted, g_strdup (guard_target),
+                                          GUINT_TO_POINTER (n - 1));
+                  g_hash_table_add (guard_labels, g_strdup (guard_target));
+                }
             }
           else if (strcmp (opcode, "BRA") == 0 && first[0] == '@')
             {
               g_ptr_array_set_size (run, 0);
               run_first = counted->len + 1;
+              guard = (int) counted->len;
+              g_free (guard_target);
+              guard_target = g_strdup (target);
             }
           else if (g_str_has_prefix (opcode, "CALL") && !call_site && !divergent)
             {
@@ -650,6 +722,14 @@ ms_sass_parse (const char *text)
           g_array_append_val (kinds, kind);
           if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
             g_hash_table_add (divergent_entries, g_strdup (target));
+          if (target != NULL && (g_str_has_prefix (opcode, "BR") || g_str_has_prefix (opcode, "JM")))
+            g_hash_table_replace (targeted, g_strdup (target),
+                                  GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (targeted,
+                                                                                           target))
+                                                    + 1));
+          if (g_str_has_prefix (opcode, "BSSY") && target != NULL)
+            g_hash_table_replace (bssy_at, g_strdup (target), GUINT_TO_POINTER (counted->len));
+          after_slow_bsync = slow_bsync;
           if (!divergent)
             mark_loop (s, opcode, labels, looped, ranges);
           else if (strcmp (opcode, "BRA") == 0 && first[0] != '@' && target != NULL
@@ -688,7 +768,7 @@ ms_sass_parse (const char *text)
       parse_address (s, &in->base, &in->offset);
       g_ptr_array_add (sass->instrs, in);
     }
-  add_looped (sass, function, counted, looped, kinds, ranges, labels);
+  add_looped (sass, function, counted, looped, kinds, ranges, labels, targeted);
   return sass;
 }
 
