@@ -1336,6 +1336,51 @@ test_byte_ops (void)
   g_free (out);
 }
 
+/* max_by_key (kernels.cu): redux.sync reduces over the lanes of each
+ * lane's membermask, not the warp's.  Each group of lanes runs the
+ * reduction on its own (ptxas's WARPSYNC.EXCLUSIVE ... BSYNC, 5 SASS
+ * instructions a group: the H200 counts 29 + 5 (k - 1) for a warp of k
+ * keys, gpu/measurements/h200-2026-12-01-redux-groups/): two warps of
+ * three keys run 2 x 2 x 5 = 20 more than of one key (the PTX alone:
+ * the redux 2 x 2 more times). */
+static void
+test_redux_groups (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  int *key = device (64 * sizeof (int)), *val = device (64 * sizeof (int));
+  int *out = device (64 * sizeof (int));
+  guint64 executed[2];
+  MsInstBasis basis = MS_INST_NONE;
+  for (guint keys = 1; keys <= 3; keys += 2)
+    {
+      for (int i = 0; i < 64; i++)
+        {
+          key[i] = i % (int) keys;
+          val[i] = (i * 37) % 101 - 50;
+        }
+      struct { int *key, *val, *out; } params = { key, val, out };
+      void *bufs[] = { key, val, out };
+      gsize bytes[] = { 64 * sizeof (int), 64 * sizeof (int), 64 * sizeof (int) };
+      Run r;
+      run ("_Z10max_by_keyPKiS0_Pi", 1, 64, bufs, bytes, 3, &params, &r);
+      for (int i = 0; i < 64; i++)
+        {
+          int want = G_MININT;
+          for (int j = i / 32 * 32; j < i / 32 * 32 + 32; j++)
+            if (key[j] == key[i])
+              want = MAX (want, val[j]);
+          g_assert_cmpint (out[i], ==, want);
+        }
+      executed[keys / 2] = r.stats->inst_executed;
+      basis = r.stats->inst_basis;
+      run_clear (&r);
+    }
+  g_assert_cmpuint (executed[1] - executed[0], ==, basis == MS_INST_SASS_LINES ? 20 : 4);
+  g_free (key);
+  g_free (val);
+  g_free (out);
+}
+
 /* rounding (kernels.cu): 1 + 2^-30 is 1 to zero or down, 1 + 2^-23 (the
  * next float) up; -1 - 2^-30 down is -(1 + 2^-23).  1/3 = 0x3eaaaaaa.aa..:
  * toward zero 0x3eaaaaaa, up 0x3eaaaaab.  sqrt 2 = 1.41421356..: the
@@ -1511,6 +1556,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/big-frame", test_big_frame);
   g_test_add_func ("/ptx/byte-ops", test_byte_ops);
   g_test_add_func ("/ptx/rounding", test_rounding);
+  g_test_add_func ("/ptx/redux-groups", test_redux_groups);
   int status = g_test_run ();
   if (tmp != NULL)
     {

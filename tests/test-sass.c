@@ -1263,7 +1263,8 @@ inst_regions (const GPtrArray *regions)
     {
       const MsSassLoop *l = regions->pdata[i];
       MsInstLoop *r = g_new (MsInstLoop, 1);
-      *r = (MsInstLoop) { l->instrs, l->memory, l->once, l->entry, l->first, l->last };
+      *r = (MsInstLoop) { l->instrs, l->memory, l->once, l->entry, l->first, l->last,
+                          l->reductions };
       g_ptr_array_add (to, r);
     }
   return to;

@@ -84,6 +84,7 @@ ms_inst_map_new (void)
   map->waits = g_array_new (FALSE, TRUE, sizeof (MsInstWaits));
   map->async_copies = g_ptr_array_new_with_free_func (g_free);
   map->regions = g_array_new (FALSE, TRUE, sizeof (guint));
+  map->reductions = g_array_new (FALSE, TRUE, sizeof (gboolean));
   return map;
 }
 
@@ -96,6 +97,7 @@ ms_inst_map_free (MsInstMap *map)
   g_array_unref (map->waits);
   g_ptr_array_unref (map->async_copies);
   g_array_unref (map->regions);
+  g_array_unref (map->reductions);
   g_free (map);
 }
 
@@ -118,6 +120,14 @@ ms_inst_map_set_region (MsInstMap *map, guint block, guint region)
     g_array_set_size (map->regions, block + 1);
   /* region + 1: 0 is "not set" */
   g_array_index (map->regions, guint, block) = region + 1;
+}
+
+void
+ms_inst_map_set_reduction (MsInstMap *map, guint block)
+{
+  if (block >= map->reductions->len)
+    g_array_set_size (map->reductions, block + 1);
+  g_array_index (map->reductions, gboolean, block) = TRUE;
 }
 
 void
@@ -591,15 +601,101 @@ match_loops (const MsInstMap *map, const guint64 *counts, const char *const *key
  * instruction not under a predicate runs as often as that instruction,
  * whose runs the models count (memory_runs), when its line's memory
  * instructions are all such ones of the block (then runs of the line /
- * its instructions there; several such lines must agree).  Those blocks
- * that no matched loop holds, by the PTX's line: their instructions
- * (known_n, GUINT_TO_POINTER) and those instructions' runs (known_runs,
- * gdouble *). */
+ * its instructions there); a block with a warp reduction (REDUX, which
+ * ptxas runs once for each group of one mask) as often as the engine ran
+ * the PTX's reductions of its line, when they are all there.  Several
+ * such lines must agree.  Those blocks that no matched loop holds, by the
+ * PTX's line: their instructions (known_n, GUINT_TO_POINTER) and those
+ * instructions' runs (known_runs, gdouble *). */
+
+/* The counts of chains (by line mark chain), added to any by every
+ * location of a chain, and to inner (may be NULL) by its innermost. */
 static void
-known_blocks (const MsInstSass *sass, GArray *loops, GHashTable *wheres, guint64 warps,
-              GHashTable *known_n, GHashTable *known_runs)
+add_locations (GHashTable *any, GHashTable *inner, GHashTable *chains)
 {
-  for (guint i = 0; sass->blocks != NULL && i < sass->blocks->len; i++)
+  GHashTableIter it;
+  gpointer key, v;
+  g_hash_table_iter_init (&it, chains);
+  while (g_hash_table_iter_next (&it, &key, &v))
+    {
+      g_auto (GStrv) loc = g_strsplit (key, "\t", -1);
+      for (guint k = 0; loc[k]; k++)
+        {
+          if (k == 0 && inner != NULL)
+            table_add (inner, loc[k], GPOINTER_TO_UINT (v));
+          table_add (any, loc[k], GPOINTER_TO_UINT (v));
+        }
+    }
+}
+
+/* Adds what the block's instructions of one kind (chains: by line mark
+ * chain -> count) say of its runs to *runs (-1: nothing yet): for the
+ * innermost location of each (every location: !innermost), when every
+ * instruction of the kind that names the location (statics: the
+ * function's, by location) is the block's, its runs (ran: by location,
+ * gdouble *) / its count there.  *agree turns FALSE where two say
+ * different runs. */
+static void
+anchor_runs (GHashTable *chains, GHashTable *statics, GHashTable *ran, gboolean innermost,
+             double *runs, gboolean *agree)
+{
+  if (chains == NULL || statics == NULL || ran == NULL)
+    return;
+  g_autoptr (GHashTable) inner = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) any = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  add_locations (any, inner, chains);
+  GHashTableIter it;
+  gpointer key, v;
+  g_hash_table_iter_init (&it, innermost ? inner : any);
+  while (g_hash_table_iter_next (&it, &key, &v))
+    {
+      guint c = GPOINTER_TO_UINT (v);
+      const gdouble *r = g_hash_table_lookup (ran, key);
+      if (r == NULL || lookup_uint (any, key) != c || lookup_uint (statics, key) != c)
+        continue;
+      if (*runs < 0)
+        *runs = *r / c;
+      else if (fabs (*r / c - *runs) > 0.001 * *runs + 0.5)
+        *agree = FALSE;
+    }
+}
+
+static void
+known_blocks (const MsInstMap *map, const guint64 *counts, const MsInstSass *sass,
+              GArray *loops, GHashTable *wheres, guint64 warps, GHashTable *known_n,
+              GHashTable *known_runs, GHashTable *known_reduction)
+{
+  if (sass->blocks == NULL)
+    return;
+  /* the warp reductions: the SASS's by location, the engine's runs by the
+   * PTX's lines (that of the instruction and the call it was inlined at) */
+  g_autoptr (GHashTable) reductions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             NULL);
+  for (guint i = 0; i < sass->blocks->len; i++)
+    {
+      const MsInstLoop *b = sass->blocks->pdata[i];
+      if (b->reductions != NULL)
+        add_locations (reductions, NULL, b->reductions);
+    }
+  g_autoptr (GHashTable) reduced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      if (l->block >= map->reductions->len || l->block >= map->n_blocks
+          || !g_array_index (map->reductions, gboolean, l->block))
+        continue;
+      const char *where[] = { l->where, l->at };
+      for (guint w = 0; w < G_N_ELEMENTS (where); w++)
+        {
+          if (*where[w] == '\0' || (w == 1 && strcmp (l->at, l->where) == 0))
+            continue;
+          gdouble *r = g_hash_table_lookup (reduced, where[w]);
+          if (r == NULL)
+            g_hash_table_insert (reduced, g_strdup (where[w]), r = g_new0 (gdouble, 1));
+          *r += (double) counts[l->block] * l->n;
+        }
+    }
+  for (guint i = 0; i < sass->blocks->len; i++)
     {
       const MsInstLoop *b = sass->blocks->pdata[i];
       gboolean overlaps = FALSE;
@@ -611,42 +707,15 @@ known_blocks (const MsInstSass *sass, GArray *loops, GHashTable *wheres, guint64
         }
       if (overlaps)
         continue;
-      double runs = b->entry ? (double) warps : -1;
+      double runs = b->entry ? (double) warps : -1, by_reduction = -1;
       gboolean agree = TRUE;
-      if (!b->entry && sass->memory != NULL && sass->memory_runs != NULL)
+      if (!b->entry)
         {
-          /* the block's memory instructions by their innermost location,
-           * and by every location of their chains */
-          g_autoptr (GHashTable) inner = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                                NULL);
-          g_autoptr (GHashTable) any = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                              NULL);
-          GHashTableIter it;
-          gpointer key, v;
-          g_hash_table_iter_init (&it, b->memory);
-          while (g_hash_table_iter_next (&it, &key, &v))
-            {
-              g_auto (GStrv) loc = g_strsplit (key, "\t", -1);
-              for (guint k = 0; loc[k]; k++)
-                {
-                  if (k == 0)
-                    table_add (inner, loc[k], GPOINTER_TO_UINT (v));
-                  table_add (any, loc[k], GPOINTER_TO_UINT (v));
-                }
-            }
-          g_hash_table_iter_init (&it, inner);
-          while (g_hash_table_iter_next (&it, &key, &v))
-            {
-              guint c = GPOINTER_TO_UINT (v);
-              const gdouble *ran = g_hash_table_lookup (sass->memory_runs, key);
-              if (ran == NULL || lookup_uint (any, key) != c || lookup_uint (sass->memory, key) != c)
-                continue;
-              double r = *ran / c;
-              if (runs < 0)
-                runs = r;
-              else if (fabs (r - runs) > 0.001 * runs + 0.5)
-                agree = FALSE;
-            }
+          anchor_runs (b->memory, sass->memory, sass->memory_runs, TRUE, &runs, &agree);
+          anchor_runs (b->reductions, reductions, reduced, FALSE, &by_reduction, &agree);
+          if (runs >= 0 && by_reduction >= 0 && fabs (runs - by_reduction) > 0.001 * runs + 0.5)
+            agree = FALSE;
+          runs = runs >= 0 ? runs : by_reduction;
         }
       if (runs < 0 || !agree)
         continue;
@@ -661,6 +730,8 @@ known_blocks (const MsInstSass *sass, GArray *loops, GHashTable *wheres, guint64
             g_hash_table_insert (known_runs, g_strdup (key), e = g_new0 (gdouble, 1));
           *e += runs * GPOINTER_TO_UINT (v);
           table_add (known_n, key, GPOINTER_TO_UINT (v));
+          if (by_reduction >= 0)
+            g_hash_table_add (known_reduction, g_strdup (key));
         }
     }
 }
@@ -819,7 +890,27 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
   g_autoptr (GHashTable) known_n = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GHashTable) known_runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                              g_free);
-  known_blocks (sass, loops, wheres, warps, known_n, known_runs);
+  g_autoptr (GHashTable) known_reduction = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                                  NULL);
+  known_blocks (map, counts, sass, loops, wheres, warps, known_n, known_runs, known_reduction);
+  /* the PTX's warp reductions, by line: their runs and instructions */
+  g_autoptr (GHashTable) reduction_runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                                 g_free);
+  g_autoptr (GHashTable) reduction_n = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint k = 0; k < map->lines->len; k++)
+    {
+      const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
+      if (l->block >= map->reductions->len || l->block >= map->n_blocks
+          || !g_array_index (map->reductions, gboolean, l->block))
+        continue;
+      const char *key = keys[k] ? keys[k] : l->where;
+      gdouble *r = g_hash_table_lookup (reduction_runs, key);
+      if (r == NULL)
+        g_hash_table_insert (reduction_runs, (gpointer) key, r = g_new0 (gdouble, 1));
+      *r += (double) counts[l->block] * l->n;
+      g_hash_table_insert (reduction_n, (gpointer) key,
+                           GUINT_TO_POINTER (lookup_uint (reduction_n, key) + l->n));
+    }
   g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, &rest);
   for (guint k = 0; k < map->lines->len; k++)
     {
@@ -853,15 +944,25 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
       if (line != NULL && line->n > 0 && line->n_left == 0 && entered != NULL)
         e = *entered * MAX (0, s - lookup_uint (rest.memory, key));
       /* a line no SASS loop encloses runs at most once a warp */
-      if (rest.looped && lookup_uint (looped, key) == 0)
+      gboolean once = rest.looped && lookup_uint (looped, key) == 0;
+      if (once)
         e = MIN (e, (double) warps * s);
       /* the line's SASS in blocks whose runs are known counts those; the
-       * rest of it what the line rule leaves */
-      guint kn = lookup_uint (known_n, key);
+       * rest of it what the line rule leaves, or, beside a warp reduction
+       * (which runs once a group), the line rule on the rest of the PTX */
+      guint kn = lookup_uint (known_n, key), rn = lookup_uint (reduction_n, key);
       if (kn > 0)
         {
           double kr = *(const gdouble *) g_hash_table_lookup (known_runs, key);
-          e = kr + (s > kn ? MAX (0, e - kr) : 0);
+          double left_ = MAX (0, e - kr);
+          if (g_hash_table_contains (known_reduction, key) && line != NULL && line->n_left > rn)
+            {
+              const gdouble *rr = g_hash_table_lookup (reduction_runs, key);
+              left_ = MAX (0, line->runs - (rr ? *rr : 0)) * (s - kn) / (line->n_left - rn);
+              if (once)
+                left_ = MIN (left_, (double) warps * (s - kn));
+            }
+          e = kr + (s > kn ? left_ : 0);
         }
       const double *in_loop = g_hash_table_lookup (in_loops, key);
       e += in_loop ? *in_loop : 0;

@@ -55,6 +55,8 @@ typedef struct {
   GPtrArray *async_copies;   /* "FILE:LINE" of its cp.async copies (MsSite.async_copy) */
   GArray *regions;   /* guint per block: its PTX basic block (from a label or a
                         branch to the next), numbered in order */
+  GArray *reductions;   /* gboolean per block: a warp reduction (redux.sync) alone,
+                           run once for each group of lanes of one membermask */
 } MsInstMap;
 
 MsInstMap *ms_inst_map_new (void);
@@ -66,6 +68,9 @@ void ms_inst_map_add (MsInstMap *map, guint block, guint guard, const char *wher
 
 /* Block is part of the PTX basic block `region`. */
 void ms_inst_map_set_region (MsInstMap *map, guint block, guint region);
+
+/* Block is a warp reduction alone (MsInstMap.reductions). */
+void ms_inst_map_set_reduction (MsInstMap *map, guint block);
 
 /* Adds w to block's waits. */
 void ms_inst_map_add_waits (MsInstMap *map, guint block, const MsInstWaits *w);
@@ -91,6 +96,7 @@ typedef struct {
   gboolean once;
   gboolean entry;       /* (blocks) the function's first: once a warp */
   guint first, last;    /* its range of the function's instructions */
+  GHashTable *reductions;   /* (blocks) its warp reductions (REDUX) by line mark */
 } MsInstLoop;
 
 typedef struct {
@@ -105,8 +111,9 @@ typedef struct {
   GPtrArray *loops;
   /* MsInstLoop *, the function's basic blocks whose runs are known: those
    * with a global or shared memory instruction not under a predicate
-   * (memory: those), whose runs the models count, and the first
-   * (MsSass.blocks; NULL: not known) */
+   * (memory: those), whose runs the models count, or with a warp reduction,
+   * whose runs the engine counts, and the first (MsSass.blocks; NULL: not
+   * known) */
   GPtrArray *blocks;
 } MsInstSass;
 

@@ -3344,22 +3344,36 @@ emit_block (Tr *t, guint start, GString *after)
               }
             flush (t);
             g_autofree char *src = rd (t, i, 1, v);
-            g_string_append_printf (t->o, "      {\n      %s acc_ = 0;\n      int first_ = 1;\n"
-                                    "      uint32_t mm_ = m;\n      MS_WARP_BITS_ (mm_, L)\n        {\n"
-                                    "          %s x_ = %s;\n",
-                                    ctype (v), ctype (v), src);
+            g_autofree char *member = rd (t, i, 2, (Ty) { 'u', 32 });
+            /* lanes of one membermask reduce together; ptxas runs each such
+             * group on its own (WARPSYNC.EXCLUSIVE), so the block, which
+             * holds the reduction alone, counts a run a group */
+            g_string_append_printf (t->o,
+                                    "      {\n      uint32_t left_ = m, groups_ = 0;\n"
+                                    "      while (left_ != 0)\n        {\n"
+                                    "          uint32_t k_, g_ = 0, mm_ = left_;\n"
+                                    "          { unsigned L = (unsigned) __builtin_ctz (left_); k_ = %s; }\n"
+                                    "          MS_WARP_BITS_ (mm_, L)\n"
+                                    "            if ((uint32_t) (%s) == k_)\n"
+                                    "              g_ |= 1u << L;\n"
+                                    "          %s acc_ = 0;\n          int first_ = 1;\n"
+                                    "          mm_ = g_;\n          MS_WARP_BITS_ (mm_, L)\n            {\n"
+                                    "              %s x_ = %s;\n",
+                                    member, member, ctype (v), ctype (v), src);
             if (o != NULL)
-              g_string_append_printf (t->o, "          acc_ = first_ ? x_ : (%s) ((uint32_t) acc_ %s (uint32_t) x_);\n",
+              g_string_append_printf (t->o, "              acc_ = first_ ? x_ : (%s) ((uint32_t) acc_ %s (uint32_t) x_);\n",
                                       ctype (v), o);
             else
-              g_string_append_printf (t->o, "          acc_ = first_ || x_ %s acc_ ? x_ : acc_;\n",
+              g_string_append_printf (t->o, "              acc_ = first_ || x_ %s acc_ ? x_ : acc_;\n",
                                       mn ? "<" : ">");
-            g_string_append (t->o, "          first_ = 0;\n        }\n");
+            g_string_append (t->o, "              first_ = 0;\n            }\n");
             wr (t, i, 0, v, "acc_");
-            g_string_append (t->o, "      MS_WARP_LANES (m, L, {\n");
+            g_string_append (t->o, "          MS_WARP_LANES (g_, L, {\n");
             g_string_append (t->o, t->body->str);
             g_string_truncate (t->body, 0);
-            g_string_append (t->o, "      });\n      }\n");
+            g_string_append_printf (t->o, "          });\n          left_ &= ~g_;\n          groups_++;\n"
+                                    "        }\n      ms_IC[%u] += groups_ - 1;\n      }\n",
+                                    t->block_no);
             break;
           }
         case K_BAD:
@@ -4287,8 +4301,10 @@ translate_entry (Tr *t, GString *out)
   for (guint k = 0; k < t->n; k++)
     {
       Kind kd = kind_of (t->ins[k]);
-      if (is_stop (kd) || kd == K_BRA || kd == K_RET)
+      if (is_stop (kd) || kd == K_BRA || kd == K_RET || kd == K_REDUX)
         g_hash_table_add (t->starts, GUINT_TO_POINTER (k + 1));
+      if (kd == K_REDUX)   /* a block of its own: it runs once a group (K_REDUX) */
+        g_hash_table_add (t->starts, GUINT_TO_POINTER (k));
       if (k > 0)
         {
           Kind before = kind_of (t->ins[k - 1]);
@@ -4322,6 +4338,8 @@ translate_entry (Tr *t, GString *out)
       guint end = k + 1 < sorted->len ? MIN (g_array_index (sorted, guint, k + 1), t->n) : t->n;
       if (t->inst != NULL)
         ms_inst_map_set_region (t->inst, k, t->region[s]);
+      if (t->inst != NULL && kind_of (t->ins[s]) == K_REDUX)
+        ms_inst_map_set_reduction (t->inst, k);
       for (guint idx = s; t->inst != NULL && idx < end; idx++)
         {
           const MsPtxInsn *i = t->ins[idx];

@@ -153,6 +153,7 @@ loop_free (gpointer p)
   g_free (l->function);
   g_hash_table_unref (l->instrs);
   g_hash_table_unref (l->memory);
+  g_hash_table_unref (l->reductions);
   g_free (l);
 }
 
@@ -167,6 +168,7 @@ enum {
                                     around a slow path's call site, and the
                                     convergence barrier (BSSY, BSYNC) around it */
   INSTR_START = 32,              /* the first after a label that starts a block */
+  INSTR_REDUX = 64,              /* a warp reduction: once for each group of one mask */
 };
 
 /* Whether an instruction of kind f ends a block (a branch, exit, call or
@@ -233,6 +235,7 @@ add_region (GPtrArray *to, const char *function, GPtrArray *counted, GArray *kin
   l->last = last;
   l->instrs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   l->memory = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  l->reductions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gsize skip = strlen (function) + 1;   /* the key's "FUNCTION\n" */
   for (guint k = first; k <= last; k++)
     {
@@ -244,6 +247,8 @@ add_region (GPtrArray *to, const char *function, GPtrArray *counted, GArray *kin
       /* (a region has none under a predicate: straight_with_memory) */
       if ((kind & INSTR_MEMORY) && !(kind & INSTR_PREDICATED_MEMORY))
         count_key (l->memory, key);
+      if (kind & INSTR_REDUX)
+        count_key (l->reductions, key);
     }
   g_ptr_array_add (to, l);
   return l;
@@ -339,7 +344,8 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
       for (guint k = b; k <= e; k++)
         {
           guint8 f = g_array_index (kinds, guint8, k);
-          known = known || ((f & INSTR_MEMORY) && !(f & (INSTR_PREDICATED_MEMORY | INSTR_NOT_RUN)));
+          known = known || ((f & INSTR_MEMORY) && !(f & (INSTR_PREDICATED_MEMORY | INSTR_NOT_RUN)))
+                  || ((f & INSTR_REDUX) && !(f & INSTR_NOT_RUN));
         }
       if (known)
         add_region (sass->blocks, function, counted, kinds, b, e, FALSE)->entry = b == 0;
@@ -719,6 +725,15 @@ ms_sass_parse (const char *text)
             if (g_str_has_prefix (opcode, control[c])
                 && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
               kind |= INSTR_CONTROL;
+          /* the warp splits into its groups of one mask, each running
+           * this and what follows up to the BSYNC on its own (a warp
+           * reduction over a mask that differs between lanes: 5
+           * instructions a group on the H200,
+           * gpu/measurements/h200-2026-12-01-redux-groups/) */
+          if (strcmp (opcode, "WARPSYNC.EXCLUSIVE") == 0)
+            kind |= INSTR_START;
+          if (g_str_has_prefix (opcode, "REDUX") && first[0] != '@')
+            kind |= INSTR_REDUX;
           g_array_append_val (kinds, kind);
           if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
             g_hash_table_add (divergent_entries, g_strdup (target));

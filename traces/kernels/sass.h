@@ -47,6 +47,7 @@ typedef struct {
                            as line_counts' keys after the function) -> count */
   GHashTable *memory;   /* ... and those of them global or shared memory instructions
                            (blocks: those not under a predicate) */
+  GHashTable *reductions;   /* ... and those of them warp reductions (REDUX) */
 } MsSassLoop;
 
 typedef struct {
@@ -65,11 +66,11 @@ typedef struct {
   GHashTable *line_looped;
   GPtrArray *loops;    /* MsSassLoop, every function's regions */
   /* MsSassLoop, every function's basic blocks (from a label or a branch,
-   * exit, call or convergence barrier to the next, none of it code that
-   * is not counted as run) that have a global or shared memory instruction
-   * not under a predicate, or that start the function: each of their
-   * instructions runs as often as the block, which such an instruction's
-   * runs (or the warps) say */
+   * exit, call or convergence barrier to the next, what is not counted as
+   * run aside) that have a global or shared memory instruction not under
+   * a predicate or a warp reduction, or that start the function: each of
+   * their instructions runs as often as the block, which such an
+   * instruction's runs (or the warps) say */
   GPtrArray *blocks;
 } MsSass;
 

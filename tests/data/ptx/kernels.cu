@@ -397,3 +397,13 @@ __global__ void divide_guarded(const float *a, float *b)
       : "+f"(q) : "r"(i), "f"(a[i]), "f"(b[i]));
   b[i] = q;
 }
+
+/* max_by_key: each lane's maximum over the lanes of its warp with the same
+ * key (cooperative groups' labeled_partition, then cg::reduce: match.any,
+ * then redux.sync with a membermask that differs between lanes) */
+__global__ void max_by_key (const int *key, const int *val, int *out)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned group = __match_any_sync (0xffffffffu, key[i]);
+  out[i] = __reduce_max_sync (group, val[i]);
+}
