@@ -90,6 +90,10 @@ def folder(first):
     return parts[:-1] if SUITE["folder"] == "file" else parts[:int(SUITE["folder"])]
 
 
+# a line of a program's output that reports its own check failed
+SELF_CHECK_FAILED = re.compile(r"\bFAIL(ED|URE|S)?\b|\bmismatch", re.IGNORECASE)
+
+
 def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
     """memsim run of each program; its wall time in seconds by name (None: it
     did not finish)"""
@@ -111,8 +115,15 @@ def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
             continue
         seconds[name] = time.time() - t0 if r.returncode == 0 else None
         last = r.stderr.strip().splitlines()[-1:] or [""]
-        print("%s: memsim run exit %d, %.1f s %s" % (name, r.returncode, time.time() - t0,
-                                                   "" if r.returncode == 0 else last[0]),
+        # the program's own check of the GPU's results against its CPU's
+        # (some print FAILED and still exit 0)
+        with open(os.path.join(out, name + ".stdout.txt"), "w") as f:
+            f.write(r.stdout)
+        failed = [l.strip() for l in r.stdout.splitlines() if SELF_CHECK_FAILED.search(l)]
+        print("%s: memsim run exit %d, %.1f s %s%s" % (name, r.returncode, time.time() - t0,
+                                                     "" if r.returncode == 0 else last[0],
+                                                     "; its own check says: " + failed[0]
+                                                     if failed else ""),
               flush=True)
     return seconds
 
