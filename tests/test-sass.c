@@ -1240,6 +1240,16 @@ test_looped_lines (void)
   g_assert_cmpuint (g_hash_table_size (none), ==, 0);
 }
 
+/* The part of line `where` in per_line (MsInstLineCount); it must be there. */
+static const MsInstLineCount *
+line_part (GArray *per_line, const char *where)
+{
+  for (guint k = 0; k < per_line->len; k++)
+    if (strcmp (g_array_index (per_line, MsInstLineCount, k).where, where) == 0)
+      return &g_array_index (per_line, MsInstLineCount, k);
+  g_assert_not_reached ();
+}
+
 /* The SASS's tables of function k, as the count takes them. */
 static void
 sass_tables (const MsSass *parsed, MsInstSass *by_line)
@@ -1389,15 +1399,8 @@ test_ladder_count (void)
   g_assert_cmpint (basis, ==, MS_INST_SASS_LINES);
   g_assert_cmpuint (rule_alone, >, 56 + 20);
   /* the lines' parts: line 6 is the loops' and the copy's alone */
-  for (guint k = 0; k < per_line->len; k++)
-    {
-      const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, k);
-      if (strcmp (c->where, "k.cu:6") == 0)
-        {
-          g_assert_cmpfloat_with_epsilon (c->executed, 2 * (2 * 5 + 3), 1e-9);
-          g_assert_cmpfloat_with_epsilon (c->ptx_runs, 40, 1e-9);
-        }
-    }
+  g_assert_cmpfloat_with_epsilon (line_part (per_line, "k.cu:6")->executed, 2 * (2 * 5 + 3), 1e-9);
+  g_assert_cmpfloat_with_epsilon (line_part (per_line, "k.cu:6")->ptx_runs, 40, 1e-9);
   counts[1] = 22;
   g_hash_table_insert (by_line.memory_runs, "k.cu:6", g_memdup2 (&(gdouble) { 22 }, sizeof (gdouble)));
   g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 2, &basis, NULL), ==, 64);
@@ -1485,12 +1488,7 @@ test_known_blocks (void)
   g_autoptr (GArray) per_line = NULL;
   g_assert_cmpuint (ms_inst_executed (map, counts, &by_line, 8, &basis, &per_line), ==, 88);
   g_assert_cmpuint (rule_alone, <, 88);
-  for (guint k = 0; k < per_line->len; k++)
-    {
-      const MsInstLineCount *c = &g_array_index (per_line, MsInstLineCount, k);
-      if (strcmp (c->where, "k.cu:5") == 0)
-        g_assert_cmpfloat_with_epsilon (c->executed, 4 * 7, 1e-9);
-    }
+  g_assert_cmpfloat_with_epsilon (line_part (per_line, "k.cu:5")->executed, 4 * 7, 1e-9);
   /* two anchors that disagree (ptxas's loads are not the PTX's): the
    * block's runs are not known, the line rule counts it */
   ms_inst_map_add (map, 3, 3, "k.cu:9", "", 1, 1);
@@ -1508,14 +1506,8 @@ test_known_blocks (void)
   /* only the first block's runs are known: 4 x 8, the rest the rule's */
   g_autoptr (GArray) lines9 = NULL;
   ms_inst_executed (map, counts, &by_line, 8, &basis, &lines9);
-  for (guint k = 0; k < lines9->len; k++)
-    {
-      const MsInstLineCount *c = &g_array_index (lines9, MsInstLineCount, k);
-      if (strcmp (c->where, "k.cu:7") == 0)
-        g_assert_cmpfloat_with_epsilon (c->executed, 7 * 2, 1e-9);   /* the rule: 21 x 2 / 3 */
-      if (strcmp (c->where, "k.cu:4") == 0)
-        g_assert_cmpfloat_with_epsilon (c->executed, 3 * 8, 1e-9);
-    }
+  g_assert_cmpfloat_with_epsilon (line_part (lines9, "k.cu:7")->executed, 7 * 2, 1e-9);   /* the rule: 21 x 2 / 3 */
+  g_assert_cmpfloat_with_epsilon (line_part (lines9, "k.cu:4")->executed, 3 * 8, 1e-9);
   g_hash_table_unref (by_line.lines);
   g_hash_table_unref (by_line.predicated);
   g_hash_table_unref (by_line.looped);

@@ -439,6 +439,24 @@ table_add (GHashTable *t, const char *key, guint n)
   g_hash_table_replace (t, g_strdup (key), GUINT_TO_POINTER (lookup_uint (t, key) + n));
 }
 
+/* Adds v to t's sum of key (gdouble *; t owns its keys and values). */
+static void
+sum_add (GHashTable *t, const char *key, double v)
+{
+  gdouble *e = g_hash_table_lookup (t, key);
+  if (e == NULL)
+    g_hash_table_insert (t, g_strdup (key), e = g_new0 (gdouble, 1));
+  *e += v;
+}
+
+/* Whether block b of map is a warp reduction alone (MsInstMap.reductions). */
+static gboolean
+is_reduction (const MsInstMap *map, guint b)
+{
+  return b < map->reductions->len && b < map->n_blocks
+         && g_array_index (map->reductions, gboolean, b);
+}
+
 static GHashTable *
 table_copy (GHashTable *t, gboolean doubles)
 {
@@ -681,19 +699,12 @@ known_blocks (const MsInstMap *map, const guint64 *counts, const MsInstSass *sas
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
-      if (l->block >= map->reductions->len || l->block >= map->n_blocks
-          || !g_array_index (map->reductions, gboolean, l->block))
+      if (!is_reduction (map, l->block))
         continue;
       const char *where[] = { l->where, l->at };
       for (guint w = 0; w < G_N_ELEMENTS (where); w++)
-        {
-          if (*where[w] == '\0' || (w == 1 && strcmp (l->at, l->where) == 0))
-            continue;
-          gdouble *r = g_hash_table_lookup (reduced, where[w]);
-          if (r == NULL)
-            g_hash_table_insert (reduced, g_strdup (where[w]), r = g_new0 (gdouble, 1));
-          *r += (double) counts[l->block] * l->n;
-        }
+        if (*where[w] != '\0' && !(w == 1 && strcmp (l->at, l->where) == 0))
+          sum_add (reduced, where[w], (double) counts[l->block] * l->n);
     }
   for (guint i = 0; i < sass->blocks->len; i++)
     {
@@ -725,10 +736,7 @@ known_blocks (const MsInstMap *map, const guint64 *counts, const MsInstSass *sas
       g_hash_table_iter_init (&it, lines);
       while (g_hash_table_iter_next (&it, &key, &v))
         {
-          gdouble *e = g_hash_table_lookup (known_runs, key);
-          if (e == NULL)
-            g_hash_table_insert (known_runs, g_strdup (key), e = g_new0 (gdouble, 1));
-          *e += runs * GPOINTER_TO_UINT (v);
+          sum_add (known_runs, key, runs * GPOINTER_TO_UINT (v));
           table_add (known_n, key, GPOINTER_TO_UINT (v));
           if (by_reduction >= 0)
             g_hash_table_add (known_reduction, g_strdup (key));
@@ -894,22 +902,18 @@ ms_inst_executed (const MsInstMap *map, const guint64 *counts, const MsInstSass 
                                                                   NULL);
   known_blocks (map, counts, sass, loops, wheres, warps, known_n, known_runs, known_reduction);
   /* the PTX's warp reductions, by line: their runs and instructions */
-  g_autoptr (GHashTable) reduction_runs = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+  g_autoptr (GHashTable) reduction_runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                                  g_free);
-  g_autoptr (GHashTable) reduction_n = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) reduction_n = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                              NULL);
   for (guint k = 0; k < map->lines->len; k++)
     {
       const MsInstLine *l = &g_array_index (map->lines, MsInstLine, k);
-      if (l->block >= map->reductions->len || l->block >= map->n_blocks
-          || !g_array_index (map->reductions, gboolean, l->block))
+      if (!is_reduction (map, l->block))
         continue;
       const char *key = keys[k] ? keys[k] : l->where;
-      gdouble *r = g_hash_table_lookup (reduction_runs, key);
-      if (r == NULL)
-        g_hash_table_insert (reduction_runs, (gpointer) key, r = g_new0 (gdouble, 1));
-      *r += (double) counts[l->block] * l->n;
-      g_hash_table_insert (reduction_n, (gpointer) key,
-                           GUINT_TO_POINTER (lookup_uint (reduction_n, key) + l->n));
+      sum_add (reduction_runs, key, (double) counts[l->block] * l->n);
+      table_add (reduction_n, key, l->n);
     }
   g_autofree double *block_scale = unrolled_blocks (map, counts, keys, ptx, &rest);
   for (guint k = 0; k < map->lines->len; k++)

@@ -310,8 +310,10 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
       if (inner && first && r->last < n && straight_with_memory (kinds, r->first, r->last, TRUE))
         add_region (sass->loops, function, counted, kinds, r->first, r->last, FALSE);
     }
-  /* the basic blocks outside the loops: from a label (but those around a
-   * slow path's call site that no other branch jumps to) */
+  /* the basic blocks (from a label, but those around a slow path's call
+   * site that no other branch jumps to): those outside the loops with
+   * memory instructions are regions, and every one whose runs are known
+   * is one of MsSass.blocks */
   g_autofree gboolean *starts = g_new0 (gboolean, n + 1);
   for (guint k = 0; k < n; k++)
     starts[k] = (g_array_index (kinds, guint8, k) & INSTR_START) != 0;
@@ -327,26 +329,16 @@ add_loops (MsSass *sass, const char *function, GPtrArray *counted, GArray *loope
       guint e = b;
       while (e + 1 < n && !starts[e + 1] && !ends_block (g_array_index (kinds, guint8, e)))
         e++;
-      gboolean in_loop = FALSE;
-      for (guint k = b; k <= e; k++)
-        in_loop = in_loop || g_array_index (looped, gboolean, k);
-      if (!in_loop && straight_with_memory (kinds, b, e, TRUE))
-        add_region (sass->loops, function, counted, kinds, b, e, TRUE);
-      b = e + 1;
-    }
-  /* every basic block, in a loop or not, whose runs are known (MsSass.blocks) */
-  for (guint b = 0; function != NULL && b < n;)
-    {
-      guint e = b;
-      while (e + 1 < n && !starts[e + 1] && !ends_block (g_array_index (kinds, guint8, e)))
-        e++;
-      gboolean known = b == 0;
+      gboolean in_loop = FALSE, known = b == 0;
       for (guint k = b; k <= e; k++)
         {
           guint8 f = g_array_index (kinds, guint8, k);
+          in_loop = in_loop || g_array_index (looped, gboolean, k);
           known = known || ((f & INSTR_MEMORY) && !(f & (INSTR_PREDICATED_MEMORY | INSTR_NOT_RUN)))
                   || ((f & INSTR_REDUX) && !(f & INSTR_NOT_RUN));
         }
+      if (!in_loop && straight_with_memory (kinds, b, e, TRUE))
+        add_region (sass->loops, function, counted, kinds, b, e, TRUE);
       if (known)
         add_region (sass->blocks, function, counted, kinds, b, e, FALSE)->entry = b == 0;
       b = e + 1;
@@ -738,10 +730,7 @@ ms_sass_parse (const char *text)
           if (g_str_has_prefix (opcode, "BRA.DIV") && target != NULL)
             g_hash_table_add (divergent_entries, g_strdup (target));
           if (target != NULL && (g_str_has_prefix (opcode, "BR") || g_str_has_prefix (opcode, "JM")))
-            g_hash_table_replace (targeted, g_strdup (target),
-                                  GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (targeted,
-                                                                                           target))
-                                                    + 1));
+            count_key (targeted, target);
           if (g_str_has_prefix (opcode, "BSSY") && target != NULL)
             g_hash_table_replace (bssy_at, g_strdup (target), GUINT_TO_POINTER (counted->len));
           after_slow_bsync = slow_bsync;
