@@ -11,6 +11,7 @@
 #include "emulator.h"
 #include "model.h"
 #include "problem.h"
+#include "ptx-lane-temps.h"
 #include "ptx-program.h"
 #include "ptx.h"
 #include "ptx-translate.h"
@@ -1517,6 +1518,67 @@ test_division_slow_path (void)
   run_clear (&r);
 }
 
+/* Lane temporaries (ptx-lane-temps.c): a register written first and then
+ * used within one lane loop becomes the lane's scalar; one used across
+ * loops, read before it is written, written under a guard or reading
+ * itself, referenced as a whole array, outside a loop, or in a loop the
+ * pass does not read (a string literal) keeps its array. */
+static void
+test_lane_temps (void)
+{
+  GString *code = g_string_new (
+    "      MS_WARP_LANES (m, L, {\n"
+    "R0[L] = (uint32_t) 1;\n"
+    "R1[L] = R0[L] + R2[L];\n"
+    "if (R3[L]) {\n"
+    "R4[L] = 5;\n"
+    "}\n"
+    "R5[L] = R5[L] + 1;\n"
+    "ms_warp.addr[L] = (volatile uint8_t *) (uintptr_t) R1[L];\n"
+    "      });\n"
+    "      MS_WARP_LANES (m, L, {\n"
+    "R6[L] = R1[L] + R14[L];\n"
+    "R7[L] = 1;\n"
+    "      });\n"
+    "          ms_warp_copy_row (R7, ms_warp.addr[0], 32 * sizeof R7[0]);\n"
+    "      MS_WARP_BRANCH (m, L, t_, R8[L], {\n"
+    "R8[L] = (uint8_t) 1;\n"
+    "R9[L] = 2;\n"
+    "      });\n"
+    "      MS_WARP_BRANCH (m, L, t_, !R10[L], {\n"
+    "R11[L] = 2;\n"
+    "      });\n"
+    "R12[L] = 0;\n"
+    "      MS_WARP_LANES (m, L, {\n"
+    "R13[L] = 1;\n"
+    "ms_ptx_fail (\"a { in a message\");\n"
+    "      });\n"
+    "      MS_WARP_LANES (m, L, {\n"
+    "R14[L] = 1;\n"
+    "      });\n"
+    "      MS_WARP_LANES (m, L, {\n"
+    "R15[L] = 1; R16[L] = R15[L];\n"
+    "      });\n");
+  gboolean temp[17];
+  guint n = ms_ptx_lane_temps (code, 17, temp);
+  const gboolean want[17] = { TRUE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, FALSE, TRUE,
+                              TRUE, FALSE, TRUE, FALSE, FALSE, FALSE, FALSE, FALSE };
+  for (guint r = 0; r < 17; r++)
+    {
+      if (temp[r] != want[r])
+        g_test_message ("R%u: %d, want %d", r, temp[r], want[r]);
+      g_assert_cmpint (temp[r], ==, want[r]);
+    }
+  g_assert_cmpuint (n, ==, 5);
+  g_assert_nonnull (strstr (code->str, "\nT0 = (uint32_t) 1;\nR1[L] = T0 + R2[L];\n"));
+  g_assert_nonnull (strstr (code->str, "\nT6 = R1[L] + R14[L];\n"));
+  g_assert_nonnull (strstr (code->str, "MS_WARP_BRANCH (m, L, t_, T8, {\nT8 = (uint8_t) 1;\nT9 = 2;\n"));
+  g_assert_nonnull (strstr (code->str, "!R10[L]"));
+  g_assert_nonnull (strstr (code->str, "\nT11 = 2;\n"));
+  g_assert_null (strstr (code->str, "T1 "));
+  g_string_free (code, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1557,6 +1619,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/byte-ops", test_byte_ops);
   g_test_add_func ("/ptx/rounding", test_rounding);
   g_test_add_func ("/ptx/redux-groups", test_redux_groups);
+  g_test_add_func ("/ptx/lane-temps", test_lane_temps);
   int status = g_test_run ();
   if (tmp != NULL)
     {

@@ -29,6 +29,7 @@
 
 #include <string.h>
 
+#include "ptx-lane-temps.h"
 #include "ptx-texture.h"
 #include "ptx-translate.h"
 #include "runtime-calls.h"
@@ -4398,9 +4399,13 @@ translate_entry (Tr *t, GString *out)
    * MiB), or, for a function whose registers take more than a quarter of
    * it (libdevice's double-precision special functions inlined: 3 000
    * f64 registers), in a buffer of the warp's (ms_ptx_frame) */
+  g_string_append (code, after->str);
+  gboolean *temp = g_new0 (gboolean, MAX (f->regs->len, 1));
+  ms_ptx_lane_temps (code, f->regs->len, temp);
   gsize frame = 0;
   for (guint r = 0; r < f->regs->len; r++)
-    frame += warp_reg_bytes (&g_array_index (f->regs, MsPtxReg, r));
+    if (!temp[r])
+      frame += warp_reg_bytes (&g_array_index (f->regs, MsPtxReg, r));
   gboolean heap = frame > MAX_STACK_FRAME;
   if (heap)
     g_string_append_printf (out, "  uint8_t *ms_frame = ms_ptx_frame (%" G_GSIZE_FORMAT ");\n",
@@ -4410,6 +4415,12 @@ translate_entry (Tr *t, GString *out)
     {
       const MsPtxReg *reg = &g_array_index (f->regs, MsPtxReg, r);
       const char *ty = reg->cls == MS_PTX_PRED ? "uint8_t" : utype (reg_bits (reg));
+      if (temp[r])
+        {
+          /* a lane's value within one lane loop (ptx-lane-temps.c) */
+          g_string_append_printf (out, "  %s T%u; /* %s */\n", ty, r, reg->name);
+          continue;
+        }
       if (heap)
         g_string_append_printf (out, "  %s *R%u = (%s *) (ms_frame + %" G_GSIZE_FORMAT "); /* %s */\n",
                                 ty, r, ty, frame, reg->name);
@@ -4447,9 +4458,9 @@ translate_entry (Tr *t, GString *out)
     if (t->completions[k])
       g_string_append_printf (out, "        case %u: goto B%u;\n", t->n + 1 + k, t->n + 1 + k);
   g_string_append (out, "        default: __builtin_unreachable ();\n        }\n");
-  g_string_append (out, code->str);
-  g_string_append (out, after->str);
+  g_string_append (out, code->str);   /* and after's, appended above */
   g_string_append (out, "    }\n");
+  g_free (temp);
   if (t->n_joins > 0)
     /* lanes still waiting at a join whose other lanes went elsewhere (a
      * barrier, a path no post-dominance foresaw) go on, never lost */
