@@ -1579,6 +1579,61 @@ test_lane_temps (void)
   g_string_free (code, TRUE);
 }
 
+/* in_order: a kernel that polls other blocks' writes with strong loads
+ * runs its blocks one after another even on two workers, so each block's
+ * poll finds the block before it done (its value worked out): one load a block but the first,
+ * on every run (on two workers running at once a block could spin on its
+ * predecessor's flag, a count that depends on the threads' timing). */
+static void
+test_in_order (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  const guint blocks = 64;
+  const MsPtxKernel *k = ms_ptx_program_kernel (program, "_Z9look_backPViPj");
+  g_assert_nonnull (k);
+  g_autoptr (MsArch) arch = ms_models_arch_lookup ("h100", NULL);
+  for (guint round = 0; round < 4; round++)
+    {
+      int *flag = device (blocks * sizeof (int)), *out = device (blocks * sizeof (int));
+      memset (flag, 0, blocks * sizeof (int));
+      struct { int *flag, *out; } params = { flag, out };
+      MsProblem *p = ms_problem_new (k->kernel);
+      p->args.grid[0] = blocks;
+      p->args.grid[1] = p->args.grid[2] = 1;
+      p->args.block[0] = 32;
+      p->args.block[1] = p->args.block[2] = 1;
+      p->args.params = &params;
+      p->n_buffers = 2;
+      p->args.buf[0] = flag;
+      p->args.buf[1] = out;
+      p->buffer_bytes[0] = p->buffer_bytes[1] = blocks * sizeof (int);
+      p->buffer_names[0] = p->buffer_names[1] = "buffer";
+      g_autoptr (GError) error = NULL;
+      MsStats *stats = NULL;
+      g_assert_true (ms_problem_simulate (p, arch, 2, NULL, &stats, &error));
+      g_assert_no_error (error);
+      g_assert_true (k->kernel->in_order);
+      for (guint b = 0; b < blocks; b++)
+        {
+          guint32 v = b;
+          for (int i = 0; i < 40000; i++)
+            v = (v ^ (v << 13)) * (v | 1u) + (v >> 7);
+          g_assert_cmpuint ((guint32) out[b], ==, v);
+        }
+      g_assert_cmpuint (count (stats, MS_SPACE_GLOBAL, MS_OP_LD, NULL), ==, blocks - 1);
+      p->n_buffers = 0;
+      ms_problem_free (p);
+      ms_stats_free (stats);
+      g_free (flag);
+      g_free (out);
+    }
+  /* a kernel without strong loads keeps every worker */
+  const MsPtxKernel *plain = ms_ptx_program_kernel (program, "_Z10max_by_keyPKiS0_Pi");
+  g_assert_nonnull (plain);
+  if (plain->kernel->warp_entry != NULL)
+    g_assert_false (plain->kernel->in_order);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1620,6 +1675,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/rounding", test_rounding);
   g_test_add_func ("/ptx/redux-groups", test_redux_groups);
   g_test_add_func ("/ptx/lane-temps", test_lane_temps);
+  g_test_add_func ("/ptx/in-order", test_in_order);
   int status = g_test_run ();
   if (tmp != NULL)
     {

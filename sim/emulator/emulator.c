@@ -3839,6 +3839,8 @@ ms_emulate (const MsLaunch *launch, GError **error)
   n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + chunk - 1) / chunk);
   n_workers = MIN (n_workers, max_workers (A));
   n_workers = MAX (n_workers, 1);
+  if (launch->in_order)
+    n_workers = 1;
   /* a cooperative launch: a worker per block, all on this thread (run_grid) */
   gboolean grid = launch->cooperative && launch->warp_entry != NULL;
   if (grid)

@@ -89,6 +89,12 @@ typedef struct {
    * inside one of the buffers. */
   gboolean cooperative;
   void *grid_workspace;
+  /* Blocks one after another on one worker, in block order: the kernel
+   * polls with strong loads what other blocks write (CUB's decoupled
+   * look-back: a tile waits on the tiles before it).  Each poll then finds
+   * the blocks before it done, so its counts do not depend on how the
+   * workers' threads happen to interleave. */
+  gboolean in_order;
   /* Device code's clock: the cycles each of the n_block_counts blocks
    * adds to a warp's when it runs (NULL: its PTX instructions, a cycle
    * each), and the SM clock that turns them into %globaltimer's

@@ -379,8 +379,10 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   g_autoptr (MsInstMap) inst = ms_inst_map_new ();
   /* (a compiled-in entry is translated again for its instruction map
    * alone: the same text, block for block) */
-  if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, error))
+  gboolean polls_blocks = FALSE;
+  if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, &polls_blocks, error))
     return FALSE;
+  e->kernel->in_order = polls_blocks;
   if (p->compiled != NULL)
     return compiled_entry (p, e, g_steal_pointer (&inst), error);
   void *dl = build_load (c, error);

@@ -90,6 +90,10 @@ typedef struct {
   /* the function reads the clock (%clock, %clock64, %globaltimer): each
    * block adds its instructions to the warp's (ms_ptx_warp_clock) */
   gboolean clock;
+  /* a strong load of global memory (ld.volatile, or .relaxed/.acquire at
+   * .gpu or .sys scope): the function may wait on what other blocks
+   * write (ms_ptx_translate_entry's polls_blocks) */
+  gboolean polls_blocks;
   /* per register: 1 when its only write is an unguarded mov of a constant
    * (its value in const_value), 2 when not; NULL until asked */
   guint8 *const_state;
@@ -2573,6 +2577,7 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
        * aside first, so that the others can write it */
       flush (t);
       g_string_append (t->o, "      ms_ptx_poll ();\n");
+      t->polls_blocks = TRUE;
     }
   else if (ld && (ms_ptx_has_mod (i, "relaxed") || ms_ptx_has_mod (i, "acquire")))
     {
@@ -4494,7 +4499,8 @@ translate_vars (const MsPtxModule *m, guint mod, GString *out)
     }
 }
 
-static void
+/* Whether the function polls other blocks' writes (Tr.polls_blocks). */
+static gboolean
 translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsInstMap *inst)
 {
   const MsPtxFunc *f = g_ptr_array_index (m->funcs, fi);
@@ -4540,6 +4546,7 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_free (t.const_state);
   g_free (t.const_value);
   flat_free (flat, pool);
+  return t.polls_blocks;
 }
 
 gboolean
@@ -4558,12 +4565,14 @@ ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError **error)
 
 gboolean
 ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out,
-                        MsInstMap *inst, GError **error)
+                        MsInstMap *inst, gboolean *polls_blocks, GError **error)
 {
   (void) error;
   const MsPtxFunc *f = fn < m->funcs->len ? g_ptr_array_index (m->funcs, fn) : NULL;
   g_return_val_if_fail (f != NULL && f->entry && f->defined, FALSE);
   translate_vars (m, mod, out);
-  translate_function (m, mod, fn, out, inst);
+  gboolean polls = translate_function (m, mod, fn, out, inst);
+  if (polls_blocks != NULL)
+    *polls_blocks = polls;
   return TRUE;
 }

@@ -17,9 +17,12 @@ gboolean ms_ptx_translate (const MsPtxModule *m, guint mod, GString *out, GError
 /* The same for entry fn of m alone (and the variables' pointers): what
  * one kernel needs, compiled when it is first launched.  inst (may be
  * NULL) gets its blocks' instructions by source line: the blocks whose
- * runs the code counts (ms_ptx_block_counts, warp.h). */
+ * runs the code counts (ms_ptx_block_counts, warp.h).  polls_blocks (may
+ * be NULL) gets whether the entry loads global memory with a strong load
+ * (ld.volatile, or .relaxed/.acquire at .gpu or .sys scope), with which it
+ * may wait on what other blocks write (MsKernel.in_order). */
 gboolean ms_ptx_translate_entry (const MsPtxModule *m, guint mod, guint fn, GString *out,
-                                 MsInstMap *inst, GError **error);
+                                 MsInstMap *inst, gboolean *polls_blocks, GError **error);
 
 /* Parameter k's offset in f's parameter block (its size and alignment). */
 guint ms_ptx_param_layout (const MsPtxFunc *f, guint k, guint *size, guint *align);

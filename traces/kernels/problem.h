@@ -86,6 +86,10 @@ typedef struct {
   /* Device code run from PTX: its blocks' instructions by source line,
    * for smsp__inst_executed.sum (instructions.h); NULL otherwise. */
   const MsInstMap *inst_map;
+  /* Its blocks run one after another on one worker (MsLaunch.in_order):
+   * device code that reads with strong loads what other blocks write
+   * (a decoupled look-back's polls); set when the code is built. */
+  gboolean in_order;
 } MsKernel;
 
 struct MsProblem {

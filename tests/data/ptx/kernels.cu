@@ -407,3 +407,23 @@ __global__ void max_by_key (const int *key, const int *val, int *out)
   unsigned group = __match_any_sync (0xffffffffu, key[i]);
   out[i] = __reduce_max_sync (group, val[i]);
 }
+
+/* look_back: block b waits until block b - 1 has published its flag, then
+ * works out its value (a while) and publishes its own flag (the chain of
+ * a decoupled look-back: the flag's loads are strong, ld.volatile) */
+__global__ void look_back (volatile int *flag, unsigned *out)
+{
+  unsigned b = blockIdx.x;
+  if (threadIdx.x == 0)
+    {
+      if (b > 0)
+        while (flag[b - 1] == 0)
+          ;
+      unsigned v = b;
+      for (int i = 0; i < 40000; i++)
+        v = (v ^ (v << 13)) * (v | 1u) + (v >> 7);
+      out[b] = v;
+      __threadfence ();
+      flag[b] = 1;
+    }
+}
