@@ -1630,8 +1630,8 @@ test_in_order (void)
   /* a kernel without strong loads keeps every worker */
   const MsPtxKernel *plain = ms_ptx_program_kernel (program, "_Z10max_by_keyPKiS0_Pi");
   g_assert_nonnull (plain);
-  if (plain->kernel->warp_entry != NULL)
-    g_assert_false (plain->kernel->in_order);
+  g_assert_nonnull (plain->kernel->warp_entry);
+  g_assert_false (plain->kernel->in_order);
 }
 
 int

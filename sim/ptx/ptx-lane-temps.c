@@ -8,7 +8,7 @@
  * reads after the loop, and the loop cannot keep the value in a host
  * register across its statements; as a scalar of the lane's iteration the
  * host compiler keeps it in a register or drops it (MonteCarloMultiGPU:
- * 1 019 of its kernel's 1 921 registers, the program 90 -> 71 s).
+ * 1 019 of its kernel's 1 921 registers; docs/performance.md).
  *
  * The pass reads the text ptx-translate.c makes, whose shape it relies on:
  * - a lane loop opens with a line that begins `MS_WARP_LANES (` or
@@ -46,9 +46,9 @@ ident_char (char c)
 }
 
 /* The register of a reference R<n> at s (a token: not inside a longer
- * identifier), or -1 */
+ * identifier), or -1; *end: the character after its number */
 static int
-reg_at (const char *line, const char *s, guint n_regs)
+reg_at (const char *line, const char *s, guint n_regs, const char **end)
 {
   if (*s != 'R' || (s > line && ident_char (s[-1])) || !g_ascii_isdigit (s[1]))
     return -1;
@@ -58,24 +58,29 @@ reg_at (const char *line, const char *s, guint n_regs)
     n = n * 10 + (guint64) (*p - '0');
   if (ident_char (*p) || n >= n_regs)
     return -1;
+  *end = p;
   return (int) n;
 }
 
+/* A reference's lane index: [L] after its number */
 static gboolean
-indexed (const char *s)
+indexed (const char *end)
 {
-  const char *p = s + 1;
-  while (g_ascii_isdigit (*p))
-    p++;
-  return strncmp (p, "[L]", 3) == 0;
+  return strncmp (end, "[L]", 3) == 0;
+}
+
+static const char *
+skip_spaces (const char *line)
+{
+  while (*line == ' ')
+    line++;
+  return line;
 }
 
 static gboolean
 starts_with_word (const char *line, const char *w)
 {
-  while (*line == ' ')
-    line++;
-  return g_str_has_prefix (line, w);
+  return g_str_has_prefix (skip_spaces (line), w);
 }
 
 static gboolean
@@ -88,20 +93,20 @@ opens_loop (const char *line, gsize len)
 }
 
 /* A whole-register write of r for the lane: the line is `R<r>[L] = ...;`
- * with no other reference to r */
+ * (the reference at `at`, its number ending at `end`) with no other
+ * reference to r */
 static gboolean
-writes_whole (const char *line, gsize len, const char *at, int r, guint n_regs)
+writes_whole (const char *line, gsize len, const char *at, const char *end, int r,
+              guint n_regs)
 {
-  const char *p = line;
-  while (*p == ' ')
-    p++;
-  if (p != at || !indexed (at))
+  if (skip_spaces (line) != at || !indexed (end))
     return FALSE;
-  const char *after = strchr (at, '[') + 3;
+  const char *after = end + 3;
   if (strncmp (after, " = ", 3) != 0 || len == 0 || line[len - 1] != ';')
     return FALSE;
+  const char *e;
   for (const char *s = after; s < line + len; s++)
-    if (*s == 'R' && reg_at (line, s, n_regs) == r)
+    if (*s == 'R' && reg_at (line, s, n_regs, &e) == r)
       return FALSE;
   return TRUE;
 }
@@ -151,19 +156,20 @@ ms_ptx_lane_temps (GString *code, guint n_regs, gboolean *is_temp)
         g_array_index (unsafe, gboolean, loop) = TRUE;
       for (const char *s = line; s < line + len; s++)
         {
-          int r = *s == 'R' ? reg_at (line, s, n_regs) : -1;
+          const char *e;
+          int r = *s == 'R' ? reg_at (line, s, n_regs, &e) : -1;
           if (r < 0)
             continue;
           Reg *g = &regs[r];
           if (g->state == REJECTED)
             continue;
-          if (loop < 0 || !indexed (s) || (g->state == DEFINED && g->loop != loop))
+          if (loop < 0 || !indexed (e) || (g->state == DEFINED && g->loop != loop))
             g->state = REJECTED;
           else if (header)
             g_array_append_val (pending, r);
           else if (g->state == UNSEEN)
             {
-              if (depth == 0 && writes_whole (line, len, s, r, n_regs))
+              if (depth == 0 && writes_whole (line, len, s, e, r, n_regs))
                 *g = (Reg) { DEFINED, loop };
               else
                 g->state = REJECTED;
@@ -191,14 +197,16 @@ ms_ptx_lane_temps (GString *code, guint n_regs, gboolean *is_temp)
         {
           if (*s != 'R')
             continue;
-          /* a token's start: the line's start is not needed, the text's is */
-          int r = reg_at (text, s, n_regs);
+          /* a token's start: the line's start is not needed, the text's is;
+           * a temporary's every reference is R<n>[L] */
+          const char *e;
+          int r = reg_at (text, s, n_regs, &e);
           if (r < 0 || !is_temp[r])
             continue;
           g_string_append_len (o, copied, s - copied);
           g_string_append_printf (o, "T%d", r);
-          s = strchr (s, '[') + 2;   /* the ] of [L] */
-          copied = s + 1;
+          copied = e + 3;
+          s = copied - 1;
         }
       g_string_append_len (o, copied, end - copied);
       g_string_assign (code, o->str);
