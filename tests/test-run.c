@@ -213,20 +213,34 @@ test_launches (void)
 
 /* Untraced launches run without the models and still compute what the
  * program checks: shared memory across barriers, a shared atomic on bytes stored
- * without a stop, shuffles; an out-of-bounds read in an untraced launch is
- * still memsim's one-line error, exit 1. */
+ * without a stop, shuffles, whole warps' rows of ints and doubles; an
+ * out-of-bounds read or store in an untraced launch (the last lane of a
+ * row, the only lane the checks of a row's first and last lane see out)
+ * is still memsim's one-line error, exit 1. */
+static void
+assert_untraced_error (const Result *r, const char *kernel, const char *what, const char *line)
+{
+  g_assert_cmpint (r->status, ==, 1);
+  g_assert_nonnull (strstr (r->out, "untraced checks passed"));
+  g_autofree char *launch = g_strdup_printf ("launch 11 of the program (%s)", kernel);
+  g_assert_nonnull (strstr (r->err, launch));
+  g_assert_nonnull (strstr (r->err, what));
+  g_assert_nonnull (strstr (r->err, line));
+  g_assert_null (strchr (strchr (r->err, '\n') + 1, '\n'));   /* one line */
+}
+
 static void
 test_untraced (void)
 {
   g_autofree char *p = program ("untraced.cu");
   g_auto (Result) r = run (p, "--launches", "1", NULL);
-  g_assert_cmpint (r.status, ==, 1);
-  g_assert_nonnull (strstr (r.out, "untraced checks passed"));
-  g_assert_nonnull (strstr (r.err, "launch 8 of the program (shift)"));
-  g_assert_nonnull (strstr (r.err, "out-of-bounds load of 4 bytes at byte offset 3072 of "
-                                   "buffer 'in'"));
-  g_assert_nonnull (strstr (r.err, "untraced.cu:38"));
-  g_assert_null (strchr (strchr (r.err, '\n') + 1, '\n'));   /* one line */
+  assert_untraced_error (&r, "shift",
+                         "out-of-bounds load of 4 bytes at byte offset 3072 of buffer 'in'",
+                         "untraced.cu:47");
+  g_auto (Result) s = run (p, "--launches", "1", "--", "store", NULL);
+  assert_untraced_error (&s, "shiftStore",
+                         "out-of-bounds store of 4 bytes at byte offset 3072 of buffer 'out'",
+                         "untraced.cu:53");
 }
 
 /* Two files (host .cpp, kernels .cu, a header), and cooperative groups. */

@@ -1,8 +1,9 @@
 // untraced.cu - launches that memsim run --launches 1 runs free (without the
 // models: MsLaunch.free_running): shared memory with barriers, a shared
-// atomic on bytes written without a stop, warp shuffles; their results are
-// checked here.  The last launch reads past its buffer: an untraced launch
-// still reports it, exit status 1.
+// atomic on bytes written without a stop, warp shuffles, whole warps storing
+// rows of 4- and 8-byte values; their results are checked here.  The last
+// launch reads past its buffer (or, with an argument, stores past it): an
+// untraced launch still reports it, exit status 1.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -32,19 +33,36 @@ __global__ void warpSums(int *out, const int *in)
         out[blockIdx.x * 2 + threadIdx.x / 32] = v;
 }
 
+// a row of ints and a row of doubles a warp: whole-warp row stores
+__global__ void rows(int *out, double *wide, const int *in)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = in[i] * 3 + 1;
+    wide[i] = in[i] * 0.5;
+}
+
 __global__ void shift(int *out, const int *in, int n)
 {
     if (threadIdx.x < n)
         out[threadIdx.x] = in[threadIdx.x + 1];
 }
 
-int main()
+__global__ void shiftStore(int *out, const int *in, int n)
+{
+    if (threadIdx.x < n)
+        out[threadIdx.x + 1] = in[threadIdx.x];
+}
+
+int main(int argc, char **argv)
 {
     const int blocks = 6, n = blocks * 128;
-    int host[n], sums[blocks * 2];
+    int host[n], sums[blocks * 2], got[n];
+    double got_wide[n];
     int *in, *out;
+    double *wide;
     cudaMalloc(&in, n * sizeof(int));
     cudaMalloc(&out, n * sizeof(int));
+    cudaMalloc(&wide, n * sizeof(double));
     for (int round = 0; round < 3; round++) {
         for (int i = 0; i < n; i++)
             host[i] = (i * 7 + round) % 13 - 6;
@@ -71,11 +89,23 @@ int main()
                 return 2;
             }
         }
+        rows<<<blocks, 128>>>(out, wide, in);
+        cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost);
+        cudaMemcpy(got_wide, wide, sizeof got_wide, cudaMemcpyDeviceToHost);
+        for (int i = 0; i < n; i++)
+            if (got[i] != host[i] * 3 + 1 || got_wide[i] != host[i] * 0.5) {
+                printf("rows round %d element %d: %d %g, expected %d %g\n", round, i, got[i],
+                       got_wide[i], host[i] * 3 + 1, host[i] * 0.5);
+                return 2;
+            }
     }
     printf("untraced checks passed\n");
     fflush(stdout);
     shift<<<1, 32>>>(out, in, 31);     // in bounds
-    shift<<<1, n>>>(out, in, n);       // the last thread reads in[n]
+    if (argc > 1)
+        shiftStore<<<1, n>>>(out, in, n);   // the last thread stores out[n]
+    else
+        shift<<<1, n>>>(out, in, n);   // the last thread reads in[n]
     cudaDeviceSynchronize();
     return 0;
 }
