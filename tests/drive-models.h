@@ -5,11 +5,13 @@
 
 #include "model.h"
 
-/* ... with n_host buffers of mapped host memory [host_base, + host_bytes) */
+/* ... with n_host buffers of mapped host memory [host_base, + host_bytes);
+ * one_address: the producer's word on every record that its active lanes
+ * share one address (ms_stride_hint, stride 0) */
 static inline MsStats *
-drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSite *site,
-                   const MsWarpAccess *recs, guint n, const guint64 *host_base,
-                   const guint64 *host_bytes, guint n_host)
+drive_models_hinted (const MsArch *arch, const MsModel *const *models, const MsSite *site,
+                     const MsWarpAccess *recs, guint n, const guint64 *host_base,
+                     const guint64 *host_bytes, guint n_host, gboolean one_address)
 {
   g_autoptr (GError) error = NULL;
   g_assert_cmpint (ms_site_register (site), >=, 0);
@@ -22,11 +24,23 @@ drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSit
   gpointer w = sink->worker_new (sink->user);
   for (guint i = 0; i < n; i++)
     {
+      if (one_address)
+        ms_stride_hint = (MsStrideHint) { &recs[i], 0 };
       sink->access (w, &recs[i]);
       sink->ordered (sink->user, &recs[i]);
+      ms_stride_hint.record = NULL;
     }
   sink->worker_done (sink->user, w);
   return ms_model_run_finish (r, 1);
+}
+
+static inline MsStats *
+drive_models_host (const MsArch *arch, const MsModel *const *models, const MsSite *site,
+                   const MsWarpAccess *recs, guint n, const guint64 *host_base,
+                   const guint64 *host_bytes, guint n_host)
+{
+  return drive_models_hinted (arch, models, site, recs, n, host_base, host_bytes, n_host,
+                              FALSE);
 }
 
 static inline MsStats *

@@ -259,6 +259,34 @@ test_partial_mask (void)
   check (&a, 1, 1, 1, 16);
 }
 
+/* A partial warp whose active lanes share one address, as the producer
+ * says (ms_stride_hint, stride 0: a broadcast under a divergent branch):
+ * the span of the first active lane's bytes, the inactive lanes' garbage
+ * not counted; the same as without the word. */
+static void
+test_partial_broadcast (void)
+{
+  MsWarpAccess a;
+  make_strided (&a, 16, 0x0F0F0F00u, 0x10000 + 24, 0);
+  for (guint l = 0; l < 32; l++)
+    if (!(0x0F0F0F00u >> l & 1))
+      a.addr[l] = G_GUINT64_CONSTANT (0xDEADBEEF0000) + l * 4096;
+  /* bytes 24..39: sectors 0 and 1 of one line; 12 lanes of 16 bytes */
+  check (&a, 1, 2, 1, 192);
+  ms_stride_hint = (MsStrideHint) { &a, 0 };
+  check (&a, 1, 2, 1, 192);
+  guint64 bytes = 0;
+  g_assert_cmpint (ms_coalescing_uniform (&a, 0x0F0F0F00u, 5, 7, &bytes), ==, MS_UNIFORM_SPAN);
+  g_assert_cmpuint (bytes, ==, 16);
+  /* a word on another record, or of a stride, says nothing of this one */
+  MsWarpAccess other = a;
+  ms_stride_hint = (MsStrideHint) { &other, 0 };
+  g_assert_cmpint (ms_coalescing_uniform (&a, 0x0F0F0F00u, 5, 7, &bytes), ==, MS_UNIFORM_NONE);
+  ms_stride_hint = (MsStrideHint) { &a, 16 };
+  g_assert_cmpint (ms_coalescing_uniform (&a, 0x0F0F0F00u, 5, 7, &bytes), ==, MS_UNIFORM_NONE);
+  ms_stride_hint.record = NULL;
+}
+
 static void
 test_mask_zero (void)
 {
@@ -954,6 +982,7 @@ main (int argc, char **argv)
   g_test_add_func ("/coalescing/shorts", test_shorts);
   g_test_add_func ("/coalescing/bytes-strided", test_bytes_strided);
   g_test_add_func ("/coalescing/partial-mask", test_partial_mask);
+  g_test_add_func ("/coalescing/partial-broadcast", test_partial_broadcast);
   g_test_add_func ("/coalescing/mask-zero", test_mask_zero);
   g_test_add_func ("/coalescing/misaligned", test_misaligned);
   g_test_add_func ("/coalescing/unordered", test_unordered);

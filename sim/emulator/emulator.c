@@ -1008,6 +1008,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   guintptr lo = (guintptr) W->region.lo, amin = G_MAXSIZE, amax = 0, low = 0;
   MsWarpAccess acc;   /* its addresses made in the same pass (unused if it fails) */
   gboolean strided = FALSE;   /* every lane: addr[0] + l * stride */
+  gboolean one_address = FALSE;   /* the active lanes of a partial warp: one address */
   int same_offsets = -1;      /* ms_racememo_access's */
   guint64 stride = 0;
   guint64 vbase = W->region.vbase - lo;
@@ -1148,6 +1149,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         same_offsets = differ == 0;
       if (amin < lo || amax - lo + size > W->region.span || (low & (size - 1)) != 0)
         return 0;
+      one_address = amin == amax;
     }
   /* a read of shared bytes nothing wrote: exec_memory records it */
   /* the span of the lanes' bytes all written: so is every lane's (a
@@ -1268,8 +1270,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
       acc.op = (guint8) op;
       acc.width = (guint8) size;
       acc.mask = group;
-      if (strided)
-        ms_stride_hint = (MsStrideHint) { &acc, stride };
+      if (strided || one_address)
+        ms_stride_hint = (MsStrideHint) { &acc, strided ? stride : 0 };
       if (shared)
         emit_shared (W, &acc);
       else

@@ -516,7 +516,7 @@ span_lines (guint64 first, guint64 len, guint64 *lines, guint8 *bits)
   return n;
 }
 
-/* access_lines for a full warp in one of ms_coalescing_uniform's patterns,
+/* access_lines for a warp in one of ms_coalescing_uniform's patterns,
  * in closed form: a span's lines, or a column's line a lane (*step the
  * lines between lanes when the column steps by whole lines, so that every
  * lane has the same sector bits).  Returns 0 for any other access. */
@@ -528,7 +528,7 @@ uniform_lines (const MsWarpAccess *a, guint32 mask, guint64 *lines, guint8 *bits
   switch (ms_coalescing_uniform (a, mask, SECTOR_SHIFT, LINE_SHIFT, &bytes))
     {
     case MS_UNIFORM_SPAN:
-      return span_lines (a->addr[0], bytes, lines, bits);
+      return span_lines (a->addr[__builtin_ctz (mask)], bytes, lines, bits);
     case MS_UNIFORM_COLUMN:
       {
         guint64 x = a->addr[0];

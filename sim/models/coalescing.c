@@ -513,7 +513,7 @@ ms_coalescing_cost (const MsArch *arch, const MsWarpAccess *a,
         {
         case MS_UNIFORM_SPAN:
           {
-            guint64 first = a->addr[0], last = first + bytes - 1;
+            guint64 first = a->addr[__builtin_ctz (mask)], last = first + bytes - 1;
             cost->sectors = (last >> sshift) - (first >> sshift) + 1;
             cost->lines = (last >> lshift) - (first >> lshift) + 1;
             return;

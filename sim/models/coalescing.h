@@ -83,15 +83,27 @@ typedef enum {
 
 /* Which of the patterns above the access is, for sectors of 2^sshift and
  * lines of 2^lshift bytes: all 32 lanes active, `width` at most 16, and
- * addr[l] = addr[0] + l * stride for one stride (no wrap past 2^64).  The
- * stride test takes two lanes a step in GCC's vector extension (SSE2):
- * GCC -O2 does not vectorise the plain loop. */
+ * addr[l] = addr[0] + l * stride for one stride (no wrap past 2^64); or
+ * a partial warp whose active lanes the producer said share one address
+ * (a broadcast under a divergent branch: cuRAND's skip-ahead), a span.
+ * A span starts at the first active lane's address.  The stride test
+ * takes two lanes a step in GCC's vector extension (SSE2): GCC -O2 does
+ * not vectorise the plain loop. */
 static inline MsUniform
 ms_coalescing_uniform (const MsWarpAccess *a, guint32 mask, guint sshift, guint lshift,
                        guint64 *bytes)
 {
-  if (mask != 0xFFFFFFFFu || a->width > 16)
+  if (a->width > 16)
     return MS_UNIFORM_NONE;
+  if (mask != 0xFFFFFFFFu)
+    {
+      guint64 d;
+      if (mask == 0 || !ms_access_strided (a, &d) || d != 0
+          || a->addr[__builtin_ctz (mask)] > G_MAXUINT64 - a->width)
+        return MS_UNIFORM_NONE;
+      *bytes = a->width;
+      return MS_UNIFORM_SPAN;
+    }
   typedef guint64 V2 __attribute__ ((vector_size (16)));
   guint64 a0 = a->addr[0], d = a->addr[1] - a0, w = a->width;
   if (!ms_access_strided (a, &d))   /* the producer's word, or the test */

@@ -94,7 +94,8 @@ ms_warp_lanes (guint32 mask, int warp_size)
 
 /* A producer's word on the record it is delivering: every one of its 32
  * lanes is active and addr[l] = addr[0] + l * stride (a row, a column, a
- * broadcast), which the models would otherwise find lane by lane, each
+ * broadcast), or, stride 0, its active lanes (a partial warp) all have
+ * one address; which the models would otherwise find lane by lane, each
  * for itself.  The emulator sets it (record = its record) just before
  * handing the record to the sinks and clears it once they return, so it
  * speaks of that object only while they look at it: a copy or a record
