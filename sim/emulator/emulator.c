@@ -3943,6 +3943,11 @@ ms_emulate (const MsLaunch *launch, GError **error)
   /* Ordered sinks: workers claim one block at a time, so the blocks in
    * flight stay within the reorder window. */
   guint chunk = ordered ? 1 : CHUNK;
+  /* A grid of few blocks: a block at a time, so that every worker gets
+   * some (gramschmidt's launches of 8 long blocks ran on one of two
+   * cores, 8 being a claim). */
+  if (n_blocks < (guint64) n_workers * CHUNK)
+    chunk = 1;
   n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + chunk - 1) / chunk);
   n_workers = MIN (n_workers, max_workers (A));
   n_workers = MAX (n_workers, 1);
