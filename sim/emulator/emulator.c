@@ -1094,19 +1094,20 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
               checked = TRUE;
             }
         }
-      if (checked)
-        ;
-      else if (MS_CPU_HAS_AVX2 ())
+      if (!checked && MS_CPU_HAS_AVX2 ())
         {
           if (quiet)
             ADDRESS_PASS (4, 0);
           else
             ADDRESS_PASS (4, 1);
         }
-      else if (quiet)
-        ADDRESS_PASS (2, 0);
-      else
-        ADDRESS_PASS (2, 1);
+      else if (!checked)
+        {
+          if (quiet)
+            ADDRESS_PASS (2, 0);
+          else
+            ADDRESS_PASS (2, 1);
+        }
 #undef ADDRESS_PASS
 #undef LANE_STEPS_4
 #undef LANE_STEPS_2
