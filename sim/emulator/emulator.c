@@ -991,7 +991,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   gboolean shared = W->region.space == MS_SPACE_SHARED;
   /* a global access no sink takes (a launch past --launches): checked and
    * copied, no record made */
-  gboolean quiet = !shared && W->global_unrecorded;
+  gboolean unrecorded = !shared && W->global_unrecorded;
   if (!shared && op == MS_OP_LD)
     {
       /* A global load's values are copied (or, by a warp-wide kernel,
@@ -1063,7 +1063,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
        * their virtual addresses.  callgrind, simpleStreams' kernel: 100
        * -> 40 host instructions an access. */
       gboolean checked = FALSE;
-      if (quiet)
+      if (unrecorded)
         {
 #define STRIDE_PASS(N)                                                          \
   do {                                                                          \
@@ -1096,14 +1096,14 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
         }
       if (!checked && MS_CPU_HAS_AVX2 ())
         {
-          if (quiet)
+          if (unrecorded)
             ADDRESS_PASS (4, 0);
           else
             ADDRESS_PASS (4, 1);
         }
       else if (!checked)
         {
-          if (quiet)
+          if (unrecorded)
             ADDRESS_PASS (2, 0);
           else
             ADDRESS_PASS (2, 1);
@@ -1262,7 +1262,7 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
                                           W->warp, (guint) site->id, same_offsets,
                                           W->error ? NULL : &W->error)))
     return -1;
-  if (!quiet)
+  if (!unrecorded)
     {
       acc.site = site;
       acc.block = (guint32) W->block;
@@ -3945,8 +3945,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
    * flight stay within the reorder window. */
   guint chunk = ordered ? 1 : CHUNK;
   /* A grid of few blocks: a block at a time, so that every worker gets
-   * some (gramschmidt's launches of 8 long blocks ran on one of two
-   * cores, 8 being a claim). */
+   * some (claims of 8 would hand a grid of 8 long blocks to one worker). */
   if (n_blocks < (guint64) n_workers * CHUNK)
     chunk = 1;
   n_workers = (guint) MIN ((guint64) n_workers, (n_blocks + chunk - 1) / chunk);
@@ -3978,9 +3977,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
           job.workers[w]->order = job.order;
           job.workers[w]->in_order = grid && ordered ? sinks : NULL;
           job.workers[w]->ordered_skips = ordered_skips;
-          job.workers[w]->global_unrecorded = job.workers[w]->sinks.n_access == 0
-                                              && job.order == NULL
-                                              && job.workers[w]->in_order == NULL;
+          job.workers[w]->global_unrecorded = !ordered && job.workers[w]->sinks.n_access == 0;
           /* only where the ordered part would leave the record out too */
           if (!ordered || (ordered_skips >> MS_SPACE_SHARED & 1))
             ms_sink_worker_shortcut (&job.workers[w]->sinks, &job.workers[w]->shortcut);
