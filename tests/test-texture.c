@@ -269,9 +269,38 @@ test_table (void)
   g_assert_cmpint (r, ==, 0);
   ms_surf_store (h, MS_TEX_1D | MS_SURF_ZERO, sc, &v, 2);   /* dropped */
   g_assert_cmpint (s[3], ==, 5);
-  g_assert_true (ms_texture_remove (h));
-  g_assert_false (ms_texture_remove (h));
+  g_assert_true (ms_texture_remove (h, 1));
+  g_assert_false (ms_texture_remove (h, 1));
   g_assert_null (ms_texture_get (h));
+  ms_texture_clear ();
+}
+
+/* Handles: a destroyed object's handle comes back for a new object of the
+ * very same descriptor (so a program that makes the same texture around
+ * each launch launches with the same parameters), never for another one,
+ * nor for one whose handle died with its CUDA array (not reusable). */
+static void
+test_handle_reuse (void)
+{
+  float d[4] = { 1, 2, 3, 4 };
+  MsTexture t = floats (d, 4, 1, 1, 1), other = t;
+  other.normalized_coords = 1;
+  uint64_t h = ms_texture_add (&t);
+  uint64_t same_live = ms_texture_add (&t);
+  g_assert_cmpuint (same_live, !=, h);   /* h is live: a handle of its own */
+  g_assert_true (ms_texture_remove (h, 1));
+  uint64_t o = ms_texture_add (&other);
+  g_assert_cmpuint (o, !=, h);
+  g_assert_null (ms_texture_get (h));
+  uint64_t again = ms_texture_add (&t);
+  g_assert_cmpuint (again, ==, h);
+  g_assert_nonnull (ms_texture_get (h));
+  g_assert_cmpint (ms_texture_get (h)->normalized_coords, ==, 0);
+  /* taken back once: the next identical object gets a new handle */
+  g_assert_cmpuint (ms_texture_add (&t), !=, h);
+  /* dead with its array: never back */
+  g_assert_true (ms_texture_remove (o, 0));
+  g_assert_cmpuint (ms_texture_add (&other), !=, o);
   ms_texture_clear ();
 }
 
@@ -327,6 +356,7 @@ main (int argc, char **argv)
   g_test_add_func ("/texture/cubemap", test_cubemap);
   g_test_add_func ("/texture/layers", test_layers);
   g_test_add_func ("/texture/table", test_table);
+  g_test_add_func ("/texture/handle-reuse", test_handle_reuse);
   g_test_add_func ("/texture/refused-forms", test_refused_forms);
   return g_test_run ();
 }

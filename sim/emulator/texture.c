@@ -31,45 +31,82 @@
 
 /* ------------------------------------------------------------ the table */
 
-static MsTexture **table;
+/* A handle is an index into the table, plus 1.  A removed handle stays
+ * dead until a texture or surface of the very same descriptor is made
+ * again, which gets it back (as CUDA reuses handles): a program that makes
+ * and destroys the same object around each launch then launches with the
+ * same parameters each time, so the launch memo (traces/user/launch-memo.h)
+ * can find its repeats.  A stale handle is then never another object, only
+ * the same one again. */
+typedef struct {
+  MsTexture *t;
+  int live;
+} Entry;
+
+static Entry *table;
 static guint n_table, cap_table;
+static GHashTable *dead;   /* a removed descriptor's bytes (GBytes) -> its handle */
+
+static GBytes *
+descriptor_key (const MsTexture *t)
+{
+  return g_bytes_new (t, sizeof *t);
+}
 
 uint64_t
 ms_texture_add (const MsTexture *t)
 {
+  if (dead != NULL)
+    {
+      g_autoptr (GBytes) key = descriptor_key (t);
+      gpointer stolen, handle;
+      if (g_hash_table_steal_extended (dead, key, &stolen, &handle))
+        {
+          g_bytes_unref (stolen);
+          table[GPOINTER_TO_SIZE (handle) - 1].live = 1;
+          return GPOINTER_TO_SIZE (handle);
+        }
+    }
   if (n_table == G_MAXUINT32 - 1)
     return 0;
   if (n_table == cap_table)
     {
       cap_table = MAX (16, cap_table * 2);
-      table = g_renew (MsTexture *, table, cap_table);
+      table = g_renew (Entry, table, cap_table);
     }
-  table[n_table++] = g_memdup2 (t, sizeof *t);
-  /* never 0, and never reused: a stale handle is no texture, not another */
+  table[n_table++] = (Entry) { g_memdup2 (t, sizeof *t), 1 };
+  /* never 0 */
   return n_table;
 }
 
 int
-ms_texture_remove (uint64_t handle)
+ms_texture_remove (uint64_t handle, int reusable)
 {
-  if (handle == 0 || handle > n_table || table[handle - 1] == NULL)
+  if (handle == 0 || handle > n_table || !table[handle - 1].live)
     return 0;
-  g_clear_pointer (&table[handle - 1], g_free);
+  table[handle - 1].live = 0;
+  if (!reusable)
+    return 1;
+  if (dead == NULL)
+    dead = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                  (GDestroyNotify) g_bytes_unref, NULL);
+  g_hash_table_replace (dead, descriptor_key (table[handle - 1].t), GSIZE_TO_POINTER (handle));
   return 1;
 }
 
 const MsTexture *
 ms_texture_get (uint64_t handle)
 {
-  return handle == 0 || handle > n_table ? NULL : table[handle - 1];
+  return handle == 0 || handle > n_table || !table[handle - 1].live ? NULL : table[handle - 1].t;
 }
 
 void
 ms_texture_clear (void)
 {
   for (guint i = 0; i < n_table; i++)
-    g_free (table[i]);
+    g_free (table[i].t);
   g_clear_pointer (&table, g_free);
+  g_clear_pointer (&dead, g_hash_table_unref);
   n_table = cap_table = 0;
 }
 

@@ -36,8 +36,10 @@ typedef struct {
 
 /* The table (host code, between launches).  0: no handle (table full). */
 uint64_t ms_texture_add (const MsTexture *t);
-/* 0: handle is no texture or surface. */
-int ms_texture_remove (uint64_t handle);
+/* 0: handle is no texture or surface.  reusable: the object is destroyed,
+ * and a new one of the same descriptor may get its handle back (else the
+ * handle stays dead: its CUDA array was freed under a live object). */
+int ms_texture_remove (uint64_t handle, int reusable);
 /* The descriptor of handle, or NULL. */
 const MsTexture *ms_texture_get (uint64_t handle);
 /* Forgets every handle (the end of a program). */

@@ -258,7 +258,7 @@ forget_objects_of (cudaArray_t array)
     {
       const struct cudaResourceDesc *r = &((const Object *) value)->res;
       if (r->resType == cudaResourceTypeArray && r->res.array.array == array)
-        ms_texture_remove (*(const guint64 *) key);
+        ms_texture_remove (*(const guint64 *) key, 0);
     }
 }
 
@@ -647,7 +647,7 @@ remove_object (unsigned long long h)
   guint64 key = h;
   if (st.objects == NULL || !g_hash_table_remove (st.objects, &key))
     return fail (cudaErrorInvalidValue);
-  ms_texture_remove (h);
+  ms_texture_remove (h, 1);
   return cudaSuccess;
 }
 

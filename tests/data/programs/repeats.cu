@@ -9,7 +9,9 @@
 // run again a launch that would change nothing or that repeats one on
 // memory in the state that one found, and must run one after memory
 // changed otherwise; e = a texture's texels three times, then after a
-// copy into its CUDA array.
+// copy into its CUDA array; then a texture object made and destroyed around
+// each of three launches (the same object each time), and one of another
+// description, which must run.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -141,6 +143,20 @@ int main()
     fetch<<<1, n>>>(tex, e);          // after the copy into the array: runs
     bad += expect(e, n, 6.0f);
     cudaDestroyTextureObject(tex);
+    for (int r = 0; r < 3; r++) {     // the same texture object made for each launch: the 2nd and 3rd need not run
+        cudaCreateTextureObject(&tex, &rd, &td, NULL);
+        fetch<<<1, n>>>(tex, e);
+        cudaDestroyTextureObject(tex);
+        bad += expect(e, n, 6.0f);
+    }
+    td.normalizedCoords = 1;          // another object over the same texels: x = (i + 0.5) n is past the
+    td.addressMode[0] = cudaAddressModeBorder;   // last texel but for thread 0, the border's 0 there
+    cudaCreateTextureObject(&tex, &rd, &td, NULL);
+    fetch<<<1, n>>>(tex, e);          // on memory as the one before found it: runs all the same
+    cudaDestroyTextureObject(tex);
+    cudaMemcpy(h, e, sizeof h, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++)
+        bad += h[i] != (i == 0 ? 6.0f : 0.0f);
     cudaFreeArray(texels);
     fprintf(stderr, bad ? "repeats: %d wrong results\n" : "repeats: all checks passed\n", bad);
     return bad != 0;
