@@ -2707,8 +2707,8 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
         {
           const MsPtxOperand *o = &i->opd[0];
           /* a whole warp's row of consecutive values into a register of
-           * their width: one copy (the emulator found the row: warp.h,
-           * MS_WARP_ROW) */
+           * their width: one copy; one value for the whole warp: one read,
+           * filled (the emulator found the pattern: warp.h, MS_WARP_ROW) */
           if (n == 1 && o->kind == MS_PTX_OPD_REG && o->reg >= 0 && (y.bits == 32 || y.bits == 64)
               && ek * 8 == y.bits
               && reg_bits (&g_array_index (t->f->regs, MsPtxReg, o->reg)) == y.bits
@@ -2718,8 +2718,13 @@ memory_stop (Tr *t, const MsPtxInsn *i, guint idx, GString *after)
                                     "        {\n"
                                     "          ms_warp_copy_row (R%d, ms_warp.addr[0], 32 * sizeof R%d[0]);\n"
                                     "          goto B%u;\n"
+                                    "        }\n"
+                                    "      if (m == 0xffffffffu && ms_warp.load_pattern == MS_WARP_BROADCAST)\n"
+                                    "        {\n"
+                                    "          ms_warp_fill_lanes (R%d, ms_warp.addr[0], sizeof R%d[0]);\n"
+                                    "          goto B%u;\n"
                                     "        }\n",
-                                    o->reg, o->reg, idx + 1);
+                                    o->reg, o->reg, idx + 1, o->reg, o->reg, idx + 1);
           g_string_append_printf (t->body, "{ const uint8_t *a_ = (const uint8_t *) ms_warp.addr[L];\n");
           for (int e = 0; e < n; e++)
             {
