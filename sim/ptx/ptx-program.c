@@ -363,24 +363,6 @@ compiled_entry (MsPtxProgram *p, Entry *e, MsInstMap *inst, GError **error)
   return FALSE;
 }
 
-/* The blocks a translated kernel's scheduler switches among (its
- * `case N: goto BN;` lines). */
-static guint
-scheduler_blocks (const char *c)
-{
-  guint n = 0;
-  for (const char *at = strstr (c, "\n        case "); at; at = strstr (at + 1, "\n        case "))
-    n++;
-  return n;
-}
-
-/* Past this many blocks a kernel is compiled without GCC's RTL GCSE,
- * whose PRE grows with the blocks times the expressions: sortingNetworks'
- * 797-block kernel took 62 s to compile, 46 s of them in PRE, and 17 s
- * without it; MonteCarloMultiGPU's kernels (186 and 217 blocks), whose
- * run it shortens by 5-8%, keep it. */
-#define BIG_KERNEL_BLOCKS 400
-
 /* Builds kernel k's entry: its C, compiled and loaded; its variables'
  * slots bound; ptxas's aggregation of its reductions set. */
 static gboolean
@@ -394,7 +376,6 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
                       "#if defined(__GNUC__) && !defined(__clang__)\n"
                       "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
                       "#endif\n\n");
-  gsize prologue = c->len;
   g_autoptr (MsInstMap) inst = ms_inst_map_new ();
   /* (a compiled-in entry is translated again for its instruction map
    * alone: the same text, block for block) */
@@ -404,10 +385,6 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   e->kernel->in_order = polls_blocks;
   if (p->compiled != NULL)
     return compiled_entry (p, e, g_steal_pointer (&inst), error);
-  if (scheduler_blocks (c->str) > BIG_KERNEL_BLOCKS)
-    g_string_insert (c, (gssize) prologue, "#if defined(__GNUC__) && !defined(__clang__)\n"
-                                            "#pragma GCC optimize (\"no-gcse\")\n"
-                                            "#endif\n");
   void *dl = build_load (c, error);
   if (dl == NULL)
     return FALSE;

@@ -38,6 +38,9 @@
 /* the most bytes of registers a translated function keeps on its warp's
  * stack (emulator.c gives a warp 32 x 32 KiB) */
 #define MAX_STACK_FRAME (256 * 1024)
+/* a kernel of more blocks than this is compiled without GCC's GCSE
+ * (translate_function says why) */
+#define BIG_KERNEL_BLOCKS 400
 
 typedef struct {
   char kind;    /* 'u' 's' 'b' 'f' 'p' (pred), 0: none */
@@ -4370,6 +4373,15 @@ translate_entry (Tr *t, GString *out)
   g_string_append (out, t->agg_flags->str);
   g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
                           t->mod, t->fn, t->aggs->str);
+  /* Past BIG_KERNEL_BLOCKS blocks, compiled without GCC's RTL GCSE, whose
+   * PRE grows with the blocks times the expressions: sortingNetworks'
+   * 797-block kernel took 62 s to compile, 46 s of them in PRE, and 17 s
+   * without it; MonteCarloMultiGPU's kernels (186 and 217 blocks), whose
+   * run it shortens by 5-8%, keep it. */
+  gboolean big = sorted->len > BIG_KERNEL_BLOCKS;
+  if (big)
+    g_string_append (out, "#if defined(__GNUC__) && !defined(__clang__)\n"
+                          "#pragma GCC push_options\n#pragma GCC optimize (\"no-gcse\")\n#endif\n");
   g_string_append_printf (out,
                           "void ms_ptx_k_%u_%u (const MsLaunchArgs *ms_args);\n"
                           "MS_CPU_CLONES void\nms_ptx_k_%u_%u (const MsLaunchArgs *ms_args)\n{\n",
@@ -4480,6 +4492,9 @@ translate_entry (Tr *t, GString *out)
                      "    goto again;\n"
                      "#undef ms_joins_ended\n");
   g_string_append (out, "}\n\n");
+  if (big)
+    g_string_append (out, "#if defined(__GNUC__) && !defined(__clang__)\n"
+                          "#pragma GCC pop_options\n#endif\n");
   g_string_free (code, TRUE);
   g_string_free (after, TRUE);
   g_free (t->completions);
