@@ -783,6 +783,65 @@ test_repeats (void)
   g_assert_cmpint (json_object_get_int_member (root, "repeats_not_run"), ==, 0);
 }
 
+/* The files of directory dir whose names end in suffix. */
+static guint
+files_ending (const char *dir, const char *suffix)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  for (const char *f; d && (f = g_dir_read_name (d)) != NULL;)
+    n += g_str_has_suffix (f, suffix);
+  return n;
+}
+
+static void
+remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
+      for (const char *f; d && (f = g_dir_read_name (d)) != NULL;)
+        {
+          g_autofree char *child = g_build_filename (path, f, NULL);
+          remove_tree (child);
+        }
+    }
+  g_remove (path);
+}
+
+/* A kernel's quick build (-O0) computes and counts what its optimised one
+ * does, and the optimised one takes over between launches: with
+ * MEMSIM_QUICK_BUILD=once every kernel of repeats.cu (7 of them, 50
+ * launches, textures among them) runs its quick build on its first launch
+ * and its optimised build after, into an empty cache, which then holds
+ * both builds of each; the program's checks pass and every launch's counts
+ * are those of the run with optimised builds only. */
+static void
+test_quick_build (void)
+{
+  g_autofree char *p = program ("repeats.cu");
+  g_auto (Result) optimised = run (p, "--format", "json", NULL);
+  g_assert_cmpint (optimised.status, ==, 0);
+  g_autofree char *cache = g_dir_make_tmp ("memsim-quick-XXXXXX", NULL);
+  g_assert_nonnull (cache);
+  const char *exe = g_getenv ("MEMSIM");
+  const char *argv[] = { exe ? exe : "./memsim", "run", p, "--format", "json", NULL };
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CACHE_HOME", cache, TRUE);
+  env = g_environ_setenv (env, "MEMSIM_QUICK_BUILD", "once", TRUE);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = -1;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_test_message ("stderr: %s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "repeats: all checks passed"));
+  g_assert_cmpstr (out, ==, optimised.out);
+  g_autofree char *kernels = g_build_filename (cache, "memsim", "kernels", NULL);
+  g_assert_cmpuint (files_ending (kernels, ".so"), ==, 2 * 7);
+  remove_tree (cache);
+}
+
 /* Device code's printf, malloc and free as the engine counts them
  * (tests/data/programs/devruntime.cu says which calls each kernel makes):
  * a call per group of lanes that called together, the lanes, and the
@@ -1087,6 +1146,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/printf-counts", test_printf_counts);
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
+  g_test_add_func ("/run/quick-build", test_quick_build);
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/streams", test_streams);

@@ -27,6 +27,13 @@ typedef struct {
   MsKernel *kernel;          /* warp_entry NULL until built */
   gboolean failed;           /* its build failed (said once) */
   MsInstMap *inst;           /* its blocks' instructions by line (kernel->inst_map) */
+  GString *quick_c;          /* the C of a kernel that runs its quick build (to
+                              * optimise once it has run long enough), or NULL */
+  double quick_seconds;      /* ... the time its launches took, in this run and
+                              * the runs before (kept in the cache: its quick
+                              * build's name, .seconds for .so) */
+  double quick_saved;        /* ... as the cache has it */
+  char *quick_path;          /* ... the cache's file of it */
 } Entry;
 
 typedef struct {
@@ -45,7 +52,24 @@ struct MsPtxProgram {
   GArray *global_places;     /* Global, one a global */
   const MsPtxCompiled *compiled;  /* built into memsim (ms_ptx_program_load_compiled), or NULL */
   MsPtxSassFn sass_of;            /* ... and its kernels' SASS, asked for as each is built */
+  gboolean quick_first;           /* big kernels start with a quick build (see QUICK_BYTES) */
 };
+
+/* Tiers of a kernel's build.  gcc -O2 takes about 50 us a byte of the
+ * generated C (a 1.2 MB CUB sort kernel: 67 s) and -O0 a tenth of that,
+ * while the -O0 code runs 2-8 times slower.  CUB's kernels (thrust's
+ * algorithms launch them) are big and mostly run briefly
+ * (segmentationTreeThrust: 285 s compiling its kernels at -O2, 4 s running
+ * them); a program's own big kernels are often its hot ones, and a launch
+ * runs one build from start to end (MonteCarloMultiGPU's two long
+ * launches: 354 s at -O0 first against 54 s).  So with quick_first a CUB
+ * or thrust kernel of more than QUICK_BYTES of C is built at -O0 first
+ * and rebuilt at -O2 once its launches have taken half the time that
+ * build is expected to take (a ski rental: at most about twice the better
+ * choice made in hindsight).  Both builds are of the same C text: their
+ * results and counts are the same. */
+#define QUICK_BYTES (128 * 1024)
+#define OPTIMISED_SECONDS_PER_BYTE 50e-6
 
 /* The headers the generated C includes, from memsim's source tree. */
 static const char *const include_dirs[] = { "sim/ptx", "sim/emulator", "sim/stream", NULL };
@@ -67,7 +91,7 @@ host_cpu_flags (void)
 }
 
 static gboolean
-compile (const char *c_path, const char *so_path, GError **error)
+compile (const char *c_path, const char *so_path, gboolean quick, GError **error)
 {
   const char *cc = g_getenv ("MEMSIM_CC");
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
@@ -81,8 +105,8 @@ compile (const char *c_path, const char *so_path, GError **error)
       return FALSE;
     }
   g_ptr_array_add (argv, path);
-  const char *flags[] = { "-std=gnu11", "-O2", "-fPIC", "-shared", "-w", "-fno-strict-aliasing",
-                          "-fno-math-errno", "-DMS_PTX_BUILD=1", NULL };
+  const char *flags[] = { "-std=gnu11", quick ? "-O0" : "-O2", "-fPIC", "-shared", "-w",
+                          "-fno-strict-aliasing", "-fno-math-errno", "-DMS_PTX_BUILD=1", NULL };
   for (const char *const *f = flags; *f; f++)
     g_ptr_array_add (argv, g_strdup (*f));
   g_auto (GStrv) cpu = g_strsplit (host_cpu_flags (), " ", -1);
@@ -136,7 +160,13 @@ ms_ptx_program_free (MsPtxProgram *p)
   g_ptr_array_unref (p->modules);
   g_array_unref (p->kernels);
   for (guint k = 0; k < p->entries->len; k++)
-    ms_inst_map_free (g_array_index (p->entries, Entry, k).inst);
+    {
+      Entry *e = &g_array_index (p->entries, Entry, k);
+      ms_inst_map_free (e->inst);
+      if (e->quick_c != NULL)
+        g_string_free (e->quick_c, TRUE);
+      g_free (e->quick_path);
+    }
   g_array_unref (p->entries);
   g_ptr_array_unref (p->owned);
   g_ptr_array_unref (p->sass);
@@ -270,14 +300,16 @@ kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
   return g_strdup (m->path);
 }
 
-/* The shared object of C text c (compiled into the cache unless it is
- * there), loaded; NULL with the error. */
-static void *
-build_load (const GString *c, GError **error)
+/* The cache's name of the build of C text c ("ptx-<hash>.so"), quick or
+ * optimised. */
+static char *
+build_name (const GString *c, gboolean quick)
 {
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
   g_checksum_update (sum, (const guchar *) host_cpu_flags (), -1);
+  if (quick)
+    g_checksum_update (sum, (const guchar *) "-O0", -1);
   const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/halves.h", "sim/emulator/warp.h",
                             "sim/emulator/lane.h",
                             "sim/emulator/kernel.h", "sim/emulator/direct.h",
@@ -291,6 +323,36 @@ build_load (const GString *c, GError **error)
       if (g_file_get_contents (path, &text, &len, NULL))
         g_checksum_update (sum, (const guchar *) text, (gssize) len);
     }
+  g_autofree char *hash = g_strndup (g_checksum_get_string (sum), 24);
+  return g_strconcat ("ptx-", hash, ".so", NULL);
+}
+
+/* Where the cache keeps how long the quick build of c has run. */
+static char *
+quick_seconds_path (const GString *c)
+{
+  g_autofree char *cache = ms_user_build_cache_dir ();
+  g_autofree char *name = build_name (c, TRUE);
+  name[strlen (name) - strlen (".so")] = '\0';
+  g_autofree char *file = g_strconcat (name, ".seconds", NULL);
+  return g_build_filename (cache, file, NULL);
+}
+
+/* Whether the cache has the optimised build of c. */
+static gboolean
+optimised_built (const GString *c)
+{
+  g_autofree char *cache = ms_user_build_cache_dir ();
+  g_autofree char *so_name = build_name (c, FALSE);
+  g_autofree char *so_path = g_build_filename (cache, so_name, NULL);
+  return g_file_test (so_path, G_FILE_TEST_EXISTS);
+}
+
+/* The shared object of C text c, quick or optimised (compiled into the
+ * cache unless it is there), loaded; NULL with the error. */
+static void *
+build_load (const GString *c, gboolean quick, GError **error)
+{
   g_autofree char *cache = ms_user_build_cache_dir ();
   if (g_mkdir_with_parents (cache, 0755) != 0)
     {
@@ -298,16 +360,16 @@ build_load (const GString *c, GError **error)
                    g_strerror (errno));
       return NULL;
     }
-  g_autofree char *name = g_strndup (g_checksum_get_string (sum), 24);
-  g_autofree char *so_name = g_strconcat ("ptx-", name, ".so", NULL);
+  g_autofree char *so_name = build_name (c, quick);
   g_autofree char *so_path = g_build_filename (cache, so_name, NULL);
   if (!g_file_test (so_path, G_FILE_TEST_EXISTS))
     {
-      g_autofree char *c_name = g_strconcat ("ptx-", name, ".c", NULL);
+      g_autofree char *c_name = g_strdup (so_name);
+      strcpy (c_name + strlen (c_name) - 3, ".c");
       g_autofree char *c_path = g_build_filename (cache, c_name, NULL);
       g_autofree char *tmp = g_strdup_printf ("%s.%d.tmp", so_path, (int) getpid ());
       if (!g_file_set_contents (c_path, c->str, (gssize) c->len, error)
-          || !compile (c_path, tmp, error))
+          || !compile (c_path, tmp, quick, error))
         return NULL;
       if (g_rename (tmp, so_path) != 0)
         {
@@ -363,31 +425,38 @@ compiled_entry (MsPtxProgram *p, Entry *e, MsInstMap *inst, GError **error)
   return FALSE;
 }
 
-/* Builds kernel k's entry: its C, compiled and loaded; its variables'
- * slots bound; ptxas's aggregation of its reductions set. */
-static gboolean
-entry_build (MsPtxProgram *p, guint k, GError **error)
+/* MEMSIM_QUICK_BUILD: "never" (every kernel optimised at once), "once"
+ * (every kernel's first launch runs its quick build, the next its
+ * optimised one: what the tests check both with), else as QUICK_BYTES
+ * says. */
+static const char *
+quick_mode (void)
 {
-  Entry *e = &g_array_index (p->entries, Entry, k);
-  const MsPtxModule *m = g_ptr_array_index (p->modules, e->module);
-  g_autoptr (GString) c = g_string_new (NULL);
-  g_string_append (c, "/* memsim: device code translated from PTX (sim/ptx/ptx-translate.c) */\n"
-                      "#define MS_KERNEL_SOURCE 1\n#include \"ptx-warp.h\"\n"
-                      "#if defined(__GNUC__) && !defined(__clang__)\n"
-                      "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
-                      "#endif\n\n");
-  g_autoptr (MsInstMap) inst = ms_inst_map_new ();
-  /* (a compiled-in entry is translated again for its instruction map
-   * alone: the same text, block for block) */
-  gboolean polls_blocks = FALSE;
-  if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, &polls_blocks, error))
+  const char *env = g_getenv ("MEMSIM_QUICK_BUILD");
+  return env ? env : "";
+}
+
+/* Whether entry e's C text c is built quickly first: in memsim run, for
+ * a big kernel of CUB's or thrust's whose optimised build is not in the
+ * cache yet. */
+static gboolean
+quick_build (const MsPtxProgram *p, const Entry *e, const GString *c)
+{
+  if (!p->quick_first || strcmp (quick_mode (), "never") == 0)
     return FALSE;
-  e->kernel->in_order = polls_blocks;
-  if (p->compiled != NULL)
-    return compiled_entry (p, e, g_steal_pointer (&inst), error);
-  void *dl = build_load (c, error);
-  if (dl == NULL)
+  gboolean library = g_str_has_prefix (e->kernel->name, "cub::")
+                     || g_str_has_prefix (e->kernel->name, "thrust::");
+  if (strcmp (quick_mode (), "once") != 0 && (c->len <= QUICK_BYTES || !library))
     return FALSE;
+  return !optimised_built (c);
+}
+
+/* Entry e runs build dl: its function, its variables' slots bound, ptxas's
+ * aggregation of its reductions set.  (A build that replaces another has
+ * sites of its own, the same lines: the models key on a launch's sites.) */
+static gboolean
+entry_take (MsPtxProgram *p, Entry *e, void *dl, GError **error)
+{
   g_autofree char *sym = g_strdup_printf ("ms_ptx_k_%u_%u", e->module, e->func);
   gpointer fn = dlsym (dl, sym);
   if (fn == NULL)
@@ -412,8 +481,77 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", e->module, e->func);
   set_aggregation (e, dlsym (dl, aggs_name));
   e->kernel->warp_entry = (MsEntryFn) fn;
-  e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
   return TRUE;
+}
+
+/* Builds kernel k's entry: its C, compiled and loaded; its variables'
+ * slots bound; ptxas's aggregation of its reductions set. */
+static gboolean
+entry_build (MsPtxProgram *p, guint k, GError **error)
+{
+  Entry *e = &g_array_index (p->entries, Entry, k);
+  const MsPtxModule *m = g_ptr_array_index (p->modules, e->module);
+  g_autoptr (GString) c = g_string_new (NULL);
+  g_string_append (c, "/* memsim: device code translated from PTX (sim/ptx/ptx-translate.c) */\n"
+                      "#define MS_KERNEL_SOURCE 1\n#include \"ptx-warp.h\"\n"
+                      "#if defined(__GNUC__) && !defined(__clang__)\n"
+                      "#pragma GCC optimize (\"no-tree-loop-distribute-patterns\")\n"
+                      "#endif\n\n");
+  g_autoptr (MsInstMap) inst = ms_inst_map_new ();
+  /* (a compiled-in entry is translated again for its instruction map
+   * alone: the same text, block for block) */
+  gboolean polls_blocks = FALSE;
+  if (!ms_ptx_translate_entry (m, e->module, e->func, c, inst, &polls_blocks, error))
+    return FALSE;
+  e->kernel->in_order = polls_blocks;
+  if (p->compiled != NULL)
+    return compiled_entry (p, e, g_steal_pointer (&inst), error);
+  gboolean quick = quick_build (p, e, c);
+  void *dl = build_load (c, quick, error);
+  if (dl == NULL || !entry_take (p, e, dl, error))
+    return FALSE;
+  e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
+  if (quick)
+    {
+      e->quick_path = quick_seconds_path (c);
+      g_autofree char *text = NULL;
+      if (g_file_get_contents (e->quick_path, &text, NULL, NULL))
+        e->quick_seconds = e->quick_saved = MAX (g_ascii_strtod (text, NULL), 0.0);
+      e->quick_c = g_steal_pointer (&c);
+    }
+  return TRUE;
+}
+
+/* Kernel entry e of a program run by memsim run, whose launches took
+ * `seconds` more: its optimised build replaces its quick one once they
+ * have taken half the time that build should take (QUICK_BYTES). */
+static void
+entry_ran (MsPtxProgram *p, Entry *e, double seconds)
+{
+  if (e->quick_c == NULL)
+    return;
+  e->quick_seconds += seconds;
+  if (strcmp (quick_mode (), "once") != 0
+      && e->quick_seconds < 0.5 * OPTIMISED_SECONDS_PER_BYTE * (double) e->quick_c->len)
+    {
+      /* (written a tenth of a second at a time: launches can be many) */
+      if (e->quick_seconds - e->quick_saved >= 0.1)
+        {
+          char text[G_ASCII_DTOSTR_BUF_SIZE];
+          g_ascii_dtostr (text, sizeof text, e->quick_seconds);
+          if (g_file_set_contents (e->quick_path, text, -1, NULL))
+            e->quick_saved = e->quick_seconds;
+        }
+      return;
+    }
+  g_unlink (e->quick_path);
+  g_clear_pointer (&e->quick_path, g_free);
+  g_autoptr (GString) c = g_steal_pointer (&e->quick_c);
+  g_autoptr (GError) error = NULL;
+  void *dl = build_load (c, FALSE, &error);
+  if (dl == NULL || !entry_take (p, e, dl, &error))
+    g_printerr ("memsim: %s (%s keeps its unoptimised build)\n", error->message,
+                e->kernel->name);
 }
 
 static MsPtxProgram *
@@ -577,6 +715,20 @@ ms_ptx_program_kernel (MsPtxProgram *p, const char *name)
       return e->kernel->warp_entry ? pk : NULL;
     }
   return NULL;
+}
+
+void
+ms_ptx_program_set_quick_first (MsPtxProgram *p, gboolean quick_first)
+{
+  p->quick_first = quick_first;
+}
+
+void
+ms_ptx_program_ran (MsPtxProgram *p, const MsPtxKernel *k, double seconds)
+{
+  const MsPtxKernel *first = (const MsPtxKernel *) p->kernels->data;
+  if (k >= first && k < first + p->kernels->len)
+    entry_ran (p, &g_array_index (p->entries, Entry, (guint) (k - first)), seconds);
 }
 
 const MsPtxKernel *

@@ -72,6 +72,14 @@ void ms_ptx_program_free (MsPtxProgram *p);
 
 /* The kernel of entry `name`, or NULL. */
 const MsPtxKernel *ms_ptx_program_kernel (MsPtxProgram *p, const char *name);
+/* CUB's and thrust's big kernels built quickly first (-O0) and optimised
+ * once their launches have run long enough (ms_ptx_program_ran): what
+ * memsim run does, whose programs launch such kernels of hundreds of
+ * kilobytes of C that mostly run briefly.  Off by default. */
+void ms_ptx_program_set_quick_first (MsPtxProgram *p, gboolean quick_first);
+/* Kernel k's launch took `seconds`; its optimised build may replace its
+ * quick one before the next. */
+void ms_ptx_program_ran (MsPtxProgram *p, const MsPtxKernel *k, double seconds);
 /* The same by the kernel's name as its source says it ("clamp", "red<128>"). */
 const MsPtxKernel *ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown);
 
