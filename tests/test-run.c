@@ -28,9 +28,9 @@ result_clear (Result *r)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
 
-/* memsim COMMAND ARGS... */
+/* memsim COMMAND ARGS... in environment env (NULL: this process's) */
 static Result
-memsim_v (const char *command, const char *first, va_list ap)
+memsim_v (char **env, const char *command, const char *first, va_list ap)
 {
   const char *exe = g_getenv ("MEMSIM");
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
@@ -42,7 +42,7 @@ memsim_v (const char *command, const char *first, va_list ap)
   Result r = { 0 };
   g_autoptr (GError) error = NULL;
   int wait_status = 0;
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, NULL, NULL, &r.out,
                      &r.err, &wait_status, &error))
     g_error ("cannot run memsim: %s", error->message);
   r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : 128 + WTERMSIG (wait_status);
@@ -56,7 +56,18 @@ run (const char *first, ...)
 {
   va_list ap;
   va_start (ap, first);
-  Result r = memsim_v ("run", first, ap);
+  Result r = memsim_v (NULL, "run", first, ap);
+  va_end (ap);
+  return r;
+}
+
+/* memsim run ARGS... (NULL-terminated) in environment env */
+static Result
+run_in (char **env, const char *first, ...)
+{
+  va_list ap;
+  va_start (ap, first);
+  Result r = memsim_v (env, "run", first, ap);
   va_end (ap);
   return r;
 }
@@ -67,7 +78,7 @@ memsim (const char *command, const char *first, ...)
 {
   va_list ap;
   va_start (ap, first);
-  Result r = memsim_v (command, first, ap);
+  Result r = memsim_v (NULL, command, first, ap);
   va_end (ap);
   return r;
 }
@@ -824,19 +835,12 @@ test_quick_build (void)
   g_assert_cmpint (optimised.status, ==, 0);
   g_autofree char *cache = g_dir_make_tmp ("memsim-quick-XXXXXX", NULL);
   g_assert_nonnull (cache);
-  const char *exe = g_getenv ("MEMSIM");
-  const char *argv[] = { exe ? exe : "./memsim", "run", p, "--format", "json", NULL };
   g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CACHE_HOME", cache, TRUE);
   env = g_environ_setenv (env, "MEMSIM_QUICK_BUILD", "once", TRUE);
-  g_autofree char *out = NULL, *err = NULL;
-  int status = -1;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, env, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, &error));
-  g_test_message ("stderr: %s", err);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-  g_assert_nonnull (strstr (err, "repeats: all checks passed"));
-  g_assert_cmpstr (out, ==, optimised.out);
+  g_auto (Result) quick = run_in (env, p, "--format", "json", NULL);
+  g_assert_cmpint (quick.status, ==, 0);
+  g_assert_nonnull (strstr (quick.err, "repeats: all checks passed"));
+  g_assert_cmpstr (quick.out, ==, optimised.out);
   g_autofree char *kernels = g_build_filename (cache, "memsim", "kernels", NULL);
   g_assert_cmpuint (files_ending (kernels, ".so"), ==, 2 * 7);
   remove_tree (cache);

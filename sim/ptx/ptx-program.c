@@ -30,10 +30,9 @@ typedef struct {
   GString *quick_c;          /* the C of a kernel that runs its quick build (to
                               * optimise once it has run long enough), or NULL */
   double quick_seconds;      /* ... the time its launches took, in this run and
-                              * the runs before (kept in the cache: its quick
-                              * build's name, .seconds for .so) */
+                              * the runs before (kept in the cache) */
   double quick_saved;        /* ... as the cache has it */
-  char *quick_path;          /* ... the cache's file of it */
+  char *quick_path;          /* ... the cache's file of it (build_stem) */
 } Entry;
 
 typedef struct {
@@ -61,8 +60,8 @@ struct MsPtxProgram {
  * algorithms launch them) are big and mostly run briefly
  * (segmentationTreeThrust: 285 s compiling its kernels at -O2, 4 s running
  * them); a program's own big kernels are often its hot ones, and a launch
- * runs one build from start to end (MonteCarloMultiGPU's two long
- * launches: 354 s at -O0 first against 54 s).  So with quick_first a CUB
+ * runs one build from start to end, so a long launch would run it all at
+ * -O0.  So with quick_first a CUB
  * or thrust kernel of more than QUICK_BYTES of C is built at -O0 first
  * and rebuilt at -O2 once its launches have taken half the time that
  * build is expected to take (a ski rental: at most about twice the better
@@ -300,10 +299,11 @@ kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
   return g_strdup (m->path);
 }
 
-/* The cache's name of the build of C text c ("ptx-<hash>.so"), quick or
- * optimised. */
+/* The path in the cache of the build of C text c, quick or optimised,
+ * without its suffix (".so"; ".c" while it compiles; ".seconds": how long
+ * a quick build has run). */
 static char *
-build_name (const GString *c, gboolean quick)
+build_stem (const GString *c, gboolean quick)
 {
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_checksum_update (sum, (const guchar *) c->str, (gssize) c->len);
@@ -323,28 +323,17 @@ build_name (const GString *c, gboolean quick)
       if (g_file_get_contents (path, &text, &len, NULL))
         g_checksum_update (sum, (const guchar *) text, (gssize) len);
     }
-  g_autofree char *hash = g_strndup (g_checksum_get_string (sum), 24);
-  return g_strconcat ("ptx-", hash, ".so", NULL);
-}
-
-/* Where the cache keeps how long the quick build of c has run. */
-static char *
-quick_seconds_path (const GString *c)
-{
+  g_autofree char *name = g_strdup_printf ("ptx-%.24s", g_checksum_get_string (sum));
   g_autofree char *cache = ms_user_build_cache_dir ();
-  g_autofree char *name = build_name (c, TRUE);
-  name[strlen (name) - strlen (".so")] = '\0';
-  g_autofree char *file = g_strconcat (name, ".seconds", NULL);
-  return g_build_filename (cache, file, NULL);
+  return g_build_filename (cache, name, NULL);
 }
 
 /* Whether the cache has the optimised build of c. */
 static gboolean
 optimised_built (const GString *c)
 {
-  g_autofree char *cache = ms_user_build_cache_dir ();
-  g_autofree char *so_name = build_name (c, FALSE);
-  g_autofree char *so_path = g_build_filename (cache, so_name, NULL);
+  g_autofree char *stem = build_stem (c, FALSE);
+  g_autofree char *so_path = g_strconcat (stem, ".so", NULL);
   return g_file_test (so_path, G_FILE_TEST_EXISTS);
 }
 
@@ -360,13 +349,11 @@ build_load (const GString *c, gboolean quick, GError **error)
                    g_strerror (errno));
       return NULL;
     }
-  g_autofree char *so_name = build_name (c, quick);
-  g_autofree char *so_path = g_build_filename (cache, so_name, NULL);
+  g_autofree char *stem = build_stem (c, quick);
+  g_autofree char *so_path = g_strconcat (stem, ".so", NULL);
   if (!g_file_test (so_path, G_FILE_TEST_EXISTS))
     {
-      g_autofree char *c_name = g_strdup (so_name);
-      strcpy (c_name + strlen (c_name) - 3, ".c");
-      g_autofree char *c_path = g_build_filename (cache, c_name, NULL);
+      g_autofree char *c_path = g_strconcat (stem, ".c", NULL);
       g_autofree char *tmp = g_strdup_printf ("%s.%d.tmp", so_path, (int) getpid ());
       if (!g_file_set_contents (c_path, c->str, (gssize) c->len, error)
           || !compile (c_path, tmp, quick, error))
@@ -513,7 +500,8 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
   if (quick)
     {
-      e->quick_path = quick_seconds_path (c);
+      g_autofree char *stem = build_stem (c, TRUE);
+      e->quick_path = g_strconcat (stem, ".seconds", NULL);
       g_autofree char *text = NULL;
       if (g_file_get_contents (e->quick_path, &text, NULL, NULL))
         e->quick_seconds = e->quick_saved = MAX (g_ascii_strtod (text, NULL), 0.0);
