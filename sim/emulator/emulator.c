@@ -70,6 +70,7 @@
 /* lane 0's loads of a straight warp whose step to the next warp is guessed */
 #define DIRECT_PREFETCH_STEPS 2
 #define BLOCK_OP_LIMIT MS_BLOCK_OP_LIMIT
+#define QUICK_SITES 64   /* Worker.quick: sites whose buffers it keeps */
 /* Lanes that run one site this many times in a row while other lanes of
  * their warp wait at a later one are spinning on them (an intra-warp lock). */
 #define SPIN_LIMIT (1u << 20)
@@ -158,6 +159,14 @@ typedef struct {
    * that reads one buffer and writes another changes region every
    * access): swapped by find_region */
   Region region, other;
+  /* an untraced launch's global accesses (access_quick): the buffer each
+   * site last fell in, by the site's id modulo QUICK_SITES (a guess a
+   * site's next access checks), and that buffer's page map or NULL */
+  struct {
+    const guint8 *lo;
+    gsize span;
+    guint8 *dirty;
+  } quick[QUICK_SITES];
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsRepeatShortcut shortcut;   /* round them for a repeated shared record (stream.h) */
   MsStreamOrder *order;  /* the ordered sinks' reorder stage (or NULL) */
@@ -926,12 +935,12 @@ mark_dirty_lanes (const Worker *W, guint32 group, const guint8 *A, gsize as)
 }
 
 /* A whole warp's global store of a row (lane l at row + l * size, size 4
- * or 8) from the lanes' 16-byte value slots, four or two lanes a vector,
- * and its pages marked (MsLaunch.dirty_pages) from its first and last
+ * or 8) from the lanes' 16-byte value slots, four or two lanes a vector
+ * (store_row_values), and its pages marked (MsLaunch.dirty_pages) from its first and last
  * byte.  callgrind, simpleStreams' kernel: the lane by lane copy and
  * marking were 300 host instructions a store. */
 static inline __attribute__ ((always_inline)) void
-store_row (const Worker *W, guint8 *row, const guint8 *V, guint size)
+store_row_values (guint8 *row, const guint8 *V, guint size)
 {
 #ifdef __SSE2__
   if (size == 4)
@@ -956,6 +965,12 @@ store_row (const Worker *W, guint8 *row, const guint8 *V, guint size)
   for (guint i = 0; i < MS_WARP_SIZE; i++)
     memcpy (row + i * size, V + i * 16, size);
 #endif
+}
+
+static inline __attribute__ ((always_inline)) void
+store_row (const Worker *W, guint8 *row, const guint8 *V, guint size)
+{
+  store_row_values (row, V, size);
   if (W->launch->dirty_pages != NULL)
     {
       guint b = (guint) MS_VADDR_BUFFER (W->region.vbase);
@@ -1282,6 +1297,15 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
   if (copy_late)
     COPY_ALL_LANES ();
 #undef COPY_ALL_LANES
+  if (unrecorded && W->region.space == MS_SPACE_GLOBAL)
+    {
+      /* where the site's next whole-warp access will likely fall */
+      guint b = (guint) MS_VADDR_BUFFER (W->region.vbase);
+      guint8 *const *d = W->launch->dirty_pages;
+      W->quick[site->id % QUICK_SITES].lo = W->region.lo;
+      W->quick[site->id % QUICK_SITES].span = W->region.span;
+      W->quick[site->id % QUICK_SITES].dirty = d != NULL && b < W->launch->n_buffers ? d[b] : NULL;
+    }
   /* a warp-wide kernel's load: how its lanes may read their values
    * (warp.h, MS_WARP_ROW) */
   if (load_pattern != NULL)
@@ -3074,8 +3098,102 @@ warp_counted (Worker *W, const MsSite *site, guint32 group, guint32 others)
     warp_yield (W);
 }
 
+/* An untraced launch's plain load or store of 4 or 8 bytes by a whole
+ * warp whose lanes all fall, aligned, in the buffer its site's last access
+ * fell in (Worker.quick), as access_warp would run it: the bounds checked,
+ * a store's values written and its pages marked, the instruction counted,
+ * the load's pattern set; FALSE, nothing done, for any other (access_warp
+ * then runs it: finds the buffer, the error, the warp's turn to yield).
+ * No record, no race check (global memory has none), and none of
+ * access_warp's frame (its fast path inlined, with shared memory's checks
+ * and the records' fields). */
+static inline G_ALWAYS_INLINE gboolean
+access_quick (Worker *W, const MsSite *site, unsigned size, MsLaneOp kind)
+{
+  if (!W->global_unrecorded || (kind != MS_K_LD && kind != MS_K_ST) || (size != 4 && size != 8)
+      || site->id < 0 || site->ordered != 0 || W->ctl.block_ops + 1 > BLOCK_OP_LIMIT
+      || W->ctl.warp_ops + 1 >= WARP_BUDGET)
+    return FALSE;
+  const typeof (W->quick[0]) *q = &W->quick[site->id % QUICK_SITES];
+  if (q->span == 0)
+    return FALSE;
+  guint64 lo = (guintptr) q->lo, lim = q->span - size;
+  guint64 a0 = (guintptr) ms_warp.addr[0], stride = (guintptr) ms_warp.addr[1] - a0;
+  guint64 bad, low, off = 0, e = a0;
+  /* as exec_fast_view's: a lane is in the buffer when its offset o and
+   * lim - o are both below 2^63; lanes one stride apart (that cannot wrap
+   * within the buffer) are when the first and the last are */
+  for (guint i = 0; i < MS_WARP_SIZE; i++, e += stride)
+    off |= (guintptr) ms_warp.addr[i] ^ e;
+  guint64 step = (gint64) stride < 0 ? -stride : stride;
+  if (off == 0 && step <= q->span / MS_WARP_SIZE)
+    {
+      guint64 o0 = a0 - lo, o31 = a0 + (MS_WARP_SIZE - 1) * stride - lo;
+      bad = o0 | (lim - o0) | o31 | (lim - o31);
+      low = a0 | stride;
+    }
+  else
+    {
+      bad = low = 0;
+      for (guint i = 0; i < MS_WARP_SIZE; i++)
+        {
+          guint64 a = (guintptr) ms_warp.addr[i], o = a - lo;
+          bad |= o | (lim - o);
+          low |= a;
+        }
+    }
+  if ((bad >> 63) != 0 || (low & (size - 1)) != 0)
+    return FALSE;
+  gboolean row = off == 0 && stride == size;
+  if (kind == MS_K_ST)
+    {
+      /* lane by lane, in lane order: a later lane's store to the same
+       * address wins, as exec_fast_view's */
+      if (row)
+        store_row_values ((guint8 *) ms_warp.addr[0], (const guint8 *) ms_warp.val, size);
+      else if (size == 4)
+        for (guint i = 0; i < MS_WARP_SIZE; i++)
+          memcpy ((void *) ms_warp.addr[i], ms_warp.val[i], 4);
+      else
+        for (guint i = 0; i < MS_WARP_SIZE; i++)
+          memcpy ((void *) ms_warp.addr[i], ms_warp.val[i], 8);
+      if (q->dirty != NULL)
+        {
+          guint64 o0 = a0 - lo, o31 = a0 + (MS_WARP_SIZE - 1) * stride - lo;
+          /* relaxed stores of the same value, as mark_dirty's */
+#define QUICK_DIRTY(o) __atomic_store_n (&q->dirty[(o) >> MS_DIRTY_PAGE_SHIFT], 1, __ATOMIC_RELAXED)
+          if (off == 0)
+            {
+              QUICK_DIRTY (o0);
+              QUICK_DIRTY (o31);
+            }
+          else
+            for (guint i = 0; i < MS_WARP_SIZE; i++)
+              QUICK_DIRTY ((guintptr) ms_warp.addr[i] - lo);
+#undef QUICK_DIRTY
+        }
+      W->ctl.wrote = TRUE;
+    }
+  ms_warp.load_pattern = kind != MS_K_LD || off != 0 ? 0
+                         : stride == size ? MS_WARP_ROW : stride == 0 ? MS_WARP_BROADCAST : 0;
+  W->ctl.block_ops++;
+  W->ctl.warp_ops++;
+  return TRUE;
+}
+
+static void access_warp (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind,
+                         uint32_t others);
+
 MS_CPU_CLONES void
 ms_warp_access (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind, uint32_t others)
+{
+  if (mask == 0xffffffffu && others == 0 && access_quick (cur_worker, site, size, kind))
+    return;
+  access_warp (site, mask, size, kind, others);
+}
+
+static G_GNUC_NO_INLINE MS_CPU_CLONES void
+access_warp (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind, uint32_t others)
 {
   Worker *W = cur_worker;
   Lane *warp = ms_warp.lanes;
