@@ -846,6 +846,63 @@ test_quick_build (void)
   remove_tree (cache);
 }
 
+/* The program's build is found again without nvcc's preprocessor (a
+ * manifest of the files it read, by their text), and a header whose text
+ * changes makes a new build: nvcc, through a wrapper that logs its
+ * arguments, runs -E on the first run, nothing on the second, -E and -c
+ * once the included header changes, and the program prints the header's
+ * new value. */
+static void
+test_nvcc_cache (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("memsim-nvcc-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  g_autofree char *cache = g_build_filename (dir, "cache", NULL);
+  g_autofree char *log = g_build_filename (dir, "nvcc.log", NULL);
+  g_autofree char *wrapper = g_build_filename (dir, "nvcc", NULL);
+  g_autofree char *header = g_build_filename (dir, "value.h", NULL);
+  g_autofree char *prog = g_build_filename (dir, "prog.cu", NULL);
+  const char *env_nvcc = g_getenv ("MEMSIM_NVCC");
+  g_autofree char *nvcc = g_find_program_in_path (env_nvcc && *env_nvcc ? env_nvcc : "nvcc");
+#ifdef MS_NVCC_PATH
+  if (nvcc == NULL)
+    nvcc = g_strdup (MS_NVCC_PATH);
+#endif
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\necho \" $* \" >> '%s'\nexec '%s' \"$@\"\n",
+                                             log, nvcc);
+  g_assert_true (g_file_set_contents (wrapper, script, -1, NULL));
+  g_assert_cmpint (g_chmod (wrapper, 0755), ==, 0);
+  g_assert_true (g_file_set_contents (header, "#define VALUE 3\n", -1, NULL));
+  g_assert_true (g_file_set_contents (
+    prog,
+    "#include <cstdio>\n#include \"value.h\"\n"
+    "__global__ void k(int *x) { x[threadIdx.x] = VALUE; }\n"
+    "int main()\n{\n  int *d, h[32];\n  cudaMalloc(&d, sizeof h);\n  k<<<1, 32>>>(d);\n"
+    "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf(\"value %d\\n\", h[5]);\n"
+    "  return 0;\n}\n", -1, NULL));
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CACHE_HOME", cache, TRUE);
+  env = g_environ_setenv (env, "MEMSIM_NVCC", wrapper, TRUE);
+  static const struct {
+    const char *value;
+    gboolean preprocessed, compiled;
+  } runs[] = { { "3", TRUE, TRUE }, { "3", FALSE, FALSE }, { "4", TRUE, TRUE } };
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      if (i == 2)
+        g_assert_true (g_file_set_contents (header, "#define VALUE 4\n", -1, NULL));
+      g_unlink (log);
+      g_auto (Result) r = run_in (env, prog, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_autofree char *said = g_strdup_printf ("value %s\n", runs[i].value);
+      g_assert_true (strstr (r.out, said) != NULL || strstr (r.err, said) != NULL);
+      g_autofree char *calls = NULL;
+      g_assert_true (g_file_get_contents (log, &calls, NULL, NULL));
+      g_assert_cmpint (strstr (calls, " -E ") != NULL, ==, runs[i].preprocessed);
+      g_assert_cmpint (strstr (calls, " -c ") != NULL, ==, runs[i].compiled);
+    }
+  remove_tree (dir);
+}
+
 /* Device code's printf, malloc and free as the engine counts them
  * (tests/data/programs/devruntime.cu says which calls each kernel makes):
  * a call per group of lanes that called together, the lanes, and the
@@ -1151,6 +1208,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/quick-build", test_quick_build);
+  g_test_add_func ("/run/nvcc-cache", test_nvcc_cache);
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);
   g_test_add_func ("/run/streams", test_streams);

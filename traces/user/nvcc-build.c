@@ -143,16 +143,49 @@ nvcc_version (const char *nvcc)
   return text;
 }
 
+/* The environment that steers nvcc's and the host compiler's
+ * preprocessing beside the flags. */
+static const char *const preprocessor_env[] = { "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH",
+                                                "NVCC_PREPEND_FLAGS", "NVCC_APPEND_FLAGS",
+                                                "NVCC_CCBIN", NULL };
+
+static void
+checksum_string (GChecksum *sum, const char *s)
+{
+  g_checksum_update (sum, (const guchar *) (s ? s : ""), -1);
+  g_checksum_update (sum, (const guchar *) "", 1);
+}
+
+/* The files nvcc's preprocessor read, from the line marks of its output
+ * (`# 12 "path" 2`): each absolute path once, into read. */
+static void
+add_marked_files (const char *out, GHashTable *read)
+{
+  for (const char *l = out; l != NULL && *l; l = strchr (l, '\n') ? strchr (l, '\n') + 1 : NULL)
+    {
+      if (l[0] != '#' || l[1] != ' ' || !g_ascii_isdigit (l[2]))
+        continue;
+      const char *q = strchr (l, '"'), *eol = strchr (l, '\n');
+      if (q == NULL || (eol != NULL && q > eol) || q[1] == '<')
+        continue;
+      const char *end = strchr (q + 1, '"');
+      if (end == NULL || (eol != NULL && end > eol))
+        continue;
+      g_autofree char *path = g_strndup (q + 1, (gsize) (end - q - 1));
+      g_hash_table_add (read, g_canonicalize_filename (path, NULL));
+    }
+}
+
 /* The cache key: each file's absolute path and text as nvcc preprocesses
  * it (what it includes, with the flags' macros), the flags, nvcc's
- * version. */
+ * version; into read (if not NULL) the files the preprocessor read. */
 static char *
-build_key (const char *nvcc, const char *const *files, const char *const *flags, GError **error)
+build_key (const char *nvcc, const char *version, const char *const *files,
+           const char *const *flags, GHashTable *read, GError **error)
 {
   g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
   g_autofree char *salt = g_strdup_printf ("memsim nvcc program %d", MS_NVCC_BUILD_VERSION);
   g_checksum_update (sum, (const guchar *) salt, -1);
-  g_autofree char *version = nvcc_version (nvcc);
   g_checksum_update (sum, (const guchar *) version, -1);
   for (const char *const *f = flags; f && *f; f++)
     {
@@ -187,8 +220,124 @@ build_key (const char *nvcc, const char *const *files, const char *const *flags,
       g_autofree char *abs = g_canonicalize_filename (files[i], NULL);
       g_checksum_update (sum, (const guchar *) abs, -1);
       g_checksum_update (sum, (const guchar *) out, -1);
+      if (read != NULL)
+        add_marked_files (out, read);
     }
   return g_strdup (g_checksum_get_string (sum));
+}
+
+/* The SHA-256 of file path's text; NULL if it cannot be read.  *dated:
+ * whether the text names __DATE__ or __TIME__ (its preprocessed text
+ * changes by itself). */
+static char *
+file_hash (const char *path, gboolean *dated)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (path, &text, &len, NULL))
+    return NULL;
+  if (dated != NULL)
+    *dated = g_strstr_len (text, (gssize) len, "__DATE__") != NULL
+             || g_strstr_len (text, (gssize) len, "__TIME__") != NULL;
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) text, len);
+}
+
+/* The key without nvcc (ccache's "direct mode"): the program's files'
+ * paths and text, the flags, nvcc's version and the preprocessor's
+ * environment; NULL when a file cannot be read.  Its manifest in the cache
+ * holds the key build_key gave for them and the hash of each file the
+ * preprocessor read then; while each file still has that text, the key is
+ * the manifest's, and a program run again starts without nvcc -E (0.3 s a
+ * file: most of a small program's run). */
+static char *
+direct_key (const char *version, const char *const *files, const char *const *flags)
+{
+  g_autoptr (GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *salt = g_strdup_printf ("memsim nvcc direct %d", MS_NVCC_BUILD_VERSION);
+  checksum_string (sum, salt);
+  checksum_string (sum, version);
+  for (const char *const *f = flags; f && *f; f++)
+    checksum_string (sum, *f);
+  checksum_string (sum, "--");
+  for (const char *const *v = preprocessor_env; *v; v++)
+    checksum_string (sum, g_getenv (*v));
+  for (guint i = 0; files[i]; i++)
+    {
+      g_autofree char *abs = g_canonicalize_filename (files[i], NULL);
+      g_autofree char *hash = file_hash (abs, NULL);
+      if (hash == NULL)
+        return NULL;
+      checksum_string (sum, abs);
+      checksum_string (sum, hash);
+    }
+  return g_strdup (g_checksum_get_string (sum));
+}
+
+#define MANIFEST_HEADER "memsim nvcc manifest 1\n"
+
+/* The key manifest path holds, if every file it names still has the text
+ * it had; else NULL. */
+static char *
+manifest_key (const char *path)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, MANIFEST_HEADER))
+    return NULL;
+  g_auto (GStrv) lines = g_strsplit (text + strlen (MANIFEST_HEADER), "\n", -1);
+  if (lines[0] == NULL || !g_str_has_prefix (lines[0], "key ") || strlen (lines[0] + 4) != 64)
+    return NULL;
+  for (char **l = lines + 1; *l && **l; l++)
+    {
+      /* "<sha256> <path>" */
+      if (strlen (*l) < 66 || (*l)[64] != ' ')
+        return NULL;
+      g_autofree char *hash = file_hash (*l + 65, NULL);
+      if (hash == NULL || strncmp (hash, *l, 64) != 0)
+        return NULL;
+    }
+  return g_strdup (lines[0] + 4);
+}
+
+/* Writes the manifest of key: the hash of each file of read.  None when a
+ * file cannot be read or names __DATE__ or __TIME__. */
+static void
+manifest_write (const char *path, const char *key, GHashTable *read)
+{
+  g_autoptr (GString) text = g_string_new (MANIFEST_HEADER);
+  g_string_append_printf (text, "key %s\n", key);
+  GHashTableIter it;
+  gpointer file;
+  g_hash_table_iter_init (&it, read);
+  while (g_hash_table_iter_next (&it, &file, NULL))
+    {
+      gboolean dated = FALSE;
+      g_autofree char *hash = file_hash (file, &dated);
+      if (hash == NULL || dated || strchr (file, '\n') != NULL)
+        return;
+      g_string_append_printf (text, "%s %s\n", hash, (const char *) file);
+    }
+  g_file_set_contents (path, text->str, (gssize) text->len, NULL);
+}
+
+/* The cache key of the program (build_key), from the manifest of its
+ * direct key when that still holds, else from nvcc's preprocessing (and a
+ * manifest is written for the next run). */
+static char *
+program_key (const char *nvcc, const char *cache, const char *const *files,
+             const char *const *flags, GError **error)
+{
+  g_autofree char *version = nvcc_version (nvcc);
+  g_autofree char *direct = direct_key (version, files, flags);
+  g_autofree char *leaf = direct ? g_strdup_printf ("nvcc-direct-%s", direct) : NULL;
+  g_autofree char *manifest = leaf ? g_build_filename (cache, leaf, NULL) : NULL;
+  char *key = manifest ? manifest_key (manifest) : NULL;
+  if (key != NULL)
+    return key;
+  g_autoptr (GHashTable) read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  key = build_key (nvcc, version, files, flags, read, error);
+  if (key != NULL && manifest != NULL && g_mkdir_with_parents (cache, 0700) == 0)
+    manifest_write (manifest, key, read);
+  return key;
 }
 
 /* The name of file i's PTX in the build: "<i>-<base>.ptx". */
@@ -402,10 +551,10 @@ ms_nvcc_build (const char *const *files, const char *const *flags, GError **erro
                    "MEMSIM_NVCC");
       return NULL;
     }
-  g_autofree char *key = build_key (nvcc, files, flags, error);
+  g_autofree char *cache = ms_user_build_cache_dir ();
+  g_autofree char *key = program_key (nvcc, cache, files, flags, error);
   if (key == NULL)
     return NULL;
-  g_autofree char *cache = ms_user_build_cache_dir ();
   g_autofree char *leaf = g_strdup_printf ("nvcc-%s", key);
   g_autofree char *dir = g_build_filename (cache, leaf, NULL);
   MsNvccBuild *b = g_new0 (MsNvccBuild, 1);
