@@ -11,6 +11,7 @@
 
 #include "arch.h"
 #include "nvcc-build.h"
+#include "nvcc-manifest.h"
 #include "nvcc-program.h"
 #include "user-error.h"
 
@@ -262,6 +263,48 @@ test_errors (void)
   g_assert_true (g_str_has_prefix (error->message, "memsim's CUDA runtime has no cudaIpcGetMemHandle;"));
 }
 
+/* The manifest of a build (nvcc-manifest.h): its text read back as
+ * written; a text that is not one whole is refused, whatever is wrong
+ * with it. */
+static void
+test_manifest (void)
+{
+  const char *key = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+  const char *hashes[] = { "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210",
+                           "1111111111111111111111111111111111111111111111111111111111111111" };
+  const char *paths[] = { "/home/u/prog.cu", "/usr/include/a b.h" };
+  g_autofree char *text = ms_nvcc_manifest_text (key, hashes, paths, 2);
+  g_assert_cmpstr (text, ==,
+                   "memsim nvcc manifest 1\nkey 0123456789abcdef0123456789abcdef0123456789abcdef"
+                   "0123456789abcdef\nfedcba9876543210fedcba9876543210fedcba9876543210fedcba"
+                   "9876543210 /home/u/prog.cu\n11111111111111111111111111111111111111111111111"
+                   "11111111111111111 /usr/include/a b.h\n");
+  g_autoptr (MsNvccManifest) m = ms_nvcc_manifest_parse (text, strlen (text));
+  g_assert_nonnull (m);
+  g_assert_cmpstr (m->key, ==, key);
+  g_assert_cmpuint (m->paths->len, ==, 2);
+  g_assert_cmpstr (m->paths->pdata[1], ==, paths[1]);
+  g_assert_cmpstr (m->hashes->pdata[0], ==, hashes[0]);
+  const char *relative[] = { "prog.cu" }, *newline[] = { "/a\nb" };
+  g_assert_null (ms_nvcc_manifest_text (key, hashes, relative, 1));
+  g_assert_null (ms_nvcc_manifest_text (key, hashes, newline, 1));
+  /* each of these texts is the good one with one thing wrong */
+  g_autofree char *upper = g_ascii_strup (text, -1);
+  g_autofree char *no_header = g_strdup (text + 1);
+  g_autofree char *short_key = g_strdup (text);
+  memmove (strstr (short_key, "key ") + 4, strstr (short_key, "key ") + 5,
+           strlen (strstr (short_key, "key ") + 5) + 1);
+  g_autofree char *rel = g_strdup (text);
+  strstr (rel, " /home")[1] = 'x';   /* a relative path */
+  g_autofree char *blank = g_strconcat (text, "\n", NULL);
+  const char *bad[] = { upper, no_header, short_key, rel, blank, "" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    g_assert_null (ms_nvcc_manifest_parse (bad[i], strlen (bad[i])));
+  g_autofree char *nul = g_strdup (text);
+  nul[strlen (nul) - 3] = '\0';
+  g_assert_null (ms_nvcc_manifest_parse (nul, strlen (text)));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -272,6 +315,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/program/launches", NULL, test_launches);
   g_test_add_data_func ("/program/launches-rdc", "rdc", test_launches);
   g_test_add_func ("/program/errors", test_errors);
+  g_test_add_func ("/program/manifest", test_manifest);
   int status = g_test_run ();
   g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", cache);
   if (system (rm) != 0)

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "nvcc-manifest.h"
 #include "user-build.h"
 #include "user-gpu.h"
 #include "user-error.h"
@@ -243,8 +244,8 @@ file_hash (const char *path, gboolean *dated)
 }
 
 /* The key without nvcc (ccache's "direct mode"): the program's files'
- * paths and text, the flags, nvcc's version and the preprocessor's
- * environment; NULL when a file cannot be read.  Its manifest in the cache
+ * paths and text, the flags, the working folder, nvcc's version and the
+ * preprocessor's environment; NULL when a file cannot be read.  Its manifest in the cache
  * holds the key build_key gave for them and the hash of each file the
  * preprocessor read then; while each file still has that text, the key is
  * the manifest's, and a program run again starts without nvcc -E (0.3 s a
@@ -259,6 +260,8 @@ direct_key (const char *version, const char *const *files, const char *const *fl
   for (const char *const *f = flags; f && *f; f++)
     checksum_string (sum, *f);
   checksum_string (sum, "--");
+  g_autofree char *cwd = g_get_current_dir ();   /* where relative -I paths lead */
+  checksum_string (sum, cwd);
   for (const char *const *v = preprocessor_env; *v; v++)
     checksum_string (sum, g_getenv (*v));
   for (guint i = 0; files[i]; i++)
@@ -273,29 +276,25 @@ direct_key (const char *version, const char *const *files, const char *const *fl
   return g_strdup (g_checksum_get_string (sum));
 }
 
-#define MANIFEST_HEADER "memsim nvcc manifest 1\n"
-
 /* The key manifest path holds, if every file it names still has the text
  * it had; else NULL. */
 static char *
 manifest_key (const char *path)
 {
   g_autofree char *text = NULL;
-  if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, MANIFEST_HEADER))
+  gsize len = 0;
+  if (!g_file_get_contents (path, &text, &len, NULL))
     return NULL;
-  g_auto (GStrv) lines = g_strsplit (text + strlen (MANIFEST_HEADER), "\n", -1);
-  if (lines[0] == NULL || !g_str_has_prefix (lines[0], "key ") || strlen (lines[0] + 4) != 64)
+  g_autoptr (MsNvccManifest) m = ms_nvcc_manifest_parse (text, len);
+  if (m == NULL)
     return NULL;
-  for (char **l = lines + 1; *l && **l; l++)
+  for (guint i = 0; i < m->paths->len; i++)
     {
-      /* "<sha256> <path>" */
-      if (strlen (*l) < 66 || (*l)[64] != ' ')
-        return NULL;
-      g_autofree char *hash = file_hash (*l + 65, NULL);
-      if (hash == NULL || strncmp (hash, *l, 64) != 0)
+      g_autofree char *hash = file_hash (m->paths->pdata[i], NULL);
+      if (hash == NULL || strcmp (hash, m->hashes->pdata[i]) != 0)
         return NULL;
     }
-  return g_strdup (lines[0] + 4);
+  return g_strdup (m->key);
 }
 
 /* Writes the manifest of key: the hash of each file of read.  None when a
@@ -303,20 +302,27 @@ manifest_key (const char *path)
 static void
 manifest_write (const char *path, const char *key, GHashTable *read)
 {
-  g_autoptr (GString) text = g_string_new (MANIFEST_HEADER);
-  g_string_append_printf (text, "key %s\n", key);
+  g_autoptr (GPtrArray) hashes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
   GHashTableIter it;
   gpointer file;
   g_hash_table_iter_init (&it, read);
   while (g_hash_table_iter_next (&it, &file, NULL))
     {
       gboolean dated = FALSE;
-      g_autofree char *hash = file_hash (file, &dated);
-      if (hash == NULL || dated || strchr (file, '\n') != NULL)
-        return;
-      g_string_append_printf (text, "%s %s\n", hash, (const char *) file);
+      char *hash = file_hash (file, &dated);
+      if (hash == NULL || dated)
+        {
+          g_free (hash);
+          return;
+        }
+      g_ptr_array_add (hashes, hash);
+      g_ptr_array_add (paths, file);
     }
-  g_file_set_contents (path, text->str, (gssize) text->len, NULL);
+  g_autofree char *text = ms_nvcc_manifest_text (key, (const char *const *) hashes->pdata,
+                                                 (const char *const *) paths->pdata, paths->len);
+  if (text != NULL)
+    g_file_set_contents (path, text, -1, NULL);
 }
 
 /* The cache key of the program (build_key), from the manifest of its
