@@ -194,7 +194,9 @@ typedef struct {
   gboolean direct_off;
   guintptr direct_last_load[DIRECT_PREFETCH_STEPS];  /* direct_prefetch */
   guint64 direct_done, direct_abandoned;
-  /* warp-wide kernels (warp.h): a fiber per warp, where each stands */
+  /* warp-wide kernels (warp.h): the block's build (MsLaunch.block_entry),
+   * a fiber per warp, where each stands */
+  MsEntryFn warp_entry;
   MsFiber warp_fiber[32];
   guint8 warp_state[32];  /* MS_LANE_READY, _AT_BARRIER or _DONE */
   const MsWarpSched *warp_sched[32];   /* a waiting warp's groups */
@@ -222,6 +224,7 @@ typedef struct {
   const MsSinks *in_order;
   /* no sink takes a global access's record (a launch past --launches) */
   gboolean global_unrecorded;
+  guint index;           /* among the launch's workers */
   gboolean poll;
   gboolean block_ran, block_ended;
 } Worker;
@@ -2215,7 +2218,12 @@ run_block (Worker *W, guint64 b)
   W->ctl.barrier_mismatch = FALSE;
 
   if (W->launch->warp_entry)
-    return run_block_warps (W, n);
+    {
+      W->warp_entry = W->launch->block_entry
+                      ? W->launch->block_entry (W->launch->block_entry_data, W->block)
+                      : W->launch->warp_entry;
+      return run_block_warps (W, n);
+    }
 
   guint n_warps = (n + 31) / 32;
   WarpRound round = WARP_START;
@@ -2273,7 +2281,7 @@ warp_main (void *arg)
   for (;;)
     {
       Worker *W = cur_worker;
-      W->launch->warp_entry (&W->launch->args);
+      W->warp_entry (&W->launch->args);
       W->warp_state[w] = MS_LANE_DONE;
       ms_fiber_switch (&W->warp_fiber[w], &W->ctl.sched);
     }
@@ -3855,6 +3863,17 @@ note_shared_bytes (Worker *W)
     ;
 }
 
+static gint work_beside;
+
+void
+ms_emulator_work_beside (gboolean begins)
+{
+  if (begins)
+    g_atomic_int_inc (&work_beside);
+  else
+    g_atomic_int_dec_and_test (&work_beside);
+}
+
 static void
 worker_run (gpointer data, gpointer user_data)
 {
@@ -3863,8 +3882,16 @@ worker_run (gpointer data, gpointer user_data)
   install_crash_handler (W->signal_stack);
   cur_worker = W;
   ms_warp_ctl = &W->ctl;
+  guint cores = g_get_num_processors ();
   for (;;)
     {
+      /* work beside the launch (a kernel's optimised build) keeps a core:
+       * a worker past the others waits for it to end before it takes more
+       * blocks (with a worker a core: MsLaunch.threads 0) */
+      while (job->launch->threads == 0 && W->index > 0
+             && W->index + (guint) g_atomic_int_get (&work_beside) >= cores
+             && (guint64) __atomic_load_n (&job->next, __ATOMIC_RELAXED) < job->n_blocks)
+        g_usleep (2000);
       gint64 start = __atomic_fetch_add (&job->next, (gint64) job->chunk, __ATOMIC_RELAXED);
       if ((guint64) start >= job->n_blocks)
         break;
@@ -4091,6 +4118,7 @@ ms_emulate (const MsLaunch *launch, GError **error)
       ok = (job.workers[w] = worker_new (launch, error)) != NULL;
       if (ok)
         {
+          job.workers[w]->index = w;
           ms_sink_worker_begin (&job.workers[w]->sinks, sinks);
           job.workers[w]->order = job.order;
           job.workers[w]->in_order = grid && ordered ? sinks : NULL;

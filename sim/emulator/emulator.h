@@ -44,6 +44,11 @@ typedef struct {
   MsEntryFn entry;                        /* ms_cpu_entry_<name> */
   MsEntryFn warp_entry;                   /* the kernel's warp-wide build
                                              (warp.h), or NULL: fibers */
+  /* if set: the build block `block` runs, asked as the block starts (a
+   * kernel's optimised build takes over from its quick one while it runs:
+   * sim/ptx/ptx-program.c); else warp_entry */
+  MsEntryFn (*block_entry) (gpointer data, guint64 block);
+  gpointer block_entry_data;
   MsLaunchArgs args;                      /* grid, block, buffers, parameters */
   const char *buffer_names[MS_MAX_BUFFERS];
   gsize buffer_bytes[MS_MAX_BUFFERS];
@@ -127,6 +132,12 @@ guint64 ms_launch_sampled_blocks (const MsLaunch *launch);
  * stream.h, whatever launch->threads is).  Global addresses in the records
  * are virtual (MS_VADDR_*, access.h). */
 gboolean ms_emulate (const MsLaunch *launch, GError **error);
+
+/* Work of the process beside its launches (a kernel's optimised build,
+ * compiled in the background: sim/ptx/ptx-program.c) begins or ends:
+ * while any runs, a launch that takes a worker a core (MsLaunch.threads
+ * 0) leaves it one. */
+void ms_emulator_work_beside (gboolean begins);
 
 /* Warps this process ran straight through, without fibers (direct.h). */
 guint64 ms_emulator_direct_warps (void);

@@ -9,9 +9,14 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <glib/gstdio.h>
 
 #include "ptx-program.h"
@@ -19,6 +24,7 @@
 #include "ptx-translate.h"
 #include "ptx.h"
 #include "ptx-warp.h"
+#include "access.h"
 #include "user-build.h"
 #include "user-sass.h"
 
@@ -27,12 +33,16 @@ typedef struct {
   MsKernel *kernel;          /* warp_entry NULL until built */
   gboolean failed;           /* its build failed (said once) */
   MsInstMap *inst;           /* its blocks' instructions by line (kernel->inst_map) */
-  GString *quick_c;          /* the C of a kernel that runs its quick build (to
-                              * optimise once it has run long enough), or NULL */
-  double quick_seconds;      /* ... the time its launches took, in this run and
-                              * the runs before (kept in the cache) */
-  double quick_saved;        /* ... as the cache has it */
-  char *quick_path;          /* ... the cache's file of it (build_stem) */
+  MsSite *const *sites;      /* its build's sites, in order (the next build's twins) */
+  GString *quick_c;          /* the C of a kernel that runs its quick build, whose
+                              * optimised build is compiled in the background
+                              * (optimise), or NULL */
+  MsEntryFn quick_fn;        /* MEMSIM_QUICK_BUILD=once: the quick build, which
+                              * each launch's first block runs (entry_block) */
+  MsPtxProgram *program;     /* ... whose optimiser compiles its optimised build once
+                              * its blocks have run for busy_limit microseconds */
+  gint64 busy_limit, busy, last_block;
+  gint optimising;
 } Entry;
 
 typedef struct {
@@ -52,23 +62,37 @@ struct MsPtxProgram {
   const MsPtxCompiled *compiled;  /* built into memsim (ms_ptx_program_load_compiled), or NULL */
   MsPtxSassFn sass_of;            /* ... and its kernels' SASS, asked for as each is built */
   gboolean quick_first;           /* big kernels start with a quick build (see QUICK_BYTES) */
+  /* the background builds: one at a time (the optimiser's one thread);
+   * the compiler it runs (0: none) and its output file, which
+   * ms_ptx_program_free and the process's exit end and remove; the lock
+   * over them and over the builds' variable slots */
+  GThreadPool *optimiser;
+  GMutex lock;
+  GPid compiler;
+  char *compiler_in, *compiler_out;
+  gboolean closing;
 };
 
 /* Tiers of a kernel's build.  gcc -O2 takes about 50 us a byte of the
  * generated C (a 1.2 MB CUB sort kernel: 67 s) and -O0 a tenth of that,
- * while the -O0 code runs 2-8 times slower.  CUB's kernels (thrust's
- * algorithms launch them) are big and mostly run briefly
- * (segmentationTreeThrust: 285 s compiling its kernels at -O2, 4 s running
- * them); a program's own big kernels are often its hot ones, and a launch
- * runs one build from start to end, so a long launch would run it all at
- * -O0.  So with quick_first a CUB
- * or thrust kernel of more than QUICK_BYTES of C is built at -O0 first
- * and rebuilt at -O2 once its launches have taken half the time that
- * build is expected to take (a ski rental: at most about twice the better
- * choice made in hindsight).  Both builds are of the same C text: their
- * results and counts are the same. */
-#define QUICK_BYTES (128 * 1024)
-#define OPTIMISED_SECONDS_PER_BYTE 50e-6
+ * while the -O0 code runs 2-8 times slower.  With quick_first (memsim
+ * run), a kernel of more than QUICK_BYTES of C whose optimised build is not
+ * in the cache yet starts at once on its quick build (-O0).  Once its
+ * blocks have run for BUSY_SHARE of the time its optimised build should
+ * take, that build is compiled in the background, one kernel at a time
+ * (a ski rental: most of CUB's kernels run for a moment, and never pay
+ * for it); it takes over at the next block that starts (the launch's
+ * blocks run whichever build is current as they start: entry_block), and
+ * the builds' sites are twins (ms_site_twin), so the counts are those of
+ * either build alone.  A background build not done when the program ends
+ * is stopped: a short program runs its quick builds, from the cache the
+ * next time.  Both builds are of the same C text: their results and
+ * counts are the same. */
+#define QUICK_BYTES (32 * 1024)
+#define OPTIMISED_US_PER_BYTE 50
+#define BUSY_SHARE 0.1
+/* consecutive blocks' starts further apart than this: other work between */
+#define BUSY_GAP_US 200000
 
 /* The headers the generated C includes, from memsim's source tree. */
 static const char *const include_dirs[] = { "sim/ptx", "sim/emulator", "sim/stream", NULL };
@@ -89,8 +113,67 @@ host_cpu_flags (void)
   return "";
 }
 
+/* In the background compiler's process before it runs: it dies with
+ * memsim, even one killed by a signal (no exit handler then runs). */
+static void
+die_with_parent (gpointer data)
+{
+#ifdef __linux__
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+#endif
+}
+
+/* Runs the C compiler of argv in the background build, its pid in
+ * p->compiler while it runs (to be ended by ms_ptx_program_free or at
+ * exit): as ms_user_build_run. */
 static gboolean
-compile (const char *c_path, const char *so_path, gboolean quick, GError **error)
+run_stoppable (MsPtxProgram *p, const char *const *argv, char **err_out, GError **error)
+{
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "LC_ALL", "C", TRUE);
+  GPid pid = 0;
+  int err_fd = -1;
+  g_mutex_lock (&p->lock);
+  gboolean started = !p->closing
+                     && g_spawn_async_with_pipes (NULL, (char **) argv, env,
+                                                  G_SPAWN_DO_NOT_REAP_CHILD
+                                                  | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                                  die_with_parent, NULL, &pid, NULL, NULL,
+                                                  &err_fd, error);
+  if (started)
+    p->compiler = pid;
+  g_mutex_unlock (&p->lock);
+  if (!started)
+    return FALSE;
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  for (;;)
+    {
+      gssize n = read (err_fd, buf, sizeof buf);
+      if (n > 0)
+        g_string_append_len (text, buf, n);
+      else if (n == 0 || errno != EINTR)
+        break;
+    }
+  close (err_fd);
+  /* no longer stoppable before it is reaped: its pid is not reused */
+  siginfo_t info;
+  while (waitid (P_PID, (id_t) pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+    ;
+  g_mutex_lock (&p->lock);
+  p->compiler = 0;
+  g_mutex_unlock (&p->lock);
+  int status = 0;
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  g_spawn_close_pid (pid);
+  *err_out = g_string_free (text, FALSE);
+  return g_spawn_check_wait_status (status, NULL);
+}
+
+/* Compiles c_path into so_path (in the background build when p is set). */
+static gboolean
+compile (MsPtxProgram *p, const char *c_path, const char *so_path, gboolean quick,
+         GError **error)
 {
   const char *cc = g_getenv ("MEMSIM_CC");
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
@@ -126,7 +209,8 @@ compile (const char *c_path, const char *so_path, gboolean quick, GError **error
   g_ptr_array_add (argv, NULL);
   g_autofree char *err = NULL;
   g_autoptr (GError) run_error = NULL;
-  if (!ms_user_build_run ((const char *const *) argv->pdata, NULL, &err, &run_error))
+  if (p != NULL ? !run_stoppable (p, (const char *const *) argv->pdata, &err, &run_error)
+                : !ms_user_build_run ((const char *const *) argv->pdata, NULL, &err, &run_error))
     {
       if (run_error != NULL)
         g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER,
@@ -151,11 +235,51 @@ compile (const char *c_path, const char *so_path, gboolean quick, GError **error
   return TRUE;
 }
 
+/* The programs with a background build, which the process's exit stops. */
+static GMutex optimising_lock;
+static GSList *optimising;
+
+/* Stops p's background build: no new one starts, the compiler running is
+ * killed and its output removed. */
+static void
+stop_background (MsPtxProgram *p)
+{
+  g_mutex_lock (&p->lock);
+  p->closing = TRUE;
+  if (p->compiler != 0)
+    kill (p->compiler, SIGKILL);
+  if (p->compiler_out != NULL)
+    g_unlink (p->compiler_out);
+  if (p->compiler_in != NULL)
+    g_unlink (p->compiler_in);
+  g_mutex_unlock (&p->lock);
+}
+
+/* At exit (the program's main returned or it called exit()): a
+ * background build not done is not waited for. */
+static void
+stop_all_at_exit (void)
+{
+  g_mutex_lock (&optimising_lock);
+  for (GSList *l = optimising; l; l = l->next)
+    stop_background (l->data);
+  g_mutex_unlock (&optimising_lock);
+}
+
 void
 ms_ptx_program_free (MsPtxProgram *p)
 {
   if (p == NULL)
     return;
+  if (p->optimiser != NULL)
+    {
+      stop_background (p);
+      g_thread_pool_free (p->optimiser, TRUE, TRUE);   /* those queued dropped; the one running ends */
+      g_mutex_lock (&optimising_lock);
+      optimising = g_slist_remove (optimising, p);
+      g_mutex_unlock (&optimising_lock);
+    }
+  g_mutex_clear (&p->lock);
   g_ptr_array_unref (p->modules);
   g_array_unref (p->kernels);
   for (guint k = 0; k < p->entries->len; k++)
@@ -164,7 +288,6 @@ ms_ptx_program_free (MsPtxProgram *p)
       ms_inst_map_free (e->inst);
       if (e->quick_c != NULL)
         g_string_free (e->quick_c, TRUE);
-      g_free (e->quick_path);
     }
   g_array_unref (p->entries);
   g_ptr_array_unref (p->owned);
@@ -340,7 +463,7 @@ optimised_built (const GString *c)
 /* The shared object of C text c, quick or optimised (compiled into the
  * cache unless it is there), loaded; NULL with the error. */
 static void *
-build_load (const GString *c, gboolean quick, GError **error)
+build_load (MsPtxProgram *background, const GString *c, gboolean quick, GError **error)
 {
   g_autofree char *cache = ms_user_build_cache_dir ();
   if (g_mkdir_with_parents (cache, 0755) != 0)
@@ -355,9 +478,31 @@ build_load (const GString *c, gboolean quick, GError **error)
     {
       g_autofree char *c_path = g_strconcat (stem, ".c", NULL);
       g_autofree char *tmp = g_strdup_printf ("%s.%d.tmp", so_path, (int) getpid ());
-      if (!g_file_set_contents (c_path, c->str, (gssize) c->len, error)
-          || !compile (c_path, tmp, quick, error))
-        return NULL;
+      if (background != NULL)
+        {
+          g_mutex_lock (&background->lock);
+          g_free (background->compiler_out);
+          g_free (background->compiler_in);
+          background->compiler_out = g_strdup (tmp);
+          background->compiler_in = g_strdup (c_path);
+          g_mutex_unlock (&background->lock);
+        }
+      gboolean compiled = g_file_set_contents (c_path, c->str, (gssize) c->len, error)
+                          && compile (background, c_path, tmp, quick, error);
+      if (background != NULL)
+        {
+          g_mutex_lock (&background->lock);
+          g_clear_pointer (&background->compiler_out, g_free);
+          g_clear_pointer (&background->compiler_in, g_free);
+          g_mutex_unlock (&background->lock);
+        }
+      if (!compiled)
+        {
+          g_unlink (tmp);
+          if (background != NULL)
+            g_unlink (c_path);   /* (kept for a report only in the foreground) */
+          return NULL;
+        }
       if (g_rename (tmp, so_path) != 0)
         {
           g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_COMPILER, "cannot write %s: %s",
@@ -412,10 +557,11 @@ compiled_entry (MsPtxProgram *p, Entry *e, MsInstMap *inst, GError **error)
   return FALSE;
 }
 
-/* MEMSIM_QUICK_BUILD: "never" (every kernel optimised at once), "once"
- * (every kernel's first launch runs its quick build, the next its
- * optimised one: what the tests check both with), else as QUICK_BYTES
- * says. */
+/* MEMSIM_QUICK_BUILD: "never" (every kernel optimised at once),
+ * "always" (every kernel quick first, whatever its size), "once" (every
+ * kernel's quick and optimised builds made at once, and each launch's
+ * first block runs the quick one, the others the optimised one: the
+ * tests check both ways with these two), else as QUICK_BYTES says. */
 static const char *
 quick_mode (void)
 {
@@ -424,34 +570,39 @@ quick_mode (void)
 }
 
 /* Whether entry e's C text c is built quickly first: in memsim run, for
- * a big kernel of CUB's or thrust's whose optimised build is not in the
- * cache yet. */
+ * a big kernel whose optimised build is not in the cache yet. */
 static gboolean
-quick_build (const MsPtxProgram *p, const Entry *e, const GString *c)
+quick_build (const MsPtxProgram *p, const GString *c)
 {
   if (!p->quick_first || strcmp (quick_mode (), "never") == 0)
     return FALSE;
-  gboolean library = g_str_has_prefix (e->kernel->name, "cub::")
-                     || g_str_has_prefix (e->kernel->name, "thrust::");
-  if (strcmp (quick_mode (), "once") != 0 && (c->len <= QUICK_BYTES || !library))
+  if (strcmp (quick_mode (), "once") != 0 && strcmp (quick_mode (), "always") != 0
+      && c->len <= QUICK_BYTES)
     return FALSE;
   return !optimised_built (c);
 }
 
-/* Entry e runs build dl: its function, its variables' slots bound, ptxas's
- * aggregation of its reductions set.  (A build that replaces another has
- * sites of its own, the same lines: the models key on a launch's sites.) */
+/* Entry e runs build dl from its next block: its function, its variables'
+ * slots bound, ptxas's aggregation of its reductions set, its sites the
+ * twins of the build's it replaces (the same ids: the models key on a
+ * launch's sites). */
 static gboolean
 entry_take (MsPtxProgram *p, Entry *e, void *dl, GError **error)
 {
   g_autofree char *sym = g_strdup_printf ("ms_ptx_k_%u_%u", e->module, e->func);
   gpointer fn = dlsym (dl, sym);
-  if (fn == NULL)
+  g_autofree char *sites_name = g_strdup_printf ("ms_ptx_sites_%u_%u", e->module, e->func);
+  MsSite *const *sites = dlsym (dl, sites_name);
+  if (fn == NULL || sites == NULL)
     {
       g_set_error (error, MS_PTX_ERROR, MS_PTX_ERROR_LOAD, "the build of %s has no %s",
-                   e->kernel->name, sym);
+                   e->kernel->name, fn == NULL ? sym : sites_name);
       return FALSE;
     }
+  for (guint i = 0; e->sites != NULL && e->sites[i] != NULL && sites[i] != NULL; i++)
+    ms_site_twin (e->sites[i], sites[i]);
+  e->sites = sites;
+  g_mutex_lock (&p->lock);
   for (guint i = 0; i < p->global_places->len; i++)
     {
       Global *g = &g_array_index (p->global_places, Global, i);
@@ -465,10 +616,59 @@ entry_take (MsPtxProgram *p, Entry *e, void *dl, GError **error)
       if (g->device != NULL)
         *slot = g->device;
     }
+  g_mutex_unlock (&p->lock);
   g_autofree char *aggs_name = g_strdup_printf ("ms_ptx_aggs_%u_%u", e->module, e->func);
   set_aggregation (e, dlsym (dl, aggs_name));
-  e->kernel->warp_entry = (MsEntryFn) fn;
+  g_atomic_pointer_set (&e->kernel->warp_entry, (MsEntryFn) fn);
   return TRUE;
+}
+
+/* The build block `block` of a launch of entry data runs: the current one
+ * (the optimised build once it is done), or with MEMSIM_QUICK_BUILD=once
+ * the quick one for the first block. */
+static MsEntryFn
+entry_block (gpointer data, guint64 block)
+{
+  Entry *e = data;
+  if (block == 0 && e->quick_fn != NULL)
+    return e->quick_fn;
+  if (e->program != NULL && !g_atomic_int_get (&e->optimising))
+    {
+      /* the wall time its blocks have run: from one block's start to the
+       * next's, when near (workers on other kernels' blocks, or the
+       * program's own host code, in between do not count) */
+      gint64 now = g_get_monotonic_time ();
+      gint64 last = __atomic_exchange_n (&e->last_block, now, __ATOMIC_RELAXED);
+      if (last != 0 && now - last < BUSY_GAP_US
+          && __atomic_add_fetch (&e->busy, now - last, __ATOMIC_RELAXED) >= e->busy_limit
+          && g_atomic_int_compare_and_exchange (&e->optimising, 0, 1))
+        g_thread_pool_push (e->program->optimiser,
+                            GUINT_TO_POINTER (e - (Entry *) e->program->entries->data + 1),
+                            NULL);
+    }
+  return g_atomic_pointer_get (&e->kernel->warp_entry);
+}
+
+/* The optimised build of the entry numbered task - 1, made on the
+ * program's optimiser thread while its quick build runs; said on stderr if
+ * it fails (the quick build stays). */
+static void
+optimise (gpointer task, gpointer data)
+{
+  MsPtxProgram *p = data;
+  Entry *e = &g_array_index (p->entries, Entry, GPOINTER_TO_UINT (task) - 1);
+  g_autoptr (GError) error = NULL;
+  ms_emulator_work_beside (TRUE);   /* the launches leave the compiler a core */
+  void *dl = build_load (p, e->quick_c, FALSE, &error);
+  ms_emulator_work_beside (FALSE);
+  g_mutex_lock (&p->lock);
+  gboolean closing = p->closing;
+  g_mutex_unlock (&p->lock);
+  if (closing)
+    return;
+  if (dl == NULL || !entry_take (p, e, dl, &error))
+    g_printerr ("memsim: %s (%s keeps its unoptimised build)\n", error->message,
+                e->kernel->name);
 }
 
 /* Builds kernel k's entry: its C, compiled and loaded; its variables'
@@ -493,59 +693,48 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   e->kernel->in_order = polls_blocks;
   if (p->compiled != NULL)
     return compiled_entry (p, e, g_steal_pointer (&inst), error);
-  gboolean quick = quick_build (p, e, c);
-  void *dl = build_load (c, quick, error);
+  gboolean quick = quick_build (p, c);
+  void *dl = build_load (NULL, c, quick, error);
   if (dl == NULL || !entry_take (p, e, dl, error))
     return FALSE;
   e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
-  if (quick)
+  if (!quick)
+    return TRUE;
+  e->kernel->block_entry = entry_block;
+  e->kernel->block_entry_data = e;
+  if (strcmp (quick_mode (), "once") == 0)
     {
-      g_autofree char *stem = build_stem (c, TRUE);
-      e->quick_path = g_strconcat (stem, ".seconds", NULL);
-      g_autofree char *text = NULL;
-      if (g_file_get_contents (e->quick_path, &text, NULL, NULL))
-        e->quick_seconds = e->quick_saved = MAX (g_ascii_strtod (text, NULL), 0.0);
-      e->quick_c = g_steal_pointer (&c);
+      MsEntryFn quick_fn = e->kernel->warp_entry;
+      if ((dl = build_load (NULL, c, FALSE, error)) == NULL || !entry_take (p, e, dl, error))
+        return FALSE;
+      e->quick_fn = quick_fn;
+      return TRUE;
     }
-  return TRUE;
-}
-
-/* Kernel entry e of a program run by memsim run, whose launches took
- * `seconds` more: its optimised build replaces its quick one once they
- * have taken half the time that build should take (QUICK_BYTES). */
-static void
-entry_ran (MsPtxProgram *p, Entry *e, double seconds)
-{
-  if (e->quick_c == NULL)
-    return;
-  e->quick_seconds += seconds;
-  if (strcmp (quick_mode (), "once") != 0
-      && e->quick_seconds < 0.5 * OPTIMISED_SECONDS_PER_BYTE * (double) e->quick_c->len)
+  e->quick_c = g_steal_pointer (&c);
+  e->busy_limit = strcmp (quick_mode (), "always") == 0
+                    ? 0 : (gint64) (BUSY_SHARE * OPTIMISED_US_PER_BYTE * (double) e->quick_c->len);
+  if (p->optimiser == NULL)
     {
-      /* (written a tenth of a second at a time: launches can be many) */
-      if (e->quick_seconds - e->quick_saved >= 0.1)
+      static gsize once;
+      if (g_once_init_enter (&once))
         {
-          char text[G_ASCII_DTOSTR_BUF_SIZE];
-          g_ascii_dtostr (text, sizeof text, e->quick_seconds);
-          if (g_file_set_contents (e->quick_path, text, -1, NULL))
-            e->quick_saved = e->quick_seconds;
+          atexit (stop_all_at_exit);
+          g_once_init_leave (&once, 1);
         }
-      return;
+      p->optimiser = g_thread_pool_new (optimise, p, 1, FALSE, NULL);
+      g_mutex_lock (&optimising_lock);
+      optimising = g_slist_prepend (optimising, p);
+      g_mutex_unlock (&optimising_lock);
     }
-  g_unlink (e->quick_path);
-  g_clear_pointer (&e->quick_path, g_free);
-  g_autoptr (GString) c = g_steal_pointer (&e->quick_c);
-  g_autoptr (GError) error = NULL;
-  void *dl = build_load (c, FALSE, &error);
-  if (dl == NULL || !entry_take (p, e, dl, &error))
-    g_printerr ("memsim: %s (%s keeps its unoptimised build)\n", error->message,
-                e->kernel->name);
+  e->program = p;   /* entry_block starts its optimised build */
+  return TRUE;
 }
 
 static MsPtxProgram *
 program_new (void)
 {
   MsPtxProgram *p = g_new0 (MsPtxProgram, 1);
+  g_mutex_init (&p->lock);
   p->modules = g_ptr_array_new_with_free_func ((GDestroyNotify) ms_ptx_module_free);
   p->kernels = g_array_new (FALSE, TRUE, sizeof (MsPtxKernel));
   p->entries = g_array_new (FALSE, TRUE, sizeof (Entry));
@@ -711,14 +900,6 @@ ms_ptx_program_set_quick_first (MsPtxProgram *p, gboolean quick_first)
   p->quick_first = quick_first;
 }
 
-void
-ms_ptx_program_ran (MsPtxProgram *p, const MsPtxKernel *k, double seconds)
-{
-  const MsPtxKernel *first = (const MsPtxKernel *) p->kernels->data;
-  if (k >= first && k < first + p->kernels->len)
-    entry_ran (p, &g_array_index (p->entries, Entry, (guint) (k - first)), seconds);
-}
-
 const MsPtxKernel *
 ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown)
 {
@@ -749,6 +930,7 @@ gboolean
 ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device)
 {
   gboolean found = FALSE;
+  g_mutex_lock (&p->lock);   /* a background build may be adding its slots */
   for (guint k = 0; k < p->globals->len; k++)
     if (strcmp (g_array_index (p->globals, MsPtxGlobal, k).name, name) == 0)
       {
@@ -758,5 +940,6 @@ ms_ptx_program_bind_global (MsPtxProgram *p, const char *name, void *device)
           *(uint8_t **) g_ptr_array_index (g->slots, s) = device;
         found = TRUE;
       }
+  g_mutex_unlock (&p->lock);
   return found;
 }

@@ -72,14 +72,11 @@ void ms_ptx_program_free (MsPtxProgram *p);
 
 /* The kernel of entry `name`, or NULL. */
 const MsPtxKernel *ms_ptx_program_kernel (MsPtxProgram *p, const char *name);
-/* CUB's and thrust's big kernels built quickly first (-O0) and optimised
- * once their launches have run long enough (ms_ptx_program_ran): what
- * memsim run does, whose programs launch such kernels of hundreds of
- * kilobytes of C that mostly run briefly.  Off by default. */
+/* Big kernels built quickly first (-O0), their optimised builds compiled
+ * in the background, each taking over from the next block of its kernel
+ * that starts (ptx-program.c, QUICK_BYTES): what memsim run does.  Off by
+ * default. */
 void ms_ptx_program_set_quick_first (MsPtxProgram *p, gboolean quick_first);
-/* Kernel k's launch took `seconds`; its optimised build may replace its
- * quick one before the next. */
-void ms_ptx_program_ran (MsPtxProgram *p, const MsPtxKernel *k, double seconds);
 /* The same by the kernel's name as its source says it ("clamp", "red<128>"). */
 const MsPtxKernel *ms_ptx_program_kernel_shown (MsPtxProgram *p, const char *shown);
 

@@ -4373,6 +4373,12 @@ translate_entry (Tr *t, GString *out)
   g_string_append (out, t->agg_flags->str);
   g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
                           t->mod, t->fn, t->aggs->str);
+  /* its sites in order, for the twins of another build of the same text
+   * (ms_site_twin) */
+  g_string_append_printf (out, "MsSite *const ms_ptx_sites_%u_%u[] = { ", t->mod, t->fn);
+  for (guint s = 0; s < t->n_sites; s++)
+    g_string_append_printf (out, "&ms_site_%u_%u_%u, ", t->mod, t->fn, s);
+  g_string_append (out, "NULL };\n");
   /* Past BIG_KERNEL_BLOCKS blocks, compiled without GCC's RTL GCSE, whose
    * PRE grows with the blocks times the expressions: sortingNetworks'
    * 797-block kernel took 62 s to compile, 46 s of them in PRE, and 17 s

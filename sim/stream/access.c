@@ -57,6 +57,9 @@ ms_site_register (const MsSite *site)
   if (G_LIKELY (id >= 0))
     return id;
   g_mutex_lock (&site_lock);
+  int twin = site->twin != NULL ? g_atomic_int_get (&site->twin->id) : -1;
+  if (site->id < 0 && twin >= 0)
+    g_atomic_int_set ((int *) &site->id, twin);   /* one instruction, one id */
   if (site->id < 0 && n_sites < MS_MAX_SITES)
     {
       site_table[n_sites] = site;
@@ -66,6 +69,19 @@ ms_site_register (const MsSite *site)
   id = site->id;
   g_mutex_unlock (&site_lock);
   return id;
+}
+
+void
+ms_site_twin (MsSite *a, MsSite *b)
+{
+  g_mutex_lock (&site_lock);
+  a->twin = b;
+  b->twin = a;
+  if (a->id >= 0 && b->id < 0)
+    g_atomic_int_set (&b->id, a->id);
+  else if (b->id >= 0 && a->id < 0)
+    g_atomic_int_set (&a->id, b->id);
+  g_mutex_unlock (&site_lock);
 }
 
 const MsSite *

@@ -70,6 +70,9 @@ gboolean ms_op_parse (const char *name, MsOp *op);
 /* Gives site a dense id (site->id) on first use and returns it; -1 when
  * the table is full (the caller reports it as an error). Thread-safe. */
 int ms_site_register (const MsSite *site);
+/* Sites a and b are one instruction in two builds of a kernel: whichever
+ * runs first gives both its id (MsSite.twin).  Thread-safe. */
+void ms_site_twin (MsSite *a, MsSite *b);
 /* The site of an id, or NULL. */
 const MsSite *ms_site_lookup (int id);
 /* Sites registered so far (ids 0 .. n - 1). */

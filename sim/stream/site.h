@@ -37,6 +37,11 @@ struct MsSite {
                        * (smsp__sass_inst_executed_op_ldgsts.sum, not
                        * ..._op_global_ld.sum); its copy to shared memory is
                        * no record (the GPU counts no shared store) */
+  const struct MsSite *twin;  /* device code run from its PTX: the same
+                       * instruction in the kernel's other build (its quick
+                       * one, or its optimised one that replaces it while it
+                       * runs), which takes the same id (ms_site_register), or
+                       * NULL */
 };
 
 #endif /* MEMSIM_SITE_H */

@@ -580,6 +580,11 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->kernel = p->kernel->name;
   launch->entry = p->kernel->cpu_entry;
   launch->warp_entry = problem_warp_entry (p);
+  if (p->warp_entry == NULL)
+    {
+      launch->block_entry = p->kernel->block_entry;
+      launch->block_entry_data = p->kernel->block_entry_data;
+    }
   launch->in_order = p->kernel->in_order;   /* known once the entry is built */
   launch->args = p->args;
   launch->n_buffers = p->n_buffers;

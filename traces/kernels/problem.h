@@ -68,6 +68,10 @@ typedef struct {
   /* a kernel run from nvcc's device code (sim/ptx): its warp-wide entry,
    * which reads MsLaunchArgs.params; NULL otherwise */
   MsEntryFn warp_entry;
+  /* ... and, for one whose optimised build may take over while it runs,
+   * the build each block runs (MsLaunch.block_entry), or NULL */
+  MsEntryFn (*block_entry) (gpointer data, guint64 block);
+  gpointer block_entry_data;
   /* a kernel's own GPU build, or NULL: the built-in kernels' nvcc builds
    * are in the GPU plug-in (gpu/backend-cuda.c), found by name */
   MsEntryFn gpu_entry;

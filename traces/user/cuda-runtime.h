@@ -80,8 +80,6 @@ typedef struct {
   const MsPtxGlobal *(*globals) (gpointer data, guint *n);
   gboolean (*bind_global) (gpointer data, const char *name, void *device);
   gpointer data;
-  /* a launch of kernel k took seconds (how long to keep its quick build), or NULL */
-  void (*ran) (gpointer data, const MsPtxKernel *k, double seconds);
 } MsDeviceCode;
 
 /* Launches of nvcc-built host code find their kernels in code (copied;

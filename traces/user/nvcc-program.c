@@ -51,12 +51,6 @@ engine_bind (gpointer data, const char *name, void *device)
   return ms_ptx_program_bind_global (data, name, device);
 }
 
-static void
-engine_ran (gpointer data, const MsPtxKernel *k, double seconds)
-{
-  ms_ptx_program_ran (data, k, seconds);
-}
-
 MsNvccProgram *
 ms_nvcc_program_load (const char *const *files, const char *const *flags, GError **error)
 {
@@ -73,7 +67,7 @@ ms_nvcc_program_load (const char *const *files, const char *const *flags, GError
   if (device == NULL)
     return NULL;
   ms_ptx_program_set_quick_first (device, TRUE);
-  MsDeviceCode code = { engine_kernel, engine_globals, engine_bind, device, engine_ran };
+  MsDeviceCode code = { engine_kernel, engine_globals, engine_bind, device };
   MsNvccProgram *p = ms_nvcc_program_open (build->so, base, &code, error);
   if (p == NULL)
     ms_ptx_program_free (device);
