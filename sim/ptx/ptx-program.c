@@ -43,6 +43,10 @@ typedef struct {
                               * its blocks have run for busy_limit microseconds */
   gint64 busy_limit, busy, last_block;
   gint optimising;
+  char *busy_path;           /* the cache's count of the microseconds its quick
+                              * build ran in the runs before (busy_before), to
+                              * which this run's are added at its end */
+  gint64 busy_before;
 } Entry;
 
 typedef struct {
@@ -235,6 +239,8 @@ compile (MsPtxProgram *p, const char *c_path, const char *so_path, gboolean quic
   return TRUE;
 }
 
+static void save_busy (MsPtxProgram *p);
+
 /* The programs with a background build, which the process's exit stops. */
 static GMutex optimising_lock;
 static GSList *optimising;
@@ -262,7 +268,10 @@ stop_all_at_exit (void)
 {
   g_mutex_lock (&optimising_lock);
   for (GSList *l = optimising; l; l = l->next)
-    stop_background (l->data);
+    {
+      stop_background (l->data);
+      save_busy (l->data);
+    }
   g_mutex_unlock (&optimising_lock);
 }
 
@@ -275,6 +284,7 @@ ms_ptx_program_free (MsPtxProgram *p)
     {
       stop_background (p);
       g_thread_pool_free (p->optimiser, TRUE, TRUE);   /* those queued dropped; the one running ends */
+      save_busy (p);
       g_mutex_lock (&optimising_lock);
       optimising = g_slist_remove (optimising, p);
       g_mutex_unlock (&optimising_lock);
@@ -288,6 +298,7 @@ ms_ptx_program_free (MsPtxProgram *p)
       ms_inst_map_free (e->inst);
       if (e->quick_c != NULL)
         g_string_free (e->quick_c, TRUE);
+      g_free (e->busy_path);
     }
   g_array_unref (p->entries);
   g_ptr_array_unref (p->owned);
@@ -582,6 +593,47 @@ quick_build (const MsPtxProgram *p, const GString *c)
   return !optimised_built (c);
 }
 
+/* The limit of busy microseconds of a kernel of C text c (BUSY_SHARE). */
+static gint64
+busy_limit (const GString *c)
+{
+  if (strcmp (quick_mode (), "always") == 0)
+    return 0;
+  return (gint64) (BUSY_SHARE * OPTIMISED_US_PER_BYTE * (double) c->len);
+}
+
+/* The microseconds quick build c ran in the runs before (its .busy file
+ * in the cache, memsim's own: a number, else 0), and the file's path. */
+static gint64
+busy_before (const GString *c, char **path)
+{
+  g_autofree char *stem = build_stem (c, TRUE);
+  *path = g_strconcat (stem, ".busy", NULL);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (*path, &text, NULL, NULL))
+    return 0;
+  return MAX (g_ascii_strtoll (text, NULL, 10), 0);
+}
+
+/* Adds this run's busy microseconds of each quick build not replaced to
+ * its count in the cache: a program that ends before its background
+ * build has its kernels optimised at once the run after they pass the
+ * limit together. */
+static void
+save_busy (MsPtxProgram *p)
+{
+  for (guint k = 0; k < p->entries->len; k++)
+    {
+      Entry *e = &g_array_index (p->entries, Entry, k);
+      gint64 busy = __atomic_load_n (&e->busy, __ATOMIC_RELAXED);
+      if (e->busy_path == NULL || e->quick_c == NULL || busy <= 0)
+        continue;
+      char text[32];
+      g_snprintf (text, sizeof text, "%" G_GINT64_FORMAT "\n", e->busy_before + busy);
+      g_file_set_contents (e->busy_path, text, -1, NULL);
+    }
+}
+
 /* Entry e runs build dl from its next block: its function, its variables'
  * slots bound, ptxas's aggregation of its reductions set, its sites the
  * twins of the build's it replaces (the same ids: the models key on a
@@ -667,8 +719,16 @@ optimise (gpointer task, gpointer data)
   if (closing)
     return;
   if (dl == NULL || !entry_take (p, e, dl, &error))
-    g_printerr ("memsim: %s (%s keeps its unoptimised build)\n", error->message,
-                e->kernel->name);
+    {
+      g_printerr ("memsim: %s (%s keeps its unoptimised build)\n", error->message,
+                  e->kernel->name);
+      return;
+    }
+  g_mutex_lock (&p->lock);
+  if (e->busy_path != NULL)
+    g_unlink (e->busy_path);
+  g_clear_pointer (&e->busy_path, g_free);   /* save_busy has nothing to add */
+  g_mutex_unlock (&p->lock);
 }
 
 /* Builds kernel k's entry: its C, compiled and loaded; its variables'
@@ -694,6 +754,13 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   if (p->compiled != NULL)
     return compiled_entry (p, e, g_steal_pointer (&inst), error);
   gboolean quick = quick_build (p, c);
+  g_autofree char *busy_path = NULL;
+  gint64 before = quick && strcmp (quick_mode (), "once") != 0 ? busy_before (c, &busy_path) : 0;
+  if (quick && before > 0 && before >= busy_limit (c))
+    {
+      quick = FALSE;   /* its quick build ran long enough in the runs before */
+      g_unlink (busy_path);
+    }
   void *dl = build_load (NULL, c, quick, error);
   if (dl == NULL || !entry_take (p, e, dl, error))
     return FALSE;
@@ -710,9 +777,10 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
       e->quick_fn = quick_fn;
       return TRUE;
     }
+  e->busy_limit = MAX (busy_limit (c) - before, 0);
+  e->busy_before = before;
+  e->busy_path = g_steal_pointer (&busy_path);
   e->quick_c = g_steal_pointer (&c);
-  e->busy_limit = strcmp (quick_mode (), "always") == 0
-                    ? 0 : (gint64) (BUSY_SHARE * OPTIMISED_US_PER_BYTE * (double) e->quick_c->len);
   if (p->optimiser == NULL)
     {
       static gsize once;
