@@ -939,9 +939,9 @@ mark_dirty_lanes (const Worker *W, guint32 group, const guint8 *A, gsize as)
 
 /* A whole warp's global store of a row (lane l at row + l * size, size 4
  * or 8) from the lanes' 16-byte value slots, four or two lanes a vector
- * (store_row_values), and its pages marked (MsLaunch.dirty_pages) from its first and last
- * byte.  callgrind, simpleStreams' kernel: the lane by lane copy and
- * marking were 300 host instructions a store. */
+ * (store_row_values), and its pages marked (MsLaunch.dirty_pages) from
+ * its first and last byte.  callgrind, simpleStreams' kernel: the lane by
+ * lane copy and marking were 300 host instructions a store. */
 static inline __attribute__ ((always_inline)) void
 store_row_values (guint8 *row, const guint8 *V, guint size)
 {

@@ -434,8 +434,8 @@ kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
 }
 
 /* The path in the cache of the build of C text c, quick or optimised,
- * without its suffix (".so"; ".c" while it compiles; ".seconds": how long
- * a quick build has run). */
+ * without its suffix (".so"; ".c" while it compiles; ".busy": how long a
+ * quick build has run). */
 static char *
 build_stem (const GString *c, gboolean quick)
 {
