@@ -162,18 +162,19 @@ checksum_string (GChecksum *sum, const char *s)
 static void
 add_marked_files (const char *out, GHashTable *read)
 {
-  for (const char *l = out; l != NULL && *l; l = strchr (l, '\n') ? strchr (l, '\n') + 1 : NULL)
+  for (const char *l = out; l != NULL && *l != '\0';)
     {
-      if (l[0] != '#' || l[1] != ' ' || !g_ascii_isdigit (l[2]))
-        continue;
-      const char *q = strchr (l, '"'), *eol = strchr (l, '\n');
-      if (q == NULL || (eol != NULL && q > eol) || q[1] == '<')
-        continue;
-      const char *end = strchr (q + 1, '"');
-      if (end == NULL || (eol != NULL && end > eol))
-        continue;
-      g_autofree char *path = g_strndup (q + 1, (gsize) (end - q - 1));
-      g_hash_table_add (read, g_canonicalize_filename (path, NULL));
+      const char *eol = strchr (l, '\n');
+      gsize len = eol != NULL ? (gsize) (eol - l) : strlen (l);
+      const char *q = len > 3 && l[0] == '#' && l[1] == ' ' && g_ascii_isdigit (l[2])
+                        ? memchr (l, '"', len) : NULL;
+      const char *end = q != NULL ? memchr (q + 1, '"', len - (gsize) (q + 1 - l)) : NULL;
+      if (end != NULL && q[1] != '<')   /* not <built-in> or <command-line> */
+        {
+          g_autofree char *path = g_strndup (q + 1, (gsize) (end - q - 1));
+          g_hash_table_add (read, g_canonicalize_filename (path, NULL));
+        }
+      l = eol != NULL ? eol + 1 : NULL;
     }
 }
 
