@@ -100,9 +100,19 @@ def measured_time(m, run):
     return run["time_ms"] * 1e-3, "memsim__event_time"
 
 
+def superseded_note(w, m):
+    """runs a measurement file keeps but marks "superseded": measured with
+    a kernel that has changed since, so not compared"""
+    old = [r for r in m["runs"] if r.get("superseded")]
+    if old:
+        w("Not compared: " + "; ".join(f"{r['name']}, {r['superseded']}" for r in old) + ".\n")
+
+
 def unique_runs(m):
     seen, runs = set(), []
     for r in m["runs"]:   # a run measured twice (two groups) counts once: the first
+        if r.get("superseded"):
+            continue
         if r["name"] not in seen:
             seen.add(r["name"])
             runs.append(r)
@@ -170,6 +180,7 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
       "So the H200's time errors below are in-sample.  The DRAM and L2 traffic come from the "
       "cache model's rules with one measured constant, the capacity of the L2 a kernel spread "
       "over every SM sees (fitted on `copy`: 42 MiB on the H200, one 25 MiB half on the H100).\n")
+    superseded_note(w, m)
 
     # traffic
     w("### L2 and DRAM traffic\n")
@@ -263,7 +274,7 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
     w("")
     for more_file in more_files:
         h = json.load(open(more_file))
-        hruns = h["runs"]
+        hruns = [r for r in h["runs"] if not r.get("superseded")]
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             hsims = list(ex.map(lambda r: simulate(memsim, arch, r), hruns))
         if "instructions" in os.path.basename(more_file):
@@ -280,6 +291,7 @@ def gpu_section(w, memsim, jobs, costs_file, more_files):
                      "MB for most; `bash gpu/device-costs.sh defaults PREBUILT`).")
         w(f"`{os.path.relpath(more_file)}`: {h.get('device', '')}, {', '.join(h.get('dates', []))}. "
           f"{about}\n")
+        superseded_note(w, h)
         w("| run | predicted (ms) | measured (ms) | error | DRAM read + write | bound (predicted) |")
         w("|---|---:|---:|---:|---:|---|")
         herr = []

@@ -17,7 +17,9 @@
 # empty to use ./memsim.  Each run is `memsim trace ... --gpu --format json`
 # (simulated and measured side by side, the GPU timed with a cold L2,
 # median of repeats); the JSON files, stderr and a one-line status per run
-# go to $OUT/costs/, packed into $OUT/costs.tar.gz.
+# go to $OUT/costs/, packed into $OUT/costs.tar.gz.  ONLY (an extended
+# regular expression): only the runs whose whole name matches it, e.g.
+# ONLY='reduce_multiple.*' to measure again a kernel that changed.
 set -u
 group=${1:?usage: device-costs.sh big|gemm|gemm4096|probes|small|defaults|all [PREBUILT]}
 pre=${2:-}
@@ -35,6 +37,9 @@ status=$OUT/costs/status.txt
 # run NAME KERNEL ARGS...: one side-by-side run
 run () {
   local name=$1; shift
+  if [ -n "${ONLY:-}" ] && ! printf '%s\n' "$name" | grep -qE "^(${ONLY})\$"; then
+    return
+  fi
   local t0=$SECONDS
   timeout "${RUN_TIMEOUT:-150}" "$M" trace "$@" --gpu --format json -o "$OUT/costs/$name.json" \
     2>"$OUT/costs/$name.err"

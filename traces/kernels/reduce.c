@@ -19,8 +19,8 @@ static const MsParamSpec reduce_params[] = {
 
 static const MsParamSpec reduce_multiple_params[] = {
   { "n", "number of ints to add up", 1 << 20, 1, 1 << 26 },
-  { "blocks", "most blocks to launch; each thread then adds n / (2 * blocks * block) elements "
-              "in a grid-stride loop (0: as many as fill the device, active blocks per SM x "
+  { "blocks", "most blocks to launch; each thread then adds n / (blocks * block) elements, four a "
+              "step of a grid-stride loop (0: as many as fill the device, active blocks per SM x "
               "SMs)", 0, 0, 65535 },
   { NULL },
 };
@@ -87,7 +87,7 @@ blocks_filling_device (const MsProblem *p)
   return (guint) occ.active_blocks * (guint) arch->sm_count;
 }
 
-/* two per step of a grid-stride loop over at most `blocks` blocks (0: the
+/* four per step of a grid-stride loop over at most `blocks` blocks (0: the
  * blocks that fill the device; the report then shows that number) */
 static gboolean
 reduce_setup_multiple (MsProblem *p, GError **error)
@@ -100,7 +100,7 @@ reduce_setup_multiple (MsProblem *p, GError **error)
       if (!ms_problem_set_param (p, "blocks", text, error))
         return FALSE;
     }
-  return reduce_setup_common (p, 2, blocks, error);
+  return reduce_setup_common (p, 4, blocks, error);
 }
 
 /* The sums of the blocks' chunks of per_block elements, chunk c of them

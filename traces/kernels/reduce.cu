@@ -195,24 +195,31 @@ REDUCE_UNROLL_COMPLETE (512)
 REDUCE_UNROLL_COMPLETE (1024)
 
 /* reduce_multiple (seed 003, version 7): fewer blocks than the data needs;
- * each thread first adds up many elements in a grid-stride loop (two per
- * step, as reduce_firstadd), then the block finishes as reduce_unroll_last.
- * The seed accumulates into Local[tid] inside the loop; the running sum is
- * kept in a register here, which is what nvcc makes of that loop anyway
- * (no barrier inside it), so the counts match the compiled kernel. */
+ * each thread first adds up many elements in a grid-stride loop, then the
+ * block finishes as reduce_unroll_last.  Four elements a step, one block
+ * apart (the seed's "each thread responsible for 4 elements", as in the
+ * transposes): the four loads do not wait for each other, so each warp has
+ * four in flight, which is what brings the loop near the DRAM's bandwidth
+ * (with two a step, the H200 ran it 1.4x slower).  The seed accumulates
+ * into Local[tid] inside the loop; the running sum is kept in a register
+ * here, which is what nvcc makes of that loop anyway (no barrier inside
+ * it), so the counts match the compiled kernel. */
 __global__ void reduce_multiple (int *out, const int *in, int n)
 {
   SHARED_ARRAY (int, sdata, REDUCE_MAX_BLOCK);
   unsigned int tid = threadIdx.x;
-  unsigned int i = blockIdx.x * (blockDim.x * 2) + tid;
-  unsigned int grid_size = blockDim.x * 2 * gridDim.x;
+  unsigned int b = blockDim.x;
+  unsigned int i = blockIdx.x * (b * 4) + tid;
+  unsigned int grid_size = b * 4 * gridDim.x;
   int v = 0;
-  while (i < (unsigned) n) {
-    v += LD (in[i]);
-    if (i + blockDim.x < (unsigned) n)
-      v += LD (in[i + blockDim.x]);
+  while (i + 3 * b < (unsigned) n) {
+    v += LD (in[i]) + LD (in[i + b]) + LD (in[i + 2 * b]) + LD (in[i + 3 * b]);
     i += grid_size;
   }
+  /* the last step's first three elements, those below n */
+  for (unsigned int k = 0; k < 3; k++)
+    if (i + k * b < (unsigned) n)
+      v += LD (in[i + k * b]);
   ST (sdata[tid], v);
   __syncthreads ();
   for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
