@@ -875,6 +875,31 @@ test_quick_build (void)
     }
 }
 
+/* A kernel's quick build counts the whole run of its blocks, though none
+ * starts another while it runs: long-block.cu's one block runs for about a
+ * second on it (a tenth of the optimised build's 50 us a byte is far less),
+ * so the second run, if not the first, optimises the kernel before it
+ * starts. */
+static void
+test_quick_build_long_block (void)
+{
+  g_autofree char *p = program ("long-block.cu");
+  g_autofree char *cache = g_dir_make_tmp ("memsim-quick-XXXXXX", NULL);
+  g_assert_nonnull (cache);
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "XDG_CACHE_HOME", cache, TRUE);
+  env = g_environ_unsetenv (env, "MEMSIM_QUICK_BUILD");
+  g_autofree char *kernels = g_build_filename (cache, "memsim", "kernels", NULL);
+  for (int i = 0; i < 2; i++)
+    {
+      g_auto (Result) r = run_in (env, p, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, "long-block: lane 0 as the host computes it"));
+    }
+  g_assert_cmpuint (files_ending (kernels, ".so"), ==, 2);
+  g_assert_cmpuint (files_ending (kernels, ".busy"), ==, 0);
+  remove_tree (cache);
+}
+
 /* The program's build is found again without nvcc's preprocessor (a
  * manifest of the files it read, by their text), and a header whose text
  * changes makes a new build: nvcc, through a wrapper that logs its
@@ -1237,6 +1262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/conditional-graphs", test_conditional_graphs);
   g_test_add_func ("/run/repeats", test_repeats);
   g_test_add_func ("/run/quick-build", test_quick_build);
+  g_test_add_func ("/run/quick-build-long-block", test_quick_build_long_block);
   g_test_add_func ("/run/nvcc-cache", test_nvcc_cache);
   g_test_add_func ("/run/device-runtime", test_device_runtime);
   g_test_add_func ("/run/async-copy", test_async_copy);

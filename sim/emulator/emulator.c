@@ -2219,10 +2219,15 @@ run_block (Worker *W, guint64 b)
 
   if (W->launch->warp_entry)
     {
-      W->warp_entry = W->launch->block_entry
-                      ? W->launch->block_entry (W->launch->block_entry_data, W->block)
-                      : W->launch->warp_entry;
-      return run_block_warps (W, n);
+      if (W->launch->block_entry == NULL)
+        {
+          W->warp_entry = W->launch->warp_entry;
+          return run_block_warps (W, n);
+        }
+      W->warp_entry = W->launch->block_entry (W->launch->block_entry_data, W->block);
+      gboolean ok = run_block_warps (W, n);
+      W->launch->block_done (W->launch->block_entry_data);
+      return ok;
     }
 
   guint n_warps = (n + 31) / 32;

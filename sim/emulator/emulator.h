@@ -48,6 +48,7 @@ typedef struct {
    * kernel's optimised build takes over from its quick one while it runs:
    * sim/ptx/ptx-program.c); else warp_entry */
   MsEntryFn (*block_entry) (gpointer data, guint64 block);
+  void (*block_done) (gpointer data);     /* ... and told as the block ends */
   gpointer block_entry_data;
   MsLaunchArgs args;                      /* grid, block, buffers, parameters */
   const char *buffer_names[MS_MAX_BUFFERS];

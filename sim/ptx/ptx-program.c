@@ -41,7 +41,9 @@ typedef struct {
                               * each launch's first block runs (entry_block) */
   MsPtxProgram *program;     /* ... whose optimiser compiles its optimised build once
                               * its blocks have run for busy_limit microseconds */
-  gint64 busy_limit, busy, last_block;
+  gint64 busy_limit, busy;   /* (busy_lock) */
+  gint64 busy_since;         /* when busy was last added to (busy_lock) */
+  gint in_flight;            /* its blocks running now (busy_lock) */
   gint optimising;
   char *busy_path;           /* the cache's count of the microseconds its quick
                               * build ran in the runs before (busy_before), to
@@ -95,8 +97,6 @@ struct MsPtxProgram {
 #define QUICK_BYTES (32 * 1024)
 #define OPTIMISED_US_PER_BYTE 50
 #define BUSY_SHARE 0.1
-/* consecutive blocks' starts further apart than this: other work between */
-#define BUSY_GAP_US 200000
 
 /* The headers the generated C includes, from memsim's source tree. */
 static const char *const include_dirs[] = { "sim/ptx", "sim/emulator", "sim/stream", NULL };
@@ -240,6 +240,9 @@ compile (MsPtxProgram *p, const char *c_path, const char *so_path, gboolean quic
 }
 
 static void save_busy (MsPtxProgram *p);
+
+/* over the entries' busy counts (entry_busy) */
+static GMutex busy_lock;
 
 /* The programs with a background build, which the process's exit stops. */
 static GMutex optimising_lock;
@@ -625,7 +628,9 @@ save_busy (MsPtxProgram *p)
   for (guint k = 0; k < p->entries->len; k++)
     {
       Entry *e = &g_array_index (p->entries, Entry, k);
-      gint64 busy = __atomic_load_n (&e->busy, __ATOMIC_RELAXED);
+      g_mutex_lock (&busy_lock);
+      gint64 busy = e->busy + e->in_flight * (g_get_monotonic_time () - e->busy_since);
+      g_mutex_unlock (&busy_lock);
       if (e->busy_path == NULL || e->quick_c == NULL || busy <= 0)
         continue;
       char text[32];
@@ -675,6 +680,28 @@ entry_take (MsPtxProgram *p, Entry *e, void *dl, GError **error)
   return TRUE;
 }
 
+/* The time e's blocks have run, each block counted (two workers on its
+ * blocks for a second: two seconds; host code and other kernels between
+ * its launches not at all): added up as a block starts (change 1) or ends
+ * (-1), its optimised build started once it passes the limit. */
+static void
+entry_busy (Entry *e, int change)
+{
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&busy_lock);
+  if (e->in_flight > 0)
+    e->busy += e->in_flight * (now - e->busy_since);
+  e->busy_since = now;
+  e->in_flight += change;
+  gboolean start = e->busy >= e->busy_limit && !g_atomic_int_get (&e->optimising);
+  if (start)
+    g_atomic_int_set (&e->optimising, 1);
+  g_mutex_unlock (&busy_lock);
+  if (start)
+    g_thread_pool_push (e->program->optimiser,
+                        GUINT_TO_POINTER (e - (Entry *) e->program->entries->data + 1), NULL);
+}
+
 /* The build block `block` of a launch of entry data runs: the current one
  * (the optimised build once it is done), or with MEMSIM_QUICK_BUILD=once
  * the quick one for the first block. */
@@ -684,21 +711,17 @@ entry_block (gpointer data, guint64 block)
   Entry *e = data;
   if (block == 0 && e->quick_fn != NULL)
     return e->quick_fn;
-  if (e->program != NULL && !g_atomic_int_get (&e->optimising))
-    {
-      /* the wall time its blocks have run: from one block's start to the
-       * next's, when near (workers on other kernels' blocks, or the
-       * program's own host code, in between do not count) */
-      gint64 now = g_get_monotonic_time ();
-      gint64 last = __atomic_exchange_n (&e->last_block, now, __ATOMIC_RELAXED);
-      if (last != 0 && now - last < BUSY_GAP_US
-          && __atomic_add_fetch (&e->busy, now - last, __ATOMIC_RELAXED) >= e->busy_limit
-          && g_atomic_int_compare_and_exchange (&e->optimising, 0, 1))
-        g_thread_pool_push (e->program->optimiser,
-                            GUINT_TO_POINTER (e - (Entry *) e->program->entries->data + 1),
-                            NULL);
-    }
+  if (e->program != NULL)
+    entry_busy (e, 1);
   return g_atomic_pointer_get (&e->kernel->warp_entry);
+}
+
+static void
+entry_block_done (gpointer data)
+{
+  Entry *e = data;
+  if (e->program != NULL)
+    entry_busy (e, -1);
 }
 
 /* The optimised build of the entry numbered task - 1, made on the
@@ -768,6 +791,7 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   if (!quick)
     return TRUE;
   e->kernel->block_entry = entry_block;
+  e->kernel->block_done = entry_block_done;
   e->kernel->block_entry_data = e;
   if (strcmp (quick_mode (), "once") == 0)
     {

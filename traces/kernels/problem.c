@@ -583,6 +583,7 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   if (p->warp_entry == NULL)
     {
       launch->block_entry = p->kernel->block_entry;
+      launch->block_done = p->kernel->block_done;
       launch->block_entry_data = p->kernel->block_entry_data;
     }
   launch->in_order = p->kernel->in_order;   /* known once the entry is built */

@@ -71,6 +71,7 @@ typedef struct {
   /* ... and, for one whose optimised build may take over while it runs,
    * the build each block runs (MsLaunch.block_entry), or NULL */
   MsEntryFn (*block_entry) (gpointer data, guint64 block);
+  void (*block_done) (gpointer data);
   gpointer block_entry_data;
   /* a kernel's own GPU build, or NULL: the built-in kernels' nvcc builds
    * are in the GPU plug-in (gpu/backend-cuda.c), found by name */
