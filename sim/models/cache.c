@@ -304,11 +304,12 @@ typedef struct {
 
 #define LOAD_COLUMNS 16
 
-/* The first line of the last global load and its step from the one
- * before (prefetch_next); the line the next load is likely to start at
+/* The first line of a site's last global load and its step from the one
+ * before (prefetch_next); the line its next load is likely to start at
  * (if guessed) and its sets' first ways in the L2 and in an L1 (all L1s
  * have the same sets), worked out for the prefetch and used again if the
- * guess holds. */
+ * guess holds.  By site: a loop's loads of two arrays each step alike,
+ * one after the other (correlation's data[i*M+j1] and data[i*M+j2]). */
 typedef struct {
   guint64 first, step;
   gboolean guessed;
@@ -319,8 +320,8 @@ typedef struct {
 typedef struct {
   Cache l2;
   Column column;
-  LoadStream loads;
-  LoadColumn load_columns[LOAD_COLUMNS];   /* by the load's site (its id's low bits) */
+  LoadStream loads[LOAD_COLUMNS];          /* by the load's site (its id's low bits) */
+  LoadColumn load_columns[LOAD_COLUMNS];   /* likewise */
   Cache l2_small;       /* a sampled run's write-back L2 (sets == 0: none) */
   Cache **l1;           /* one per SM (NULL when the preset has no L1), each
                            made on the SM's first access */
@@ -705,18 +706,19 @@ load_column_again (Cache *l1, LoadColumn *lc, const MsArch *arch, const MsWarpAc
 }
 
 /* Asks the host for the L2 set (and the SM's L1 set) of the line the next
- * load is likely to start at: this load's first line plus the step from
- * the last one, when the two last loads stepped alike (a warp after warp
- * walk over an array: a reduction's input, a tile's rows).  The sets are
+ * load of a site is likely to start at: this load's first line plus the
+ * step from the site's last one, when its two last loads stepped alike (a
+ * warp after warp walk over an array: a reduction's input, a tile's rows).  The sets are
  * hashed over 3 MB of ways (an H100's L2 half, and 132 L1s as much): the
  * set a load misses in is rarely in the host's cache, and its scan waited
  * on the host's memory (perf, reduce_shfl: cache_get_set 14% of the
  * emulator's time at 3% of its instructions).  Only a hint: a wrong guess
- * costs a few instructions. */
+ * costs a few instructions.  The L2 sets of the next load's other lines
+ * (up to 4: an unaligned row's second) are asked for too. */
 static inline void
-prefetch_next (CacheState *s, Cache *l1, guint64 first)
+prefetch_next (CacheState *s, LoadStream *ls, Cache *l1, const guint64 *lines, guint n)
 {
-  LoadStream *ls = &s->loads;
+  guint64 first = lines[0];
   guint64 step = first - ls->first;
   gboolean steady = step == ls->step && step != 0;
   ls->step = step;
@@ -734,6 +736,12 @@ prefetch_next (CacheState *s, Cache *l1, guint64 first)
     {
       ls->l1_base = cache_base (l1, next);
       __builtin_prefetch (&l1->way[ls->l1_base], 1, 3);
+    }
+  for (guint i = 1; i < MIN (n, 4); i++)
+    {
+      const Way *other = &s->l2.way[cache_base (&s->l2, lines[i] + step)];
+      for (guint w = 0; w < s->l2.ways; w += 64 / sizeof (Way))
+        __builtin_prefetch (&other[w], 1, 3);
     }
 }
 
@@ -870,7 +878,7 @@ cache_access (CacheState *s, const MsArch *arch, const MsWarpAccess *a, guint64 
       /* cache_line's load likewise; the first line's sets as
        * prefetch_next guessed them, if it guessed this line */
       guint64 read = 0, fetched = 0, evicted = 0;
-      LoadStream *ls = &s->loads;
+      LoadStream *ls = &s->loads[(guint) a->site->id % LOAD_COLUMNS];
       gboolean guessed = ls->guessed && n > 0 && lines[0] == ls->next;
       /* a column through the L1: its ways, for its site's next load */
       gboolean column = l1 != NULL && step != 0 && n == MS_WARP_SIZE;
@@ -916,7 +924,7 @@ cache_access (CacheState *s, const MsArch *arch, const MsWarpAccess *a, guint64 
       v[MS_SLOT_DRAM_READ] += fetched << SECTOR_SHIFT;
       v[MS_SLOT_DRAM_WRITE] += evicted << SECTOR_SHIFT;
       if (n > 0)
-        prefetch_next (s, l1, lines[0]);
+        prefetch_next (s, ls, l1, lines, n);
       return;
     }
   for (guint i = 0; i < n; i++)
