@@ -129,6 +129,9 @@ struct MsStreamOrder {
    * may be in the queue still (a delivery on the spot waits for them). */
   guint64 head_block, head_records;
   gboolean queued;
+  GArray *filling;       /* the chunk a long head block's records are written
+                            into, not yet queued (or NULL): its owner is who
+                            delivers, one at a time in the stream order */
   gboolean may_deliver;  /* the host has a core for it */
   guint64 long_block;    /* LONG_BLOCK, or MEMSIM_DELIVER_AFTER's */
 };
@@ -195,11 +198,20 @@ deliverer_start (MsStreamOrder *o)
   o->deliverer = g_thread_new ("memsim-deliver", deliverer_main, o);
 }
 
+/* Queues the chunk being filled, if any: what comes after it goes behind. */
+static void
+queue_filling (MsStreamOrder *o)
+{
+  if (o->filling != NULL)
+    g_async_queue_push (o->full, g_steal_pointer (&o->filling));
+}
+
 void
 ms_stream_order_drain (MsStreamOrder *o)
 {
   if (o == NULL || o->deliverer == NULL)
     return;
+  queue_filling (o);
   g_async_queue_push (o->full, &drain_marker);
   g_async_queue_pop (o->drained);
   o->queued = FALSE;
@@ -338,6 +350,7 @@ hand_off (MsStreamOrder *o, GArray *buf)
       deliver_buffer (o, buf);
       return;
     }
+  queue_filling (o);
   for (guint i = 0; i < buf->len; i += DELIVERER_RECORDS)
     {
       GArray *chunk = g_async_queue_pop (o->empty);   /* waits while all are full */
@@ -348,13 +361,15 @@ hand_off (MsStreamOrder *o, GArray *buf)
   g_array_set_size (buf, 0);
 }
 
+/* (written in place: a record is 300 bytes, and a copy through the stack
+ * was a second memmove of each) */
 static inline void
 buffer_record (GArray *buf, const MsWarpAccess *a)
 {
-  MsOrderedRecord r;
-  memcpy (&r.a, a, sizeof r.a);
-  r.strided = ms_access_strided (a, &r.stride);
-  g_array_append_vals (buf, &r, 1);
+  g_array_set_size (buf, buf->len + 1);
+  MsOrderedRecord *r = &g_array_index (buf, MsOrderedRecord, buf->len - 1);
+  memcpy (&r->a, a, sizeof r->a);
+  r->strided = ms_access_strided (a, &r->stride);
 }
 
 void
@@ -390,9 +405,14 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
       if (o->deliverer == NULL)
         deliverer_start (o);
       o->queued = TRUE;
-      buffer_record (buf, a);
-      if (buf->len >= DELIVERER_RECORDS)
-        hand_off (o, buf);
+      if (G_UNLIKELY (buf->len > 0))
+        hand_off (o, buf);   /* what it buffered before it was the head */
+      /* into a chunk, not the buffer and then a chunk: one copy less */
+      if (o->filling == NULL)
+        o->filling = g_async_queue_pop (o->empty);   /* waits while all are full */
+      buffer_record (o->filling, a);
+      if (o->filling->len >= DELIVERER_RECORDS)
+        queue_filling (o);
       return;
     }
   /* the records of the long block before this one reach the sinks first */
