@@ -927,13 +927,27 @@ static inline __attribute__ ((always_inline)) void
 mark_dirty_lanes (const Worker *W, guint32 group, const guint8 *A, gsize as)
 {
   guint b = (guint) MS_VADDR_BUFFER (W->region.vbase);
-#define LANE_OFFSET(i) (*(const guintptr *) (A + (i) * as) - (guintptr) W->region.lo)
+  const guintptr lo = (guintptr) W->region.lo;
+#define LANE_OFFSET(i) (*(const guintptr *) (A + (i) * as) - lo)
   guintptr off0 = LANE_OFFSET (__builtin_ctz (group)), other = 0;
   FOR_LANES (group, i, other |= LANE_OFFSET (i) ^ off0;);
   if (other >> MS_DIRTY_PAGE_SHIFT == 0)
-    mark_dirty (W, b, off0);
-  else
-    FOR_LANES (group, i, mark_dirty (W, b, LANE_OFFSET (i)););
+    {
+      mark_dirty (W, b, off0);
+      return;
+    }
+  /* lanes in several pages (a column: each its own), the buffer's marks
+   * found once; a page marked already is only read, so that workers
+   * storing to the same pages do not take its line from each other */
+  guint8 *const *d = W->launch->dirty_pages;
+  guint8 *marks = b < W->launch->n_buffers ? d[b] : NULL;
+  if (marks == NULL)
+    return;
+  FOR_LANES (group, i, {
+    guint8 *m = &marks[LANE_OFFSET (i) >> MS_DIRTY_PAGE_SHIFT];
+    if (__atomic_load_n (m, __ATOMIC_RELAXED) == 0)
+      __atomic_store_n (m, 1, __ATOMIC_RELAXED);
+  });
 #undef LANE_OFFSET
 }
 
