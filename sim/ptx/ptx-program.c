@@ -37,6 +37,7 @@ typedef struct {
   GString *quick_c;          /* the C of a kernel that runs its quick build, whose
                               * optimised build is compiled in the background
                               * (optimise), or NULL */
+  char *optimised_stem;      /* ... and that build's place in the cache (build_stem) */
   MsEntryFn quick_fn;        /* MEMSIM_QUICK_BUILD=once: the quick build, which
                               * each launch's first block runs (entry_block) */
   MsPtxProgram *program;     /* ... whose optimiser compiles its optimised build once
@@ -301,6 +302,7 @@ ms_ptx_program_free (MsPtxProgram *p)
       ms_inst_map_free (e->inst);
       if (e->quick_c != NULL)
         g_string_free (e->quick_c, TRUE);
+      g_free (e->optimised_stem);
       g_free (e->busy_path);
     }
   g_array_unref (p->entries);
@@ -436,6 +438,33 @@ kernel_file (const MsPtxModule *m, const MsPtxFunc *f)
   return g_strdup (m->path);
 }
 
+/* The text of the headers the translated C includes, read once (a
+ * kernel's build is keyed by them too: build_stem). */
+static const GString *
+headers_text (void)
+{
+  static GString *text;
+  if (g_once_init_enter (&text))
+    {
+      const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/halves.h",
+                                "sim/emulator/warp.h", "sim/emulator/lane.h",
+                                "sim/emulator/kernel.h", "sim/emulator/direct.h",
+                                "sim/emulator/fiber.h", "sim/emulator/texture.h",
+                                "sim/stream/site.h", "sim/stream/cpu-clones.h", NULL };
+      GString *all = g_string_new (NULL);
+      for (const char *const *h = headers; *h; h++)
+        {
+          g_autofree char *path = g_build_filename (MEMSIM_SRCDIR, *h, NULL);
+          g_autofree char *one = NULL;
+          gsize len = 0;
+          if (g_file_get_contents (path, &one, &len, NULL))
+            g_string_append_len (all, one, (gssize) len);
+        }
+      g_once_init_leave (&text, all);
+    }
+  return text;
+}
+
 /* The path in the cache of the build of C text c, quick or optimised,
  * without its suffix (".so"; ".c" while it compiles; ".busy": how long a
  * quick build has run). */
@@ -447,37 +476,27 @@ build_stem (const GString *c, gboolean quick)
   g_checksum_update (sum, (const guchar *) host_cpu_flags (), -1);
   if (quick)
     g_checksum_update (sum, (const guchar *) "-O0", -1);
-  const char *headers[] = { "sim/ptx/ptx-warp.h", "sim/emulator/halves.h", "sim/emulator/warp.h",
-                            "sim/emulator/lane.h",
-                            "sim/emulator/kernel.h", "sim/emulator/direct.h",
-                            "sim/emulator/fiber.h", "sim/emulator/texture.h", "sim/stream/site.h",
-                            "sim/stream/cpu-clones.h", NULL };
-  for (const char *const *h = headers; *h; h++)
-    {
-      g_autofree char *path = g_build_filename (MEMSIM_SRCDIR, *h, NULL);
-      g_autofree char *text = NULL;
-      gsize len = 0;
-      if (g_file_get_contents (path, &text, &len, NULL))
-        g_checksum_update (sum, (const guchar *) text, (gssize) len);
-    }
+  const GString *headers = headers_text ();
+  g_checksum_update (sum, (const guchar *) headers->str, (gssize) headers->len);
   g_autofree char *name = g_strdup_printf ("ptx-%.24s", g_checksum_get_string (sum));
   g_autofree char *cache = ms_user_build_cache_dir ();
   return g_build_filename (cache, name, NULL);
 }
 
-/* Whether the cache has the optimised build of c. */
+/* Whether the cache has the build of stem (build_stem). */
 static gboolean
-optimised_built (const GString *c)
+built (const char *stem)
 {
-  g_autofree char *stem = build_stem (c, FALSE);
   g_autofree char *so_path = g_strconcat (stem, ".so", NULL);
   return g_file_test (so_path, G_FILE_TEST_EXISTS);
 }
 
 /* The shared object of C text c, quick or optimised (compiled into the
- * cache unless it is there), loaded; NULL with the error. */
+ * cache at stem, build_stem's, unless it is there), loaded; NULL with the
+ * error. */
 static void *
-build_load (MsPtxProgram *background, const GString *c, gboolean quick, GError **error)
+build_load (MsPtxProgram *background, const GString *c, const char *stem, gboolean quick,
+            GError **error)
 {
   g_autofree char *cache = ms_user_build_cache_dir ();
   if (g_mkdir_with_parents (cache, 0755) != 0)
@@ -486,7 +505,6 @@ build_load (MsPtxProgram *background, const GString *c, gboolean quick, GError *
                    g_strerror (errno));
       return NULL;
     }
-  g_autofree char *stem = build_stem (c, quick);
   g_autofree char *so_path = g_strconcat (stem, ".so", NULL);
   if (!g_file_test (so_path, G_FILE_TEST_EXISTS))
     {
@@ -584,16 +602,16 @@ quick_mode (void)
 }
 
 /* Whether entry e's C text c is built quickly first: in memsim run, for
- * a big kernel whose optimised build is not in the cache yet. */
+ * a big kernel whose optimised build (at stem) is not in the cache yet. */
 static gboolean
-quick_build (const MsPtxProgram *p, const GString *c)
+quick_build (const MsPtxProgram *p, const GString *c, const char *stem)
 {
   if (!p->quick_first || strcmp (quick_mode (), "never") == 0)
     return FALSE;
   if (strcmp (quick_mode (), "once") != 0 && strcmp (quick_mode (), "always") != 0
       && c->len <= QUICK_BYTES)
     return FALSE;
-  return !optimised_built (c);
+  return !built (stem);
 }
 
 /* The limit of busy microseconds of a kernel of C text c (BUSY_SHARE). */
@@ -605,12 +623,12 @@ busy_limit (const GString *c)
   return (gint64) (BUSY_SHARE * OPTIMISED_US_PER_BYTE * (double) c->len);
 }
 
-/* The microseconds quick build c ran in the runs before (its .busy file
- * in the cache, memsim's own: a number, else 0), and the file's path. */
+/* The microseconds the quick build at stem ran in the runs before (its
+ * .busy file in the cache, memsim's own: a number, else 0), and the
+ * file's path. */
 static gint64
-busy_before (const GString *c, char **path)
+busy_before (const char *stem, char **path)
 {
-  g_autofree char *stem = build_stem (c, TRUE);
   *path = g_strconcat (stem, ".busy", NULL);
   g_autofree char *text = NULL;
   if (!g_file_get_contents (*path, &text, NULL, NULL))
@@ -734,7 +752,7 @@ optimise (gpointer task, gpointer data)
   Entry *e = &g_array_index (p->entries, Entry, GPOINTER_TO_UINT (task) - 1);
   g_autoptr (GError) error = NULL;
   ms_emulator_work_beside (TRUE);   /* the launches leave the compiler a core */
-  void *dl = build_load (p, e->quick_c, FALSE, &error);
+  void *dl = build_load (p, e->quick_c, e->optimised_stem, FALSE, &error);
   ms_emulator_work_beside (FALSE);
   g_mutex_lock (&p->lock);
   gboolean closing = p->closing;
@@ -776,15 +794,18 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   e->kernel->in_order = polls_blocks;
   if (p->compiled != NULL)
     return compiled_entry (p, e, g_steal_pointer (&inst), error);
-  gboolean quick = quick_build (p, c);
+  g_autofree char *stem = build_stem (c, FALSE);
+  gboolean quick = quick_build (p, c, stem);
+  g_autofree char *quick_stem = quick ? build_stem (c, TRUE) : NULL;
   g_autofree char *busy_path = NULL;
-  gint64 before = quick && strcmp (quick_mode (), "once") != 0 ? busy_before (c, &busy_path) : 0;
+  gint64 before = quick && strcmp (quick_mode (), "once") != 0
+                  ? busy_before (quick_stem, &busy_path) : 0;
   if (quick && before > 0 && before >= busy_limit (c))
     {
       quick = FALSE;   /* its quick build ran long enough in the runs before */
       g_unlink (busy_path);
     }
-  void *dl = build_load (NULL, c, quick, error);
+  void *dl = build_load (NULL, c, quick ? quick_stem : stem, quick, error);
   if (dl == NULL || !entry_take (p, e, dl, error))
     return FALSE;
   e->kernel->inst_map = e->inst = g_steal_pointer (&inst);
@@ -796,7 +817,7 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   if (strcmp (quick_mode (), "once") == 0)
     {
       MsEntryFn quick_fn = e->kernel->warp_entry;
-      if ((dl = build_load (NULL, c, FALSE, error)) == NULL || !entry_take (p, e, dl, error))
+      if ((dl = build_load (NULL, c, stem, FALSE, error)) == NULL || !entry_take (p, e, dl, error))
         return FALSE;
       e->quick_fn = quick_fn;
       return TRUE;
@@ -805,6 +826,7 @@ entry_build (MsPtxProgram *p, guint k, GError **error)
   e->busy_before = before;
   e->busy_path = g_steal_pointer (&busy_path);
   e->quick_c = g_steal_pointer (&c);
+  e->optimised_stem = g_steal_pointer (&stem);
   if (p->optimiser == NULL)
     {
       static gsize once;
