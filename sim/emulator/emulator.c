@@ -919,6 +919,24 @@ end_epoch (Worker *W)
       mark_dirty_lanes (W, group, A, as);                                     \
   } while (0)
 
+/* Whether 32 lanes one stride apart from a0 are few enough steps to stay
+ * within a region of span bytes (then they cannot wrap, and the first and
+ * the last lane's checks stand for all); if so, *bad those checks (its top
+ * bit set: some lane's size bytes leave the region at lo: the offset o or
+ * lim - o wraps) and *low the bits the lanes' alignment is tested on. */
+static inline gboolean
+progression_checked (guint64 a0, guint64 stride, guint64 lo, guint64 span, guint64 size,
+                     guint64 *bad, guint64 *low)
+{
+  guint64 step = (gint64) stride < 0 ? -stride : stride;
+  if (step > span / MS_WARP_SIZE)
+    return FALSE;
+  guint64 lim = span - size, o0 = a0 - lo, o31 = a0 + (MS_WARP_SIZE - 1) * stride - lo;
+  *bad = o0 | (lim - o0) | o31 | (lim - o31);
+  *low = a0 | stride;
+  return TRUE;
+}
+
 /* mark_dirty for the lanes of a store group in one region (the buffer
  * W->region): one mark when every lane wrote in the page of the first (a
  * whole test, vectorised), else each lane's.  perf, simpleStreams:
@@ -1116,15 +1134,8 @@ exec_fast_view (Worker *W, guint32 group, const MsSite *site, guint kind, guint 
           else
             STRIDE_PASS (2);
 #undef STRIDE_PASS
-          guint64 step = (gint64) stride < 0 ? -stride : stride;
-          if (off_stride == 0 && step <= W->region.span / MS_WARP_SIZE)
-            {
-              guint64 a31 = a0 + (MS_WARP_SIZE - 1) * stride, lim = W->region.span - size;
-              guint64 o0 = a0 - lo, o31 = a31 - lo;
-              bad = o0 | (lim - o0) | o31 | (lim - o31);
-              vlow = a0 | stride;
-              checked = TRUE;
-            }
+          checked = off_stride == 0
+                    && progression_checked (a0, stride, lo, W->region.span, size, &bad, &vlow);
         }
       if (!checked && MS_CPU_HAS_AVX2 ())
         {
@@ -3148,18 +3159,10 @@ access_quick (Worker *W, const MsSite *site, unsigned size, MsLaneOp kind)
   guint64 a0 = (guintptr) ms_warp.addr[0], stride = (guintptr) ms_warp.addr[1] - a0;
   guint64 bad, low, off = 0, e = a0;
   /* as exec_fast_view's: a lane is in the buffer when its offset o and
-   * lim - o are both below 2^63; lanes one stride apart (that cannot wrap
-   * within the buffer) are when the first and the last are */
+   * lim - o are both below 2^63 */
   for (guint i = 0; i < MS_WARP_SIZE; i++, e += stride)
     off |= (guintptr) ms_warp.addr[i] ^ e;
-  guint64 step = (gint64) stride < 0 ? -stride : stride;
-  if (off == 0 && step <= q->span / MS_WARP_SIZE)
-    {
-      guint64 o0 = a0 - lo, o31 = a0 + (MS_WARP_SIZE - 1) * stride - lo;
-      bad = o0 | (lim - o0) | o31 | (lim - o31);
-      low = a0 | stride;
-    }
-  else
+  if (off != 0 || !progression_checked (a0, stride, lo, q->span, size, &bad, &low))
     {
       bad = low = 0;
       for (guint i = 0; i < MS_WARP_SIZE; i++)

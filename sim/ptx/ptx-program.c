@@ -245,6 +245,13 @@ static void save_busy (MsPtxProgram *p);
 /* over the entries' busy counts (entry_busy) */
 static GMutex busy_lock;
 
+/* e's busy time until now, its blocks in flight included (busy_lock held). */
+static gint64
+busy_at (const Entry *e, gint64 now)
+{
+  return e->busy + (e->in_flight > 0 ? e->in_flight * (now - e->busy_since) : 0);
+}
+
 /* The programs with a background build, which the process's exit stops. */
 static GMutex optimising_lock;
 static GSList *optimising;
@@ -647,7 +654,7 @@ save_busy (MsPtxProgram *p)
     {
       Entry *e = &g_array_index (p->entries, Entry, k);
       g_mutex_lock (&busy_lock);
-      gint64 busy = e->busy + e->in_flight * (g_get_monotonic_time () - e->busy_since);
+      gint64 busy = busy_at (e, g_get_monotonic_time ());
       g_mutex_unlock (&busy_lock);
       if (e->busy_path == NULL || e->quick_c == NULL || busy <= 0)
         continue;
@@ -707,8 +714,7 @@ entry_busy (Entry *e, int change)
 {
   gint64 now = g_get_monotonic_time ();
   g_mutex_lock (&busy_lock);
-  if (e->in_flight > 0)
-    e->busy += e->in_flight * (now - e->busy_since);
+  e->busy = busy_at (e, now);
   e->busy_since = now;
   e->in_flight += change;
   gboolean start = e->busy >= e->busy_limit && !g_atomic_int_get (&e->optimising);
