@@ -428,6 +428,63 @@ test_bits (void)
   g_free (out);
 }
 
+/* min and max of floats and doubles as the PTX ISA has them: a NaN
+ * operand gives the other operand, two NaNs a NaN; the .NaN forms a NaN
+ * when either is one.  Pairs: ordered values, each with a NaN, NaN with
+ * NaN, infinities. */
+static void
+test_min_max (void)
+{
+  SKIP_WITHOUT_NVCC ();
+  float *a = device (128), *b = device (128), *f = device (512);
+  double *c = device (256), *d = device (256), *g = device (512);
+  const float v[8] = { 1.5f, -2.0f, NAN, 3.0f, NAN, INFINITY, -INFINITY, 0.25f };
+  for (unsigned k = 0; k < 32; k++)
+    {
+      a[k] = v[k % 8];
+      b[k] = v[(k / 8 + k) % 8];
+      c[k] = a[k];
+      d[k] = b[k];
+    }
+  struct { float *a, *b; double *c, *d; float *f; double *g; } params = { a, b, c, d, f, g };
+  void *bufs[] = { a, b, c, d, f, g };
+  gsize bytes[] = { 128, 128, 256, 256, 512, 512 };
+  Run r;
+  run ("_Z7min_maxPKfS0_PKdS2_PfPd", 1, 32, bufs, bytes, 6, &params, &r);
+  for (unsigned k = 0; k < 32; k++)
+    {
+      float x = a[k], y = b[k];
+      gboolean xn = x != x, yn = y != y;
+      float hi = xn ? y : yn ? x : x > y ? x : y, lo = xn ? y : yn ? x : x < y ? x : y;
+      if (xn && yn)
+        {
+          g_assert_true (f[4 * k] != f[4 * k] && f[4 * k + 1] != f[4 * k + 1]);
+          g_assert_true (g[2 * k] != g[2 * k] && g[2 * k + 1] != g[2 * k + 1]);
+        }
+      else
+        {
+          g_assert_cmpfloat (f[4 * k], ==, hi);
+          g_assert_cmpfloat (f[4 * k + 1], ==, lo);
+          g_assert_cmpfloat (g[2 * k], ==, (double) hi);
+          g_assert_cmpfloat (g[2 * k + 1], ==, (double) lo);
+        }
+      if (xn || yn)
+        g_assert_true (f[4 * k + 2] != f[4 * k + 2] && f[4 * k + 3] != f[4 * k + 3]);
+      else
+        {
+          g_assert_cmpfloat (f[4 * k + 2], ==, hi);
+          g_assert_cmpfloat (f[4 * k + 3], ==, lo);
+        }
+    }
+  run_clear (&r);
+  g_free (a);
+  g_free (b);
+  g_free (c);
+  g_free (d);
+  g_free (f);
+  g_free (g);
+}
+
 /* The mask of bits [from, to) (to <= 32). */
 static unsigned
 bits_between (unsigned from, unsigned to)
@@ -1647,6 +1704,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ptx/shfl-sum", test_shfl_sum);
   g_test_add_func ("/ptx/bank-column", test_bank_column);
   g_test_add_func ("/ptx/bits", test_bits);
+  g_test_add_func ("/ptx/min-max", test_min_max);
   g_test_add_func ("/ptx/bitmask", test_bitmask);
   g_test_add_func ("/ptx/divide", test_divide);
   g_test_add_func ("/ptx/load-rounds", test_load_rounds);

@@ -858,7 +858,7 @@ fp8_cvt (Tr *t, const MsPtxInsn *i)
   if (!strcmp (other, "f32") && i->n_opd == 3 && ms_ptx_has_mod (i, "satfinite"))
     {
       g_autofree char *a = rd (t, i, 1, (Ty) { 'f', 32 }), *b = rd (t, i, 2, (Ty) { 'f', 32 });
-      const char *relu = ms_ptx_has_mod (i, "relu") ? "fmaxf (0.0f, " : "(";
+      const char *relu = ms_ptx_has_mod (i, "relu") ? "ms_fmax32 (0.0f, " : "(";
       g_autofree char *v = g_strdup_printf ("((uint32_t) ms_f32_fp8 (%s%s), %d) << 8 "
                                             "| ms_f32_fp8 (%s%s), %d))",
                                             relu, a, e5, relu, b, e5);
@@ -1152,8 +1152,10 @@ alu (Tr *t, const MsPtxInsn *i)
     {
       gboolean mn = op[1] == 'i';
       if (f)
-        v = g_strdup_printf (y.bits == 64 ? "%s (%s, %s)" : "%sf (%s, %s)",
-                             mn ? "fmin" : "fmax", A, B);
+        v = g_strdup_printf (ms_ptx_has_mod (i, "NaN")
+                             ? "(%3$s != %3$s || %4$s != %4$s ? NAN : ms_f%1$s%2$u (%3$s, %4$s))"
+                             : "ms_f%s%u (%s, %s)",
+                             mn ? "min" : "max", y.bits == 64 ? 64 : 32, A, B);
       else
         v = g_strdup_printf ("((%s) %s (%s) ? (%s) : (%s))", A, mn ? "<" : ">", B, A, B);
       wr (t, i, 0, y, v);

@@ -21,6 +21,15 @@ static inline double ms_f64 (uint64_t b) { double f; memcpy (&f, &b, 8); return 
 static inline uint32_t ms_b32 (float f) { uint32_t b; memcpy (&b, &f, 4); return b; }
 static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); return b; }
 
+/* min and max.f32/f64 as PTX's (and glibc's x86-64 fminf, fmaxf): a NaN
+ * operand gives the other, two NaNs a NaN, a tie b (minss and maxss).
+ * Inline: a lane loop that calls libm's does not vectorise (MonteCarlo's
+ * path loop: fmaxf's calls 2% of the run). */
+static inline float ms_fmin32 (float a, float b) { return a != a ? (b != b ? a + b : b) : b != b ? a : a < b ? a : b; }
+static inline float ms_fmax32 (float a, float b) { return a != a ? (b != b ? a + b : b) : b != b ? a : a > b ? a : b; }
+static inline double ms_fmin64 (double a, double b) { return a != a ? (b != b ? a + b : b) : b != b ? a : a < b ? a : b; }
+static inline double ms_fmax64 (double a, double b) { return a != a ? (b != b ? a + b : b) : b != b ? a : a > b ? a : b; }
+
 /* float to integer as PTX's cvt does it: NaN 0, out of range saturated */
 #define MS_PTX_F2I(T, lo, hi, x)                                                  \
   ((x) != (x) ? (T) 0 : (x) <= (double) (lo) ? (T) (lo) : (x) >= (double) (hi) ? (T) (hi) \

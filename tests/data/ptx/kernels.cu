@@ -66,6 +66,23 @@ __global__ void bits(const unsigned *in, unsigned *out)
 }
 
 // bmsk (CUB's radix sort makes its digit masks with it), both modes
+// min and max of floats and doubles (max.f32, min.f64 ...; the .NaN forms
+// through inline PTX): lane k of 32 takes pair k of a and b
+__global__ void min_max(const float *a, const float *b, const double *c, const double *d,
+                        float *f, double *g)
+{
+    int k = threadIdx.x;
+    float x = a[k], y = b[k], r, s;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(s) : "f"(x), "f"(y));
+    f[4 * k] = fmaxf(x, y);
+    f[4 * k + 1] = fminf(x, y);
+    f[4 * k + 2] = r;
+    f[4 * k + 3] = s;
+    g[2 * k] = fmax(c[k], d[k]);
+    g[2 * k + 1] = fmin(c[k], d[k]);
+}
+
 __global__ void bitmask(const unsigned *a, const unsigned *b, unsigned *out)
 {
   unsigned i = threadIdx.x, d, e;
