@@ -113,6 +113,71 @@ test_occupancy_measured (void)
   g_assert_nonnull (strstr (out, "35 of 35 kernels agree on every metric"));
 }
 
+/* program-check.py --compare DIR with its --list's `%differs` lines: a
+ * kernel the list names may differ and is reported with the list's reason
+ * (exit 0); a difference in any other kernel is DIFFERS and exit 1.  One
+ * program, two kernels, one exact metric each (the ncu CSV's columns). */
+static int
+program_compare (const char *dir, guint64 plain_measured, char **out)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *list = g_build_filename (dir, "list.txt", NULL);
+  g_autofree char *json = g_build_filename (dir, "prog.memsim.json", NULL);
+  g_autofree char *csv = g_build_filename (dir, "prog.ncu.csv", NULL);
+  g_assert_true (g_file_set_contents (list,
+                                      "%differs prog | spin | timing: a spin-wait\n"
+                                      "prog | prog.cu | |\n", -1, NULL));
+  g_assert_true (g_file_set_contents (json,
+      "{ \"launches\" : ["
+      " { \"kernel\" : \"spin(int *)\", \"grid\" : [1, 1, 1], \"block\" : [32, 1, 1],"
+      "   \"metrics\" : { \"smsp__sass_inst_executed_op_global_ld.sum\" : 10 } },"
+      " { \"kernel\" : \"plain(int *)\", \"grid\" : [1, 1, 1], \"block\" : [32, 1, 1],"
+      "   \"metrics\" : { \"smsp__sass_inst_executed_op_global_ld.sum\" : 5 } } ] }", -1,
+      NULL));
+  g_autofree char *rows = g_strdup_printf (
+      "\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"spin(int *)\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"inst\",\"12\"\n"
+      "\"plain(int *)\",\"smsp__sass_inst_executed_op_global_ld.sum\",\"inst\",\"%"
+      G_GUINT64_FORMAT "\"\n", plain_measured);
+  g_assert_true (g_file_set_contents (csv, rows, -1, NULL));
+  const char *argv[] = { python, MEMSIM_SRCDIR "/gpu/program-check.py", "--list", list,
+                         "--compare", dir, NULL };
+  g_autofree char *err = NULL;
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out,
+                               &err, &wait_status, NULL));
+  g_test_message ("%s%s", *out, err);
+  return WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+}
+
+static void
+test_program_compare_differs (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("memsim-compare-XXXXXX", NULL);
+  g_autofree char *listed = NULL, *unlisted = NULL;
+  g_assert_cmpint (program_compare (dir, 5, &listed), ==, 0);
+  g_assert_nonnull (strstr (listed, "differs: timing: a spin-wait"));
+  g_assert_null (strstr (listed, "DIFFERS"));
+  g_assert_nonnull (strstr (listed, "1 of 2 exact metrics equal, 1 differ"));
+  g_assert_nonnull (strstr (listed, "1 in kernels the list says may differ (%differs), 0 elsewhere"));
+  g_assert_cmpint (program_compare (dir, 6, &unlisted), ==, 1);
+  g_assert_nonnull (strstr (unlisted, "DIFFERS"));
+  g_assert_nonnull (strstr (unlisted, "1 in kernels the list says may differ (%differs), 1 elsewhere"));
+  const char *names[] = { "list.txt", "prog.memsim.json", "prog.ncu.csv" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *f = g_build_filename (dir, names[i], NULL);
+      g_remove (f);
+    }
+  g_rmdir (dir);
+}
+
 static void
 test_version_and_help (void)
 {
@@ -1665,6 +1730,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/progress", test_progress);
   g_test_add_func ("/cli/occupancy", test_occupancy);
   g_test_add_func ("/cli/occupancy-measured", test_occupancy_measured);
+  g_test_add_func ("/cli/program-compare-differs", test_program_compare_differs);
   g_test_add_func ("/cli/instructions-measured", test_instructions_measured);
   g_test_add_func ("/cli/time-load-requests", test_time_load_requests);
   g_test_add_func ("/cli/save-and-replay", test_save_and_replay);
