@@ -761,11 +761,11 @@ half_alu (Tr *t, const MsPtxInsn *i, guint kind, guint halves)
   else if (!strcmp (op, "neg")) expr = "-x_", n_in = 1;
   else if (!strcmp (op, "abs")) expr = "fabs (x_)", n_in = 1;
   else if (!strcmp (op, "min"))
-    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : fmin (x_, y_))"
-                                     : "fmin (x_, y_)", n_in = 2;
+    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : ms_fmin64 (x_, y_))"
+                                     : "ms_fmin64 (x_, y_)", n_in = 2;
   else if (!strcmp (op, "max"))
-    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : fmax (x_, y_))"
-                                     : "fmax (x_, y_)", n_in = 2;
+    expr = ms_ptx_has_mod (i, "NaN") ? "(isnan (x_) || isnan (y_) ? NAN : ms_fmax64 (x_, y_))"
+                                     : "ms_fmax64 (x_, y_)", n_in = 2;
   else if (!strcmp (op, "ex2")) expr = "exp2 (x_)", n_in = 1;
   else if (!strcmp (op, "tanh")) expr = "tanh (x_)", n_in = 1;
   else
