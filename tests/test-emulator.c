@@ -9,6 +9,7 @@
 #include "emulator.h"
 #include "emulator-kernels.h"
 #include "problem.h"
+#include "sass.h"
 #include "warp.h"
 
 /* Runs kernel `name` with "name=value" settings; returns its stats or NULL
@@ -101,18 +102,23 @@ test_divergence_masks (void)
     run ("test_divergence", (const char *[]) { "n", "64", NULL }, "64", 1, &checked, &error);
   g_assert_no_error (error);
   g_assert_true (checked);
-  /* Loop `for k < i % 7` with 64 threads: iteration k runs in the lanes
-   * with i % 7 > k.  Per warp of 32 lanes (i = 0..31 and 32..63) the trip
-   * counts are i % 7; the warp executes the load max(i % 7) = 6 times, and
-   * the active lanes summed over the iterations equal sum(i % 7) over the
-   * warp's lanes.  i = 0..63: sum of i % 7 = 9 full cycles (0..62) * 21
-   * + (63 % 7 = 0) = 189. */
+  /* Loop `for k < i % 7` with 64 threads: lane i loads i % 7 times.  The
+   * SASS is a loop of 4 loads, a block of 2 and a single load last (an
+   * unroll plan, docs/model.md): each warp of 32 lanes (i % 7 = 0..6 in
+   * both) runs the 4-block once (lanes with 4, 5, 6), the 2-block once
+   * (2, 3, 6) and the single once (the odd counts): 7 loads a warp, not
+   * the source's max(i % 7) = 6 (the H100 measured 7 a warp for n = 1000:
+   * 224 loads, docs/validation.md).  The active lanes summed over the
+   * loads equal sum(i % 7) over the lanes either way: i = 0..63: 9 full
+   * cycles (0..62) * 21 + (63 % 7 = 0) = 189. */
   const MsSiteStats *ld = site_at_line (stats, line_of ("acc += LD (in[(i + k) % n]);"),
                                         MS_SPACE_GLOBAL, MS_OP_LD);
   g_assert_nonnull (ld);
-  g_assert_cmpuint (ld->c.executions, ==, 12);
+  /* (source-level, a build without the nvcc build's SASS: 6 a warp) */
+  guint64 loads = ms_kernel_sass_function ("test_divergence") ? 14 : 12;
+  g_assert_cmpuint (ld->c.executions, ==, loads);
   g_assert_cmpuint (ld->c.lanes, ==, 189);
-  g_assert_cmpuint (ld->c.partial, ==, 12);
+  g_assert_cmpuint (ld->c.partial, ==, loads);
   /* The if/else stores: odd lanes take one branch, even the other; each
    * warp executes each store once with 16 lanes. */
   const MsSiteStats *neg = site_at_line (stats, line_of ("ST (out[i], -acc);"), MS_SPACE_GLOBAL,

@@ -1157,6 +1157,35 @@ test_read_errors (void)
   g_assert_cmpuint (f->regs->len, ==, 3);
   MsPtxInsn *a = &g_array_index (f->insns, MsPtxInsn, 0), *b = &g_array_index (f->insns, MsPtxInsn, 1);
   g_assert_cmpint (a->opd[0].reg, !=, b->opd[0].reg);
+
+  /* code nvcc inlined: an access counts at its call's line and names its
+   * own (MsSite.inner, how the SASS's line marks tell it from the others
+   * inlined at that call): two loads of one call on two lines, on one
+   * register, are one site with both lines; without inlined_at, no own
+   * line */
+  const char *inl = ".file 1 \"/s/k.cu\"\n.file 2 \"/s/h.cuh\"\n"
+                    ".visible .entry k(.param .u64 k_p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n"
+                    "ld.param.u64 %rd1, [k_p];\n"
+                    ".loc 2 7 5, function_name $L__s, inlined_at 1 30 9\n"
+                    "ld.global.u32 %r1, [%rd1];\n"
+                    ".loc 2 8 5, function_name $L__s, inlined_at 1 30 9\n"
+                    "ld.global.u32 %r2, [%rd1+4];\n"
+                    ".loc 1 31 3\nld.global.u32 %r3, [%rd1+8];\nret;\n}\n";
+  g_autoptr (GError) ie = NULL;
+  g_autoptr (MsPtxModule) im = ms_ptx_read ("inl.ptx", inl, strlen (inl), &ie);
+  g_assert_no_error (ie);
+  MsPtxFunc *fi = g_ptr_array_index (im->funcs, 0);
+  const MsPtxInsn *l1 = &g_array_index (fi->insns, MsPtxInsn, 1);
+  const MsPtxInsn *l3 = &g_array_index (fi->insns, MsPtxInsn, 3);
+  g_assert_cmpint (l1->line, ==, 30);
+  g_assert_cmpint (l1->inner_file, ==, 2);
+  g_assert_cmpint (l1->inner_line, ==, 7);
+  g_assert_cmpint (l3->line, ==, 31);
+  g_assert_cmpint (l3->inner_line, ==, 0);
+  g_autoptr (GString) ic = g_string_new (NULL);
+  g_assert_true (ms_ptx_translate (im, 0, ic, NULL));
+  g_assert_nonnull (strstr (ic->str, ".inner = \"h.cuh:7\\011h.cuh:8\""));
+  g_assert_null (strstr (ic->str, ".inner = \"k.cu"));
 }
 
 /* Shared atomics as ptxas compiles them for sm_90 (nvdisasm of this

@@ -88,6 +88,7 @@ test_grouping (void)
   g = ms_sass_grouping (s, "gemm_tiled_nopad", &nopad, MS_SPACE_SHARED, MS_OP_ST, 4);
   g_assert_cmpuint (g.fuse, ==, 1);
   g_assert_cmpuint (g.n_instrs, ==, 0);
+  g_assert_true (g.absorbed);   /* no STS on the line */
   MsSite padded = { "gemm.cu", 56, 0, -1 };
   g = ms_sass_grouping (s, "gemm_tiled", &padded, MS_SPACE_SHARED, MS_OP_LD, 4);
   g_assert_cmpuint (g.fuse, ==, 1);
@@ -144,6 +145,86 @@ test_inlined_chain (void)
   g = ms_sass_grouping (s, fn, &result, MS_SPACE_SHARED, MS_OP_LD, 4);
   g_assert_cmpuint (g.fuse, ==, 1);
   g_assert_cmpuint (g.n_instrs, ==, 1);
+  g_assert_false (g.absorbed);
+  /* a site that names its own lines too (MsSite.inner, device code run
+   * from its PTX): the instructions whose innermost mark is one of them
+   * (a whole line: 512 and 51222 are not 5122); another access inlined at
+   * the same call has none of them, so its accesses are absorbed (into a
+   * neighbour's wider instruction, or moved: sim/stream/regroup.h) */
+  MsSite own = { "fp16ScalarProduct.cu", 84, 0, -1, .inner = "cuda_fp16.h:5122" };
+  g = ms_sass_grouping (s, fn, &own, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 2);
+  g_assert_cmpuint (g.n_instrs, ==, 1);
+  g_assert_false (g.absorbed);
+  MsSite both = { "fp16ScalarProduct.cu", 84, 0, -1, .inner = "cuda_fp16.h:51\tcuda_fp16.h:5122" };
+  g_assert_cmpuint (ms_sass_grouping (s, fn, &both, MS_SPACE_SHARED, MS_OP_LD, 4).n_instrs, ==, 1);
+  MsSite other = { "fp16ScalarProduct.cu", 84, 0, -1, .inner = "cuda_fp16.h:512\tcuda_fp16.h:51222" };
+  g = ms_sass_grouping (s, fn, &other, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_cmpuint (g.n_instrs, ==, 0);
+  g_assert_true (g.absorbed);
+  /* no such instruction in a function the SASS does not have: not absorbed */
+  g = ms_sass_grouping (s, "no_such_kernel", &result, MS_SPACE_SHARED, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_instrs, ==, 0);
+  g_assert_false (g.absorbed);
+}
+
+/* histogram's mergeHistogram64Kernel (nvdisasm -c -gi, ptxas 13.0, sm_90,
+ * cut down): `for (i = threadIdx.x; i < n; i += 256) sum += d[...]` on
+ * line 142 is a predicated load alone in its block (a peeled iteration
+ * whose predicate is off), a loop of 4 loads, a block of 2 and a single
+ * load, each computing its own address (offsets 0, registers of their
+ * own): an unroll plan of blocks of 4 and 2 with the single iteration
+ * last, as the H200 counts it (gpu/measurements/h200-2026-12-02-source-
+ * counters: 138 loads a block).  A second load of the line in the loop's
+ * block (two accesses unrolled together) leaves two singles: no plan. */
+static void
+test_block_runs (void)
+{
+  const char *head =
+    ".text._Z22mergeHistogram64KernelPjS_j:\n"
+    "\t//## File \"/s/histogram64.cu\", line 142\n"
+    "        /*0070*/               @P0 BRA `(.L_x_1) ;\n"
+    "        /*00d0*/               @P1 LDG.E R6, desc[UR6][R6.64] ;\n"
+    "        /*0180*/               @P2 BRA `(.L_x_3) ;\n"
+    ".L_x_4:\n"
+    "        /*0200*/                   LDG.E R8, desc[UR6][R8.64] ;\n"
+    "        /*0230*/                   LDG.E R10, desc[UR6][R10.64] ;\n"
+    "        /*0250*/                   LDG.E R12, desc[UR6][R12.64] ;\n"
+    "        /*0260*/                   LDG.E R14, desc[UR6][R14.64] ;\n";
+  const char *tail =
+    "        /*02c0*/              @!P1 BRA `(.L_x_4) ;\n"
+    ".L_x_3:\n"
+    "        /*0320*/               @P1 BRA `(.L_x_6) ;\n"
+    "        /*0370*/                   LDG.E R8, desc[UR6][R8.64] ;\n"
+    "        /*0380*/                   LDG.E R6, desc[UR6][R6.64] ;\n"
+    ".L_x_6:\n"
+    "        /*03f0*/              @!P0 BRA `(.L_x_1) ;\n"
+    "        /*0420*/                   LDG.E R4, desc[UR6][R4.64] ;\n"
+    ".L_x_1:\n"
+    "        /*0440*/                   EXIT ;\n";
+  g_autofree char *text = g_strconcat (head, tail, NULL);
+  g_autoptr (MsSass) s = ms_sass_parse (text);
+  MsSite site = { "histogram64.cu", 142, 0, -1 };
+  MsSassGrouping g = ms_sass_grouping (s, "mergeHistogram64Kernel", &site, MS_SPACE_GLOBAL,
+                                       MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_instrs, ==, 8);
+  g_assert_cmpuint (g.n_blocks, ==, 2);
+  g_assert_cmpuint (g.blocks[0], ==, 4);
+  g_assert_cmpuint (g.blocks[1], ==, 2);
+  g_assert_false (g.remainder_first);
+  g_assert_false (g.compiler_dependent);
+  g_autofree char *two = g_strconcat (head, "        /*0268*/                   LDG.E R16, desc[UR6][R16.64] ;\n",
+                                      tail, NULL);
+  g_autoptr (MsSass) s2 = ms_sass_parse (two);
+  g = ms_sass_grouping (s2, "mergeHistogram64Kernel", &site, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
+  /* the predicated load in the loop's block: no plan either */
+  g_autofree char *pred = g_strconcat (head, "        /*0268*/               @P3 LDG.E R16, desc[UR6][R16.64] ;\n",
+                                       tail, NULL);
+  g_autoptr (MsSass) s3 = ms_sass_parse (pred);
+  g = ms_sass_grouping (s3, "mergeHistogram64Kernel", &site, MS_SPACE_GLOBAL, MS_OP_LD, 4);
+  g_assert_cmpuint (g.n_blocks, ==, 0);
 }
 
 /* tests.cu's filtered SASS (nvcc-sass.sh extract): test_atomics' atomicCAS
@@ -422,6 +503,10 @@ static MsSite site_bs = { "k.cu", 10, 1, -1 };
 static MsSite site_plain = { "k.cu", 20, 2, -1 };
 
 static MsSite site_loop = { "k.cu", 30, 3, -1 };
+/* mergeSort's block scalars: lenSrcA (line 40) and lenSrcB (41) side by
+ * side, which ptxas loads with one LDS.64 marked 41; line 40 has none */
+static MsSite site_absorbed = { "k.cu", 40, 4, -1 };
+static MsSite site_pair = { "k.cu", 41, 5, -1 };
 
 /* As and Bs fuse 4 (the SASS has an LDS.128 on their line), plain 1; loop
  * is per_thread_sum's loop: blocks of 16, 8 and 4 after a remainder loop. */
@@ -438,7 +523,12 @@ grouping_of (gpointer data, const MsWarpAccess *a, MsGrouping *out)
       out->remainder_first = TRUE;
       return;
     }
-  out->fuse = a->site == &site_plain ? 1 : 4;
+  if (a->site == &site_absorbed)
+    {
+      out->absorbed = TRUE;
+      return;
+    }
+  out->fuse = a->site == &site_plain ? 1 : a->site == &site_pair ? 2 : 4;
 }
 
 static MsWarpAccess
@@ -624,6 +714,66 @@ test_regroup_unchanged (void)
       g_assert_cmpuint (at12, <, block1);
       if (part)
         g_assert_cmpuint (merged, ==, 0);
+    }
+}
+
+/* Two sites fused into one instruction (sim/stream/regroup.h): in either
+ * order, walking up or down, with other sites' records between them; the
+ * wide record has the fusing site's and the lowest addresses.  Warp 0:
+ * the absorbed site at 0x808 then the pair's at 0x80c (up); warp 1: the
+ * pair's at 0x80c, a plain record, the absorbed one at 0x808 (down);
+ * warp 2: the pair's at 0x808, the absorbed at 0x80c (up); warp 3: the
+ * same with another mask, which does not fuse; warp 4: an absorbed
+ * record at 0x804 (no two-part alignment either way) stays. */
+static void
+test_regroup_cross (void)
+{
+  g_assert_cmpint (ms_site_register (&site_absorbed), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_pair), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  MsWarpAccess in[16];
+  guint n = 0;
+  in[n++] = rec (&site_absorbed, 0, 0, 0x808, 0, 1);
+  in[n++] = rec (&site_pair, 0, 0, 0x80c, 0, 1);
+  in[n++] = rec (&site_pair, 0, 1, 0x80c, 0, ALL);
+  in[n++] = rec (&site_plain, 0, 1, 0x100, 4, ALL);
+  in[n++] = rec (&site_absorbed, 0, 1, 0x808, 0, ALL);
+  in[n++] = rec (&site_pair, 0, 2, 0x808, 0, ALL);
+  in[n++] = rec (&site_plain, 0, 2, 0x100, 4, ALL);
+  in[n++] = rec (&site_absorbed, 0, 2, 0x80c, 0, ALL);
+  in[n++] = rec (&site_pair, 0, 3, 0x808, 0, ALL);
+  in[n++] = rec (&site_absorbed, 0, 3, 0x80c, 0, 0xffff);
+  in[n++] = rec (&site_absorbed, 0, 4, 0x804, 0, ALL);
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, n, &merged) : run_ordered (in, n);
+      guint wide[5] = { 0 }, narrow[5] = { 0 };
+      for (guint i = 0; i < out->len; i++)
+        {
+          const MsWarpAccess *o = &g_array_index (out, MsWarpAccess, i);
+          if (o->site == &site_plain)
+            continue;
+          if (o->width == 8)
+            {
+              wide[o->warp]++;
+              g_assert_true (o->site == &site_pair);
+              g_assert_cmpuint (o->addr[0], ==, 0x808);
+            }
+          else
+            narrow[o->warp]++;
+        }
+      for (guint w = 0; w < 3; w++)
+        {
+          g_assert_cmpuint (wide[w], ==, 1);
+          g_assert_cmpuint (narrow[w], ==, 0);
+        }
+      g_assert_cmpuint (wide[3], ==, 0);
+      g_assert_cmpuint (narrow[3], ==, 2);
+      g_assert_cmpuint (narrow[4], ==, 1);
+      g_assert_cmpuint (out->len, ==, n - 3);
+      if (part)
+        g_assert_cmpuint (merged, ==, 3);
     }
 }
 
@@ -1615,6 +1765,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sass/registers-line", test_registers_line);
   g_test_add_func ("/sass/parse-gemm", test_parse_gemm);
   g_test_add_func ("/sass/inlined-chain", test_inlined_chain);
+  g_test_add_func ("/sass/block-runs", test_block_runs);
   g_test_add_func ("/sass/grouping", test_grouping);
   g_test_add_func ("/sass/contended", test_contended);
   g_test_add_func ("/sass/reduction-lines", test_reduction_lines);
@@ -1627,6 +1778,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regroup/unchanged", test_regroup_unchanged);
   g_test_add_func ("/regroup/warps", test_regroup_warps);
   g_test_add_func ("/regroup/down", test_regroup_down);
+  g_test_add_func ("/regroup/cross", test_regroup_cross);
   g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
   g_test_add_func ("/regroup/shortcut", test_regroup_shortcut);
   g_test_add_func ("/regroup/ordered-skips", test_regroup_ordered_skips);

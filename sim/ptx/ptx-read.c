@@ -301,6 +301,7 @@ typedef struct {
   MsPtxFunc *f;          /* the function being read */
   GPtrArray *scopes;     /* GHashTable * name -> reg index + 1, innermost last */
   int loc_file, loc_line;
+  int loc_inner_file, loc_inner_line;   /* MsPtxInsn.inner_file, inner_line */
   guint scope_serial;
 } Reader;
 
@@ -809,6 +810,8 @@ read_insn (Reader *r)
   in.guard = -1;
   in.file = r->loc_file;
   in.line = r->loc_line;
+  in.inner_file = r->loc_inner_file;
+  in.inner_line = r->loc_inner_line;
   in.ptx_line = x->t.line;
   if (accept (x, "@"))
     {
@@ -993,6 +996,8 @@ read_body (Reader *r)
                   return;
                 }
               r->loc_line = (int) MIN (x->t.ival, G_MAXINT);
+              r->loc_inner_file = r->loc_inner_line = 0;
+              int own_file = r->loc_file, own_line = r->loc_line;
               /* the column, and ", function_name ..., inlined_at f l c":
                * the rest of the line */
               while (x->t.kind != T_END && x->t.line == line)
@@ -1009,6 +1014,8 @@ read_body (Reader *r)
                             {
                               r->loc_file = file;
                               r->loc_line = (int) MIN (x->t.ival, G_MAXINT);
+                              r->loc_inner_file = own_file;
+                              r->loc_inner_line = own_line;
                             }
                         }
                       continue;

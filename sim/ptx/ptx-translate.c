@@ -72,7 +72,11 @@ typedef struct {
                              * results) -> offset + 1 in the lane's local memory */
   guint n_bad;              /* unsupported instructions so far */
   GString *last_fail;       /* the last one's message */
-  GString *sites;           /* the function's MsSite definitions */
+  GString *sites;           /* the function's MsSite definitions, made at the end
+                             * from the two arrays below */
+  GPtrArray *site_heads;    /* per site: its definition up to its inner lines */
+  GPtrArray *site_inners;   /* ... and those (GString, "FILE:LINE" tab-separated:
+                             * the own lines of its accesses in inlined code), or NULL */
   GString *aggs;            /* its reductions ptxas may aggregate: { &site, &flag } */
   GString *agg_flags;       /* ... their flags' definitions */
   GHashTable *agg_sites;    /* ... their site numbers + 1 */
@@ -2184,6 +2188,28 @@ guard_close (Tr *t, const MsPtxInsn *i)
     g_string_append (t->body, "}\n");
 }
 
+/* Adds instruction i's own line, if it is inlined code, to site sn's
+ * (MsSite.inner), once. */
+static void
+site_add_inner (Tr *t, guint sn, const MsPtxInsn *i)
+{
+  const char *file = i->file > 0 && (guint) i->file < t->m->files->len
+                       ? g_ptr_array_index (t->m->files, i->file) : NULL;
+  g_autofree char *base = file && i->inner_line > 0 ? file_base (t->m, i->inner_file) : NULL;
+  if (base == NULL)
+    return;
+  g_autofree char *key = g_strdup_printf ("%s:%d", base, i->inner_line);
+  GString *list = g_ptr_array_index (t->site_inners, sn);
+  if (list == NULL)
+    {
+      g_ptr_array_index (t->site_inners, sn) = g_string_new (key);
+      return;
+    }
+  g_auto (GStrv) have = g_strsplit (list->str, "\t", -1);
+  if (!g_strv_contains ((const char *const *) have, key))
+    g_string_append_printf (list, "\t%s", key);
+}
+
 /* A site of instruction i; reduction: a global atomic whose records are
  * RED (MsSite.reduction). */
 static guint
@@ -2191,15 +2217,17 @@ site_of (Tr *t, const MsPtxInsn *i, guint idx, gboolean reduction)
 {
   const char *file = i->file > 0 && (guint) i->file < t->m->files->len
                        ? g_ptr_array_index (t->m->files, i->file) : NULL;
-  g_string_append_printf (t->sites, "static MsSite ms_site_%u_%u_%u = { ", t->mod, t->fn,
-                          t->n_sites);
-  c_string (t->sites, file ? file : t->m->path);
+  GString *head = g_string_new (NULL);
+  g_string_append_printf (head, "static MsSite ms_site_%u_%u_%u = { ", t->mod, t->fn, t->n_sites);
+  c_string (head, file ? file : t->m->path);
   int ordered = ms_ptx_has_mod (i, "acquire") || ms_ptx_has_mod (i, "acq_rel")
                   ? MS_SITE_ACQUIRE
                   : ms_ptx_has_mod (i, "release") || ms_ptx_has_mod (i, "relaxed");
-  g_string_append_printf (t->sites, ", %d, %u, -1, %d, 1, %d, %d };\n",
-                          file ? i->line : i->ptx_line, idx, ordered, reduction,
-                          is_async_copy (i));
+  g_string_append_printf (head, ", %d, %u, -1, %d, 1, %d, %d", file ? i->line : i->ptx_line, idx,
+                          ordered, reduction, is_async_copy (i));
+  g_ptr_array_add (t->site_heads, g_string_free (head, FALSE));
+  g_ptr_array_add (t->site_inners, NULL);
+  site_add_inner (t, t->n_sites, i);
   return t->n_sites++;
 }
 
@@ -2227,7 +2255,10 @@ access_site (Tr *t, const MsPtxInsn *i, guint idx, guint size, guint addr_opd, g
     g_string_append_printf (key, ".%s", *m);
   gpointer v = g_hash_table_lookup (t->access_sites, key->str);
   if (v != NULL)
-    return GPOINTER_TO_UINT (v) - 1;
+    {
+      site_add_inner (t, GPOINTER_TO_UINT (v) - 1, i);
+      return GPOINTER_TO_UINT (v) - 1;
+    }
   guint sn = site_of (t, i, idx, reduction);
   g_hash_table_insert (t->access_sites, g_string_free (g_steal_pointer (&key), FALSE),
                        GUINT_TO_POINTER (sn + 1));
@@ -4371,6 +4402,17 @@ translate_entry (Tr *t, GString *out)
   g_string_append_printf (code, "    B%u:\n      continue;\n", t->n);
 
   /* the function */
+  for (guint sn = 0; sn < t->n_sites; sn++)
+    {
+      g_string_append (t->sites, g_ptr_array_index (t->site_heads, sn));
+      const GString *inner = g_ptr_array_index (t->site_inners, sn);
+      if (inner != NULL)
+        {
+          g_string_append (t->sites, ", .inner = ");
+          c_string (t->sites, inner->str);
+        }
+      g_string_append (t->sites, " };\n");
+    }
   g_string_append (out, t->sites->str);
   g_string_append (out, t->agg_flags->str);
   g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
@@ -4555,7 +4597,14 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   t.bparam_off = g_hash_table_new (g_str_hash, g_str_equal);
   t.last_fail = g_string_new (NULL);
   t.access_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  t.site_heads = g_ptr_array_new_with_free_func (g_free);
+  t.site_inners = g_ptr_array_new ();
   translate_entry (&t, out);
+  for (guint sn = 0; sn < t.site_inners->len; sn++)
+    if (g_ptr_array_index (t.site_inners, sn) != NULL)
+      g_string_free (g_ptr_array_index (t.site_inners, sn), TRUE);
+  g_ptr_array_unref (t.site_inners);
+  g_ptr_array_unref (t.site_heads);
   g_hash_table_unref (t.labels);
   g_hash_table_unref (t.starts);
   g_string_free (t.body, TRUE);

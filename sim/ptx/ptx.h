@@ -58,6 +58,8 @@ typedef struct {
   MsPtxOperand *opd;
   guint n_opd;
   int file, line;     /* the last .loc before it (0 0: none) */
+  int inner_file, inner_line;   /* code nvcc inlined (file, line: the call's):
+                                 * its own .loc, innermost; else 0 0 */
   int at_file, at_line;   /* a .func's instruction memsim inlined (ptx-translate.c):
                            * the outermost call's .loc; else 0 0 */
   int ptx_line;       /* line in the .ptx file */

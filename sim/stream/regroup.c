@@ -9,6 +9,9 @@
  * of one warp waiting for their next part, e.g. As and Bs of one line). */
 #define MAX_WARPS 32
 #define SLOTS 4
+/* Records of absorbed sites held together before any fusing site's: as
+ * many as the widest vector access has parts (LDS.128 of 4-byte ones). */
+#define MAX_ABSORBED 4
 
 typedef struct {
   gboolean used;
@@ -16,10 +19,15 @@ typedef struct {
                            (down: first, first - width, ...) */
   gboolean down;        /* fusion: the records walk down (ptxas fuses
                            ld [r + 4]; ld [r] into one LDS.64 as well) */
-  guint fuse;
+  guint fuse;           /* fusion: records that make the wide instruction (0: not
+                           known yet, a group of absorbed sites' records only) */
   MsWarpAccess first;
+  const MsSite *site_out;     /* fusion: the wide instruction's site (a site that
+                                 fuses; NULL while none of its records came) */
+  gboolean cross;       /* fusion: records of several sites, held as they came */
   const MsGrouping *unroll;   /* an unrolled loop's records (NULL: a fusion group) */
-  GArray *held;         /* ... held in it (MsWarpAccess; kept for reuse) */
+  GArray *held;         /* ... held in it (MsWarpAccess; kept for reuse), and a
+                           cross group's */
 } Group;
 
 typedef struct {
@@ -216,6 +224,15 @@ emit_unrolled (State *s, Group *g)
     }
 }
 
+/* A fusion group's part after a: each lane one width on (back, walking
+ * down). */
+static inline void
+next_part (const Group *g, MsWarpAccess *a)
+{
+  for (guint32 m = a->mask; m; m &= m - 1)
+    a->addr[__builtin_ctz (m)] += g->down ? -(guint64) a->width : a->width;
+}
+
 /* The group's records as they came, unmerged; an unrolled loop's as the
  * unrolled code runs them. */
 static void
@@ -229,12 +246,20 @@ release (State *s, Group *g)
       group_hold (s, g, FALSE);
       return;
     }
+  if (g->cross)
+    {
+      for (guint i = 0; i < g->held->len; i++)
+        emit (s, &g_array_index (g->held, MsWarpAccess, i));
+      g_array_set_size (g->held, 0);
+      g->cross = FALSE;
+      group_hold (s, g, FALSE);
+      return;
+    }
   MsWarpAccess a = g->first;
   for (guint i = 0; i < g->count; i++)
     {
       if (i > 0)
-        for (guint32 m = a.mask; m; m &= m - 1)
-          a.addr[__builtin_ctz (m)] += g->down ? -(guint64) a.width : a.width;
+        next_part (g, &a);
       emit (s, &a);
     }
   group_hold (s, g, FALSE);
@@ -295,6 +320,26 @@ aligned (const MsWarpAccess *a, guint bytes)
   return TRUE;
 }
 
+/* Makes g a cross group (its records kept as they came, each with its
+ * site): the records so far are its first's, stepped. */
+static void
+join_cross (Group *g)
+{
+  if (g->cross)
+    return;
+  if (g->held == NULL)
+    g->held = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
+  g_array_set_size (g->held, 0);
+  MsWarpAccess a = g->first;
+  for (guint i = 0; i < g->count; i++)
+    {
+      if (i > 0)
+        next_part (g, &a);
+      g_array_append_val (g->held, a);
+    }
+  g->cross = TRUE;
+}
+
 static Group *
 take_slot (State *s, Group *slots)
 {
@@ -303,6 +348,44 @@ take_slot (State *s, Group *slots)
       return &slots[k];
   release (s, &slots[0]);
   return &slots[0];
+}
+
+/* a, the next part of g, joins it (absorbed: a's site is; fuse: its
+ * site's otherwise); the wide record goes on once g has all its parts. */
+static void
+join (State *s, Group *g, const MsWarpAccess *a, gboolean absorbed, guint fuse)
+{
+  if (g->first.site != a->site)
+    join_cross (g);
+  if (g->cross)
+    g_array_append_val (g->held, *a);
+  if (!absorbed && g->site_out == NULL)
+    {
+      g->site_out = a->site;
+      g->fuse = fuse;
+    }
+  if (++g->count == g->fuse)
+    {
+      /* the wide instruction's addresses: its lowest part's */
+      MsWarpAccess m = g->down ? *a : g->first;
+      if (g->cross && !aligned (&m, g->fuse * m.width))
+        {
+          release (s, g);
+          return;
+        }
+      m.width = (guint8) (m.width * g->fuse);
+      m.site = g->site_out;
+      if (g->cross)
+        {
+          g_array_set_size (g->held, 0);
+          g->cross = FALSE;
+        }
+      group_hold (s, g, FALSE);
+      s->merged += g->fuse - 1;
+      emit (s, &m);
+    }
+  else if (g->fuse == 0 && g->count == MAX_ABSORBED)
+    release (s, g);
 }
 
 static void
@@ -342,42 +425,62 @@ process_held (State *s, const MsWarpAccess *a)
       return;
     }
   guint fuse = grouping->fuse;
-  if (fuse <= 1)
+  gboolean absorbed = grouping->absorbed && fuse <= 1;
+  if (fuse <= 1 && !absorbed)
     {
       emit (s, a);
       return;
     }
+  /* a group of absorbed sites' records only that a continues: joined
+   * when no group with a fusing site's record takes a (mergeSort: the
+   * hoisted loads of startSrcA and startSrcB, next to each other, must not
+   * take lenSrcA from lenSrcB's LDS.64) */
+  Group *later = NULL;
   for (guint k = 0; k < SLOTS && s->n_used > 0; k++)
     {
       Group *g = &slots[k];
-      if (!g->used || g->unroll || g->first.site != a->site || g->first.space != a->space)
+      if (!g->used || g->unroll || g->first.space != a->space)
+        continue;
+      gboolean same = g->first.site == a->site;
+      /* another site's record joins a group that still has room: an
+       * absorbed one any such group, a fusing one a group of absorbed
+       * sites' records only */
+      gboolean joins = absorbed ? g->fuse == 0 || g->count < g->fuse
+                                : g->site_out == NULL && g->count < fuse;
+      if (!same && !joins)
         continue;
       if (continues (g, a))
         {
-          if (++g->count == g->fuse)
+          if (!same && absorbed && g->site_out == NULL)
             {
-              /* the wide instruction's addresses: its lowest part's */
-              MsWarpAccess m = g->down ? *a : g->first;
-              m.width = (guint8) (m.width * g->fuse);
-              group_hold (s, g, FALSE);
-              s->merged += g->fuse - 1;
-              emit (s, &m);
+              later = later ? later : g;
+              continue;
             }
+          join (s, g, a, absorbed, fuse);
           return;
         }
+      if (!same)
+        continue;
       release (s, g);
       break;
     }
+  if (later != NULL)
+    {
+      join (s, later, a, absorbed, fuse);
+      return;
+    }
   /* a group starts at the wide access's lowest part (walking up) or at
    * its highest (walking down), whose addresses are (fuse - 1) parts
-   * past that alignment */
+   * past that alignment (an absorbed site's record: the narrowest such
+   * access, two parts) */
+  guint parts = absorbed ? 2 : fuse;
   gboolean down = FALSE;
-  if (!aligned (a, fuse * a->width))
+  if (!aligned (a, parts * a->width))
     {
       MsWarpAccess low = *a;
       for (guint32 m = low.mask; m; m &= m - 1)
-        low.addr[__builtin_ctz (m)] -= (guint64) (fuse - 1) * a->width;
-      if (!aligned (&low, fuse * a->width))
+        low.addr[__builtin_ctz (m)] -= (guint64) (parts - 1) * a->width;
+      if (!aligned (&low, parts * a->width))
         {
           emit (s, a);
           return;
@@ -387,9 +490,12 @@ process_held (State *s, const MsWarpAccess *a)
   Group *free_slot = take_slot (s, slots);
   group_hold (s, free_slot, TRUE);
   free_slot->count = 1;
-  free_slot->fuse = fuse;
+  free_slot->fuse = absorbed ? 0 : fuse;
+  free_slot->site_out = absorbed ? NULL : a->site;
   free_slot->down = down;
   free_slot->first = *a;
+  if (absorbed)
+    join_cross (free_slot);
 }
 
 /* A record: straight on when no group is held and its site merges
@@ -401,7 +507,7 @@ process (State *s, const MsWarpAccess *a)
   if (s->n_used == 0 && a->warp < MAX_WARPS && !MS_OP_IS_ATOMIC (a->op))
     {
       const MsGrouping *grouping = site_grouping (s->r, a);
-      if (grouping->n_blocks == 0 && grouping->fuse <= 1)
+      if (grouping->n_blocks == 0 && grouping->fuse <= 1 && !grouping->absorbed)
         {
           s->any = TRUE;
           s->block = a->block;

@@ -25,6 +25,17 @@
  * the stream (the ordered part sees it there, and the held records are not
  * seen before it).
  *
+ * ptxas also fuses accesses of different sites, e.g. two 4-byte __shared__
+ * variables next to each other, stored on lines 358 and 359, into one
+ * STS.64 that the SASS marks with one of the lines (359); the other line
+ * (358) has no such instruction: the site is *absorbed* (MsGrouping).  A
+ * record of an absorbed site joins the warp's held group of another site
+ * when it is that group's next part, and a group that an absorbed site's
+ * record started (held two parts' alignment, as above) takes the next
+ * part from a site that fuses (fuse F), which gives the group its F and
+ * the merged record its site.  Such a group keeps its records as they
+ * came, each with its site, in case it is released unmerged.
+ *
  *
  * Second, a loop with a data-dependent trip count that nvcc unrolled
  * (MsGrouping.n_blocks > 0, e.g. blocks 16, 8, 4 with a remainder loop
@@ -58,6 +69,8 @@ typedef struct {
   guint n_blocks;          /* an unrolled runtime loop: 0 none, else its block sizes, */
   guint blocks[4];         /* descending, each half the one before (16, 8, 4) */
   gboolean remainder_first;   /* the n mod blocks[last] single iterations come first */
+  gboolean absorbed;       /* a load or store whose line has no instruction of its
+                              kind: it may be part of another site's wide one */
 } MsGrouping;
 
 /* The grouping of a's site (zeroed *out means none); asked once per site. */

@@ -42,6 +42,12 @@ struct MsSite {
                        * one, or its optimised one that replaces it while it
                        * runs), which takes the same id (ms_site_register), or
                        * NULL */
+  const char *inner;  /* device code run from its PTX, inlined: "FILE:LINE"
+                       * (basename) of its accesses' own lines, where `line`
+                       * is their call's, tab-separated; the SASS's line
+                       * marks name both (innermost first), so its
+                       * instructions are told from those of other accesses
+                       * inlined at the call; else NULL */
 };
 
 #endif /* MEMSIM_SITE_H */

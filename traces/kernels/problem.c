@@ -750,6 +750,7 @@ sass_grouping (gpointer data, const MsWarpAccess *a, MsGrouping *out)
   out->n_blocks = g.n_blocks;
   memcpy (out->blocks, g.blocks, sizeof out->blocks);
   out->remainder_first = g.remainder_first;
+  out->absorbed = g.absorbed;
 }
 
 /* Which global atomics are reductions (RED): for device code run from its

@@ -492,6 +492,7 @@ ms_sass_parse (const char *text)
    * it right after it is the closing loop nvdisasm shows, never run) */
   g_autofree char *label = NULL;
   gboolean after_label = FALSE;
+  guint block = 0;   /* MsSassInstr.block */
   /* inside a subroutine ptxas appends to the kernel ($__internal_...: the
    * slow paths of division, square root, ... which a CALL reaches only for
    * rare operands): its instructions are not counted as run */
@@ -624,6 +625,7 @@ ms_sass_parse (const char *text)
           g_free (label);
           label = g_strndup (opcode, strlen (opcode) - 1);
           after_label = FALSE;
+          block++;
           g_hash_table_replace (labels, g_strdup (label), GUINT_TO_POINTER (counted->len + 1));
           g_ptr_array_set_size (run, 0);
           run_first = counted->len;
@@ -716,7 +718,10 @@ ms_sass_parse (const char *text)
           for (guint c = 0; c < G_N_ELEMENTS (control); c++)
             if (g_str_has_prefix (opcode, control[c])
                 && (opcode[strlen (control[c])] == '\0' || opcode[strlen (control[c])] == '.'))
-              kind |= INSTR_CONTROL;
+              {
+                kind |= INSTR_CONTROL;
+                block++;   /* (after it: the instruction's own block is the one before) */
+              }
           /* the warp splits into its groups of one mask, each running
            * this and what follows up to the BSYNC on its own (a warp
            * reduction over a mask that differs between lanes: 5
@@ -770,6 +775,7 @@ ms_sass_parse (const char *text)
         if (**w == '@')
           in->predicated = TRUE;
       parse_address (s, &in->base, &in->offset);
+      in->block = block;
       g_ptr_array_add (sass->instrs, in);
     }
   add_looped (sass, function, counted, looped, kinds, ranges, labels, targeted);
@@ -830,6 +836,70 @@ ms_sass_has_function (const MsSass *sass, const char *function)
   return FALSE;
 }
 
+/* Whether list (MsSite.inner: "FILE:LINE" tab-separated) has loc. */
+static gboolean
+inner_has (const char *list, const char *loc)
+{
+  gsize n = strlen (loc);
+  for (const char *p = list; (p = strstr (p, loc)) != NULL; p++)
+    if ((p == list || p[-1] == '\t') && (p[n] == '\0' || p[n] == '\t'))
+      return TRUE;
+  return FALSE;
+}
+
+/* An unroll plan from a line's runs (ms_sass_grouping) into *g: runs of
+ * lengths that halve down to >= 2, once each, beside one single access;
+ * start: the runs' first offsets, which must be the same (NULL: runs of
+ * basic blocks, whose copies each have their own address); predicated: a
+ * predicated access among them, which rules a plan out. */
+static void
+unroll_plan (const guint *runs, const gint64 *start, guint n_runs, gboolean predicated,
+             MsSassGrouping *g)
+{
+  guint lengths[64], n_lengths = 0, n_big = 0, singles = 0;
+  guint first_long = n_runs, first_single = n_runs;
+  gboolean once = TRUE, same_start = TRUE;
+  gint64 long_start = 0;
+  for (guint r = 0; r < n_runs && r < G_N_ELEMENTS (lengths); r++)
+    {
+      if (runs[r] == 1)
+        {
+          singles++;
+          first_single = MIN (first_single, r);
+          continue;
+        }
+      if (start == NULL)
+        ;
+      else if (first_long == n_runs)
+        long_start = start[r];
+      else if (start[r] != long_start)
+        same_start = FALSE;
+      first_long = MIN (first_long, r);
+      gboolean seen = FALSE;
+      for (guint k = 0; k < n_lengths; k++)
+        seen |= lengths[k] == runs[r];
+      if (seen)
+        once = FALSE;
+      else
+        {
+          lengths[n_lengths++] = runs[r];
+          n_big += runs[r] >= 4;
+        }
+    }
+  gboolean plan = n_lengths >= 2 && !predicated && once && same_start && singles == 1
+                  && n_lengths <= G_N_ELEMENTS (g->blocks);
+  for (guint k = 0; plan && k < n_lengths; k++)
+    plan = ms_exact_log2 (lengths[k]) > 0 && (k == 0 || lengths[k] * 2 == lengths[k - 1]);
+  if (plan)
+    {
+      g->n_blocks = n_lengths;
+      memcpy (g->blocks, lengths, n_lengths * sizeof lengths[0]);
+      g->remainder_first = first_single < first_long;
+    }
+  else if (n_big >= 2 && start != NULL)
+    g->compiler_dependent = TRUE;   /* unrolled copies of several sizes, no plan */
+}
+
 MsSassGrouping
 ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, MsSpace space,
                   MsOp op, guint width)
@@ -847,11 +917,24 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
   const MsSassInstr *prev = NULL;
   const char *base_reg = "";
   gboolean have_base = FALSE;
+  /* block_runs: the unpredicated ones of each basic block (unrolled copies
+   * that each compute their own address, as a global load's do); a
+   * predicated one alone in its block is left out (histogram's
+   * mergeHistogram64Kernel: a peeled first iteration under a predicate
+   * that is off in every lane, which the GPU does not count:
+   * gpu/measurements/h200-2026-12-02-source-counters) */
+  guint block_runs[64], n_block_runs = 0;
+  const MsSassInstr *block_prev = NULL, *pred_prev = NULL;
+  gboolean pred_shared = FALSE;   /* a predicated one shares its block */
   for (guint i = 0; i < sass->instrs->len; i++)
     {
       const MsSassInstr *in = sass->instrs->pdata[i];
       if (in->op != op || !(in->spaces & (1u << space)) || strcmp (in->function, function) != 0
           || !g_strv_contains ((const char *const *) in->where, key))
+        continue;
+      /* inlined code: one of the site's own lines, innermost in the mark */
+      if (site->inner && (in->where == NULL || in->where[0] == NULL
+                          || !inner_has (site->inner, in->where[0])))
         continue;
       g.n_instrs++;
       if (op == MS_OP_ATOMIC && in->cas)
@@ -869,6 +952,22 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
       else if (strcmp (in->base, base_reg) != 0)
         one_base = FALSE;
       have_base = TRUE;
+      if (in->predicated)
+        {
+          pred_shared |= (block_prev && block_prev->block == in->block)
+                         || (pred_prev && pred_prev->block == in->block);
+          pred_prev = in;
+        }
+      else if (pred_prev && pred_prev->block == in->block)
+        pred_shared = TRUE;
+      else if (block_prev && block_prev->block == in->block)
+        block_runs[n_block_runs - 1]++;
+      else if (n_block_runs < G_N_ELEMENTS (block_runs))
+        block_runs[n_block_runs++] = 1;
+      else
+        pred_shared = TRUE;   /* too many to be a loop's copies */
+      if (!in->predicated)
+        block_prev = in;
       if (prev && in->offset == prev->offset + (gint64) width && !in->predicated
           && !prev->predicated)
         runs[n_runs - 1]++;
@@ -881,50 +980,14 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
         one_base = FALSE;   /* too many runs to be a loop's unrolled copies */
       prev = in;
     }
-  if (op == MS_OP_ATOMIC || !one_base || n_runs == 0 || *base_reg == '\0')
+  if (g.n_instrs == 0)
+    g.absorbed = (op == MS_OP_LD || op == MS_OP_ST) && ms_sass_has_function (sass, function);
+  if (op == MS_OP_ATOMIC || n_runs == 0)
     return g;
-  /* the distinct run lengths >= 2 (each once, all from one offset), and the
-   * single accesses */
-  guint lengths[G_N_ELEMENTS (runs)], n_lengths = 0, n_big = 0, singles = 0;
-  guint first_long = n_runs, first_single = n_runs;
-  gboolean once = TRUE, same_start = TRUE;
-  gint64 long_start = 0;
-  for (guint r = 0; r < n_runs; r++)
-    {
-      if (runs[r] == 1)
-        {
-          singles++;
-          first_single = MIN (first_single, r);
-          continue;
-        }
-      if (first_long == n_runs)
-        long_start = start[r];
-      else if (start[r] != long_start)
-        same_start = FALSE;
-      first_long = MIN (first_long, r);
-      gboolean seen = FALSE;
-      for (guint k = 0; k < n_lengths; k++)
-        seen |= lengths[k] == runs[r];
-      if (seen)
-        once = FALSE;
-      else
-        {
-          lengths[n_lengths++] = runs[r];
-          n_big += runs[r] >= 4;
-        }
-    }
-  gboolean plan = n_lengths >= 2 && !predicated && once && same_start && singles == 1
-                  && n_lengths <= G_N_ELEMENTS (g.blocks);
-  for (guint k = 0; plan && k < n_lengths; k++)
-    plan = ms_exact_log2 (lengths[k]) > 0 && (k == 0 || lengths[k] * 2 == lengths[k - 1]);
-  if (plan)
-    {
-      g.n_blocks = n_lengths;
-      memcpy (g.blocks, lengths, n_lengths * sizeof lengths[0]);
-      g.remainder_first = first_single < first_long;
-    }
-  else if (n_big >= 2)
-    g.compiler_dependent = TRUE;   /* unrolled copies of several sizes, no plan */
+  if (one_base && *base_reg != '\0')
+    unroll_plan (runs, start, n_runs, predicated, &g);
+  else if (!pred_shared)
+    unroll_plan (block_runs, NULL, n_block_runs, FALSE, &g);
   return g;
 }
 

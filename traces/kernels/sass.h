@@ -32,6 +32,8 @@ typedef struct {
   gboolean predicated;   /* @P / @!P guard */
   char *base;       /* the address operand's register ("R2.64", "UR5"); "" unknown */
   gint64 offset;    /* its immediate offset ([R2.64+-0x8]: -8) */
+  guint block;      /* its basic block: a number that changes at each label and
+                     * after each branch, exit or call */
 } MsSassInstr;
 
 /* A region of a function's SASS: an innermost loop of straight code (the
@@ -116,6 +118,9 @@ typedef struct {
   guint fuse;           /* consecutive accesses fused into one instruction: 1, 2, 4 ... */
   gboolean contended;   /* an atomic the SASS implements with compare-and-swap */
   guint n_instrs;       /* SASS instructions of the site's line, space and op */
+  /* a load or store of the function with no such instruction on its line:
+   * ptxas merged it into a neighbour's wider instruction, or moved it */
+  gboolean absorbed;
   /* A loop with a data-dependent trip count that nvcc unrolled (n_blocks >
    * 0): runs of blocks[0] > blocks[1] > ... contiguous accesses, each half
    * the one before, and one single access (the remainder loop), first in
@@ -138,7 +143,13 @@ typedef struct {
  * more distinct lengths >= 2 are an unrolled loop with a runtime trip
  * count: an unroll plan when the lengths halve down to >= 2 (16, 8, 4),
  * once each, beside one single access and no predicated one, else
- * compiler_dependent.  No instruction on the line: fuse 1, nothing else. */
+ * compiler_dependent.  Where the instructions are on several registers
+ * (copies that each compute their address), a run is those of one basic
+ * block, a predicated one alone in its block left out (a peeled iteration
+ * whose predicate is off): a plan as above, else nothing.  A site with
+ * own lines (MsSite.inner: inlined code) has only the instructions whose
+ * innermost mark is one of them.  No instruction on the line: fuse 1, and
+ * absorbed for a load or store of a function the SASS has. */
 MsSassGrouping ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site,
                                  MsSpace space, MsOp op, guint width);
 
