@@ -433,8 +433,9 @@ process_held (State *s, const MsWarpAccess *a)
     }
   /* a group of absorbed sites' records only that a continues: joined
    * when no group with a fusing site's record takes a (mergeSort: the
-   * hoisted loads of startSrcA and startSrcB, next to each other, must not
-   * take lenSrcA from lenSrcB's LDS.64) */
+   * loads of startSrcA and startSrcB, next to each other, whose lines the
+   * SASS has no load on (ptxas moved them), must not take lenSrcA from
+   * lenSrcB's LDS.64) */
   Group *later = NULL;
   for (guint k = 0; k < SLOTS && s->n_used > 0; k++)
     {

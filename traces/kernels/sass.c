@@ -868,11 +868,9 @@ unroll_plan (const guint *runs, const gint64 *start, guint n_runs, gboolean pred
           first_single = MIN (first_single, r);
           continue;
         }
-      if (start == NULL)
-        ;
-      else if (first_long == n_runs)
+      if (start != NULL && first_long == n_runs)
         long_start = start[r];
-      else if (start[r] != long_start)
+      else if (start != NULL && start[r] != long_start)
         same_start = FALSE;
       first_long = MIN (first_long, r);
       gboolean seen = FALSE;
