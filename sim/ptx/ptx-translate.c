@@ -72,9 +72,8 @@ typedef struct {
                              * results) -> offset + 1 in the lane's local memory */
   guint n_bad;              /* unsupported instructions so far */
   GString *last_fail;       /* the last one's message */
-  GString *sites;           /* the function's MsSite definitions, made at the end
-                             * from the two arrays below */
-  GPtrArray *site_heads;    /* per site: its definition up to its inner lines */
+  GPtrArray *site_heads;    /* per site: its MsSite definition up to its inner lines
+                             * (written out at the end, with them) */
   GPtrArray *site_inners;   /* ... and those (GString, "FILE:LINE" tab-separated:
                              * the own lines of its accesses in inlined code), or NULL */
   GString *aggs;            /* its reductions ptxas may aggregate: { &site, &flag } */
@@ -4404,16 +4403,15 @@ translate_entry (Tr *t, GString *out)
   /* the function */
   for (guint sn = 0; sn < t->n_sites; sn++)
     {
-      g_string_append (t->sites, g_ptr_array_index (t->site_heads, sn));
+      g_string_append (out, g_ptr_array_index (t->site_heads, sn));
       const GString *inner = g_ptr_array_index (t->site_inners, sn);
       if (inner != NULL)
         {
-          g_string_append (t->sites, ", .inner = ");
-          c_string (t->sites, inner->str);
+          g_string_append (out, ", .inner = ");
+          c_string (out, inner->str);
         }
-      g_string_append (t->sites, " };\n");
+      g_string_append (out, " };\n");
     }
-  g_string_append (out, t->sites->str);
   g_string_append (out, t->agg_flags->str);
   g_string_append_printf (out, "const MsPtxAgg ms_ptx_aggs_%u_%u[] = { %s{ NULL, NULL } };\n",
                           t->mod, t->fn, t->aggs->str);
@@ -4587,7 +4585,6 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   t.body = g_string_new (NULL);
   t.after_lanes = g_string_new (NULL);
   t.slow_decls = g_string_new (NULL);
-  t.sites = g_string_new (NULL);
   t.aggs = g_string_new (NULL);
   t.agg_flags = g_string_new (NULL);
   t.agg_sites = g_hash_table_new (NULL, NULL);
@@ -4610,7 +4607,6 @@ translate_function (const MsPtxModule *m, guint mod, guint fi, GString *out, MsI
   g_string_free (t.body, TRUE);
   g_string_free (t.after_lanes, TRUE);
   g_string_free (t.slow_decls, TRUE);
-  g_string_free (t.sites, TRUE);
   g_string_free (t.aggs, TRUE);
   g_string_free (t.agg_flags, TRUE);
   g_hash_table_unref (t.agg_sites);

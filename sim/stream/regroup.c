@@ -24,11 +24,18 @@ typedef struct {
   MsWarpAccess first;
   const MsSite *site_out;     /* fusion: the wide instruction's site (a site that
                                  fuses; NULL while none of its records came) */
-  gboolean cross;       /* fusion: records of several sites, held as they came */
   const MsGrouping *unroll;   /* an unrolled loop's records (NULL: a fusion group) */
   GArray *held;         /* ... held in it (MsWarpAccess; kept for reuse), and a
-                           cross group's */
+                           cross group's (cross below) */
 } Group;
+
+/* Whether fusion group g is a cross group: records of several sites (or
+ * an absorbed site's), held as they came, each with its site. */
+static inline gboolean
+cross (const Group *g)
+{
+  return g->held != NULL && g->held->len > 0;
+}
 
 typedef struct {
   MsRegroup *r;
@@ -246,12 +253,11 @@ release (State *s, Group *g)
       group_hold (s, g, FALSE);
       return;
     }
-  if (g->cross)
+  if (cross (g))
     {
       for (guint i = 0; i < g->held->len; i++)
         emit (s, &g_array_index (g->held, MsWarpAccess, i));
       g_array_set_size (g->held, 0);
-      g->cross = FALSE;
       group_hold (s, g, FALSE);
       return;
     }
@@ -325,7 +331,7 @@ aligned (const MsWarpAccess *a, guint bytes)
 static void
 join_cross (Group *g)
 {
-  if (g->cross)
+  if (cross (g))
     return;
   if (g->held == NULL)
     g->held = g_array_new (FALSE, FALSE, sizeof (MsWarpAccess));
@@ -337,7 +343,6 @@ join_cross (Group *g)
         next_part (g, &a);
       g_array_append_val (g->held, a);
     }
-  g->cross = TRUE;
 }
 
 static Group *
@@ -357,7 +362,8 @@ join (State *s, Group *g, const MsWarpAccess *a, gboolean absorbed, guint fuse)
 {
   if (g->first.site != a->site)
     join_cross (g);
-  if (g->cross)
+  gboolean is_cross = cross (g);
+  if (is_cross)
     g_array_append_val (g->held, *a);
   if (!absorbed && g->site_out == NULL)
     {
@@ -368,18 +374,15 @@ join (State *s, Group *g, const MsWarpAccess *a, gboolean absorbed, guint fuse)
     {
       /* the wide instruction's addresses: its lowest part's */
       MsWarpAccess m = g->down ? *a : g->first;
-      if (g->cross && !aligned (&m, g->fuse * m.width))
+      if (is_cross && !aligned (&m, g->fuse * m.width))
         {
           release (s, g);
           return;
         }
       m.width = (guint8) (m.width * g->fuse);
       m.site = g->site_out;
-      if (g->cross)
-        {
-          g_array_set_size (g->held, 0);
-          g->cross = FALSE;
-        }
+      if (is_cross)
+        g_array_set_size (g->held, 0);
       group_hold (s, g, FALSE);
       s->merged += g->fuse - 1;
       emit (s, &m);
