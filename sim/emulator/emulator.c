@@ -3928,7 +3928,7 @@ worker_run (gpointer data, gpointer user_data)
               if (!ms_stream_order_wait (job->order, (guint64) b))
                 goto out;
               if (W->ordered == NULL)   /* the last block's, when it was not taken */
-                W->ordered = g_array_new (FALSE, FALSE, sizeof (MsOrderedRecord));
+                W->ordered = ms_stream_order_buffer_new ();
             }
           W->seq = (guint64) b;
           gboolean ran = run_block (W, sample_block (&job->sample, (guint64) b));

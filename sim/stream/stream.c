@@ -2,6 +2,7 @@
 #include "config.h"
 #include "stream.h"
 
+#include <stddef.h>
 #include <string.h>
 
 gboolean
@@ -120,7 +121,7 @@ struct MsStreamOrder {
    * for its turn (perf, PolyBench's correlation: the cache model 35% of
    * a run that used one core of two). */
   GThread *deliverer;
-  GAsyncQueue *full;     /* chunks to deliver (GArray of MsOrderedRecord) */
+  GAsyncQueue *full;     /* chunks to deliver (buffers: ms_stream_order_buffer_new) */
   GAsyncQueue *empty;    /* chunks to fill: DELIVERER_CHUNKS bound the memory */
   GAsyncQueue *drained;  /* the deliverer's answer to drain_marker */
   /* Only a long block's records go through it (short blocks' records on
@@ -136,10 +137,21 @@ struct MsStreamOrder {
   guint64 long_block;    /* LONG_BLOCK, or MEMSIM_DELIVER_AFTER's */
 };
 
-/* A chunk's records, and how many chunks there are (each some 300 bytes a
- * record: 10 MB in all). */
-#define DELIVERER_RECORDS 4096
-#define DELIVERER_CHUNKS 8
+/* A buffered record: the producer's stride word and the record, whose
+ * addresses are cut to the first active lane's where the word says the
+ * lanes are one stride apart (STRIDED_BYTES of the entry are kept). */
+typedef struct {
+  guint32 bytes;      /* of this entry: STRIDED_BYTES or sizeof (Entry) */
+  gboolean strided;
+  guint64 stride;
+  MsWarpAccess a;     /* strided: a.addr[0] is the first active lane's */
+} Entry;
+#define STRIDED_BYTES (offsetof (Entry, a.addr) + sizeof (guint64))
+
+/* A chunk's bytes, and how many chunks there are (8 MiB in all: some
+ * 170 000 records of one stride, 28 000 of others) */
+#define CHUNK_BYTES (256u << 10)
+#define DELIVERER_CHUNKS 32
 #define LONG_BLOCK 65536   /* a block's records before the deliverer takes them */
 static char drain_marker, quit_marker;
 
@@ -193,8 +205,7 @@ deliverer_start (MsStreamOrder *o)
   o->empty = g_async_queue_new ();
   o->drained = g_async_queue_new ();
   for (guint i = 0; i < DELIVERER_CHUNKS; i++)
-    g_async_queue_push (o->empty, g_array_sized_new (FALSE, FALSE, sizeof (MsOrderedRecord),
-                                                     DELIVERER_RECORDS));
+    g_async_queue_push (o->empty, g_array_sized_new (FALSE, FALSE, 1, CHUNK_BYTES + sizeof (Entry)));
   o->deliverer = g_thread_new ("memsim-deliver", deliverer_main, o);
 }
 
@@ -322,17 +333,36 @@ ms_stream_order_wait (MsStreamOrder *o, guint64 block)
   return ok;
 }
 
+GArray *
+ms_stream_order_buffer_new (void)
+{
+  return g_array_new (FALSE, FALSE, 1);
+}
+
 /* Hands the records of a block's buffer to the sinks, in order, each
- * with its producer's stride word; empties the buffer. */
+ * with its producer's stride word (a strided one's lanes made again,
+ * here, from its first address: 32 stores to a record in the L1, where
+ * the full record's were 5 host cache lines from another core's buffer);
+ * empties the buffer. */
 static void
 deliver_buffer (MsStreamOrder *o, GArray *buf)
 {
-  for (guint i = 0; i < buf->len; i++)
+  MsWarpAccess lanes;
+  for (guint i = 0; i < buf->len;)
     {
-      const MsOrderedRecord *r = &g_array_index (buf, MsOrderedRecord, i);
-      if (r->strided)
-        ms_stride_hint = (MsStrideHint) { &r->a, r->stride };
-      ms_sinks_ordered_access (o->sinks, &r->a);
+      const Entry *e = (const Entry *) (buf->data + i);
+      i += e->bytes;
+      if (!e->strided)
+        {
+          ms_sinks_ordered_access (o->sinks, &e->a);
+          continue;
+        }
+      memcpy (&lanes, &e->a, offsetof (MsWarpAccess, addr));
+      guint64 addr = e->a.addr[0];
+      for (guint l = 0; l < MS_WARP_SIZE; l++, addr += e->stride)
+        lanes.addr[l] = addr;
+      ms_stride_hint = (MsStrideHint) { &lanes, e->stride };
+      ms_sinks_ordered_access (o->sinks, &lanes);
       ms_stride_hint.record = NULL;
     }
   g_array_set_size (buf, 0);
@@ -351,25 +381,42 @@ hand_off (MsStreamOrder *o, GArray *buf)
       return;
     }
   queue_filling (o);
-  for (guint i = 0; i < buf->len; i += DELIVERER_RECORDS)
+  for (guint i = 0; i < buf->len;)
     {
+      /* whole entries, up to a chunk's bytes */
+      guint end = i;
+      while (end < buf->len && end - i < CHUNK_BYTES)
+        end += ((const Entry *) (buf->data + end))->bytes;
       GArray *chunk = g_async_queue_pop (o->empty);   /* waits while all are full */
-      g_array_append_vals (chunk, &g_array_index (buf, MsOrderedRecord, i),
-                           MIN (DELIVERER_RECORDS, buf->len - i));
+      g_array_append_vals (chunk, buf->data + i, end - i);
       g_async_queue_push (o->full, chunk);
+      i = end;
     }
   g_array_set_size (buf, 0);
 }
 
-/* (written in place: a record is 300 bytes, and a copy through the stack
- * was a second memmove of each) */
+/* (written in place: a copy through the stack was a second memmove of
+ * each record) */
 static inline void
 buffer_record (GArray *buf, const MsWarpAccess *a)
 {
-  g_array_set_size (buf, buf->len + 1);
-  MsOrderedRecord *r = &g_array_index (buf, MsOrderedRecord, buf->len - 1);
-  memcpy (&r->a, a, sizeof r->a);
-  r->strided = ms_access_strided (a, &r->stride);
+  guint64 stride;
+  gboolean strided = ms_access_strided (a, &stride);
+  guint bytes = strided ? STRIDED_BYTES : sizeof (Entry);
+  guint at = buf->len;
+  g_array_set_size (buf, at + bytes);
+  Entry *e = (Entry *) (buf->data + at);
+  e->bytes = bytes;
+  e->strided = strided;
+  if (!strided)
+    {
+      memcpy (&e->a, a, sizeof e->a);
+      return;
+    }
+  e->stride = stride;
+  memcpy (&e->a, a, offsetof (MsWarpAccess, addr));
+  /* stride 0 may be a partial warp's: its lanes' one address */
+  e->a.addr[0] = a->addr[a->mask ? __builtin_ctz (a->mask) : 0];
 }
 
 void
@@ -378,7 +425,7 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
   if (head (o) != block)
     {
       buffer_record (buf, a);
-      if (buf->len < MS_STREAM_ORDER_BUFFER)
+      if (buf->len < MS_STREAM_ORDER_BUFFER_BYTES)
         return;
       /* a long block: wait for its turn instead of buffering without end */
       lock (o);
@@ -411,7 +458,7 @@ ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarp
       if (o->filling == NULL)
         o->filling = g_async_queue_pop (o->empty);   /* waits while all are full */
       buffer_record (o->filling, a);
-      if (o->filling->len >= DELIVERER_RECORDS)
+      if (o->filling->len >= CHUNK_BYTES)
         queue_filling (o);
       return;
     }

@@ -161,7 +161,7 @@ ms_sinks_ordered_access (const MsSinks *sinks, const MsWarpAccess *a)
  * whoever completes the head delivers the buffered blocks that follow, in
  * ascending block order.  Memory stays bounded whatever the grid: a worker
  * about to start block b first waits until b is within `window` blocks of
- * the head, and a buffer that reaches MS_STREAM_ORDER_BUFFER records makes
+ * the head, and a buffer that reaches MS_STREAM_ORDER_BUFFER_BYTES makes
  * its worker wait, mid-block, until its block is the head.  The head never
  * waits, so this cannot deadlock as long as blocks are claimed in order. */
 typedef struct MsStreamOrder MsStreamOrder;
@@ -177,21 +177,21 @@ void ms_stream_order_drain (MsStreamOrder *o);
 /* Waits until block may start; FALSE if it will not be delivered (see
  * ms_stream_order_stop_at). */
 gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
-#define MS_STREAM_ORDER_BUFFER 65536
-/* What a block's buffer holds (buf and records below): a record, and the
- * producer's stride word on it (ms_stride_hint, access.h), given again
- * when the record is delivered from the buffer. */
-typedef struct {
-  MsWarpAccess a;
-  guint64 stride;
-  gboolean strided;
-} MsOrderedRecord;
-/* One record of block (the caller runs it; buf, a GArray of
- * MsOrderedRecord, is its buffer): to the sinks now if block is the head,
+/* The bytes a block's buffer may hold before its worker waits (below). */
+#define MS_STREAM_ORDER_BUFFER_BYTES (16u << 20)
+/* A block's buffer of records for ms_stream_order_emit and _submit: a
+ * GArray of bytes, each record and the producer's stride word on it
+ * (ms_stride_hint, access.h), given again when the record is delivered
+ * from the buffer.  A record whose lanes are one stride apart is kept as
+ * its first active lane's address and the stride (48 bytes, not 300), so
+ * the records the deliverer reads from another core's buffer are few
+ * cache lines. */
+GArray *ms_stream_order_buffer_new (void);
+/* One record of block (the caller runs it; buf, made by
+ * ms_stream_order_buffer_new, is its buffer): to the sinks now if block is the head,
  * else into buf. */
 void ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a);
-/* Hands over the block's remaining records, *records (a GArray of
- * MsOrderedRecord).  If they can go to the sinks at once (the block is the
+/* Hands over the block's remaining records, *records (its buffer).  If they can go to the sinks at once (the block is the
  * head and nobody else is delivering), the array is left to the caller,
  * emptied, for its next block; otherwise it is taken (*records NULL). */
 void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray **records);
