@@ -104,8 +104,8 @@ ms_warp_lanes (guint32 mask, int warp_size)
  * speaks of that object only while they look at it: a copy or a record
  * another producer made is not `record`, and the models look at its
  * lanes.  A block's records buffered for the ordered part keep the word
- * beside them and have it given again on delivery (ms_stream_order_buffer_new,
- * stream.h).  Per thread. */
+ * beside them and have it given again on delivery
+ * (ms_stream_order_buffer_new, stream.h).  Per thread. */
 typedef struct {
   const void *record;
   guint64 stride;

@@ -188,12 +188,13 @@ gboolean ms_stream_order_wait (MsStreamOrder *o, guint64 block);
  * cache lines. */
 GArray *ms_stream_order_buffer_new (void);
 /* One record of block (the caller runs it; buf, made by
- * ms_stream_order_buffer_new, is its buffer): to the sinks now if block is the head,
- * else into buf. */
+ * ms_stream_order_buffer_new, is its buffer): to the sinks now if block
+ * is the head, else into buf. */
 void ms_stream_order_emit (MsStreamOrder *o, guint64 block, GArray *buf, const MsWarpAccess *a);
-/* Hands over the block's remaining records, *records (its buffer).  If they can go to the sinks at once (the block is the
- * head and nobody else is delivering), the array is left to the caller,
- * emptied, for its next block; otherwise it is taken (*records NULL). */
+/* Hands over the block's remaining records, *records (its buffer).  If
+ * they can go to the sinks at once (the block is the head and nobody else
+ * is delivering), the array is left to the caller, emptied, for its next
+ * block; otherwise it is taken (*records NULL). */
 void ms_stream_order_submit (MsStreamOrder *o, guint64 block, GArray **records);
 /* After block failed: blocks from it on are neither waited for nor
  * delivered; the blocks before it still are (so the first error of the
