@@ -761,7 +761,7 @@ cache_host_memory (gpointer state, const guint64 *base, const guint64 *bytes, gu
 static gboolean
 in_host (const CacheState *s, const MsWarpAccess *a)
 {
-  guint64 addr = a->addr[a->mask ? __builtin_ctz (a->mask) : 0];
+  guint64 addr = ms_access_first_addr (a);
   for (guint i = 0; i < s->n_host; i++)
     if (addr >= s->host_base[i] && addr < s->host_end[i])
       return TRUE;

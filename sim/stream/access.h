@@ -112,6 +112,13 @@ typedef struct {
 } MsStrideHint;
 extern __thread MsStrideHint ms_stride_hint;
 
+/* The address of a's first active lane (lane 0's if none is active). */
+static inline guint64
+ms_access_first_addr (const MsWarpAccess *a)
+{
+  return a->addr[a->mask ? __builtin_ctz (a->mask) : 0];
+}
+
 /* Whether the producer said a's lanes are one stride apart (*stride). */
 static inline gboolean
 ms_access_strided (const void *a, guint64 *stride)

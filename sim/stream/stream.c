@@ -141,8 +141,7 @@ struct MsStreamOrder {
  * addresses are cut to the first active lane's where the word says the
  * lanes are one stride apart (STRIDED_BYTES of the entry are kept). */
 typedef struct {
-  guint32 bytes;      /* of this entry: STRIDED_BYTES or sizeof (Entry) */
-  gboolean strided;
+  guint32 bytes;      /* of this entry: STRIDED_BYTES (strided) or sizeof (Entry) */
   guint64 stride;
   MsWarpAccess a;     /* strided: a.addr[0] is the first active lane's */
 } Entry;
@@ -352,7 +351,7 @@ deliver_buffer (MsStreamOrder *o, GArray *buf)
     {
       const Entry *e = (const Entry *) (buf->data + i);
       i += e->bytes;
-      if (!e->strided)
+      if (e->bytes != STRIDED_BYTES)
         {
           ms_sinks_ordered_access (o->sinks, &e->a);
           continue;
@@ -407,7 +406,6 @@ buffer_record (GArray *buf, const MsWarpAccess *a)
   g_array_set_size (buf, at + bytes);
   Entry *e = (Entry *) (buf->data + at);
   e->bytes = bytes;
-  e->strided = strided;
   if (!strided)
     {
       memcpy (&e->a, a, sizeof e->a);
@@ -416,7 +414,7 @@ buffer_record (GArray *buf, const MsWarpAccess *a)
   e->stride = stride;
   memcpy (&e->a, a, offsetof (MsWarpAccess, addr));
   /* stride 0 may be a partial warp's: its lanes' one address */
-  e->a.addr[0] = a->addr[a->mask ? __builtin_ctz (a->mask) : 0];
+  e->a.addr[0] = ms_access_first_addr (a);
 }
 
 void
