@@ -1180,6 +1180,44 @@ test_unwritten (void)
   g_assert_null (strstr (w + 1, "memsim: warning:"));   /* once */
 }
 
+/* Accesses just outside a buffer (tests/data/programs/guard.cu): an error
+ * that names the option that goes past it; with --allow-out-of-bounds a
+ * warning once for each site, the program's own checks pass (the load
+ * reads zeros, the store is dropped), and the accesses are counted at their
+ * addresses: 32 floats from 4 bytes before a buffer (buffers start on a
+ * page) span 5 sectors in one request, as 32 floats from 4 bytes into one. */
+static void
+test_out_of_bounds_allowed (void)
+{
+  g_autofree char *p = program ("guard.cu");
+  g_auto (Result) strict = run (p, NULL);
+  assert_one_line_error (&strict, 1, "out-of-bounds load of 4 bytes 4 bytes before buffer 'in'");
+  g_assert_nonnull (strstr (strict.err, "(--allow-out-of-bounds warns and goes on)"));
+
+  g_auto (Result) r = run (p, "--allow-out-of-bounds", "--format", "json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.err, "guard: all checks passed"));
+  const char *load = "memsim: warning: shifted: out-of-bounds load of 4 bytes 4 bytes before "
+                     "buffer 'in'";
+  const char *store = "memsim: warning: spill: out-of-bounds store of 4 bytes at byte offset "
+                      "128 of buffer 'out'";
+  const char *w = strstr (r.err, load), *v = strstr (r.err, store);
+  g_assert_nonnull (w);
+  g_assert_nonnull (v);
+  g_assert_null (strstr (w + 1, load));   /* once a site */
+  g_assert_null (strstr (v + 1, store));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *launches = json_object_get_array_member (json_root (parser, r.out), "launches");
+  g_assert_cmpint (json_array_get_length (launches), ==, 2);
+  JsonObject *m = metrics_of (launches, 0);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), ==, 1);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), ==, 5);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 4);
+  m = metrics_of (launches, 1);
+  g_assert_cmpint (metric (m, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"), ==, 1);
+  g_assert_cmpint (metric (m, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"), ==, 5);
+}
+
 /* Grid-wide barriers (tests/data/programs/gridsync.cu checks its results,
  * worked out by hand).  exchange, 4 blocks of 64 threads (2 warps): each
  * warp stores 32 ints (8 stores of 4 sectors), the grid syncs, each warp
@@ -1274,6 +1312,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);
   g_test_add_func ("/run/unwritten", test_unwritten);
+  g_test_add_func ("/run/out-of-bounds-allowed", test_out_of_bounds_allowed);
   g_test_add_func ("/run/grid-sync", test_grid_sync);
   return g_test_run ();
 }

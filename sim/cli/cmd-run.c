@@ -35,6 +35,7 @@ typedef struct {
   guint threads;
   int launches;              /* --launches: traced per kernel (0: all) */
   gboolean allow_races;
+  gboolean allow_out_of_bounds;
   MsFormat format;
   const char *output;        /* -o, or NULL */
   gboolean immediate;        /* text to stdout: each report as its launch ends */
@@ -149,6 +150,7 @@ on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *resul
   p->grid_workspace = L->grid_workspace;
   p->allow_races = s->allow_races;
   p->allow_unwritten = s->allow_races;
+  p->allow_out_of_bounds = s->allow_out_of_bounds;
   p->threads = s->threads;
   guint shared_bytes = 0;
   p->shared_bytes = &shared_bytes;
@@ -218,8 +220,15 @@ on_launch (gpointer data, const MsProgramLaunch *L, MsProgramLaunchResult *resul
     }
   if (!ok)
     {
-      ms_error ("launch %u of the program (%s): %s", L->index + 1, L->kernel->name,
-                error->message);
+      /* the errors an option lets the program go past: say which */
+      const char *hint = "";
+      if (g_error_matches (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_UNINITIALISED))
+        hint = " (--allow-races warns and goes on)";
+      else if (g_error_matches (error, MS_EMULATOR_ERROR, MS_EMULATOR_ERROR_OUT_OF_BOUNDS)
+               && strstr (error->message, " buffer '") != NULL)
+        hint = " (--allow-out-of-bounds warns and goes on)";
+      ms_error ("launch %u of the program (%s): %s%s", L->index + 1, L->kernel->name,
+                error->message, hint);
       s->failed = TRUE;
     }
   return ok;
@@ -318,7 +327,7 @@ ms_cmd_run (int argc, char **argv)
   argv = ms_nvcc_spellings (&argc, argv, owned);
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
-  gboolean allow_races = FALSE;
+  gboolean allow_races = FALSE, allow_out_of_bounds = FALSE;
   GOptionEntry entries[] = {
     { "include", 'I', 0, G_OPTION_ARG_FILENAME_ARRAY, &includes,
       "Also search DIR for #include files (as nvcc -I)", "DIR" },
@@ -352,6 +361,9 @@ ms_cmd_run (int argc, char **argv)
     { "allow-races", 0, 0, G_OPTION_ARG_NONE, &allow_races,
       "Report shared-memory races and reads of unwritten shared memory and go on instead "
       "of stopping the program", NULL },
+    { "allow-out-of-bounds", 0, 0, G_OPTION_ARG_NONE, &allow_out_of_bounds,
+      "Report loads and stores just outside a buffer and go on instead of stopping the "
+      "program (such a load reads zeros, such a store is dropped)", NULL },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format_text, "text (default), json or csv", "FMT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the reports to FILE when the program ends (never a partial file)", "FILE" },
@@ -422,7 +434,8 @@ ms_cmd_run (int argc, char **argv)
       return 1;
     }
   session = (RunSession) { .arch = arch, .program = program, .threads = (guint) threads, .launches = launches,
-                           .allow_races = allow_races, .format = format, .output = output,
+                           .allow_races = allow_races,
+                           .allow_out_of_bounds = allow_out_of_bounds, .format = format, .output = output,
                            .out = g_string_new (NULL), .saved_stdout = -1 };
   session.immediate = format == MS_FORMAT_TEXT && output == NULL;
   if (format == MS_FORMAT_JSON)

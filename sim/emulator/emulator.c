@@ -181,6 +181,9 @@ typedef struct {
   gsize buf_bytes[MS_MAX_BUFFERS];
   guint n_bufs;
   int last_buf;
+  /* lanes of the access exec_memory just ran that fell in a buffer's guard
+   * pages (allowed: MsLaunch.allow_out_of_bounds); their loads read zeros */
+  guint32 oob_lanes;
   /* straight runs of warps (direct.h): off for users' kernels, and once
    * the launch's warps keep abandoning them */
   MsDirect direct;
@@ -563,6 +566,58 @@ fail_out_of_bounds (Worker *W, const Lane *l, const char *what)
                   "%s of %u bytes at address %p, which is in no buffer of the launch; "
                   "check the pointer arithmetic",
                   what, l->size, (const void *) a);
+}
+
+/* Where an access of size bytes at a, just outside a buffer (in the
+ * launch's oob_margin of guard pages on either side of it), is in the
+ * records: after the buffer, its offsets go on; before it, it is put 2^39
+ * bytes into the buffer's space, past any real offset, at the same
+ * alignment, so that the models count its sectors as the GPU does.  FALSE
+ * if a is in no buffer's guard pages. */
+static gboolean
+guard_vaddr (const Worker *W, const guint8 *a, gsize size, guint64 *va)
+{
+  gsize margin = W->launch->oob_margin;
+  for (guint b = 0; b < W->n_bufs; b++)
+    {
+      const guint8 *lo = W->buf_base[b], *end = lo + W->buf_bytes[b];
+      guint64 vbase = (guint64) (b + 1) << MS_BUFFER_SHIFT;
+      if (a >= end && (gsize) (a - end) + size <= margin)
+        {
+          *va = vbase + (guint64) (a - lo);
+          return TRUE;
+        }
+      if (a < lo && (gsize) (lo - a) <= margin && (gsize) (lo - a) >= size)
+        {
+          *va = vbase + (G_GUINT64_CONSTANT (1) << 39) - (guint64) (lo - a);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* An allowed access out of bounds: the error's words as a warning, once a
+ * site for the process (a loop of launches would repeat it; the GPU reads
+ * or writes whatever is mapped there, and a correct program does not use
+ * it). */
+static void
+warn_out_of_bounds (Worker *W, const Lane *l, const char *what)
+{
+  static GMutex lock;
+  static GHashTable *warned;
+  if (W->error != NULL)
+    return;
+  g_mutex_lock (&lock);
+  if (warned == NULL)
+    warned = g_hash_table_new (NULL, NULL);
+  gboolean first = g_hash_table_add (warned, (gpointer) l->site);
+  g_mutex_unlock (&lock);
+  if (!first)
+    return;
+  fail_out_of_bounds (W, l, what);
+  g_printerr ("memsim: warning: %s (going on: --allow-out-of-bounds; such a load reads "
+              "zeros, such a store is dropped)\n", W->error->message);
+  g_clear_error (&W->error);
 }
 
 /* Finds the region (shared window or a buffer) holding lane l's access and
@@ -1365,6 +1420,7 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
   MsOp op = kind_op (first->kind);
   const char *what = op == MS_OP_LD ? "load" : op == MS_OP_ST ? "store" : "atomic";
 
+  W->oob_lanes = 0;
   if (G_UNLIKELY (first->site->id < 0) && ms_site_register (first->site) < 0)
     return fail_at (W, first, MS_EMULATOR_ERROR_RESOURCES,
                     "more than %d memory-access sites in the kernels of this process; split "
@@ -1386,15 +1442,29 @@ exec_memory (Worker *W, Lane *warp, guint32 group)
       guint64 va;
       if (G_UNLIKELY (!classify (W, l, &sp, &va)))
         {
-          if (op == MS_OP_ATOMIC || !in_local (W, l->addr, l->size))
+          if (op != MS_OP_ATOMIC && in_local (W, l->addr, l->size))
+            {
+              /* a generic load or store of the lane's local memory (device
+               * code: a local variable whose address a callee got): made,
+               * not recorded, as direct local accesses are not */
+              if (first->kind == MS_K_LD)
+                copy_value (l->val, l->addr, l->size);
+              else
+                copy_value ((void *) l->addr, l->val, l->size);
+              continue;
+            }
+          if (op == MS_OP_ATOMIC || !W->launch->allow_out_of_bounds
+              || ((guintptr) l->addr & (l->size - 1)) != 0
+              || !guard_vaddr (W, (const guint8 *) l->addr, l->size, &va))
             return fail_out_of_bounds (W, l, what);
-          /* a generic load or store of the lane's local memory (device
-           * code: a local variable whose address a callee got): made, not
-           * recorded, as direct local accesses are not */
+          /* allowed: counted at its address; a load reads zeros, a store
+           * is dropped */
+          warn_out_of_bounds (W, l, what);
           if (first->kind == MS_K_LD)
-            copy_value (l->val, l->addr, l->size);
-          else
-            copy_value ((void *) l->addr, l->val, l->size);
+            memset (l->val, 0, sizeof l->val);
+          W->oob_lanes |= 1u << i;
+          acc[MS_SPACE_GLOBAL].addr[i] = va;
+          masks[MS_SPACE_GLOBAL] |= 1u << i;
           continue;
         }
       if (G_UNLIKELY (((guintptr) l->addr & (l->size - 1)) != 0))
@@ -3251,6 +3321,14 @@ access_warp (const MsSite *site, uint32_t mask, unsigned size, MsLaneOp kind, ui
       });
       if (G_UNLIKELY (!exec_memory (W, warp, mask)))
         warp_stop_forever (W);
+      if (G_UNLIKELY (W->oob_lanes != 0))
+        {
+          /* the kernel reads a load's values at its lanes' addresses:
+           * those in guard pages read zeros */
+          static const guint8 zeros[16] __attribute__ ((aligned (16)));
+          FOR_LANES (W->oob_lanes, i, ms_warp.addr[i] = (volatile uint8_t *) zeros;);
+          W->oob_lanes = 0;
+        }
     }
   warp_counted (W, site, mask, others);
   if (G_UNLIKELY (site->ordered == MS_SITE_ACQUIRE))

@@ -84,6 +84,13 @@ typedef struct {
    * warning on stderr, once a launch, and the block goes on (a whole
    * program whose GPU run reads garbage it does not use) */
   gboolean allow_unwritten;
+  /* A load or store just outside a buffer (in its oob_margin of guard
+   * pages) is an error (MS_EMULATOR_ERROR_OUT_OF_BOUNDS) unless
+   * allow_out_of_bounds: then a warning on stderr, once a launch; the load
+   * reads zeros, the store is dropped, and both are counted at their
+   * addresses (a whole program whose GPU run reads memory next to its
+   * buffer and does not use what it read) */
+  gboolean allow_out_of_bounds;
   /* Device code run from PTX: each of its n_block_counts blocks' runs
    * (ms_ptx_block_counts), summed over the launch; NULL: not wanted */
   guint64 *block_counts;

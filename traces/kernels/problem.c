@@ -593,6 +593,7 @@ ms_problem_launch (const MsProblem *p, MsLaunch *launch)
   launch->progress_data = p->progress_data;
   launch->allow_races = p->allow_races;
   launch->allow_unwritten = p->allow_unwritten;
+  launch->allow_out_of_bounds = p->allow_out_of_bounds;
   launch->races = p->races;
   launch->source_line = kernel_source_line;
   launch->dynamic_shared = p->dynamic_shared;

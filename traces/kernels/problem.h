@@ -122,6 +122,9 @@ struct MsProblem {
   gboolean allow_races;      /* races are counted, not an error (--allow-races) */
   gboolean allow_unwritten;  /* reads of unwritten shared memory are a warning
                               * (memsim run --allow-races: MsLaunch's) */
+  gboolean allow_out_of_bounds;  /* loads and stores in a buffer's guard pages are
+                                  * a warning (memsim run --allow-out-of-bounds:
+                                  * MsLaunch's) */
   MsRaceLog *races;          /* if set: gets the races and intra-warp hazards of a
                                 run (not owned; ms_problem_set_race_log) */
   guint dynamic_shared;      /* bytes of `extern __shared__` memory per block */
