@@ -166,6 +166,7 @@ typedef struct {
     const guint8 *lo;
     gsize span;
     guint8 *dirty;
+    guint64 last;   /* a load's first lane's address (access_quick's prefetch) */
   } quick[QUICK_SITES];
   MsSinkWorker sinks;    /* the sinks' per-worker state */
   MsRepeatShortcut shortcut;   /* round them for a repeated shared record (stream.h) */
@@ -3222,7 +3223,7 @@ access_quick (Worker *W, const MsSite *site, unsigned size, MsLaneOp kind)
       || site->id < 0 || site->ordered != 0 || W->ctl.block_ops + 1 > BLOCK_OP_LIMIT
       || W->ctl.warp_ops + 1 >= WARP_BUDGET)
     return FALSE;
-  const typeof (W->quick[0]) *q = &W->quick[site->id % QUICK_SITES];
+  typeof (W->quick[0]) *q = &W->quick[site->id % QUICK_SITES];
   if (q->span == 0)
     return FALSE;
   guint64 lo = (guintptr) q->lo, lim = q->span - size;
@@ -3245,6 +3246,16 @@ access_quick (Worker *W, const MsSite *site, unsigned size, MsLaneOp kind)
   if ((bad >> 63) != 0 || (low & (size - 1)) != 0)
     return FALSE;
   gboolean row = off == 0 && stride == size;
+  if (kind == MS_K_LD && off == 0)
+    {
+      /* a loop's load a few turns on, when its address keeps its step (a
+       * column walked row by row: streamcluster's coordinates, a load
+       * every 256 KiB, each a miss of the host's caches) */
+      guint64 next = a0 + 4 * (a0 - q->last);
+      q->last = a0;
+      __builtin_prefetch ((const void *) (guintptr) next, 0, 3);
+      __builtin_prefetch ((const void *) (guintptr) (next + (MS_WARP_SIZE - 1) * stride), 0, 3);
+    }
   if (kind == MS_K_ST)
     {
       /* lane by lane, in lane order: a later lane's store to the same
