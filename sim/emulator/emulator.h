@@ -86,7 +86,7 @@ typedef struct {
   gboolean allow_unwritten;
   /* A load or store just outside a buffer (in its oob_margin of guard
    * pages) is an error (MS_EMULATOR_ERROR_OUT_OF_BOUNDS) unless
-   * allow_out_of_bounds: then a warning on stderr, once a launch; the load
+   * allow_out_of_bounds: then a warning on stderr, once a site; the load
    * reads zeros, the store is dropped, and both are counted at their
    * addresses (a whole program whose GPU run reads memory next to its
    * buffer and does not use what it read) */
