@@ -1162,6 +1162,33 @@ test_host_flags (void)
   assert_one_line_error (&none, 1, "omp_get_num_procs");
 }
 
+/* nvcc's own flags as a build line spells them (tests/data/programs/
+ * nvcc-flags.cu): -use_fast_math (the kernel's f32 arithmetic flushes a
+ * denormal to zero, as .ftz does on the GPU), -rdc=true and -rdc true,
+ * -std=c++20 and -std c++20, optimisation, line and warning flags given to
+ * nvcc, the target flags left out (memsim builds its own); a flag neither
+ * knows is a one-line error. */
+static void
+test_nvcc_flags (void)
+{
+  g_autofree char *p = program ("nvcc-flags.cu");
+  g_auto (Result) plain = run (p, "--launches", "0", NULL);
+  g_assert_cmpint (plain.status, ==, 0);
+  g_assert_nonnull (strstr (plain.out, "nvcc-flags: fast math 0, rdc 0, C++ 201703"));
+  g_auto (Result) joined = run (p, "-use_fast_math", "-rdc=true", "-std=c++20", "-O3",
+                                "-arch=sm_80", "-lineinfo", "-Wno-deprecated-gpu-targets",
+                                "-Xptxas", "-O3", "--launches", "0", NULL);
+  g_assert_cmpint (joined.status, ==, 0);
+  g_assert_nonnull (strstr (joined.out, "nvcc-flags: fast math 1, rdc 1, C++ 202002"));
+  g_auto (Result) split = run (p, "--use_fast_math", "-rdc", "true", "-std", "c++20",
+                               "-gencode", "arch=compute_80,code=sm_80", "-g", "--launches",
+                               "0", NULL);
+  g_assert_cmpint (split.status, ==, 0);
+  g_assert_nonnull (strstr (split.out, "nvcc-flags: fast math 1, rdc 1, C++ 202002"));
+  g_auto (Result) bad = run (p, "--fast-maths", NULL);
+  assert_one_line_error (&bad, 2, "--fast-maths");
+}
+
 /* A read of shared memory no thread wrote (tests/data/programs/
  * unwritten.cu: lanes 4..31 read s[4..31], never written): the one-line
  * error by default; with --allow-races a one-line warning, and the program
@@ -1311,6 +1338,7 @@ main (int argc, char **argv)
   g_test_add_func ("/run/many-params", test_many_params);
   g_test_add_func ("/run/graphs", test_graphs);
   g_test_add_func ("/run/host-flags", test_host_flags);
+  g_test_add_func ("/run/nvcc-flags", test_nvcc_flags);
   g_test_add_func ("/run/unwritten", test_unwritten);
   g_test_add_func ("/run/out-of-bounds-allowed", test_out_of_bounds_allowed);
   g_test_add_func ("/run/grid-sync", test_grid_sync);

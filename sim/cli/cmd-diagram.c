@@ -564,7 +564,7 @@ ms_cmd_diagram (int argc, char **argv)
   ms_kernel_options_add (ctx, &kopts, FALSE);
   ms_kernel_options_add_user (ctx, &kopts);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  argv = ms_nvcc_spellings (&argc, argv, owned);   /* -DNAME as nvcc takes it */
+  argv = ms_nvcc_spellings (&argc, argv, owned, "g");   /* -DNAME as nvcc takes it */
   int status = diagram_run (&kopts, &o, ctx, argc, argv);
   ms_kernel_options_clear (&kopts);
   g_free (o.kind);

@@ -148,7 +148,7 @@ ms_cmd_occupancy (int argc, char **argv)
   };
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  argv = ms_nvcc_spellings (&argc, argv, owned);   /* -DNAME as nvcc takes it */
+  argv = ms_nvcc_spellings (&argc, argv, owned, "g");   /* -DNAME as nvcc takes it */
   int status = occupancy_run (&opts, ctx, argc, argv);
   ms_kernel_options_clear (&opts);
   g_clear_pointer (&block_sizes, g_free);

@@ -324,7 +324,7 @@ ms_cmd_run (int argc, char **argv)
   char *std = NULL;
   gboolean fast_math = FALSE, rdc = FALSE;
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  argv = ms_nvcc_spellings (&argc, argv, owned);
+  argv = ms_nvcc_spellings (&argc, argv, owned, "");
   char *arch_name = NULL, *format_text = NULL, *output = NULL;
   int threads = 0, launches = 0;
   gboolean allow_races = FALSE, allow_out_of_bounds = FALSE;
@@ -376,7 +376,11 @@ ms_cmd_run (int argc, char **argv)
          "for compute_90 (the kernels run as nvcc's PTX), .cpp/.cc/.cxx as C++ and .c as\n"
          "C host files; memsim answers its CUDA runtime calls.  Runs main() on the CPU\n"
          "with ARGS and reports every launch as `memsim trace` reports a kernel.  Events\n"
-         "time launches by the model's predicted GPU time.  Builds are cached.\n\n"
+         "time launches by the model's predicted GPU time.  Builds are cached.\n"
+         "nvcc's own spellings work too (-use_fast_math, -rdc=true, -std=c++17,\n"
+         "--compiler-options); -O3, -g, -G, -lineinfo, -Xptxas FLAG and -W... go to\n"
+         "nvcc as they are; -arch, -gencode and -code are left out (memsim builds\n"
+         "the kernels' PTX for compute_90).\n\n"
          "Examples:\n"
          "  memsim run examples/program.cu\n"
          "  memsim run transpose.cu -I cuda-samples/Common --launches 1 -- -dimX=1024 -dimY=1024\n"

@@ -214,7 +214,7 @@ ms_cmd_trace (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   ms_gpu_options_add (ctx, &gpu_opts);
   g_autoptr (GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
-  argv = ms_nvcc_spellings (&argc, argv, owned);   /* -DNAME as nvcc takes it */
+  argv = ms_nvcc_spellings (&argc, argv, owned, "g");   /* -DNAME as nvcc takes it */
   int status = trace_run (&opts, ctx, argc, argv);
   ms_kernel_options_clear (&opts);
   g_clear_pointer (&save_trace, g_free);

@@ -90,29 +90,98 @@ ms_nvcc_flags_add (GPtrArray *flags, char **includes, char **defines, const char
     g_ptr_array_add (flags, g_strdup (*x));
 }
 
+/* nvcc's flags that change nothing memsim counts or that it chooses itself:
+ * given to nvcc as they are (-Xnvcc) */
+static const char *const nvcc_passed[] = {
+  "-O0", "-O1", "-O2", "-O3", "-O", "-g", "-G", "-lineinfo", "--generate-line-info", "-m64",
+  "-w", "--disable-warnings", "--expt-relaxed-constexpr", "--expt-extended-lambda",
+  "--extended-lambda", "-extended-lambda", "-restrict", "--restrict", "-keep", NULL,
+};
+/* nvcc's flags that take a value, given to nvcc with it */
+static const char *const nvcc_passed_with_value[] = {
+  "-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad",
+  "-Xptxas", "--ptxas-options", "-Xlinker", "--linker-options", "-maxrregcount",
+  "--maxrregcount", NULL,
+};
+/* the target: memsim builds its own (compute_90 PTX), so these are left out */
+static const char *const nvcc_target[] = {
+  "-arch", "--gpu-architecture", "-gencode", "--generate-code", "-code", "--gpu-code", NULL,
+};
+
+/* the flag FLAG of TABLE that A is, alone or with its value joined by '=';
+ * the value's start in *value (NULL when A is the flag alone) */
+static const char *
+nvcc_flag (const char *a, const char *const *table, const char **value)
+{
+  for (const char *const *f = table; *f; f++)
+    {
+      size_t n = strlen (*f);
+      if (strncmp (a, *f, n) == 0 && (a[n] == '\0' || a[n] == '='))
+        {
+          *value = a[n] == '=' ? a + n + 1 : NULL;
+          return *f;
+        }
+    }
+  return NULL;
+}
+
 char **
-ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned)
+ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned, const char *own_short)
 {
   char **args = g_new0 (char *, 2 * (gsize) *argc + 1);
   g_ptr_array_add (owned, args);
   int n_args = 0;
+#define ADD(s) (g_ptr_array_add (owned, (s)), args[n_args++] = g_ptr_array_index (owned, owned->len - 1))
   for (int i = 0; i < *argc; i++)
     {
-      const char *a = argv[i];
-      if (i > 0 && strcmp (a, "-Xnvcc") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xnvcc"));
-      else if (i > 0 && strcmp (a, "-Xcompiler") == 0)
-        g_ptr_array_add (owned, g_strdup ("--Xcompiler"));
-      else if (i > 0 && a[0] == '-' && a[1] && strchr ("IDlL", a[1]) && a[2])
+      const char *a = argv[i], *value = NULL;
+      const char *next = i + 1 < *argc ? argv[i + 1] : NULL;
+      if (i == 0 || a[0] != '-' || (a[1] && !a[2] && strchr (own_short, a[1])))
+        ADD (g_strdup (a));   /* a file, a value, or the command's own -g */
+      else if (strcmp (a, "-Xnvcc") == 0)
+        ADD (g_strdup ("--Xnvcc"));
+      else if (strcmp (a, "-Xcompiler") == 0 || strcmp (a, "--compiler-options") == 0)
+        ADD (g_strdup ("--Xcompiler"));
+      else if (g_str_has_prefix (a, "-Xcompiler=") || g_str_has_prefix (a, "--compiler-options="))
+        ADD (g_strconcat ("--Xcompiler=", strchr (a, '=') + 1, NULL));
+      else if (strcmp (a, "-use_fast_math") == 0 || strcmp (a, "--use_fast_math") == 0)
+        ADD (g_strdup ("--use-fast-math"));
+      else if (strcmp (a, "-std") == 0)
+        ADD (g_strdup ("--std"));
+      else if (g_str_has_prefix (a, "-std="))
+        ADD (g_strconcat ("-", a, NULL));
+      else if (strcmp (a, "-rdc=true") == 0 || strcmp (a, "--relocatable-device-code=true") == 0)
+        ADD (g_strdup ("--rdc"));
+      else if ((strcmp (a, "-rdc") == 0 || strcmp (a, "--relocatable-device-code") == 0) && next)
         {
-          g_ptr_array_add (owned, g_strndup (a, 2));
-          args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
-          g_ptr_array_add (owned, g_strdup (a + 2));
+          if (strcmp (next, "true") == 0)
+            ADD (g_strdup ("--rdc"));
+          i++;   /* -rdc false: nvcc's default */
+        }
+      else if (strcmp (a, "-rdc=false") == 0 || strcmp (a, "--relocatable-device-code=false") == 0)
+        ;
+      else if (nvcc_flag (a, nvcc_passed, &value) && value == NULL)
+        ADD (g_strconcat ("--Xnvcc=", a, NULL));
+      else if (nvcc_flag (a, nvcc_passed_with_value, &value))
+        {
+          if (value == NULL && next != NULL)   /* -Xptxas -v: one flag for nvcc */
+            ADD (g_strconcat ("--Xnvcc=", a, "=", argv[++i], NULL));
+          else
+            ADD (g_strconcat ("--Xnvcc=", a, NULL));
+        }
+      else if (nvcc_flag (a, nvcc_target, &value))
+        i += value == NULL && next != NULL;
+      else if (g_str_has_prefix (a, "-W") && !g_str_has_prefix (a, "-Wl,"))
+        ADD (g_strconcat ("--Xnvcc=", a, NULL));   /* nvcc's warnings: -Wno-deprecated-gpu-targets */
+      else if (a[1] && strchr ("IDlL", a[1]) && a[2])
+        {
+          ADD (g_strndup (a, 2));
+          ADD (g_strdup (a + 2));
         }
       else
-        g_ptr_array_add (owned, g_strdup (a));
-      args[n_args++] = g_ptr_array_index (owned, owned->len - 1);
+        ADD (g_strdup (a));
     }
+#undef ADD
   *argc = n_args;
   return args;
 }

@@ -43,10 +43,14 @@ void ms_kernel_options_add_user (GOptionContext *ctx, MsKernelOptions *opts);
 void ms_kernel_options_clear (MsKernelOptions *opts);
 
 /* nvcc's spellings for GOption: -Xnvcc and -Xcompiler as long options, a
- * value joined to -I, -D, -l or -L (-lcurand) as a separate argument.  The
- * new argv and its strings are owned (g_free) apart: GOption takes parsed
- * ones out of argv. */
-char **ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned);
+ * value joined to -I, -D, -l or -L (-lcurand) as a separate argument,
+ * -use_fast_math, -std=, -rdc=true as memsim's options, the flags nvcc
+ * alone reads (-O3, -g, -lineinfo, -Xptxas ...) as --Xnvcc=FLAG, its
+ * target flags (-arch, -gencode, -code) left out.  A one-letter flag of
+ * own_short is the command's own (trace's -g is its --grid).  The new argv
+ * and its strings are owned (g_free) apart: GOption takes parsed ones out
+ * of argv. */
+char **ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned, const char *own_short);
 
 /* Appends to flags (g_free'd strings) the nvcc flags of the build options
  * that memsim run and memsim trace FILE.cu:KERNEL share: -IDIR, -DNAME,

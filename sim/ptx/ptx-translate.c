@@ -70,6 +70,8 @@ typedef struct {
   GHashTable *param_off;    /* parameter name -> offset + 1 */
   GHashTable *bparam_off;   /* a .param of the body (a call's arguments and
                              * results) -> offset + 1 in the lane's local memory */
+  gboolean ftz;             /* the instruction being made has .ftz on f32: its
+                             * float operands and results are flushed (rd, wr_reg) */
   guint n_bad;              /* unsupported instructions so far */
   GString *last_fail;       /* the last one's message */
   GPtrArray *site_heads;    /* per site: its MsSite definition up to its inner lines
@@ -454,7 +456,8 @@ rd (Tr *t, const MsPtxInsn *i, guint k, Ty y)
         if (y.kind == 'p')
           return g_strdup_printf (o->neg ? "(!%s)" : "(%s != 0)", raw);
         if (y.kind == 'f' && y.bits == 32)
-          return g_strdup_printf ("ms_f32 ((uint32_t) %s)", raw);
+          return g_strdup_printf (t->ftz ? "ms_ftz32 (ms_f32 ((uint32_t) %s))"
+                                         : "ms_f32 ((uint32_t) %s)", raw);
         if (y.kind == 'f' && y.bits == 64)
           return g_strdup_printf ("ms_f64 ((uint64_t) %s)", raw);
         if (y.kind == 'f' && y.bits == 16)
@@ -528,8 +531,9 @@ wr_reg (Tr *t, int reg, Ty y, const char *value)
   if (r->cls == MS_PTX_PRED)
     g_string_append_printf (t->body, "%s = (uint8_t) ((%s) != 0);\n", dst, value);
   else if (y.kind == 'f' && y.bits == 32)
-    g_string_append_printf (t->body, "%s = (%s) ms_b32 ((float) (%s));\n", dst, utype (bits),
-                            value);
+    g_string_append_printf (t->body, t->ftz ? "%s = (%s) ms_b32 (ms_ftz32 ((float) (%s)));\n"
+                                            : "%s = (%s) ms_b32 ((float) (%s));\n",
+                            dst, utype (bits), value);
   else if (y.kind == 'f' && y.bits == 64)
     g_string_append_printf (t->body, "%s = (%s) ms_b64 ((double) (%s));\n", dst, utype (bits),
                             value);
@@ -3224,7 +3228,13 @@ emit_block (Tr *t, guint start, GString *after)
           {
             gsize mark = t->body->len;
             guard_open (t, i);
-            if (!alu (t, i))
+            /* .ftz: f32 denormals in and out are zeros of their sign, as
+             * the GPU computes them (--use_fast_math makes most f32
+             * arithmetic .ftz) */
+            t->ftz = ms_ptx_has_mod (i, "ftz") && ms_ptx_has_mod (i, "f32");
+            gboolean known = alu (t, i);
+            t->ftz = FALSE;
+            if (!known)
               {
                 g_string_truncate (t->body, mark);
                 unsupported (t, i, "not in memsim's engine yet");

@@ -19,6 +19,17 @@
 static inline float ms_f32 (uint32_t b) { float f; memcpy (&f, &b, 4); return f; }
 static inline double ms_f64 (uint64_t b) { double f; memcpy (&f, &b, 8); return f; }
 static inline uint32_t ms_b32 (float f) { uint32_t b; memcpy (&b, &f, 4); return b; }
+/* .ftz: a denormal f32 is a zero of its sign */
+static inline float
+ms_ftz32 (float f)
+{
+  uint32_t b = ms_b32 (f);
+  if ((b & 0x7f800000u) == 0)
+    b &= 0x80000000u;
+  float z;
+  memcpy (&z, &b, 4);
+  return z;
+}
 static inline uint64_t ms_b64 (double f) { uint64_t b; memcpy (&b, &f, 8); return b; }
 
 /* min and max.f32/f64 as PTX's (and glibc's x86-64 fminf, fmaxf): a NaN
