@@ -101,6 +101,19 @@ test_grouping (void)
   MsSite other = { "tests.cu", 91, 0, -1 };
   g = ms_sass_grouping (s, "gemm_tiled_nopad", &other, MS_SPACE_SHARED, MS_OP_LD, 4);
   g_assert_cmpuint (g.n_instrs, ==, 0);
+  /* no line (NVVM's hoisted loads): a shared one fuses up to 16 bytes, a
+   * global one is absorbed as any site without instructions */
+  MsSite hoisted = { "gemm.cu", 0, 0, -1 };
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &hoisted, MS_SPACE_SHARED, MS_OP_LD, 8);
+  g_assert_cmpuint (g.fuse, ==, 2);
+  g_assert_false (g.absorbed);
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &hoisted, MS_SPACE_SHARED, MS_OP_ST, 4);
+  g_assert_cmpuint (g.fuse, ==, 4);
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &hoisted, MS_SPACE_SHARED, MS_OP_LD, 16);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g = ms_sass_grouping (s, "gemm_tiled_nopad", &hoisted, MS_SPACE_GLOBAL, MS_OP_LD, 8);
+  g_assert_cmpuint (g.fuse, ==, 1);
+  g_assert_true (g.absorbed);
 }
 
 /* nvdisasm -c -gi of fp16ScalarProduct (cuda-samples, ptxas 13.0, sm_90),
@@ -507,6 +520,12 @@ static MsSite site_loop = { "k.cu", 30, 3, -1 };
  * side, which ptxas loads with one LDS.64 marked 41; line 40 has none */
 static MsSite site_absorbed = { "k.cu", 40, 4, -1 };
 static MsSite site_pair = { "k.cu", 41, 5, -1 };
+/* lavaMD's qB_shared[j] and qB_shared[j + 1]: two copies of line 50 (an
+ * unrolled loop's, in two regions of the PTX), one LDS.128 in the SASS;
+ * and another line's, which fuses too but is no copy */
+static MsSite site_copy0 = { "k.cu", 50, 6, -1 };
+static MsSite site_copy1 = { "k.cu", 50, 7, -1 };
+static MsSite site_other = { "k.cu", 51, 8, -1 };
 
 /* As and Bs fuse 4 (the SASS has an LDS.128 on their line), plain 1; loop
  * is per_thread_sum's loop: blocks of 16, 8 and 4 after a remainder loop. */
@@ -528,7 +547,9 @@ grouping_of (gpointer data, const MsWarpAccess *a, MsGrouping *out)
       out->absorbed = TRUE;
       return;
     }
-  out->fuse = a->site == &site_plain ? 1 : a->site == &site_pair ? 2 : 4;
+  out->fuse = a->site == &site_plain ? 1
+              : a->site == &site_pair || a->site == &site_copy0 || a->site == &site_copy1
+                    || a->site == &site_other ? 2 : 4;
 }
 
 static MsWarpAccess
@@ -775,6 +796,53 @@ test_regroup_cross (void)
       if (part)
         g_assert_cmpuint (merged, ==, 3);
     }
+}
+
+/* Two copies of one line fuse as one site's records do (8-byte broadcasts
+ * at j = 0, 1 and at j = 2, 3: two 16-byte records with the first copy's
+ * site, other records between); a copy's record after another line's does
+ * not (the pair of lines 50 and 51 stays two records). */
+static void
+test_regroup_copies (void)
+{
+  g_assert_cmpint (ms_site_register (&site_copy0), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_copy1), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_other), >=, 0);
+  g_assert_cmpint (ms_site_register (&site_plain), >=, 0);
+  MsWarpAccess in[8];
+  guint n = 0;
+  for (int j = 0; j < 4; j++)
+    {
+      in[n] = rec (j % 2 ? &site_copy1 : &site_copy0, 0, 0, 0x1900 + 8 * j, 0, ALL);
+      in[n++].width = 8;
+      in[n++] = rec (&site_plain, 0, 0, 0x100, 4, ALL);
+    }
+  for (int part = 0; part < 2; part++)
+    {
+      guint64 merged = 0;
+      g_autoptr (GArray) out = part ? run_parallel (in, n, &merged) : run_ordered (in, n);
+      guint wide = 0;
+      for (guint i = 0; i < out->len; i++)
+        {
+          const MsWarpAccess *o = &g_array_index (out, MsWarpAccess, i);
+          if (o->site == &site_plain)
+            continue;
+          g_assert_cmpuint (o->width, ==, 16);
+          g_assert_true (o->site == &site_copy0);
+          g_assert_cmpuint (o->addr[7], ==, 0x1900 + 16 * wide);
+          wide++;
+        }
+      g_assert_cmpuint (wide, ==, 2);
+      g_assert_cmpuint (out->len, ==, n - 2);
+      if (part)
+        g_assert_cmpuint (merged, ==, 2);
+    }
+  MsWarpAccess pair[2] = { rec (&site_copy0, 0, 0, 0x1900, 0, ALL),
+                           rec (&site_other, 0, 0, 0x1908, 0, ALL) };
+  pair[0].width = pair[1].width = 8;
+  g_autoptr (GArray) out = run_ordered (pair, 2);
+  g_assert_cmpuint (out->len, ==, 2);
+  g_assert_cmpuint (g_array_index (out, MsWarpAccess, 0).width, ==, 8);
 }
 
 /* A warp's four parts walking down (ld [r + 12], [r + 8], [r + 4], [r],
@@ -1779,6 +1847,7 @@ main (int argc, char **argv)
   g_test_add_func ("/regroup/warps", test_regroup_warps);
   g_test_add_func ("/regroup/down", test_regroup_down);
   g_test_add_func ("/regroup/cross", test_regroup_cross);
+  g_test_add_func ("/regroup/copies", test_regroup_copies);
   g_test_add_func ("/regroup/unrolled", test_regroup_unrolled);
   g_test_add_func ("/regroup/shortcut", test_regroup_shortcut);
   g_test_add_func ("/regroup/ordered-skips", test_regroup_ordered_skips);

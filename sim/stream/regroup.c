@@ -391,6 +391,17 @@ join (State *s, Group *g, const MsWarpAccess *a, gboolean absorbed, guint fuse)
     release (s, g);
 }
 
+/* Whether two sites are copies of one source access: the same line (and
+ * own lines), in another straight-line region of the PTX: an unrolled
+ * loop's iterations, which ptxas fuses as one site's (lavaMD: qB_shared[j]
+ * and qB_shared[j + 1] on either side of exp()'s branch, one LDS.128). */
+static gboolean
+copies (const MsSite *x, const MsSite *y)
+{
+  return x->line > 0 && x->line == y->line && g_strcmp0 (x->file, y->file) == 0
+         && g_strcmp0 (x->inner, y->inner) == 0;
+}
+
 static void
 process_held (State *s, const MsWarpAccess *a)
 {
@@ -450,7 +461,8 @@ process_held (State *s, const MsWarpAccess *a)
        * absorbed one any such group, a fusing one a group of absorbed
        * sites' records only */
       gboolean joins = absorbed ? g->fuse == 0 || g->count < g->fuse
-                                : g->site_out == NULL && g->count < fuse;
+                                : (g->site_out == NULL || copies (g->site_out, a->site))
+                                  && g->count < fuse;
       if (!same && !joins)
         continue;
       if (continues (g, a))

@@ -978,6 +978,17 @@ ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site, 
         one_base = FALSE;   /* too many runs to be a loop's unrolled copies */
       prev = in;
     }
+  if (g.n_instrs == 0 && site->line == 0 && space == MS_SPACE_SHARED
+      && (op == MS_OP_LD || op == MS_OP_ST) && width >= 4 && width < 16
+      && ms_sass_has_function (sass, function))
+    {
+      /* no line (.loc 0: what NVVM hoisted out of a loop), so no mark in
+       * the SASS to read: ptxas makes 16-byte shared accesses of what it
+       * can, so such records fuse where each lane's are contiguous and
+       * aligned (lavaMD's rA_shared[wtx].v .. .z: two LDS.128) */
+      g.fuse = 16 / width;
+      return g;
+    }
   if (g.n_instrs == 0)
     g.absorbed = (op == MS_OP_LD || op == MS_OP_ST) && ms_sass_has_function (sass, function);
   if (op == MS_OP_ATOMIC || n_runs == 0)

@@ -149,7 +149,8 @@ typedef struct {
  * whose predicate is off): a plan as above, else nothing.  A site with
  * own lines (MsSite.inner: inlined code) has only the instructions whose
  * innermost mark is one of them.  No instruction on the line: fuse 1, and
- * absorbed for a load or store of a function the SASS has. */
+ * absorbed for a load or store of a function the SASS has; but a shared
+ * load or store of no line (0, hoisted by NVVM) fuses up to 16 bytes. */
 MsSassGrouping ms_sass_grouping (const MsSass *sass, const char *function, const MsSite *site,
                                  MsSpace space, MsOp op, guint width);
 
