@@ -497,6 +497,26 @@ test_subroutine_path (void)
     "        /*00d0*/  RET.REL.NODEC R20 `(_Z1kPd) ;\n");
   g_autoptr (GHashTable) all = ms_sass_line_counts (s, "k", MS_SASS_ALL);
   g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (all, "k.cu:5")), ==, 3 + 8);
+  /* a subroutine of the kernel's own (a double pow: its label is the
+   * kernel's name, then $__internal_): its path counts at the call, its
+   * text is not the kernel's line's */
+  g_autoptr (MsSass) own = ms_sass_parse (
+    ".text._Z1kPd:\n"
+    "\t//## File \"/x/k.cu\", line 7\n"
+    "        /*0000*/  MOV R34, 0x20 ;\n"
+    "        /*0010*/  CALL.REL.NOINC `($_Z1kPd$__internal_accurate_pow) ;\n"
+    "\t//## File \"/x/k.cu\", line 9\n"
+    "        /*0020*/  EXIT ;\n"
+    ".L_x_3:\n"
+    "        /*0030*/  BRA `(.L_x_3);\n"
+    "$_Z1kPd$__internal_accurate_pow:\n"
+    "        /*0040*/  SHF.R.U32.HI R11, RZ, 0x14, R15 ;\n"
+    "        /*0050*/  @!P0 DMUL R12, R14, 2 ;\n"
+    "        /*0060*/  DADD R22, R16, 1 ;\n"
+    "        /*0070*/  RET.REL.NODEC R34 `(_Z1kPd) ;\n");
+  g_autoptr (GHashTable) own_all = ms_sass_line_counts (own, "k", MS_SASS_ALL);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (own_all, "k.cu:7")), ==, 2 + 4);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (own_all, "k.cu:9")), ==, 1);
 }
 
 /* ---- the regrouping filter ---- */

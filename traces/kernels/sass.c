@@ -362,6 +362,17 @@ line_count_add (MsSass *sass, const char *key, gboolean predicated, int delta)
     }
 }
 
+/* Whether label line s (its text without the colon, n bytes) starts a
+ * subroutine ptxas appends to the kernel: `$__internal_0_$__cuda_sm20_...`,
+ * or one of the kernel's own (`$_Z17likelihood_kernel...$__internal_
+ * accurate_pow`: a double pow Rodinia's particlefilter calls in a loop). */
+static gboolean
+subroutine_label (const char *s, gsize n)
+{
+  g_autofree char *name = g_strndup (s, n);
+  return name[0] == '$' && strstr (name, "$__internal_") != NULL;
+}
+
 /* Whether instruction s (its opcode) calls one of the slow paths ptxas
  * appends to a kernel (`CALL.REL.NOINC `($__internal_0_$__cuda_sm3x_div_rn_
  * noftz_f32_slowpath)`; a double square root's "mediumpath", a double
@@ -415,7 +426,7 @@ subroutine_paths (char **lines)
     {
       const char *s = lines[k] + strspn (lines[k], " \t");
       gsize len = strlen (s);
-      if (len > 1 && s[len - 1] == ':' && (s[0] == '.' || g_str_has_prefix (s, "$__internal_")))
+      if (len > 1 && s[len - 1] == ':' && (s[0] == '.' || subroutine_label (s, len - 1)))
         g_hash_table_replace (at, g_strndup (s, len - 1), GUINT_TO_POINTER (k + 1));
     }
   GHashTableIter it;
@@ -423,7 +434,7 @@ subroutine_paths (char **lines)
   g_hash_table_iter_init (&it, at);
   while (g_hash_table_iter_next (&it, &name, &where))
     {
-      if (!g_str_has_prefix (name, "$__internal_"))
+      if (!subroutine_label (name, strlen (name)))
         continue;
       guint count = 0, steps = 0;
       for (guint k = GPOINTER_TO_UINT (where); k < n && steps < 100000; k++, steps++)
@@ -562,7 +573,7 @@ ms_sass_parse (const char *text)
           g_hash_table_remove_all (divergent_entries);
           continue;
         }
-      if (g_str_has_prefix (s, "$__internal_") && g_str_has_suffix (s, ":"))
+      if (g_str_has_suffix (s, ":") && subroutine_label (s, strlen (s) - 1))
         {
           slow_path = TRUE;
           continue;
