@@ -1166,8 +1166,9 @@ test_host_flags (void)
  * nvcc-flags.cu): -use_fast_math (the kernel's f32 arithmetic flushes a
  * denormal to zero, as .ftz does on the GPU), -rdc=true and -rdc true,
  * -std=c++20 and -std c++20, optimisation, line and warning flags given to
- * nvcc, the target flags left out (memsim builds its own); a flag neither
- * knows is a one-line error. */
+ * nvcc, the target flags left out (memsim builds its own), the value of
+ * -Xcompiler or -Xnvcc as it is (-Xcompiler -m64); a flag neither knows is
+ * a one-line error. */
 static void
 test_nvcc_flags (void)
 {
@@ -1181,8 +1182,8 @@ test_nvcc_flags (void)
   g_assert_cmpint (joined.status, ==, 0);
   g_assert_nonnull (strstr (joined.out, "nvcc-flags: fast math 1, rdc 1, C++ 202002"));
   g_auto (Result) split = run (p, "--use_fast_math", "-rdc", "true", "-std", "c++20",
-                               "-gencode", "arch=compute_80,code=sm_80", "-g", "--launches",
-                               "0", NULL);
+                               "-gencode", "arch=compute_80,code=sm_80", "-g", "-Xcompiler",
+                               "-m64", "-Xnvcc", "-G", "--launches", "0", NULL);
   g_assert_cmpint (split.status, ==, 0);
   g_assert_nonnull (strstr (split.out, "nvcc-flags: fast math 1, rdc 1, C++ 202002"));
   g_auto (Result) bad = run (p, "--fast-maths", NULL);

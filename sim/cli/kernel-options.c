@@ -138,10 +138,15 @@ ms_nvcc_spellings (int *argc, char **argv, GPtrArray *owned, const char *own_sho
       const char *next = i + 1 < *argc ? argv[i + 1] : NULL;
       if (i == 0 || a[0] != '-' || (a[1] && !a[2] && strchr (own_short, a[1])))
         ADD (g_strdup (a));   /* a file, a value, or the command's own -g */
-      else if (strcmp (a, "-Xnvcc") == 0)
-        ADD (g_strdup ("--Xnvcc"));
-      else if (strcmp (a, "-Xcompiler") == 0 || strcmp (a, "--compiler-options") == 0)
-        ADD (g_strdup ("--Xcompiler"));
+      else if (strcmp (a, "-Xnvcc") == 0 || strcmp (a, "--Xnvcc") == 0
+               || strcmp (a, "-Xcompiler") == 0 || strcmp (a, "--Xcompiler") == 0
+               || strcmp (a, "--compiler-options") == 0)
+        {
+          /* its value, whatever it looks like (-Xcompiler -m64), as it is */
+          ADD (g_strdup (strstr (a, "nvcc") ? "--Xnvcc" : "--Xcompiler"));
+          if (next != NULL)
+            ADD (g_strdup (argv[++i]));
+        }
       else if (g_str_has_prefix (a, "-Xcompiler=") || g_str_has_prefix (a, "--compiler-options="))
         ADD (g_strconcat ("--Xcompiler=", strchr (a, '=') + 1, NULL));
       else if (strcmp (a, "-use_fast_math") == 0 || strcmp (a, "--use_fast_math") == 0)
