@@ -46,7 +46,7 @@ nvcc --version | tail -1 | tee -a "$OUT/machine.txt"
 ncu --version | tail -1 | tee -a "$OUT/machine.txt"
 # the builds first, all at once (one per set of files; the machine's cores)
 list | { while IFS='|' read -r name files args flags; do
-  name=$(echo $name); files=$(echo $files); flags=$(echo $flags | sed 's/--allow-races//')
+  name=$(echo $name); files=$(echo $files); flags=$(echo $flags | sed "s/--allow-[a-z-]*//g")
   srcs=""
   for f in $files; do srcs="$srcs $samples/$f"; done
   dir=$samples/$(folder_of $(echo $files | cut -d' ' -f1))
@@ -57,7 +57,7 @@ list | { while IFS='|' read -r name files args flags; do
           >"$OUT/$name.build" 2>&1) &
 done; wait; }
 list | while IFS='|' read -r name files args flags; do
-  name=$(echo $name); files=$(echo $files); args=$(echo $args); flags=$(echo $flags | sed 's/--allow-races//')
+  name=$(echo $name); files=$(echo $files); args=$(echo $args); flags=$(echo $flags | sed "s/--allow-[a-z-]*//g")
   dir=$samples/$(folder_of $(echo $files | cut -d' ' -f1))
   exe=/tmp/memsim-program-$(echo "$files $flags" | md5sum | cut -c1-12)   # one build per set of files
   t0=$(date +%s)

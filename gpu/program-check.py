@@ -118,7 +118,8 @@ def simulate(samples, memsim, out, only=None, timeout=None, arch=None):
                 "-o", os.path.join(out, name + ".memsim.json"), "--"] + args
         t0 = time.time()
         try:
-            r = subprocess.run(argv, capture_output=True, text=True, cwd=here, timeout=timeout)
+            r = subprocess.run(argv, capture_output=True, text=True, errors="replace", cwd=here,
+                               timeout=timeout)
         except subprocess.TimeoutExpired:
             print("%s: memsim run took more than %d s" % (name, timeout), flush=True)
             seconds[name] = None
@@ -176,6 +177,8 @@ def ncu_rows(path):
             k = norm(row["Kernel Name"])
             v = float(row["Metric Value"].replace(",", ""))
         except (KeyError, ValueError):
+            continue
+        if v != v:   # "nan": the launch failed under ncu (no counts)
             continue
         unit = row.get("Metric Unit", "")
         if row["Metric Name"] == "gpu__time_duration.sum":   # -> ns, as memsim's JSON
