@@ -52,6 +52,8 @@ typedef struct {
                         calls the device runtime (printf, malloc, free,
                         cudaGraphSetConditional, a failed assert), reads
                         the clock or writes surfaces */
+  gboolean reads_clock;   /* it reads %clock, %clock64 or %globaltimer: its
+                             launches need the blocks' modelled cycles */
   GPtrArray *async_copies;   /* "FILE:LINE" of its cp.async copies (MsSite.async_copy) */
   GArray *regions;   /* guint per block: its PTX basic block (from a label or a
                         branch to the next), numbered in order */

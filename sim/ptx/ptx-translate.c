@@ -4329,7 +4329,10 @@ translate_entry (Tr *t, GString *out)
     writes_surfaces |= t->ins[k]->op && (!strcmp (t->ins[k]->op, "sust")
                                          || !strcmp (t->ins[k]->op, "sured"));
   if (t->inst)
-    t->inst->effects = t->clock || calls_runtime || writes_surfaces;
+    {
+      t->inst->effects = t->clock || calls_runtime || writes_surfaces;
+      t->inst->reads_clock = t->clock;
+    }
   for (guint k = 0; t->inst && k < t->n; k++)
     if (is_async_copy (t->ins[k]))
       {

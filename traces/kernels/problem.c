@@ -855,7 +855,10 @@ double *
 ms_problem_clock_cycles (const MsProblem *p, const MsArch *arch)
 {
   const MsInstMap *inst = p->warp_entry ? p->inst_map : p->kernel->inst_map;
-  if (inst == NULL)
+  /* only a kernel that reads the clock asks (the SASS's line counts are
+   * not free: Rodinia's myocyte, 4 700 launches of one big kernel, spent
+   * a third of its run on them) */
+  if (inst == NULL || !inst->reads_clock)
     return NULL;
   g_autofree char *function = sass_function (p);
   MsInstSass by_line = { 0 };
