@@ -1168,7 +1168,9 @@ test_host_flags (void)
  * -std=c++20 and -std c++20, optimisation, line and warning flags given to
  * nvcc, the target flags left out (memsim builds its own), the value of
  * -Xcompiler or -Xnvcc as it is (-Xcompiler -m64); a flag neither knows is
- * a one-line error. */
+ * a one-line error.  The H200 prints the same two lines for the plain and
+ * the fast-math build (nvcc -O3 -arch=sm_90 [-use_fast_math -rdc=true
+ * -std=c++20], 2026-12-03). */
 static void
 test_nvcc_flags (void)
 {
