@@ -369,8 +369,7 @@ line_count_add (MsSass *sass, const char *key, gboolean predicated, int delta)
 static gboolean
 subroutine_label (const char *s, gsize n)
 {
-  g_autofree char *name = g_strndup (s, n);
-  return name[0] == '$' && strstr (name, "$__internal_") != NULL;
+  return n > 0 && s[0] == '$' && g_strstr_len (s, (gssize) n, "$__internal_") != NULL;
 }
 
 /* Whether instruction s (its opcode) calls one of the slow paths ptxas
